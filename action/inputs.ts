@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+
+/** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
+export interface ActionInputs {
+  apiUrl: string;
+  apiKey: string;
+  siteId: string;
+  sha: string;
+  results: string | null;
+  url: string | null;
+  failOnCritical: boolean;
+  failOnSerious: boolean;
+  maxNewIssues: number | null;
+  repository: string | null;
+  failOnError: boolean;
+  /** The branch the results were produced on (pull request head branch, else the pushed ref's name). */
+  branch: string | null;
+  runId: string | null;
+  runAttempt: number | null;
+}
+
+/** A bad input: the message always names the input. */
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    message: string,
+  ) {
+    super(`Input "${input}" ${message}`);
+    this.name = 'InputError';
+  }
+}
+
+export type GetInput = (name: string) => string;
+
+const SITE_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+const SHA = /^[0-9a-fA-F]{7,64}$/;
+const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const TRUE = ['true', 'True', 'TRUE'];
+const FALSE = ['false', 'False', 'FALSE'];
+
+function required(get: GetInput, name: string): string {
+  const value = get(name).trim();
+  if (!value) throw new InputError(name, 'is required');
+  return value;
+}
+
+function optional(get: GetInput, name: string): string | null {
+  const value = get(name).trim();
+  return value ? value : null;
+}
+
+/** YAML 1.2 core-schema booleans, like core.getBooleanInput, but with a default when the input is empty. */
+function boolean(get: GetInput, name: string, fallback: boolean): boolean {
+  const value = get(name).trim();
+  if (!value) return fallback;
+  if (TRUE.includes(value)) return true;
+  if (FALSE.includes(value)) return false;
+  throw new InputError(name, `must be true or false, got "${value}"`);
+}
+
+function httpUrl(name: string, value: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new InputError(name, `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InputError(name, `must be an http(s) URL, got "${value}"`);
+  }
+  return parsed;
+}
+
+/** The service's base URL: a trailing slash or `/api/v1` suffix is accepted and dropped. */
+function apiBase(value: string): string {
+  const parsed = httpUrl('api-url', value);
+  if (parsed.search || parsed.hash) throw new InputError('api-url', 'must not have a query or fragment');
+  return parsed.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+}
+
+interface GitHubEvent {
+  pull_request?: { head?: { sha?: string; ref?: string } };
+}
+
+function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {
+  const file = env.GITHUB_EVENT_PATH;
+  if (!file || !fs.existsSync(file)) return {};
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as GitHubEvent;
+  } catch {
+    // An unreadable event payload only loses the PR head sha default; GITHUB_SHA still applies.
+    return {};
+  }
+}
+
+export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const apiUrl = apiBase(required(get, 'api-url'));
+  const apiKey = required(get, 'api-key');
+  if (/\s/.test(apiKey)) throw new InputError('api-key', 'must not contain whitespace');
+
+  const siteId = required(get, 'site-id');
+  if (!SITE_ID.test(siteId)) {
+    throw new InputError(
+      'site-id',
+      'must be 1-100 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit',
+    );
+  }
+
+  const event = readEvent(env);
+  // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged.
+  const sha = optional(get, 'sha') ?? event.pull_request?.head?.sha ?? env.GITHUB_SHA ?? null;
+  if (!sha) throw new InputError('sha', 'is required outside GitHub Actions (GITHUB_SHA is not set)');
+  if (!SHA.test(sha)) throw new InputError('sha', `must be a hex commit sha (7-64 characters), got "${sha}"`);
+
+  const results = optional(get, 'results');
+  const url = optional(get, 'url');
+  if (url) httpUrl('url', url);
+
+  const maxText = optional(get, 'max-new-issues');
+  let maxNewIssues: number | null = null;
+  if (maxText !== null) {
+    if (!/^\d+$/.test(maxText)) {
+      throw new InputError('max-new-issues', `must be a non-negative integer, got "${maxText}"`);
+    }
+    maxNewIssues = Number(maxText);
+    if (!Number.isSafeInteger(maxNewIssues)) throw new InputError('max-new-issues', 'is too large');
+  }
+
+  const repository = optional(get, 'repository') ?? env.GITHUB_REPOSITORY ?? null;
+  if (repository && !REPOSITORY.test(repository)) {
+    throw new InputError('repository', `must be "owner/name", got "${repository}"`);
+  }
+
+  const attemptText = env.GITHUB_RUN_ATTEMPT;
+  const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
+
+  return {
+    apiUrl,
+    apiKey,
+    siteId,
+    sha: sha.toLowerCase(),
+    results,
+    url,
+    failOnCritical: boolean(get, 'fail-on-critical', true),
+    failOnSerious: boolean(get, 'fail-on-serious', false),
+    maxNewIssues,
+    repository,
+    failOnError: boolean(get, 'fail-on-error', true),
+    branch: env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || event.pull_request?.head?.ref || null,
+    runId: env.GITHUB_RUN_ID || null,
+    runAttempt,
+  };
+}
+
+/**
+ * The Idempotency-Key of one request of this run: the same run attempt, site and sha always give the same key,
+ * so a retried upload (or a step re-executed within the attempt) is replayed by the service instead of stored
+ * twice. Outside Actions (no run id) every invocation is its own run.
+ */
+export function idempotencyKey(inputs: ActionInputs, request: 'scan' | 'gate'): string {
+  const run = inputs.runId
+    ? `${inputs.repository ?? ''}/${inputs.runId}/${inputs.runAttempt ?? 1}`
+    : `local/${crypto.randomUUID()}`;
+  const digest = crypto
+    .createHash('sha256')
+    .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}`)
+    .digest('hex');
+  return `a11y-gate-action-${request}-${digest.slice(0, 40)}`;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Every setting is validated here so a bad value stops the
+ * start with one line naming the variable, instead of failing later in some request.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres|postgresql|sqlite|file):/.test(v) || !v.includes('://'), {
+      message: 'must be a postgres:// URL, a sqlite: URL or a file path',
+    })
+    .optional(),
+  ADMIN_TOKEN: z
+    .string()
+    .min(32, { message: 'is too weak: use at least 32 characters (or leave it unset to generate one)' })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: z.string().default('loopback'),
+
+  BODY_LIMIT_MB: positiveInt.default(25),
+  MAX_PAGES_PER_SCAN: positiveInt.default(10_000),
+  MAX_ISSUES_PER_SCAN: positiveInt.default(200_000),
+  MAX_ISSUE_HTML_BYTES: positiveInt.default(65_536),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  AUTH_FAILURES_PER_MINUTE: positiveInt.default(20),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
+  REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_SECRET_KEY: z.string().min(32).optional(),
+  WEBHOOK_WORKER: bool.default(true),
+  WEBHOOK_POLL_MS: positiveInt.default(1000),
+
+  APP_ID: z.string().regex(/^\d+$/, { message: 'must be the numeric GitHub App id' }).optional(),
+  PRIVATE_KEY: z.string().optional(),
+  PRIVATE_KEY_PATH: z.string().optional(),
+  WEBHOOK_SECRET: z.string().optional(),
+  GHE_HOST: z.string().optional(),
+  GHE_PROTOCOL: z.enum(['http', 'https']).optional(),
+  GITHUB_API_URL: z.url().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `undefined` means the embedded SQLite file under dataDir. */
+  databaseUrl?: string;
+  adminToken?: string;
+  logLevel: Env['LOG_LEVEL'];
+  publicUrl?: string;
+  trustProxy: string;
+  limits: Limits;
+  shutdownTimeoutMs: number;
+  /** Slow-client guards: time to receive the headers, and the whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  webhooks: {
+    allowPrivate: boolean;
+    secretKey?: string;
+    worker: boolean;
+    pollMs: number;
+  };
+  github: {
+    appId?: string;
+    privateKey?: string;
+    privateKeyPath?: string;
+    webhookSecret?: string;
+    /** Base URL of the GitHub REST API (GitHub Enterprise Server or a test fake). */
+    apiUrl?: string;
+  };
+}
+
+export interface Limits {
+  bodyBytes: number;
+  pagesPerScan: number;
+  issuesPerScan: number;
+  issueHtmlBytes: number;
+  requestsPerMinute: number;
+  authFailuresPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset: that is how most CI systems pass an absent secret.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`${name} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const apiUrl =
+    e.GITHUB_API_URL ?? (e.GHE_HOST ? `${e.GHE_PROTOCOL ?? 'https'}://${e.GHE_HOST}/api/v3` : undefined);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    adminToken: e.ADMIN_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    limits: {
+      bodyBytes: e.BODY_LIMIT_MB * 1024 * 1024,
+      pagesPerScan: e.MAX_PAGES_PER_SCAN,
+      issuesPerScan: e.MAX_ISSUES_PER_SCAN,
+      issueHtmlBytes: e.MAX_ISSUE_HTML_BYTES,
+      requestsPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      secretKey: e.WEBHOOK_SECRET_KEY,
+      worker: e.WEBHOOK_WORKER,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
+    github: {
+      appId: e.APP_ID,
+      privateKey: e.PRIVATE_KEY,
+      privateKeyPath: e.PRIVATE_KEY_PATH,
+      webhookSecret: e.WEBHOOK_SECRET,
+      apiUrl,
+    },
+  };
+}
+
+export function githubAppConfigured(config: Config): boolean {
+  const g = config.github;
+  return Boolean(g.appId && (g.privateKey || g.privateKeyPath) && g.webhookSecret);
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import client from 'prom-client';
+import { rateLimitStoreFor } from '../store/rate-limits.js';
+import { Authenticator } from './auth.js';
+import type { ApiContext } from './context.js';
+import { generateOpenApi, type OpenApiWebhook } from './openapi.js';
+import { methodNotAllowed, mountRoutes } from './mount.js';
+import { errorHandler } from './errors.js';
+import type { AnyRoute } from './route.js';
+import { resourceRoutes } from './routes/index.js';
+import { infoRoutes } from './routes/info.js';
+import { opsRoutes } from './routes/ops.js';
+
+export interface HttpAppOptions {
+  ctx: ApiContext;
+  adminToken: string;
+  version: string;
+  webhooks?: OpenApiWebhook[];
+}
+
+export interface HttpApp {
+  app: express.Express;
+  routes: AnyRoute[];
+  openApiDocument: () => unknown;
+  metrics: client.Registry;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { ctx } = options;
+  const metrics = new client.Registry();
+  client.collectDefaultMetrics({ register: metrics });
+  const httpDuration = new client.Histogram({
+    name: 'a11y_gate_http_request_duration_seconds',
+    help: 'HTTP request duration by route, method and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics],
+  });
+
+  const rateLimits = rateLimitStoreFor(ctx.db, ctx.dialect);
+  const auth = new Authenticator(ctx, options.adminToken, rateLimits);
+  let routes: AnyRoute[] = [];
+  let doc: unknown;
+  const openApiDocument = () =>
+    (doc ??= generateOpenApi({
+      version: options.version,
+      limits: ctx.config.limits,
+      routes,
+      webhooks: options.webhooks,
+    }));
+  routes = [
+    ...infoRoutes(ctx, options.version, () => routes, openApiDocument),
+    ...opsRoutes(ctx, metrics),
+    ...resourceRoutes(ctx),
+  ];
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const given = req.get('x-request-id');
+    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = id;
+    res.set('X-Request-Id', id);
+    const end = httpDuration.startTimer({ method: req.method });
+    res.on('finish', () => end({ route: req.route?.path ?? 'unmatched', status: String(res.statusCode) }));
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (_req, res) => String((res as Response).locals.requestId),
+      // Credentials never reach the log, whatever the level.
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-admin-token"]',
+          'req.headers["x-api-key"]',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+    }),
+  );
+  app.use(helmet());
+  app.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  app.use(mountRoutes(routes, { ctx, auth, rateLimits }));
+  app.use(methodNotAllowed(routes));
+  app.use(errorHandler(ctx));
+
+  return { app, routes, openApiDocument, metrics };
+}

@@ -1,0 +1,91 @@
+import type { Request } from 'express';
+import { hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-key.js';
+import { nowIso } from '../domain/ids.js';
+import { KeyRepository } from '../store/keys.js';
+import type { ApiContext, Principal } from './context.js';
+import { HttpProblem, problems } from './problem.js';
+import type { Access } from './route.js';
+import type { RateLimitStore } from '../store/rate-limits.js';
+import { rateLimitHeaders } from './rate-limit.js';
+
+/**
+ * Authentication for one request, by the route's access rule. Every failure looks the same to the
+ * client (401, no hint whether the key exists) and counts against the caller's IP.
+ */
+export class Authenticator {
+  private readonly keys: KeyRepository;
+
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly adminToken: string,
+    private readonly limits: RateLimitStore,
+  ) {
+    this.keys = new KeyRepository(ctx.db);
+  }
+
+  async authenticate(req: Request, access: Access): Promise<Principal | undefined> {
+    if (access === 'public') return undefined;
+    const ipBucket = `authfail:${req.ip ?? 'unknown'}`;
+    const max = this.ctx.config.limits.authFailuresPerMinute;
+    const seen = await this.limits.peek(ipBucket, 60);
+    if (seen.count >= max) throw tooManyFailures(seen.resetAt, max);
+    try {
+      return access === 'admin' ? this.admin(req) : await this.apiKey(req, access);
+    } catch (err) {
+      if (err instanceof HttpProblem && err.status === 401) {
+        const after = await this.limits.hit(ipBucket, 60);
+        if (after.count > max) throw tooManyFailures(after.resetAt, max);
+      }
+      throw err;
+    }
+  }
+
+  private admin(req: Request): Principal {
+    const token = req.get('x-admin-token');
+    if (!token || !safeEqual(hashSecret(token), hashSecret(this.adminToken))) {
+      throw problems.unauthorized('This endpoint requires the admin token in the x-admin-token header.');
+    }
+    return { kind: 'admin' };
+  }
+
+  private async apiKey(req: Request, scope: Scope | 'key'): Promise<Principal> {
+    const presented = bearer(req);
+    const parsed = presented ? parseApiKey(presented) : null;
+    if (!parsed) throw problems.unauthorized();
+    const record = await this.keys.findByPublicId(parsed.publicId);
+    // Hash and compare even when the row is missing, so timing does not reveal which ids exist.
+    const expected = record?.secretHash ?? hashSecret('no such key');
+    const matches = safeEqual(hashSecret(parsed.key), expected);
+    const now = nowIso();
+    if (!record || !matches || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) {
+      throw problems.unauthorized('The API key is unknown, revoked or expired.');
+    }
+    if (scope !== 'key' && !record.scopes.includes(scope)) {
+      throw problems.forbidden(`This API key lacks the "${scope}" scope.`);
+    }
+    void this.keys.touch(record.id, now, record.lastUsedAt).catch((err) => {
+      this.ctx.logger.warn({ err }, 'could not record last_used_at');
+    });
+    return { kind: 'key', keyId: record.id, org: record.org, name: record.name, scopes: record.scopes };
+  }
+}
+
+function bearer(req: Request): string | undefined {
+  const header = req.get('authorization');
+  if (header) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    return m?.[1];
+  }
+  return req.get('x-api-key') ?? undefined;
+}
+
+function tooManyFailures(resetAt: number, max: number): HttpProblem {
+  const retryAfter = Math.max(1, resetAt - Math.floor(Date.now() / 1000));
+  return new HttpProblem(
+    429,
+    'rate_limited',
+    `Too many failed authentication attempts from this address; try again in ${retryAfter} s.`,
+    undefined,
+    { 'Retry-After': String(retryAfter), ...rateLimitHeaders(max, 0, retryAfter) },
+  );
+}

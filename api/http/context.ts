@@ -1,0 +1,24 @@
+import type { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Scope } from '../domain/api-key.js';
+import type { Dialect } from '../store/db.js';
+
+/** What every router gets: configuration, the database and the process-wide collaborators. */
+export interface ApiContext {
+  config: Config;
+  db: Knex;
+  dialect: Dialect;
+  logger: Logger;
+  /**
+   * In-process notifications emitted after a transaction commits (e.g. `deploy.completed` for the
+   * GitHub check-run publisher). Durable delivery to other systems goes through the outbox instead.
+   */
+  events: EventEmitter;
+  /** Flipped on SIGTERM: /readyz answers 503 and new work is refused. */
+  lifecycle: { shuttingDown: boolean };
+}
+
+export type Principal =
+  { kind: 'admin' } | { kind: 'key'; keyId: string; org: string; name: string; scopes: Scope[] };

@@ -1,0 +1,46 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { ApiContext } from './context.js';
+import { HttpProblem, problemBody, problems } from './problem.js';
+
+/**
+ * The last middleware: every error becomes problem+json. Client mistakes arrive as HttpProblem; a lost
+ * database is 503; anything else is a generic 500 whose cause goes to the log only.
+ */
+export function errorHandler(ctx: ApiContext) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const problem = toProblem(err);
+    if (problem.status >= 500) {
+      // The client gets a generic text and the request id; the log gets the cause.
+      ((req as Request & { log?: ApiContext['logger'] }).log ?? ctx.logger).error({ err }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(problem.status).set(problem.headers);
+    res
+      .type('application/problem+json')
+      .send(JSON.stringify(problemBody(problem, String(res.locals.requestId))));
+  };
+}
+
+function toProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  if (isUnavailable(err)) return problems.unavailable();
+  return new HttpProblem(
+    500,
+    'internal',
+    'An unexpected error occurred; quote the request id when reporting it.',
+  );
+}
+
+function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; name?: string; message?: string };
+  return (
+    e?.name === 'KnexTimeoutError' ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', 'SQLITE_BUSY'].includes(
+      String(e?.code),
+    ) ||
+    /Connection terminated|pool is probably full|Unable to acquire a connection/i.test(String(e?.message))
+  );
+}

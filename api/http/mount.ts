@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { IdempotencyRepository } from '../store/idempotency.js';
+import type { RateLimitStore } from '../store/rate-limits.js';
+import type { Authenticator } from './auth.js';
+import { createBodyReader } from './body.js';
+import type { ApiContext, Principal } from './context.js';
+import { HttpProblem, problems } from './problem.js';
+import { consumeKeyBudget } from './rate-limit.js';
+import type { AnyRoute, Reply } from './route.js';
+import { validateOrThrow } from './validate.js';
+
+export interface MountDeps {
+  ctx: ApiContext;
+  auth: Authenticator;
+  rateLimits: RateLimitStore;
+}
+
+/** Builds the /api/v1 router from the route declarations, with 405 for known paths and wrong methods. */
+export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
+  const router = express.Router();
+  const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
+  const idempotency = new IdempotencyRepository(deps.ctx.db);
+
+  for (const def of routes) {
+    router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
+      handle(def, req, res).catch(next);
+    });
+  }
+
+  async function handle(def: AnyRoute, req: Request, res: Response): Promise<void> {
+    if (deps.ctx.lifecycle.shuttingDown && def.method !== 'get') {
+      throw problems.unavailable('The service is shutting down; retry shortly.');
+    }
+    const principal = (await deps.auth.authenticate(req, def.access)) ?? ({ kind: 'admin' } as Principal);
+    if (principal.kind === 'key') {
+      res.set(
+        await consumeKeyBudget(deps.rateLimits, principal.keyId, deps.ctx.config.limits.requestsPerMinute),
+      );
+    }
+    const params = def.params ? parseParams(def, req) : {};
+    const query = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
+    if (def.body) await readBody(req, res);
+    const body = def.body ? validateOrThrow(def.body, req.body ?? undefined, '#') : undefined;
+    const org = principal.kind === 'key' ? principal.org : '';
+    const run = () =>
+      def.handler({ params, query, body, principal, org, requestId: String(res.locals.requestId), req, res });
+
+    const idemKey = def.method === 'post' ? req.get('idempotency-key') : undefined;
+    if (!idemKey) {
+      const result = await run();
+      if (result !== 'sent') send(res, result);
+      return;
+    }
+    if (idemKey.length > 255) {
+      throw problems.validation([
+        { pointer: 'header:Idempotency-Key', detail: 'must be at most 255 characters' },
+      ]);
+    }
+    const owner = principal.kind === 'key' ? principal.keyId : 'admin';
+    const hash = createHash('sha256')
+      .update(`${def.method} ${req.originalUrl.split('?')[0]} ${req.bodyHash ?? ''}`)
+      .digest('hex');
+    const begun = await idempotency.begin(owner, idemKey, hash);
+    if (begun.state === 'mismatch') {
+      throw new HttpProblem(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request body.',
+      );
+    }
+    if (begun.state === 'in_progress') {
+      throw problems.conflict('A request with this Idempotency-Key is still being processed; retry later.');
+    }
+    if (begun.state === 'replay') {
+      res.status(begun.response.status).set(begun.response.headers).set('Idempotent-Replayed', 'true');
+      res.type('application/json').send(begun.response.body);
+      return;
+    }
+    let result: Reply | 'sent';
+    try {
+      result = await run();
+    } catch (err) {
+      await idempotency.release(owner, idemKey).catch(() => undefined);
+      throw err;
+    }
+    if (result === 'sent') return;
+    const text = serialize(result);
+    if (result.status < 300) {
+      await idempotency.complete(owner, idemKey, {
+        status: result.status,
+        headers: result.headers ?? {},
+        body: text,
+      });
+    } else {
+      await idempotency.release(owner, idemKey);
+    }
+    send(res, result, text);
+  }
+
+  return router;
+}
+
+function parseParams(def: AnyRoute, req: Request): unknown {
+  const parsed = def.params!.safeParse(req.params);
+  // A malformed id cannot name anything: answer exactly like a missing one.
+  if (!parsed.success) throw problems.notFound();
+  return parsed.data;
+}
+
+function serialize(reply: Reply): string {
+  if (reply.body === undefined) return '';
+  return typeof reply.body === 'string' && reply.contentType ? reply.body : JSON.stringify(reply.body);
+}
+
+function send(res: Response, reply: Reply, text = serialize(reply)): void {
+  res.status(reply.status);
+  if (reply.headers) res.set(reply.headers);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  res.type(reply.contentType ?? 'application/json').send(text);
+}
+
+/** Paths that exist under another method answer 405 with `Allow`; anything else 404. */
+export function methodNotAllowed(routes: AnyRoute[]) {
+  const matchers = routes.map((r) => ({
+    method: r.method.toUpperCase(),
+    regex: new RegExp('^' + r.path.replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$'),
+  }));
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const allowed = [...new Set(matchers.filter((m) => m.regex.test(req.path)).map((m) => m.method))];
+    if (allowed.length === 0) return next(problems.notFound('endpoint'));
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    next(
+      new HttpProblem(405, 'method_not_allowed', `${req.method} is not supported here.`, undefined, {
+        Allow: allowed.join(', '),
+      }),
+    );
+  };
+}

@@ -1,0 +1,208 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { ZodType } from 'zod';
+import type { Limits } from '../config.js';
+import { Problem } from '../schemas/common.js';
+import { z } from '../schemas/zod.js';
+import { openApiPath, type AnyRoute, type ResponseSpec } from './route.js';
+
+export interface OpenApiWebhook {
+  /** Event type, e.g. `scan.created`. */
+  name: string;
+  summary: string;
+  /** Schema of the payload `{type, timestamp, data}`. */
+  payload: ZodType;
+}
+
+export interface OpenApiInput {
+  version: string;
+  limits: Limits;
+  routes: AnyRoute[];
+  webhooks?: OpenApiWebhook[];
+}
+
+const HEADER_DOCS: Record<string, string> = {
+  Location: 'URL of the created resource.',
+  Link: 'RFC 8288 link to the next page (`rel="next"`).',
+  'Idempotent-Replayed': '`true` when this answer replays an earlier request with the same Idempotency-Key.',
+  'Retry-After': 'Seconds to wait before retrying.',
+  'WWW-Authenticate': 'Bearer challenge.',
+  Allow: 'Methods this path supports.',
+};
+
+const RATE_HEADERS = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+];
+
+function headerObject(names: string[]) {
+  const out: Record<string, { description: string; schema: { type: 'string' } }> = {
+    'X-Request-Id': {
+      description: 'The request id (echoed or generated); quote it when reporting a problem.',
+      schema: { type: 'string' },
+    },
+  };
+  for (const n of names) {
+    out[n] = { description: HEADER_DOCS[n] ?? `${n} (IETF RateLimit fields).`, schema: { type: 'string' } };
+  }
+  return out;
+}
+
+function problemResponse(description: string, headers: string[] = []) {
+  return {
+    description,
+    headers: headerObject(headers),
+    content: { 'application/problem+json': { schema: Problem } },
+  };
+}
+
+/** The error answers every route of a kind can give, so clients and the contract tests know them all. */
+function standardErrors(route: AnyRoute): RouteConfig['responses'] {
+  const keyed = route.access !== 'public' && route.access !== 'admin';
+  const rate = keyed ? RATE_HEADERS : [];
+  const out: RouteConfig['responses'] = {
+    500: problemResponse('Unexpected error (generic text and a request id only).'),
+    503: problemResponse('Database unavailable or the service is shutting down.'),
+  };
+  if (route.access !== 'public') {
+    out[401] = problemResponse('Missing, malformed, unknown, revoked or expired credential.', [
+      'WWW-Authenticate',
+    ]);
+    out[429] = problemResponse('Rate limit exceeded (per key, or failed authentications per IP).', [
+      'Retry-After',
+      ...RATE_HEADERS,
+    ]);
+  }
+  if (keyed) out[403] = problemResponse('The key lacks the required scope.', rate);
+  if (route.params || route.access !== 'public')
+    out[404] = problemResponse("No such resource (or another org's).", rate);
+  if (route.query || route.body || route.params) {
+    out[422] = problemResponse(
+      'Schema violation, with `errors[]` JSON pointers; or `idempotency_key_reused`.',
+      rate,
+    );
+  }
+  if (route.body) {
+    out[400] = problemResponse('The body is not valid JSON.', rate);
+    out[413] = problemResponse('The body is larger than the limit (after decompression).', rate);
+    out[415] = problemResponse('The body is not application/json.', rate);
+  }
+  if (route.method === 'post')
+    out[409] = problemResponse('Conflicting state, or the same Idempotency-Key is still running.', rate);
+  return out;
+}
+
+function successResponse(spec: ResponseSpec, keyed: boolean, isPost: boolean) {
+  const names = [...(spec.headers ? Object.keys(spec.headers) : [])];
+  if (keyed) names.push(...RATE_HEADERS);
+  if (isPost) names.push('Idempotent-Replayed');
+  const headers = headerObject(names);
+  for (const [n, d] of Object.entries(spec.headers ?? {})) {
+    headers[n] = { description: d || HEADER_DOCS[n] || n, schema: { type: 'string' } };
+  }
+  const content: Record<string, { schema: ZodType }> = {};
+  if (spec.schema) content['application/json'] = { schema: spec.schema };
+  for (const [type, schema] of Object.entries(spec.content ?? {})) content[type] = { schema };
+  return {
+    description: spec.description,
+    headers,
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+export function generateOpenApi(input: OpenApiInput) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key `a11y_<public id>_<secret><checksum>` as `Authorization: Bearer …`.',
+  });
+  registry.registerComponent('securitySchemes', 'AdminToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-admin-token',
+    description: 'The service admin token (ADMIN_TOKEN or ./data/admin-token).',
+  });
+
+  for (const route of input.routes) {
+    const keyed = route.access !== 'public' && route.access !== 'admin';
+    const responses: RouteConfig['responses'] = { ...standardErrors(route) };
+    for (const [status, spec] of Object.entries(route.responses)) {
+      responses[Number(status)] = successResponse(spec, keyed, route.method === 'post');
+    }
+    const headers =
+      route.method === 'post'
+        ? z.object({
+            'Idempotency-Key': z.string().max(255).optional().openapi({
+              description: 'Makes a retry safe: the same key and body within 24 h replays the first answer.',
+            }),
+          })
+        : undefined;
+    registry.registerPath({
+      method: route.method,
+      path: openApiPath(route.path),
+      summary: route.summary,
+      description:
+        (route.description ? route.description + '\n\n' : '') +
+        (keyed
+          ? route.access === 'key'
+            ? 'Requires any valid API key.'
+            : `Requires an API key with the \`${route.access}\` scope.`
+          : route.access === 'admin'
+            ? 'Requires the admin token.'
+            : 'No credential required.'),
+      tags: [route.tag],
+      security: keyed ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : [],
+      'x-required-scope': keyed && route.access !== 'key' ? route.access : undefined,
+      request: {
+        params: route.params as never,
+        query: route.query as never,
+        headers: headers as never,
+        body: route.body
+          ? { required: true, content: { 'application/json': { schema: route.body } } }
+          : undefined,
+      },
+      responses,
+    } as RouteConfig);
+  }
+
+  for (const hook of input.webhooks ?? []) {
+    registry.registerWebhook({
+      method: 'post',
+      path: hook.name,
+      summary: hook.summary,
+      description:
+        'Delivered per the Standard Webhooks spec: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the subscription secret).',
+      request: { body: { content: { 'application/json': { schema: hook.payload } } } },
+      responses: {
+        200: { description: 'Any 2xx acknowledges the delivery; 410 disables the subscription.' },
+      },
+    });
+  }
+
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  const l = input.limits;
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'a11y-gate API',
+      version: input.version,
+      description:
+        'Accessibility scan results in, a deploy gate out, evidence-driven VPAT/ACR reports and signed webhooks. ' +
+        'Errors are `application/problem+json` with a stable `code`. Every POST accepts `Idempotency-Key`. ' +
+        'Lists are cursor-paginated (`limit` 1-100, `next_cursor`, `Link: rel="next"`). ' +
+        'A path that exists under another method answers 405 (`method_not_allowed`) with `Allow`.',
+      'x-limits': {
+        body_bytes: l.bodyBytes,
+        pages_per_scan: l.pagesPerScan,
+        issues_per_scan: l.issuesPerScan,
+        issue_html_bytes: l.issueHtmlBytes,
+        requests_per_minute_per_key: l.requestsPerMinute,
+        auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+      },
+    } as never,
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,53 @@
+import type { Request } from 'express';
+import { problems } from './problem.js';
+
+/** Opaque keyset cursor: base64url JSON of the last row's sort key. */
+export function encodeCursor(values: Array<string | number>): string {
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined, arity: number): Array<string | number> | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(values) &&
+      values.length === arity &&
+      values.every((v) => typeof v === 'string' || typeof v === 'number')
+    ) {
+      return values;
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw problems.validation([{ pointer: '#/query/cursor', detail: 'is not a cursor this API issued' }]);
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Turns `limit + 1` fetched rows into a page: the extra row only tells that there is more.
+ * Returns the body and the `Link` header for the next page.
+ */
+export function toPage<R, T>(
+  req: Request,
+  rows: R[],
+  limit: number,
+  cursorOf: (row: R) => Array<string | number>,
+  present: (row: R) => T,
+): { body: Page<T>; headers: Record<string, string> } {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  const next = more ? encodeCursor(cursorOf(kept[kept.length - 1])) : null;
+  const headers: Record<string, string> = {};
+  if (next) {
+    const url = new URL(req.originalUrl, 'http://placeholder');
+    url.searchParams.set('cursor', next);
+    url.searchParams.set('limit', String(limit));
+    headers.Link = `<${url.pathname}${url.search}>; rel="next"`;
+  }
+  return { body: { data: kept.map(present), next_cursor: next }, headers };
+}

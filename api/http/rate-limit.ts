@@ -1,0 +1,38 @@
+import type { RateLimitStore } from '../store/rate-limits.js';
+import { HttpProblem } from './problem.js';
+
+/** IETF draft `RateLimit` / `RateLimit-Policy` fields, plus the widely used `RateLimit-*` trio. */
+export function rateLimitHeaders(
+  limit: number,
+  remaining: number,
+  resetSeconds: number,
+): Record<string, string> {
+  return {
+    RateLimit: `limit=${limit}, remaining=${remaining}, reset=${resetSeconds}`,
+    'RateLimit-Policy': `${limit};w=60`,
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(remaining),
+    'RateLimit-Reset': String(resetSeconds),
+  };
+}
+
+/** Counts one request against the key's per-minute budget; throws 429 once it is spent. */
+export async function consumeKeyBudget(
+  store: RateLimitStore,
+  keyId: string,
+  limit: number,
+): Promise<Record<string, string>> {
+  const { count, resetAt } = await store.hit(`key:${keyId}`, 60);
+  const reset = Math.max(1, resetAt - Math.floor(Date.now() / 1000));
+  const headers = rateLimitHeaders(limit, Math.max(0, limit - count), reset);
+  if (count > limit) {
+    throw new HttpProblem(
+      429,
+      'rate_limited',
+      `Rate limit of ${limit} requests per minute exceeded; try again in ${reset} s.`,
+      undefined,
+      { ...headers, 'Retry-After': String(reset) },
+    );
+  }
+  return headers;
+}

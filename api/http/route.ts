@@ -1,0 +1,73 @@
+import type { Request, Response } from 'express';
+import type { ZodType } from 'zod';
+import type { Scope } from '../domain/api-key.js';
+import type { Principal } from './context.js';
+
+/**
+ * One declaration per endpoint: method, path, access, the zod schemas of its input and output, and
+ * the handler. The same declaration mounts the express route, validates the request, documents the
+ * endpoint in OpenAPI and lists it at GET /api/v1, so the three can never drift apart.
+ */
+/** `key` = any valid API key, whatever its scopes. */
+export type Access = 'public' | 'admin' | 'key' | Scope;
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body schema (content type application/json). */
+  schema?: ZodType;
+  /** Other representations, e.g. `{ 'text/html': z.string() }`. */
+  content?: Record<string, ZodType>;
+  headers?: Record<string, string>;
+}
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  /** The key's org; empty for admin and public routes. */
+  org: string;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Defaults to application/json; a string body with another type is sent as is. */
+  contentType?: string;
+}
+
+/** A handler that wrote the response itself (streaming) returns `'sent'`. */
+export type HandlerResult = Reply | 'sent';
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Express-style path from the root, e.g. `/api/v1/scans/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  responses: Record<number, ResponseSpec>;
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<HandlerResult>;
+}
+
+/** Identity function that infers P, Q and B from the schemas, so handlers are typed. */
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  def: RouteDef<P, Q, B>,
+): RouteDef<P, Q, B> {
+  return def;
+}
+
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDef<any, any, any>;

@@ -1,0 +1,22 @@
+import type { ApiContext } from '../context.js';
+import type { AnyRoute } from '../route.js';
+import { deployRoutes } from './deploys.js';
+import { keyRoutes } from './keys.js';
+import { scanRoutes } from './scans.js';
+import { siteRoutes } from './sites.js';
+import { vpatRoutes } from './vpat.js';
+import { waiverRoutes } from './waivers.js';
+import { webhookRoutes } from './webhooks.js';
+
+/** Every resource router of /api/v1, one module per resource. */
+export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    ...keyRoutes(ctx),
+    ...siteRoutes(ctx),
+    ...scanRoutes(ctx),
+    ...deployRoutes(ctx),
+    ...waiverRoutes(ctx),
+    ...vpatRoutes(ctx),
+    ...webhookRoutes(ctx),
+  ];
+}

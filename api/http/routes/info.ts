@@ -1,0 +1,80 @@
+import { z } from '../../schemas/zod.js';
+import type { ApiContext } from '../context.js';
+import { defineRoute, openApiPath, type AnyRoute } from '../route.js';
+
+const Info = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    api_version: z.literal('v1'),
+    openapi: z.string(),
+    limits: z.object({
+      body_bytes: z.number().int(),
+      pages_per_scan: z.number().int(),
+      issues_per_scan: z.number().int(),
+      issue_html_bytes: z.number().int(),
+      requests_per_minute_per_key: z.number().int(),
+      auth_failures_per_minute_per_ip: z.number().int(),
+    }),
+    endpoints: z.array(
+      z.object({
+        method: z.string(),
+        path: z.string(),
+        auth: z.string().openapi({ description: '`none`, `admin`, `key` (any key) or the required scope.' }),
+        summary: z.string(),
+      }),
+    ),
+  })
+  .openapi('ServiceInfo');
+
+/** GET /api/v1 and the OpenAPI document; both describe the full route list they are given. */
+export function infoRoutes(
+  ctx: ApiContext,
+  version: string,
+  allRoutes: () => AnyRoute[],
+  openApiDocument: () => unknown,
+): AnyRoute[] {
+  const l = ctx.config.limits;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1',
+      tag: 'Service',
+      summary: 'Describe the service: endpoints, credentials and limits',
+      access: 'public',
+      responses: { 200: { description: 'Service description.', schema: Info } },
+      handler: async () => ({
+        status: 200,
+        body: {
+          name: 'a11y-gate',
+          version,
+          api_version: 'v1' as const,
+          openapi: '/api/v1/openapi.json',
+          limits: {
+            body_bytes: l.bodyBytes,
+            pages_per_scan: l.pagesPerScan,
+            issues_per_scan: l.issuesPerScan,
+            issue_html_bytes: l.issueHtmlBytes,
+            requests_per_minute_per_key: l.requestsPerMinute,
+            auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+          },
+          endpoints: allRoutes().map((r) => ({
+            method: r.method.toUpperCase(),
+            path: openApiPath(r.path),
+            auth: r.access === 'public' ? 'none' : r.access,
+            summary: r.summary,
+          })),
+        },
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      tag: 'Service',
+      summary: 'OpenAPI 3.1 document, generated from the schemas that validate requests',
+      access: 'public',
+      responses: { 200: { description: 'The OpenAPI document.', schema: z.record(z.string(), z.unknown()) } },
+      handler: async () => ({ status: 200, body: openApiDocument() }),
+    }),
+  ];
+}

@@ -1,0 +1,161 @@
+import { newId, nowIso } from '../../domain/ids.js';
+import { webhookSecretBox } from '../../events/jobs.js';
+import { generateWebhookSecret } from '../../events/signer.js';
+import { checkTargetUrl } from '../../events/ssrf-guard.js';
+import { IdParam, PageQuery } from '../../schemas/common.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  WebhookAttemptList,
+  WebhookList,
+} from '../../schemas/webhooks.js';
+import { DeliveryRepository, type AttemptRecord } from '../../store/deliveries.js';
+import { WebhookRepository, type SubscriptionRecord } from '../../store/webhooks.js';
+import type { ApiContext } from '../context.js';
+import { decodeCursor, toPage } from '../pagination.js';
+import { problems } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+
+function present(s: SubscriptionRecord) {
+  return {
+    id: s.id,
+    url: s.url,
+    events: s.events,
+    description: s.description,
+    status: s.status,
+    disabled_reason: s.disabledReason,
+    created_at: s.createdAt,
+  };
+}
+
+function presentAttempt(a: AttemptRecord) {
+  return {
+    delivery_id: a.deliveryId,
+    message_id: a.messageId,
+    event: a.eventType,
+    attempt: a.attempt,
+    outcome: a.outcome,
+    response_status: a.responseStatus,
+    response_excerpt: a.responseExcerpt,
+    error: a.error,
+    duration_ms: a.durationMs,
+    attempted_at: a.attemptedAt,
+    next_attempt_at: a.nextAttemptAt,
+  };
+}
+
+export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
+  const webhooks = new WebhookRepository(ctx.db);
+  const deliveries = new DeliveryRepository(ctx.db, ctx.dialect);
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/webhooks',
+      tag: 'Webhooks',
+      summary: 'Subscribe a URL to events (the signing secret is shown once)',
+      description:
+        'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
+        'retried with backoff and jitter (about immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), ' +
+        'redirects not followed, 10 s timeout; `410` disables the subscription.',
+      access: 'manage',
+      body: CreateWebhookBody,
+      responses: {
+        201: {
+          description: 'The subscription, with its secret.',
+          schema: CreatedWebhook,
+          headers: { Location: '' },
+        },
+      },
+      handler: async ({ body, org }) => {
+        const refused = checkTargetUrl(body.url, ctx.config.webhooks.allowPrivate);
+        if (refused) throw problems.validation([{ pointer: '#/url', detail: refused }]);
+        const secret = generateWebhookSecret();
+        const now = nowIso();
+        const events = body.events.includes('*') ? ['*'] : body.events;
+        const record: SubscriptionRecord = {
+          id: newId('whk'),
+          org,
+          url: new URL(body.url).href,
+          events,
+          description: body.description ?? null,
+          secretSealed: webhookSecretBox(ctx).seal(secret),
+          status: 'active',
+          disabledReason: null,
+          failingSince: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await webhooks.insert(record);
+        ctx.logger.info({ webhook_id: record.id, org, events }, 'webhook subscription created');
+        return {
+          status: 201,
+          headers: { Location: `/api/v1/webhooks/${record.id}` },
+          body: { ...present(record), secret },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/webhooks',
+      tag: 'Webhooks',
+      summary: 'List webhook subscriptions, newest first',
+      access: 'read',
+      query: PageQuery,
+      responses: {
+        200: {
+          description: 'Subscriptions (secrets are never shown again).',
+          schema: WebhookList,
+          headers: { Link: '' },
+        },
+      },
+      handler: async ({ query, req, org }) => {
+        const after = decodeCursor(query.cursor, 2);
+        const rows = await webhooks.list(
+          org,
+          query.limit + 1,
+          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
+        );
+        const page = toPage(req, rows, query.limit, (s) => [s.createdAt, s.id], present);
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/webhooks/:id',
+      tag: 'Webhooks',
+      summary: 'Delete a subscription; its pending deliveries are dropped',
+      access: 'manage',
+      params: IdParam,
+      responses: { 204: { description: 'Deleted.' } },
+      handler: async ({ params, org }) => {
+        if (!(await webhooks.delete(org, params.id))) throw problems.notFound('webhook');
+        ctx.logger.info({ webhook_id: params.id, org }, 'webhook subscription deleted');
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/webhooks/:id/deliveries',
+      tag: 'Webhooks',
+      summary: 'Delivery attempts to a subscription, newest first',
+      access: 'read',
+      params: IdParam,
+      query: PageQuery,
+      responses: {
+        200: { description: 'Attempts, newest first.', schema: WebhookAttemptList, headers: { Link: '' } },
+      },
+      handler: async ({ params, query, req, org }) => {
+        if (!(await webhooks.find(org, params.id))) throw problems.notFound('webhook');
+        const after = decodeCursor(query.cursor, 2);
+        const rows = await deliveries.listAttempts(
+          org,
+          params.id,
+          query.limit + 1,
+          after ? { attemptedAt: String(after[0]), id: Number(after[1]) } : undefined,
+        );
+        const page = toPage(req, rows, query.limit, (a) => [a.attemptedAt, a.id], presentAttempt);
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,71 @@
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
+import { resolveAdminToken } from './admin-token.js';
+import type { Config } from './config.js';
+import type { ApiContext } from './http/context.js';
+import { openApiWebhooks } from './events/catalog.js';
+import { createHttpApp, type HttpApp } from './http/app.js';
+import { backgroundJobs, type BackgroundJob } from './jobs.js';
+import { createDb, dialectOf } from './store/db.js';
+import { migrateToLatest } from './store/migrations/index.js';
+
+export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
+export { createLogger } from './logger.js';
+export type { ApiContext } from './http/context.js';
+
+const require = createRequire(import.meta.url);
+export const VERSION: string = (require('../package.json') as { version: string }).version;
+
+export interface ApiService {
+  ctx: ApiContext;
+  http: HttpApp;
+  adminToken: string;
+  /** Starts background jobs (webhook delivery, expiry, pruning). */
+  startJobs(): void;
+  /** Stops jobs and closes the database; call after the HTTP server has drained. */
+  close(): Promise<void>;
+}
+
+export interface ApiServiceOptions {
+  config: Config;
+  logger: Logger;
+  /** PostgreSQL schema to use (tests run each suite in its own). */
+  schema?: string;
+}
+
+/** Opens the database, applies migrations and builds the express app. */
+export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
+  const { config, logger } = options;
+  const db = createDb({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
+  const dialect = dialectOf(db);
+  if (options.schema && dialect === 'postgres') {
+    await db.raw('create schema if not exists ??', [options.schema]);
+  }
+  await migrateToLatest(db);
+  const adminToken = resolveAdminToken(config.adminToken, config.dataDir, logger);
+  const ctx: ApiContext = {
+    config,
+    db,
+    dialect,
+    logger,
+    events: new EventEmitter(),
+    lifecycle: { shuttingDown: false },
+  };
+  const http = createHttpApp({ ctx, adminToken, version: VERSION, webhooks: openApiWebhooks });
+  let jobs: BackgroundJob[] = [];
+  return {
+    ctx,
+    http,
+    adminToken,
+    startJobs() {
+      jobs = backgroundJobs(ctx);
+      for (const job of jobs) job.start();
+    },
+    async close() {
+      ctx.lifecycle.shuttingDown = true;
+      await Promise.all(jobs.map((j) => j.stop()));
+      await db.destroy();
+    },
+  };
+}

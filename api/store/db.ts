@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type Db = Knex;
+export type Dialect = 'sqlite' | 'postgres';
+
+// int8 (COUNT(*), bigIncrements) arrives as a string from pg; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export interface DbOptions {
+  /** postgres://… for PostgreSQL; otherwise a SQLite file path (or sqlite:/file: URL). */
+  url?: string;
+  dataDir: string;
+  /** PostgreSQL only: run in this schema (tests use one schema per suite). */
+  schema?: string;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return Boolean(url && /^postgres(ql)?:\/\//.test(url));
+}
+
+export function dialectOf(db: Knex): Dialect {
+  const client = String(db.client.config.client);
+  return client === 'pg' ? 'postgres' : 'sqlite';
+}
+
+export function createDb(options: DbOptions): Knex {
+  if (isPostgresUrl(options.url)) {
+    return knexFactory({
+      client: 'pg',
+      connection: options.url,
+      searchPath: options.schema ? [options.schema] : undefined,
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: 10_000,
+    });
+  }
+  const file = sqliteFile(options);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return knexFactory({
+    client: 'sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    // One connection: SQLite has one writer anyway, and a single connection makes knex queue
+    // transactions instead of failing them with SQLITE_BUSY.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
+        conn.serialize(() => {
+          conn.run('PRAGMA journal_mode = WAL');
+          conn.run('PRAGMA synchronous = NORMAL');
+          conn.run('PRAGMA foreign_keys = ON');
+          conn.run('PRAGMA busy_timeout = 5000', (err) => done(err, conn));
+        });
+      },
+    },
+  });
+}
+
+interface SqliteConnection {
+  serialize(fn: () => void): void;
+  run(sql: string, cb?: (err: Error | null) => void): void;
+}
+
+function sqliteFile(options: DbOptions): string {
+  const url = options.url;
+  if (!url) return path.join(options.dataDir, 'a11y-gate.sqlite');
+  return url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
+}
+
+/** SQLite rejects one INSERT with more than 500 rows of VALUES; chunk every batch at this size. */
+export const MAX_ROWS_PER_INSERT = 500;
+
+export async function insertInChunks(
+  trx: Knex | Knex.Transaction,
+  table: string,
+  rows: Record<string, unknown>[],
+  chunkSize = MAX_ROWS_PER_INSERT,
+): Promise<void> {
+  if (rows.length === 0) return;
+  // SQLite also caps bound variables (32,766 on current builds): keep rows × columns under it.
+  const columns = Object.keys(rows[0]).length || 1;
+  const size = Math.max(1, Math.min(chunkSize, Math.floor(32_000 / columns)));
+  for (let i = 0; i < rows.length; i += size) {
+    await trx(table).insert(rows.slice(i, i + size));
+  }
+}

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_deploys_waivers.js';
+import * as m0003 from './0003_vpat.js';
+import * as m0004 from './0004_webhooks.js';
+
+/**
+ * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
+ * folder) works the same under tsx, ts-jest and any bundler.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '0001_foundation': m0001,
+  '0002_deploys_waivers': m0002,
+  '0003_vpat': m0003,
+  '0004_webhooks': m0004,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+export async function migrateToLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}
+
+/** True when every known migration has been applied (used by /readyz). */
+export async function migrationsApplied(db: Knex): Promise<boolean> {
+  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], unknown[]];
+  return pending.length === 0;
+}

@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+
+export interface WindowCount {
+  count: number;
+  /** Unix seconds when the current window ends. */
+  resetAt: number;
+}
+
+/**
+ * Fixed one-minute windows. On PostgreSQL the counters live in the database, so every instance
+ * sharing it enforces one limit; on SQLite (one process by design) they live in memory.
+ */
+export interface RateLimitStore {
+  hit(bucket: string, windowSeconds: number): Promise<WindowCount>;
+  peek(bucket: string, windowSeconds: number): Promise<WindowCount>;
+  prune(): Promise<void>;
+}
+
+function windowStart(windowSeconds: number, nowMs: number): number {
+  return Math.floor(nowMs / 1000 / windowSeconds) * windowSeconds;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly counts = new Map<string, number>();
+
+  async hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
+    const start = windowStart(windowSeconds, Date.now());
+    const key = `${bucket}@${start}`;
+    const count = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, count);
+    return { count, resetAt: start + windowSeconds };
+  }
+
+  async peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
+    const start = windowStart(windowSeconds, Date.now());
+    return { count: this.counts.get(`${bucket}@${start}`) ?? 0, resetAt: start + windowSeconds };
+  }
+
+  async prune(): Promise<void> {
+    const cutoff = Math.floor(Date.now() / 1000) - 3600;
+    for (const key of this.counts.keys()) {
+      if (Number(key.slice(key.lastIndexOf('@') + 1)) < cutoff) this.counts.delete(key);
+    }
+  }
+}
+
+export class DbRateLimitStore implements RateLimitStore {
+  constructor(private readonly db: Knex) {}
+
+  async hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
+    const start = windowStart(windowSeconds, Date.now());
+    // One atomic upsert per request: concurrent instances never lose an increment.
+    const rows = (await this.db('rate_limits')
+      .insert({ bucket, window_start: start, count: 1 })
+      .onConflict(['bucket', 'window_start'])
+      .merge({ count: this.db.raw('rate_limits.count + 1') })
+      .returning('count')) as Array<{ count: number | string }>;
+    return { count: Number(rows[0].count), resetAt: start + windowSeconds };
+  }
+
+  async peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
+    const start = windowStart(windowSeconds, Date.now());
+    const row = await this.db('rate_limits').where({ bucket, window_start: start }).first('count');
+    return { count: row ? Number(row.count) : 0, resetAt: start + windowSeconds };
+  }
+
+  async prune(): Promise<void> {
+    await this.db('rate_limits')
+      .where('window_start', '<', Math.floor(Date.now() / 1000) - 3600)
+      .delete();
+  }
+}
+
+/** PostgreSQL may be shared by several instances, so its counters live in the database. */
+export function rateLimitStoreFor(db: Knex, dialect: 'sqlite' | 'postgres'): RateLimitStore {
+  return dialect === 'postgres' ? new DbRateLimitStore(db) : new MemoryRateLimitStore();
+}

@@ -1,0 +1,335 @@
+/**
+ * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, markdown summary,
+ * the new issues as a table, and annotations. Pure: no I/O, so it is unit tested and also renders the
+ * README sample (`npx tsx app/sample-summary.ts`).
+ */
+
+export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
+export type Impact = (typeof IMPACTS)[number];
+
+/** GitHub refuses `output.summary` / `output.text` longer than 65,535 characters. */
+export const GITHUB_TEXT_LIMIT = 65_535;
+/** GitHub accepts at most 50 annotations per create/update request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+export const CHECK_NAME_PREFIX = 'a11y-gate / ';
+
+export interface GateIssue {
+  rule: string;
+  impact?: Impact | null;
+  kind?: string | null;
+  message?: string | null;
+  selector?: string | null;
+  page_url?: string | null;
+  wcag?: string[] | null;
+  help_url?: string | null;
+  source?: { path: string; line?: number | null } | null;
+}
+
+/** Counts per impact: either a number (new issues) or one count per category. */
+export type ImpactCounts = Partial<
+  Record<Impact | 'unknown', number | { new?: number; existing?: number; fixed?: number; waived?: number }>
+>;
+
+/** The parts of a deploy event (DESIGN §Deploy gate) that a check run shows. */
+export interface GateResult {
+  id: string;
+  siteId: string;
+  sha: string;
+  passed: boolean;
+  reasons: { code: string; message: string }[];
+  scan_id?: string | null;
+  baseline?: { scan_id?: string | null; sha?: string | null; strategy: string } | null;
+  counts: { new: number; existing: number; fixed: number; waived: number; by_impact?: ImpactCounts | null };
+  thresholds: {
+    name: string;
+    limit: number | boolean | null;
+    actual: number | boolean | null;
+    passed: boolean;
+  }[];
+  new_issues: GateIssue[];
+  /** How many new issues there are in all (the event's list may be capped). */
+  new_issues_total?: number;
+}
+
+export interface CheckRunAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'failure' | 'warning' | 'notice';
+  title: string;
+  message: string;
+  raw_details?: string;
+}
+
+export interface CheckRunPayload {
+  name: string;
+  head_sha: string;
+  external_id: string;
+  details_url: string;
+  status: 'completed';
+  conclusion: 'success' | 'failure';
+  output: { title: string; summary: string; text: string };
+  /** Every annotation; the publisher sends them in batches of ANNOTATIONS_PER_REQUEST. */
+  annotations: CheckRunAnnotation[];
+}
+
+export function checkRunName(siteId: string): string {
+  return `${CHECK_NAME_PREFIX}${siteId}`;
+}
+
+export function buildCheckRun(result: GateResult, options: { detailsUrl: string }): CheckRunPayload {
+  return {
+    name: checkRunName(result.siteId),
+    head_sha: result.sha,
+    external_id: result.id,
+    details_url: options.detailsUrl,
+    status: 'completed',
+    conclusion: result.passed ? 'success' : 'failure',
+    output: {
+      title: checkRunTitle(result),
+      summary: checkRunSummary(result, options.detailsUrl),
+      text: newIssuesTable(result),
+    },
+    annotations: annotationsFor(result.new_issues),
+  };
+}
+
+/** "3 new accessibility issues (1 critical)"; the reason instead when there was nothing to compare. */
+export function checkRunTitle(result: GateResult): string {
+  const newCount = totalNew(result);
+  if (result.reasons.some((r) => r.code === 'no_scan')) return 'No accessibility scan for this commit';
+  if (newCount === 0) {
+    return result.passed ? 'No new accessibility issues' : 'Accessibility gate failed';
+  }
+  const perImpact = newByImpact(result);
+  const severe = (['critical', 'serious'] as const)
+    .filter((i) => perImpact[i] > 0)
+    .map((i) => `${perImpact[i]} ${i}`);
+  const noun = newCount === 1 ? 'issue' : 'issues';
+  return `${newCount} new accessibility ${noun}${severe.length ? ` (${severe.join(', ')})` : ''}`;
+}
+
+export function checkRunSummary(result: GateResult, detailsUrl: string): string {
+  const lines: string[] = [];
+  lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
+  lines.push('');
+  lines.push(
+    `Site \`${md(result.siteId)}\` · commit \`${result.sha.slice(0, 12)}\` · deploy event [\`${result.id}\`](${detailsUrl})` +
+      (result.scan_id ? ` · scan \`${result.scan_id}\`` : ''),
+  );
+  if (result.reasons.length) {
+    lines.push('', '**Why it failed**', '');
+    for (const r of result.reasons) lines.push(`- \`${r.code}\`: ${md(r.message)}`);
+  }
+
+  lines.push('', '#### Issues by impact', '');
+  lines.push('| Impact | New | Existing | Fixed | Waived |', '|---|---:|---:|---:|---:|');
+  const rows = impactRows(result);
+  for (const row of rows)
+    lines.push(`| ${row.impact} | ${row.new} | ${row.existing} | ${row.fixed} | ${row.waived} |`);
+  const c = result.counts;
+  lines.push(`| **Total** | **${c.new}** | **${c.existing}** | **${c.fixed}** | **${c.waived}** |`);
+  if (rows.some((r) => r.existing === '–')) {
+    lines.push('', '_Per-impact figures are for new issues; totals cover every category._');
+  }
+  if (c.waived > 0)
+    lines.push('', `${c.waived} waived ${c.waived === 1 ? 'issue is' : 'issues are'} not counted.`);
+
+  lines.push('', '#### Thresholds', '');
+  if (result.thresholds.length === 0) {
+    lines.push('No thresholds were checked.');
+  } else {
+    lines.push('| Threshold | Limit | Actual | Result |', '|---|---:|---:|---|');
+    for (const t of result.thresholds) {
+      lines.push(
+        `| \`${md(t.name)}\` | ${showValue(t.limit)} | ${showValue(t.actual)} | ${t.passed ? '✅ pass' : '❌ fail'} |`,
+      );
+    }
+  }
+
+  lines.push('', '#### Baseline', '', baselineSentence(result));
+  return fitWithin(
+    lines.join('\n') + '\n',
+    GITHUB_TEXT_LIMIT,
+    '\n\n_Summary cut to fit GitHub’s limit; the deploy event has everything._\n',
+  );
+}
+
+/** The new issues as a markdown table, cut (with a note) to fit GitHub's limit. */
+export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): string {
+  const total = totalNew(result);
+  if (total === 0) return 'No new accessibility issues.\n';
+  const head = [
+    `#### New issues (${total})`,
+    '',
+    '| Impact | Rule | Page | Element | WCAG | Source |',
+    '|---|---|---|---|---|---|',
+  ].join('\n');
+  const rows = result.new_issues.map(issueRow);
+  const note = (shown: number) => {
+    const left = total - shown;
+    return left > 0
+      ? `\n\n_${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here; the deploy event lists them._\n`
+      : '\n';
+  };
+  // Reserve room for the longest possible note, then add rows while they fit.
+  const budget = limit - byteLength(note(0)) - byteLength(head);
+  let used = 0;
+  let shown = 0;
+  for (const row of rows) {
+    const size = byteLength(row) + 1;
+    if (used + size > budget) break;
+    used += size;
+    shown++;
+  }
+  return head + '\n' + rows.slice(0, shown).join('\n') + note(shown);
+}
+
+/** Issues that know their source location, as check-run annotations. */
+export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
+  const out: CheckRunAnnotation[] = [];
+  for (const issue of issues) {
+    if (!issue.source?.path) continue;
+    const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
+    const details = [
+      issue.page_url ? `Page: ${issue.page_url}` : '',
+      issue.selector ? `Element: ${issue.selector}` : '',
+      issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
+      issue.help_url ? `Help: ${issue.help_url}` : '',
+    ].filter(Boolean);
+    out.push({
+      path: issue.source.path,
+      start_line: line,
+      end_line: line,
+      annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
+      title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
+      message: truncate(issue.message || issue.rule, 4_000),
+      ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
+    });
+  }
+  return out;
+}
+
+/** Splits annotations into the batches GitHub accepts (the first goes with the create request). */
+export function annotationBatches(annotations: CheckRunAnnotation[]): CheckRunAnnotation[][] {
+  const batches: CheckRunAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+    batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  }
+  return batches;
+}
+
+function totalNew(result: GateResult): number {
+  return result.new_issues_total ?? result.counts.new;
+}
+
+function newByImpact(result: GateResult): Record<Impact, number> {
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  const by = result.counts.by_impact;
+  if (by) {
+    for (const impact of IMPACTS) {
+      const v = by[impact];
+      counts[impact] = typeof v === 'number' ? v : (v?.new ?? 0);
+    }
+    return counts;
+  }
+  for (const issue of result.new_issues) if (issue.impact) counts[issue.impact]++;
+  return counts;
+}
+
+interface ImpactRow {
+  impact: string;
+  new: number | string;
+  existing: number | string;
+  fixed: number | string;
+  waived: number | string;
+}
+
+function impactRows(result: GateResult): ImpactRow[] {
+  const by = result.counts.by_impact ?? {};
+  const keys = [...IMPACTS, ...(by.unknown !== undefined ? (['unknown'] as const) : [])];
+  return keys.map((impact) => {
+    const v = by[impact];
+    if (typeof v === 'object' && v) {
+      return {
+        impact,
+        new: v.new ?? 0,
+        existing: v.existing ?? 0,
+        fixed: v.fixed ?? 0,
+        waived: v.waived ?? 0,
+      };
+    }
+    const n = typeof v === 'number' ? v : impact === 'unknown' ? 0 : newByImpact(result)[impact];
+    return { impact, new: n, existing: '–', fixed: '–', waived: '–' };
+  });
+}
+
+const STRATEGY_EXPLANATIONS: Record<string, string> = {
+  baseline_sha: 'the scan of the `baseline_sha` named in the request',
+  requested: 'the scan of the `baseline_sha` named in the request',
+  base_branch: 'the latest scan on the site’s base branch before this commit’s scan',
+  none: 'none: no earlier scan on the base branch, so every issue counts as new',
+};
+
+function baselineSentence(result: GateResult): string {
+  const b = result.baseline;
+  if (!b || !b.scan_id) {
+    const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
+    return `No baseline${why}: every issue counts as new.`;
+  }
+  const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy \`${md(b.strategy)}\``;
+  return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
+}
+
+function issueRow(issue: GateIssue): string {
+  const rule = issue.help_url
+    ? `[${cell(issue.rule)}](${issue.help_url.replace(/[()\s]/g, encodeURIComponent)})`
+    : `\`${cell(issue.rule)}\``;
+  const source = issue.source?.path
+    ? `\`${cell(issue.source.path)}${issue.source.line ? `:${issue.source.line}` : ''}\``
+    : '';
+  return [
+    '',
+    issue.impact ?? '',
+    rule,
+    cell(issue.page_url ?? ''),
+    issue.selector ? `\`${cell(truncate(issue.selector, 200))}\`` : '',
+    cell((issue.wcag ?? []).join(', ')),
+    source,
+    '',
+  ]
+    .join(' | ')
+    .trim();
+}
+
+/** Makes text safe inside a markdown table cell: one line, no column breaks, no stray backticks. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
+}
+
+/** Keeps user-supplied text from breaking the surrounding markdown. */
+function md(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
+}
+
+function showValue(v: number | boolean | null): string {
+  if (v === null) return '–';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+// GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function fitWithin(text: string, limit: number, note: string): string {
+  if (byteLength(text) <= limit) return text;
+  let cut = text.slice(0, limit - byteLength(note));
+  while (byteLength(cut) + byteLength(note) > limit) cut = cut.slice(0, cut.length - 100);
+  return cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
+}

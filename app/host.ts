@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
+import { createApiService, githubAppConfigured, type ApiService, type Config } from '../api/index.js';
+import type { Logger } from 'pino';
+import { createAppFunction } from './index.js';
+
+export const WEBHOOKS_PATH = '/api/github/webhooks';
+
+export interface RunningServer {
+  server: Server;
+  service: ApiService;
+  probot?: Probot;
+  url: string;
+  /** Graceful stop: refuse new work, drain in-flight requests (up to the deadline), close the database. */
+  close(): Promise<void>;
+}
+
+export interface HostOptions {
+  config: Config;
+  logger: Logger;
+  schema?: string;
+  /** Tests inject a Probot built with their own Octokit. */
+  probot?: Probot;
+  startJobs?: boolean;
+}
+
+export function probotFromConfig(config: Config, logger: Logger): Probot | undefined {
+  if (!githubAppConfigured(config)) return undefined;
+  const g = config.github;
+  const privateKey = g.privateKey ?? fs.readFileSync(g.privateKeyPath!, 'utf8');
+  return new Probot({
+    appId: g.appId!,
+    privateKey: privateKey.replace(/\\n/g, '\n'),
+    secret: g.webhookSecret!,
+    baseUrl: g.apiUrl,
+    log: logger.child({ component: 'probot' }) as never,
+    Octokit: ProbotOctokit,
+  });
+}
+
+/**
+ * One HTTP server for both faces: Probot's webhook middleware sees `/api/github/webhooks` with the raw
+ * body (its signature check needs the exact bytes); everything else goes to the express API.
+ */
+export async function startServer(options: HostOptions): Promise<RunningServer> {
+  const { config, logger } = options;
+  const service = await createApiService({ config, logger, schema: options.schema });
+  const probot = options.probot ?? probotFromConfig(config, logger);
+  const webhooks = probot
+    ? await createNodeMiddleware(createAppFunction({ rerun: async () => undefined }), {
+        probot,
+        webhooksPath: WEBHOOKS_PATH,
+      })
+    : undefined;
+  if (!probot)
+    logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
+
+  const api = service.http.app;
+  // Node checks the two timeouts on this interval (default 30 s); keep it finer than the shortest one.
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4)));
+  const server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
+    if (webhooks && req.url?.startsWith(WEBHOOKS_PATH)) {
+      void webhooks(req, res, () => api(req, res));
+      return;
+    }
+    api(req, res);
+  });
+  // Slow clients cannot hold connections open forever.
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  if (options.startJobs !== false) service.startJobs();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      service.ctx.lifecycle.shuttingDown = true;
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+      await Promise.race([drained, deadline]);
+      server.closeAllConnections();
+      await service.close();
+    })());
+
+  return { server, service, probot, url, close };
+}

@@ -1,0 +1,84 @@
+import type { Probot } from 'probot';
+import { CHECK_NAME_PREFIX } from './check-run-summary.js';
+
+/**
+ * Re-runs the gate of an earlier deploy event with that event's own request (same sha, same thresholds).
+ * The new deploy event is published as a new check run like any other. Answers undefined when the deploy
+ * event is unknown or belongs to another repository.
+ */
+export type RerunGate = (deployId: string, repository: string) => Promise<{ deployId: string } | undefined>;
+
+export interface AppOptions {
+  rerun: RerunGate;
+}
+
+/**
+ * The Probot app function: it only wires GitHub events to small handlers. Check runs are created by the
+ * publisher, which follows the API's `deploy.completed` events (see host.ts).
+ */
+export function createAppFunction(options: AppOptions) {
+  return (app: Probot) => {
+    app.on('installation', async (context) => {
+      const { action, installation } = context.payload;
+      context.log.info(
+        { action, installation: installation.id, account: accountName(installation.account) },
+        'installation event',
+      );
+    });
+
+    // "Re-run" on one of our check runs: its external_id is the deploy event it showed.
+    app.on('check_run.rerequested', async (context) => {
+      const run = context.payload.check_run;
+      if (!run.name.startsWith(CHECK_NAME_PREFIX) || !run.external_id) {
+        context.log.debug({ name: run.name }, 'rerequested check run is not a gate result; ignored');
+        return;
+      }
+      await rerunOne(context.log, options.rerun, run.external_id, context.payload.repository.full_name);
+    });
+
+    // "Re-run all checks": GitHub names the suite, not our deploy events, so we ask GitHub which of our
+    // check runs the suite holds and re-run the latest one per check name (one per site).
+    app.on('check_suite.rerequested', async (context) => {
+      const suite = context.payload.check_suite;
+      const { owner, repo } = context.repo();
+      const runs = await context.octokit.paginate(context.octokit.rest.checks.listForSuite, {
+        owner,
+        repo,
+        check_suite_id: suite.id,
+        per_page: 100,
+      });
+      const latest = new Map<string, { id: number; external_id: string }>();
+      for (const run of runs) {
+        if (!run.name.startsWith(CHECK_NAME_PREFIX) || !run.external_id) continue;
+        const seen = latest.get(run.name);
+        if (!seen || run.id > seen.id) latest.set(run.name, { id: run.id, external_id: run.external_id });
+      }
+      if (latest.size === 0) {
+        context.log.info({ suite: suite.id }, 'rerequested check suite holds no gate results; ignored');
+        return;
+      }
+      for (const { external_id } of latest.values()) {
+        await rerunOne(context.log, options.rerun, external_id, context.payload.repository.full_name);
+      }
+    });
+  };
+}
+
+async function rerunOne(
+  log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void },
+  rerun: RerunGate,
+  deployId: string,
+  repository: string,
+): Promise<void> {
+  const next = await rerun(deployId, repository);
+  if (!next) {
+    log.warn({ deployId, repository }, 'rerequested check run names no deploy event of this repository');
+    return;
+  }
+  log.info({ from: deployId, deployId: next.deployId, repository }, 'gate re-evaluated on request');
+}
+
+function accountName(account: { login: string } | { slug: string } | null | undefined): string | undefined {
+  if (!account) return undefined;
+  return 'login' in account ? account.login : account.slug;
+}

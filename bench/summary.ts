@@ -1,0 +1,118 @@
+/**
+ * Turns what each suite returned into one comparable shape and checks it against the targets of
+ * the benchmark issue: ingest at least 0.5 of its floor, gate and VPAT within 2× of theirs, the
+ * mixed load without errors.
+ */
+
+export interface SuiteFigures {
+  suite: string;
+  kind: string;
+  figures: Record<string, unknown>;
+}
+
+interface Spec {
+  /** Normalised field → the names suites may use for it. */
+  fields: Record<string, string[]>;
+  target?: { field: string; test: (v: number) => boolean; text: string };
+}
+
+const SPECS: Record<string, Spec> = {
+  ingest: {
+    fields: {
+      issues_per_s: ['issues_per_s', 'issuesPerSecond', 'issues_per_second'],
+      floor_issues_per_s: ['floor_issues_per_s', 'floor_per_s', 'floor'],
+      ratio_to_floor: ['ratio_to_floor', 'ratio', 'ratioToFloor'],
+      peak_rss_mb: ['peak_rss_mb', 'peakRssMb', 'rss_mb'],
+    },
+    target: { field: 'ratio_to_floor', test: (v) => v >= 0.5, text: '≥ 0.5 of floor' },
+  },
+  gate: {
+    fields: {
+      ms: ['ms', 'gate_ms', 'p50_ms', 'median_ms'],
+      floor_ms: ['floor_ms', 'floorMs'],
+      ratio_to_floor: ['ratio_to_floor', 'ratio', 'ratioToFloor'],
+    },
+    target: { field: 'ratio_to_floor', test: (v) => v <= 2, text: '≤ 2× floor' },
+  },
+  vpat: {
+    fields: {
+      ms: ['ms', 'vpat_ms', 'p50_ms', 'median_ms'],
+      floor_ms: ['floor_ms', 'floorMs'],
+      ratio_to_floor: ['ratio_to_floor', 'ratio', 'ratioToFloor'],
+    },
+    target: { field: 'ratio_to_floor', test: (v) => v <= 2, text: '≤ 2× floor' },
+  },
+  load: {
+    fields: {
+      req_per_s: ['req_per_s'],
+      errors: ['errors'],
+      ceiling_req_per_s: ['ceiling_req_per_s'],
+      ratio_to_ceiling: ['ratio_to_ceiling'],
+    },
+    target: { field: 'errors', test: (v) => v === 0, text: 'zero errors' },
+  },
+};
+
+/** The issue's keys (`ingest`, `gate`, `vpat`, `load`) for suites however they are named. */
+export function keyFor(suite: string): string {
+  const lower = suite.toLowerCase();
+  return Object.keys(SPECS).find((k) => lower.includes(k)) ?? lower.replace(/[^a-z0-9]+/g, '_');
+}
+
+function pick(figures: Record<string, unknown>, names: string[]): unknown {
+  for (const n of names) if (figures[n] !== undefined) return figures[n];
+  return undefined;
+}
+
+export function summarize(all: SuiteFigures[]): {
+  rows: Array<Record<string, string | number>>;
+  json: Record<string, unknown>;
+  missed: string[];
+} {
+  const rows: Array<Record<string, string | number>> = [];
+  const missed: string[] = [];
+  const json: Record<string, unknown> = {};
+  const postgres: Record<string, unknown> = {};
+  for (const { suite, kind, figures } of all) {
+    const key = keyFor(suite);
+    const spec = SPECS[key];
+    const normalised: Record<string, unknown> = {};
+    for (const [field, names] of Object.entries(spec?.fields ?? {})) {
+      const v = pick(figures, names);
+      if (v !== undefined) normalised[field] = v;
+    }
+    // Normalised fields first, then everything the suite reported.
+    const entry = { ...normalised, ...figures };
+    // SQLite (the default deployment) at the top level, as the issue's shape; PostgreSQL beside it.
+    if (kind === 'sqlite') json[key] = entry;
+    else postgres[key] = entry;
+
+    for (const [field, value] of Object.entries(normalised)) {
+      if (typeof value === 'object') continue;
+      const isTarget = spec?.target?.field === field;
+      const ok = isTarget && typeof value === 'number' ? spec!.target!.test(value) : undefined;
+      if (ok === false) missed.push(`${key} (${kind}) ${field} = ${value}, target ${spec!.target!.text}`);
+      rows.push({
+        suite: key,
+        db: kind,
+        figure: field,
+        value: typeof value === 'number' ? value : String(value),
+        target: isTarget ? spec!.target!.text : '',
+        verdict: ok === undefined ? '' : ok ? 'met' : 'MISSED',
+      });
+    }
+    if (spec?.target && normalised[spec.target.field] === undefined) {
+      missed.push(`${key} (${kind}) did not report ${spec.target.field}`);
+      rows.push({
+        suite: key,
+        db: kind,
+        figure: spec.target.field,
+        value: '—',
+        target: spec.target.text,
+        verdict: 'MISSING',
+      });
+    }
+  }
+  if (Object.keys(postgres).length > 0) json.postgres = postgres;
+  return { rows, json, missed };
+}

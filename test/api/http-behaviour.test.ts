@@ -1,0 +1,184 @@
+import { gzipSync } from 'node:zlib';
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+
+const keyBody = (name: string) => ({ name, org: 'acme', scopes: ['read'] });
+
+describe.each(dbKinds)('HTTP behaviour of every endpoint (%s)', (db) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ db, env: { BODY_LIMIT_MB: '1' } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const countKeys = async () => Number((await h.db('api_keys').count({ n: '*' }))[0].n);
+
+  test('a body that is not JSON is 400 malformed_json and stores nothing', async () => {
+    const before = await countKeys();
+    const res = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      raw: '{"name": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'malformed_json', status: 400, title: 'Malformed JSON' });
+    expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+    expect(await countKeys()).toBe(before);
+  });
+
+  test('a body that is not application/json is 415', async () => {
+    const res = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      raw: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('unsupported_media_type');
+  });
+
+  test('gzip bodies are accepted, and the limit applies after decompression (gzip bomb → 413)', async () => {
+    const ok = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      raw: gzipSync(JSON.stringify(keyBody('zipped'))),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.name).toBe('zipped');
+
+    // 1 KB of gzip that inflates to 3 MB of JSON against a 1 MB limit.
+    const bomb = gzipSync(JSON.stringify({ name: 'x', padding: 'a'.repeat(3 * 1024 * 1024) }));
+    expect(bomb.length).toBeLessThan(10_000);
+    const before = await countKeys();
+    const res = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      raw: bomb,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+    expect(await countKeys()).toBe(before);
+  });
+
+  test('a plain body over the limit is 413', async () => {
+    const res = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      raw: JSON.stringify({ name: 'x', padding: 'a'.repeat(1024 * 1024 + 10) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(413);
+  });
+
+  test('unknown routes are 404 and known paths with another method are 405 with Allow', async () => {
+    const missing = await h.request('GET', '/api/v1/no-such-thing');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+    const wrongMethod = await h.request('PUT', '/api/v1/keys');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.code).toBe('method_not_allowed');
+    expect(wrongMethod.headers.get('allow')).toBe('POST, GET, HEAD');
+  });
+
+  test('request ids are echoed when sane and generated otherwise', async () => {
+    const echoed = await h.request('GET', '/api/v1', { headers: { 'x-request-id': 'ci-run-42.step-3' } });
+    expect(echoed.headers.get('x-request-id')).toBe('ci-run-42.step-3');
+    const replaced = await h.request('GET', '/api/v1', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('responses carry no-store and helmet headers', async () => {
+    const res = await h.request('GET', '/api/v1');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  test('Idempotency-Key replays the first answer and refuses another body', async () => {
+    const headers = { 'idempotency-key': `idem-${db}-1` };
+    const first = await h.request('POST', '/api/v1/keys', { admin: true, headers, body: keyBody('idem') });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const before = await countKeys();
+    const again = await h.request('POST', '/api/v1/keys', { admin: true, headers, body: keyBody('idem') });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(await countKeys()).toBe(before);
+
+    const other = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      headers,
+      body: keyBody('different'),
+    });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    expect(await countKeys()).toBe(before);
+  });
+
+  test('a rejected request does not burn its Idempotency-Key', async () => {
+    const headers = { 'idempotency-key': `idem-${db}-2` };
+    const bad = await h.request('POST', '/api/v1/keys', { admin: true, headers, body: { name: '' } });
+    expect(bad.status).toBe(422);
+    const fixed = await h.request('POST', '/api/v1/keys', { admin: true, headers, body: keyBody('fixed') });
+    expect(fixed.status).toBe(201);
+  });
+
+  test('healthz, readyz and metrics', async () => {
+    expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await h.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', database: db, migrations: 'applied' });
+    expect((await h.request('GET', '/metrics')).status).toBe(401);
+    const metrics = await h.request('GET', '/metrics', { admin: true });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('a11y_gate_http_request_duration_seconds_bucket');
+  });
+});
+
+describe.each(dbKinds)('rate limits (%s)', (db) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '5', AUTH_FAILURES_PER_MINUTE: '4' } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('a key gets its per-minute budget, then 429 with Retry-After and RateLimit headers', async () => {
+    const key = await h.createKey();
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await h.request('GET', '/api/v1/keys/me', { key });
+      statuses.push(last.status);
+    }
+    // The window may roll over mid-loop; what must hold is that no more than 5 pass in one window.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    const limited = last!.status === 429 ? last! : await h.request('GET', '/api/v1/keys/me', { key });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit')).toMatch(/^limit=5, remaining=0, reset=\d+$/);
+    expect(limited.headers.get('ratelimit-policy')).toBe('5;w=60');
+    // Another key has its own budget.
+    const other = await h.createKey();
+    const ok = await h.request('GET', '/api/v1/keys/me', { key: other });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('ratelimit-remaining')).toBe('4');
+  });
+
+  test('failed authentications are limited per IP, even for a valid key afterwards', async () => {
+    const valid = await h.createKey();
+    const bad = 'a11y_AAAAAAAAAAAA_' + 'B'.repeat(38);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await h.request('GET', '/api/v1/keys/me', { key: bad })).status);
+    }
+    expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    const blocked = await h.request('GET', '/api/v1/keys/me', { key: valid });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).not.toBeNull();
+  });
+});

@@ -1,0 +1,308 @@
+import http from 'node:http';
+import { createDeliveryWorker } from '../../api/events/jobs.js';
+import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
+import { recordEvent, type EventType } from '../../api/events/outbox.js';
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { startReceiver, type Receiver } from '../events/receiver.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runUntil(worker: DeliveryWorker, done: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await worker.runOnce();
+    await sleep(20);
+  }
+}
+
+describe.each(dbKinds)('webhooks (%s)', (db) => {
+  let h: Harness;
+  let rx: Receiver;
+  let key: string;
+  let worker: DeliveryWorker;
+
+  beforeAll(async () => {
+    h = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    key = await h.createKey({ org: 'acme' });
+    worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0, 50, 50, 50], timeoutMs: 500 });
+  });
+  beforeEach(async () => {
+    rx = await startReceiver();
+  });
+  afterEach(async () => {
+    await rx.close();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await h.close();
+  });
+
+  async function subscribe(path: string, events: string[] = ['*'], k = key) {
+    const res = await h.request('POST', '/api/v1/webhooks', { key: k, body: { url: rx.url + path, events } });
+    expect(res.status).toBe(201);
+    rx.secrets.set(path, res.body.secret);
+    return res.body as { id: string; secret: string };
+  }
+
+  const emit = (type: EventType, data: Record<string, unknown> = { id: 'x' }, org = 'acme') =>
+    h.db.transaction((trx) => recordEvent(trx, { org, type, data }));
+
+  const attempts = async (id: string, k = key) => {
+    const res = await h.request('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, { key: k });
+    expect(res.status).toBe(200);
+    return res.body.data as Array<Record<string, any>>;
+  };
+
+  test('create shows the secret once, stores it encrypted, lists and deletes', async () => {
+    const created = await h.request('POST', '/api/v1/webhooks', {
+      key,
+      body: { url: rx.url + '/crud', events: ['scan.created', 'deploy.completed'], description: 'ci' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(created.body.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
+    expect(created.body).toMatchObject({ status: 'active', events: ['scan.created', 'deploy.completed'] });
+    expect(created.headers.get('location')).toBe(`/api/v1/webhooks/${created.body.id}`);
+    const row = await h.db('webhook_subscriptions').where({ id: created.body.id }).first();
+    expect(JSON.stringify(row)).not.toContain(created.body.secret.slice(6));
+    expect(row.secret_sealed).toMatch(/^v1:/);
+
+    const list = await h.request('GET', '/api/v1/webhooks', { key });
+    const listed = list.body.data.find((w: { id: string }) => w.id === created.body.id);
+    expect(listed).toMatchObject({ url: rx.url + '/crud', description: 'ci' });
+    expect(listed.secret).toBeUndefined();
+
+    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(204);
+    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
+  });
+
+  test('bad subscriptions are 422 with pointers and store nothing', async () => {
+    const before = await h.db('webhook_subscriptions').count({ n: '*' }).first();
+    const cases: Array<[unknown, string]> = [
+      [{ url: 'not a url', events: ['*'] }, '#/url'],
+      [{ url: 'ftp://example.com/x', events: ['*'] }, '#/url'],
+      [{ url: 'https://u:p@example.com/x', events: ['*'] }, '#/url'],
+      [{ url: 'https://example.com/x', events: ['scan.deleted'] }, '#/events/0'],
+      [{ url: 'https://example.com/x', events: [] }, '#/events'],
+      [{ url: 'https://example.com/x', events: ['*', '*'] }, '#/events'],
+      [{ events: ['*'] }, '#/url'],
+    ];
+    for (const [body, pointer] of cases) {
+      const res = await h.request('POST', '/api/v1/webhooks', { key, body });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    }
+    const after = await h.db('webhook_subscriptions').count({ n: '*' }).first();
+    expect(after).toEqual(before);
+  });
+
+  test("another org's subscription answers 404 and receives nothing of this org", async () => {
+    const other = await h.createKey({ org: 'other' });
+    const mine = await subscribe('/iso');
+    expect((await h.request('GET', `/api/v1/webhooks/${mine.id}/deliveries`, { key: other })).status).toBe(
+      404,
+    );
+    expect((await h.request('DELETE', `/api/v1/webhooks/${mine.id}`, { key: other })).status).toBe(404);
+    const theirs = (await h.request('GET', '/api/v1/webhooks', { key: other })).body.data;
+    expect(theirs.map((w: { id: string }) => w.id)).not.toContain(mine.id);
+    await emit('scan.created', { id: 'scn_other' }, 'other');
+    await worker.drain();
+    expect(rx.received).toHaveLength(0);
+    await h.request('DELETE', `/api/v1/webhooks/${mine.id}`, { key });
+  });
+
+  test('a delivery carries Standard Webhooks headers and verifies with standardwebhooks', async () => {
+    const sub = await subscribe('/ok', ['deploy.completed']);
+    const msgId = await emit('deploy.completed', { id: 'dep_1', passed: true });
+    await emit('scan.created', { id: 'scn_ignored' }); // not subscribed
+    await runUntil(worker, () => rx.received.length >= 1);
+    await worker.drain();
+    expect(rx.received).toHaveLength(1);
+    const got = rx.received[0];
+    expect(got.verified).toBe(true);
+    expect(got.id).toBe(msgId);
+    expect(got.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.payload).toMatchObject({ type: 'deploy.completed', data: { id: 'dep_1', passed: true } });
+    expect(Number.isNaN(Date.parse(got.payload.timestamp))).toBe(false);
+    const list = await attempts(sub.id);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      message_id: msgId,
+      outcome: 'succeeded',
+      response_status: 204,
+      attempt: 1,
+    });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('500 is retried until it succeeds; attempts are listed newest first with a cursor', async () => {
+    const sub = await subscribe('/flaky', ['scan.created']);
+    rx.respond = (n, _req, res) => {
+      res.statusCode = n < 2 ? 500 : 200;
+      res.end(n < 2 ? 'boom '.repeat(1000) : 'ok');
+    };
+    const msgId = await emit('scan.created', { id: 'scn_r' });
+    await runUntil(worker, async () => (await attempts(sub.id)).some((a) => a.outcome === 'succeeded'));
+    expect(rx.received.map((r) => r.id)).toEqual([msgId, msgId, msgId]);
+    expect(rx.received.every((r) => r.verified)).toBe(true);
+    const list = await attempts(sub.id);
+    expect(list.map((a) => [a.attempt, a.outcome, a.response_status])).toEqual([
+      [3, 'succeeded', 200],
+      [2, 'retrying', 500],
+      [1, 'retrying', 500],
+    ]);
+    expect(list[1].response_excerpt.length).toBeLessThanOrEqual(1024);
+    expect(list[1].next_attempt_at).not.toBeNull();
+
+    const first = await h.request('GET', `/api/v1/webhooks/${sub.id}/deliveries?limit=2`, { key });
+    expect(first.body.data).toHaveLength(2);
+    expect(first.headers.get('link')).toContain('rel="next"');
+    const second = await h.request(
+      'GET',
+      `/api/v1/webhooks/${sub.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`,
+      { key },
+    );
+    expect(second.body.data.map((a: { attempt: number }) => a.attempt)).toEqual([1]);
+    expect(second.body.next_cursor).toBeNull();
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('a delivery that fails every attempt is given up', async () => {
+    const sub = await subscribe('/down', ['scan.created']);
+    rx.respond = (_n, _req, res) => {
+      res.statusCode = 503;
+      res.end();
+    };
+    await emit('scan.created');
+    await runUntil(worker, async () => (await attempts(sub.id)).some((a) => a.outcome === 'failed'));
+    const list = await attempts(sub.id);
+    expect(list.map((a) => a.outcome)).toEqual(['failed', 'retrying', 'retrying', 'retrying']);
+    expect(list[0].next_attempt_at).toBeNull();
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('410 disables the subscription and drops its pending deliveries', async () => {
+    const sub = await subscribe('/gone', ['scan.created']);
+    rx.respond = (_n, _req, res) => {
+      res.statusCode = 410;
+      res.end();
+    };
+    await emit('scan.created', { id: 'a' });
+    await runUntil(worker, () => rx.received.length >= 1);
+    await emit('scan.created', { id: 'b' }); // after disabling: no delivery is even created
+    await worker.drain();
+    await sleep(150);
+    await worker.drain();
+    expect(rx.received).toHaveLength(1);
+    const listed = (await h.request('GET', '/api/v1/webhooks', { key })).body.data.find(
+      (w: { id: string }) => w.id === sub.id,
+    );
+    expect(listed.status).toBe('disabled');
+    expect(listed.disabled_reason).toMatch(/410/);
+    expect((await attempts(sub.id)).map((a) => [a.outcome, a.response_status])).toEqual([['failed', 410]]);
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('a subscription that has failed for days is disabled; one success clears the failing streak', async () => {
+    const sub = await subscribe('/days', ['scan.created']);
+    rx.respond = (n, _req, res) => {
+      res.statusCode = n === 0 ? 200 : 500;
+      res.end();
+    };
+    await h
+      .db('webhook_subscriptions')
+      .where({ id: sub.id })
+      .update({ failing_since: '2026-01-01T00:00:00.000Z' });
+    await emit('scan.created');
+    await worker.runOnce();
+    expect((await h.db('webhook_subscriptions').where({ id: sub.id }).first()).failing_since).toBeNull();
+
+    await emit('scan.created');
+    await worker.runOnce(); // first failure starts the streak
+    const streak = (await h.db('webhook_subscriptions').where({ id: sub.id }).first()).failing_since;
+    expect(streak).not.toBeNull();
+    await h
+      .db('webhook_subscriptions')
+      .where({ id: sub.id })
+      .update({ failing_since: new Date(Date.now() - 6 * 86_400_000).toISOString() });
+    await sleep(80);
+    await worker.runOnce(); // the retry fails too, six days into the streak
+    const listed = (await h.request('GET', '/api/v1/webhooks', { key })).body.data.find(
+      (w: { id: string }) => w.id === sub.id,
+    );
+    expect(listed.status).toBe('disabled');
+    expect(listed.disabled_reason).toMatch(/every delivery has failed since/);
+    const pending = await h.db('webhook_deliveries').where({ subscription_id: sub.id, status: 'pending' });
+    expect(pending).toHaveLength(0);
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('a receiver that does not answer in time is a failed attempt', async () => {
+    const sub = await subscribe('/slow', ['scan.created']);
+    rx.respond = () => undefined; // never answers
+    await emit('scan.created');
+    await worker.runOnce();
+    const [a] = await attempts(sub.id);
+    expect(a).toMatchObject({ outcome: 'retrying', response_status: null });
+    expect(a.error).toMatch(/no answer within 0.5 s/);
+    expect(a.duration_ms).toBeGreaterThanOrEqual(450);
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('redirects are not followed and Retry-After is honoured', async () => {
+    const sub = await subscribe('/redirect', ['scan.created']);
+    let redirected = 0;
+    const target = http.createServer((_req, res) => {
+      redirected++;
+      res.end();
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    rx.respond = (n, _req, res) => {
+      if (n === 0) {
+        res.writeHead(307, { location: `http://127.0.0.1:${(target.address() as { port: number }).port}/` });
+      } else {
+        res.writeHead(429, { 'retry-after': '3600' });
+      }
+      res.end();
+    };
+    await emit('scan.created');
+    await worker.runOnce();
+    await sleep(120);
+    await worker.runOnce();
+    const list = await attempts(sub.id);
+    expect(list.map((a) => a.response_status)).toEqual([429, 307]);
+    expect(list[1].error).toMatch(/redirects are not followed/);
+    expect(redirected).toBe(0);
+    // The 429 asked for an hour: the next attempt is not before that.
+    expect(Date.parse(list[0].next_attempt_at) - Date.parse(list[0].attempted_at)).toBeGreaterThan(3_500_000);
+    target.close();
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('deleting a subscription stops its pending deliveries', async () => {
+    const sub = await subscribe('/deleted', ['*']);
+    await emit('waiver.created');
+    await emit('waiver.revoked');
+    expect((await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key })).status).toBe(204);
+    await worker.drain();
+    expect(rx.received).toHaveLength(0);
+    expect(await h.db('webhook_deliveries').where({ subscription_id: sub.id })).toHaveLength(0);
+  });
+
+  test('the OpenAPI document describes every outgoing event under webhooks', async () => {
+    const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'deploy.completed',
+      'scan.created',
+      'vpat.generated',
+      'waiver.created',
+      'waiver.expired',
+      'waiver.revoked',
+    ]);
+    const scan = doc.webhooks['scan.created'].post;
+    expect(JSON.stringify(scan)).toContain('webhook-signature');
+  });
+});

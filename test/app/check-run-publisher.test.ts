@@ -1,0 +1,272 @@
+import { EventEmitter } from 'node:events';
+import nock from 'nock';
+import pino from 'pino';
+import {
+  createCheckRunPublisher,
+  type CheckRunState,
+  type DeployAccess,
+  type PublishableDeploy,
+} from '../../app/check-run-publisher.js';
+import type { GateIssue, GateResult } from '../../app/check-run-summary.js';
+import { testProbot } from '../fixtures/github/test-app.js';
+
+const GITHUB = 'https://api.github.com';
+const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
+
+function gateResult(extra: Partial<GateResult> = {}): GateResult {
+  return {
+    id: 'dep_test1',
+    siteId: 'shop-web',
+    sha: SHA,
+    passed: false,
+    reasons: [{ code: 'threshold_exceeded', message: 'new critical issues: 1 > 0' }],
+    scan_id: 'scn_head',
+    baseline: { scan_id: null, sha: null, strategy: 'none' },
+    counts: { new: 3, existing: 0, fixed: 0, waived: 0, by_impact: { critical: 1, serious: 2 } },
+    thresholds: [{ name: 'fail_on_critical', limit: 0, actual: 1, passed: false }],
+    new_issues: [
+      { rule: 'image-alt', impact: 'critical', selector: 'img.hero' },
+      { rule: 'color-contrast', impact: 'serious', selector: '.price' },
+      { rule: 'color-contrast', impact: 'serious', selector: '.total' },
+    ],
+    ...extra,
+  };
+}
+
+class FakeDeploys implements DeployAccess {
+  deploys = new Map<string, PublishableDeploy>();
+  states = new Map<string, CheckRunState>();
+  async load(id: string) {
+    return this.deploys.get(id);
+  }
+  async setCheckRun(id: string, state: CheckRunState) {
+    this.states.set(id, state);
+  }
+}
+
+function setup(options: { baseUrl?: string; publicUrl?: string } = {}) {
+  const deploys = new FakeDeploys();
+  const publisher = createCheckRunPublisher({
+    probot: testProbot({ baseUrl: options.baseUrl }),
+    deploys,
+    logger: pino({ level: 'silent' }),
+    baseUrl: () => options.publicUrl ?? 'https://gate.example',
+  });
+  return { deploys, publisher };
+}
+
+function installationToken(scope: nock.Scope, installationId = 77) {
+  return scope.post(`/app/installations/${installationId}/access_tokens`).reply(201, {
+    token: 'ghs_installation',
+    expires_at: '2099-01-01T00:00:00Z',
+    permissions: { checks: 'write' },
+  });
+}
+
+beforeAll(() => {
+  nock.disableNetConnect();
+});
+afterEach(() => {
+  nock.cleanAll();
+});
+afterAll(() => {
+  nock.enableNetConnect();
+});
+
+describe('check-run publisher', () => {
+  test('finds the installation and creates the check run with the exact payload', async () => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+    let created: any;
+    const github = nock(GITHUB)
+      .get('/repos/acme/shop/installation')
+      .matchHeader('authorization', /^bearer ey/i) // the App's JWT, not an installation token
+      .reply(200, { id: 77, account: { login: 'acme' } });
+    installationToken(github)
+      .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+      .matchHeader('authorization', 'token ghs_installation')
+      .reply(201, { id: 9001, html_url: 'https://github.com/acme/shop/runs/9001' });
+
+    const state = await publisher.publish('dep_test1');
+
+    expect(github.isDone()).toBe(true);
+    expect(state).toEqual({ status: 'completed', id: 9001, url: 'https://github.com/acme/shop/runs/9001' });
+    expect(deploys.states.get('dep_test1')).toEqual(state);
+    expect(created).toMatchObject({
+      name: 'a11y-gate / shop-web',
+      head_sha: SHA,
+      external_id: 'dep_test1',
+      details_url: 'https://gate.example/api/v1/deploy/dep_test1',
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: '3 new accessibility issues (1 critical, 2 serious)', annotations: [] },
+    });
+    expect(created.output.summary).toContain('❌ Accessibility gate failed');
+    expect(created.output.summary).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
+    expect(created.output.text).toContain('#### New issues (3)');
+    expect(created.completed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  test('120 annotations: 50 with the create request, then updates of 50 and 20', async () => {
+    const { deploys, publisher } = setup();
+    const issues: GateIssue[] = Array.from({ length: 120 }, (_, i) => ({
+      rule: 'label',
+      impact: i % 2 ? 'serious' : 'minor',
+      selector: `#field-${i}`,
+      source: { path: 'src/Form.tsx', line: i + 1 },
+    }));
+    const result = gateResult({
+      new_issues: issues,
+      counts: { new: 120, existing: 0, fixed: 0, waived: 0, by_impact: { serious: 60, minor: 60 } },
+    });
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result });
+    const batches: any[][] = [];
+    const updates: any[] = [];
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github)
+      .post('/repos/acme/shop/check-runs', (body) => (batches.push(body.output.annotations), true))
+      .reply(201, { id: 9002, html_url: 'https://github.com/acme/shop/runs/9002' })
+      .patch(
+        '/repos/acme/shop/check-runs/9002',
+        (body) => (updates.push(body), batches.push(body.output.annotations), true),
+      )
+      .times(2)
+      .reply(200, { id: 9002 });
+
+    const state = await publisher.publish('dep_test1');
+    expect(state.status).toBe('completed');
+    expect(github.isDone()).toBe(true);
+    expect(batches.map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(batches.flat().map((a) => a.start_line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(batches[0][0]).toMatchObject({
+      path: 'src/Form.tsx',
+      annotation_level: 'warning',
+      title: 'label (minor)',
+    });
+    expect(batches[0][1]).toMatchObject({ annotation_level: 'failure', title: 'label (serious)' });
+    for (const u of updates) {
+      // Updates carry the output again (GitHub requires title and summary with annotations).
+      expect(u.output.title).toBe('120 new accessibility issues (60 serious)');
+      expect(u.output.summary).toContain('Accessibility gate failed');
+    }
+  });
+
+  test('no installation for the repository: skipped with the reason', async () => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/private', result: gateResult() });
+    const github = nock(GITHUB).get('/repos/acme/private/installation').reply(404, { message: 'Not Found' });
+    const state = await publisher.publish('dep_test1');
+    expect(github.isDone()).toBe(true);
+    expect(state).toEqual({ status: 'skipped', error: 'no installation for acme/private' });
+    expect(deploys.states.get('dep_test1')).toEqual(state);
+  });
+
+  test.each([500, 404, 422])(
+    'GitHub answering %i to the create request: failed with the reason',
+    async (status) => {
+      const { deploys, publisher } = setup();
+      deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+      const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+      installationToken(github)
+        .post('/repos/acme/shop/check-runs')
+        .reply(status, { message: 'Boom from GitHub' });
+      const state = await publisher.publish('dep_test1');
+      expect(github.isDone()).toBe(true);
+      expect(state.status).toBe('failed');
+      expect(state.error).toContain(`GitHub answered ${status}`);
+      expect(state.error).toContain('acme/shop');
+      expect(state.id).toBeUndefined();
+      expect(deploys.states.get('dep_test1')).toEqual(state);
+    },
+  );
+
+  test('installation lookup failing with 500: failed, not skipped', async () => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+    nock(GITHUB).get('/repos/acme/shop/installation').reply(500, { message: 'down' });
+    const state = await publisher.publish('dep_test1');
+    expect(state.status).toBe('failed');
+    expect(state.error).toMatch(/installation lookup for acme\/shop: GitHub answered 500/);
+  });
+
+  test('a failing annotation batch keeps the created run id and marks the publication failed', async () => {
+    const { deploys, publisher } = setup();
+    const issues: GateIssue[] = Array.from({ length: 60 }, (_, i) => ({
+      rule: 'label',
+      impact: 'serious',
+      source: { path: 'a.html', line: i + 1 },
+    }));
+    deploys.deploys.set('dep_test1', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult({ new_issues: issues }),
+    });
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github)
+      .post('/repos/acme/shop/check-runs')
+      .reply(201, { id: 9003, html_url: 'https://github.com/acme/shop/runs/9003' })
+      .patch('/repos/acme/shop/check-runs/9003')
+      .reply(502, { message: 'Bad gateway' });
+    const state = await publisher.publish('dep_test1');
+    expect(state).toMatchObject({
+      status: 'failed',
+      id: 9003,
+      url: 'https://github.com/acme/shop/runs/9003',
+    });
+    expect(state.error).toContain('GitHub answered 502');
+  });
+
+  test('no repository, or a malformed one: skipped without calling GitHub', async () => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_a', { org: 'acme', repository: null, result: gateResult({ id: 'dep_a' }) });
+    deploys.deploys.set('dep_b', {
+      org: 'acme',
+      repository: 'not a repo',
+      result: gateResult({ id: 'dep_b' }),
+    });
+    expect(await publisher.publish('dep_a')).toEqual({ status: 'skipped', error: 'no repository' });
+    expect((await publisher.publish('dep_b')).status).toBe('skipped');
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  test('GitHub Enterprise Server: every request goes to the configured base URL', async () => {
+    const { deploys, publisher } = setup({
+      baseUrl: 'https://ghe.example/api/v3',
+      publicUrl: 'https://a11y.corp',
+    });
+    deploys.deploys.set('dep_test1', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult({ passed: true, reasons: [] }),
+    });
+    let created: any;
+    const ghe = nock('https://ghe.example/api/v3').get('/repos/acme/shop/installation').reply(200, { id: 5 });
+    installationToken(ghe, 5)
+      .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+      .reply(201, { id: 1, html_url: 'https://ghe.example/acme/shop/runs/1' });
+    const state = await publisher.publish('dep_test1');
+    expect(ghe.isDone()).toBe(true);
+    expect(state.status).toBe('completed');
+    expect(created.conclusion).toBe('success');
+    expect(created.details_url).toBe('https://a11y.corp/api/v1/deploy/dep_test1');
+  });
+
+  test('deploy.completed is handled after the emitter returns, never inside it', async () => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+    const events = new EventEmitter();
+    const stop = publisher.listen(events);
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github).post('/repos/acme/shop/check-runs').reply(201, { id: 9004, html_url: 'u' });
+
+    events.emit('deploy.completed', { org: 'acme', deployId: 'dep_test1' });
+    expect(deploys.states.size).toBe(0);
+    expect(github.isDone()).toBe(false);
+    await publisher.idle();
+    expect(github.isDone()).toBe(true);
+    expect(deploys.states.get('dep_test1')).toMatchObject({ status: 'completed', id: 9004 });
+
+    stop();
+    expect(events.listenerCount('deploy.completed')).toBe(0);
+  });
+});

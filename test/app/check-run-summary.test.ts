@@ -1,0 +1,183 @@
+import {
+  annotationBatches,
+  annotationsFor,
+  buildCheckRun,
+  checkRunTitle,
+  GITHUB_TEXT_LIMIT,
+  type GateIssue,
+  type GateResult,
+} from '../../app/check-run-summary.js';
+
+function issue(n: number, extra: Partial<GateIssue> = {}): GateIssue {
+  return {
+    rule: 'color-contrast',
+    impact: 'serious',
+    message: `Element ${n} has insufficient color contrast`,
+    selector: `#item-${n}`,
+    page_url: 'https://shop.example/cart',
+    wcag: ['1.4.3'],
+    help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+    ...extra,
+  };
+}
+
+function result(extra: Partial<GateResult> = {}): GateResult {
+  return {
+    id: 'dep_01',
+    siteId: 'shop-web',
+    sha: '3f786850e387550fdab836ed7e6dc881de23001b',
+    passed: false,
+    reasons: [{ code: 'threshold_exceeded', message: '1 new critical issue (fail_on_critical)' }],
+    scan_id: 'scn_head',
+    baseline: { scan_id: 'scn_base', sha: 'a1b2c3d4e5f6a7b8c9d0', strategy: 'base_branch' },
+    counts: {
+      new: 3,
+      existing: 5,
+      fixed: 2,
+      waived: 1,
+      by_impact: {
+        critical: { new: 1, existing: 0, fixed: 1, waived: 0 },
+        serious: { new: 2, existing: 3, fixed: 0, waived: 1 },
+        moderate: { new: 0, existing: 2, fixed: 1, waived: 0 },
+        minor: { new: 0, existing: 0, fixed: 0, waived: 0 },
+      },
+    },
+    thresholds: [
+      { name: 'fail_on_critical', limit: 0, actual: 1, passed: false },
+      { name: 'max_total', limit: 10, actual: 3, passed: true },
+    ],
+    new_issues: [issue(1, { impact: 'critical', rule: 'image-alt' }), issue(2), issue(3)],
+    ...extra,
+  };
+}
+
+describe('check-run payload', () => {
+  test('conclusion, name, sha, external id and details url come from the deploy event', () => {
+    const run = buildCheckRun(result(), { detailsUrl: 'https://gate.example/api/v1/deploy/dep_01' });
+    expect(run).toMatchObject({
+      name: 'a11y-gate / shop-web',
+      head_sha: '3f786850e387550fdab836ed7e6dc881de23001b',
+      external_id: 'dep_01',
+      details_url: 'https://gate.example/api/v1/deploy/dep_01',
+      status: 'completed',
+      conclusion: 'failure',
+    });
+    expect(buildCheckRun(result({ passed: true, reasons: [] }), { detailsUrl: 'x' }).conclusion).toBe(
+      'success',
+    );
+  });
+
+  test('title carries the key figures', () => {
+    expect(checkRunTitle(result())).toBe('3 new accessibility issues (1 critical, 2 serious)');
+    const one = result({
+      counts: { new: 1, existing: 0, fixed: 0, waived: 0, by_impact: { critical: 1 } },
+    });
+    expect(checkRunTitle(one)).toBe('1 new accessibility issue (1 critical)');
+    const moderate = result({
+      counts: { new: 2, existing: 0, fixed: 0, waived: 0, by_impact: { moderate: 2 } },
+    });
+    expect(checkRunTitle(moderate)).toBe('2 new accessibility issues');
+    expect(
+      checkRunTitle(
+        result({ passed: true, reasons: [], counts: { new: 0, existing: 4, fixed: 0, waived: 0 } }),
+      ),
+    ).toBe('No new accessibility issues');
+    expect(
+      checkRunTitle(
+        result({
+          reasons: [{ code: 'no_scan', message: 'no scan' }],
+          counts: { new: 0, existing: 0, fixed: 0, waived: 0 },
+        }),
+      ),
+    ).toBe('No accessibility scan for this commit');
+  });
+
+  test('summary shows counts by impact, every threshold with limit and actual, the baseline and why', () => {
+    const { summary } = buildCheckRun(result(), {
+      detailsUrl: 'https://gate.example/api/v1/deploy/dep_01',
+    }).output;
+    expect(summary).toContain('❌ Accessibility gate failed');
+    expect(summary).toContain('`threshold_exceeded`: 1 new critical issue (fail_on_critical)');
+    expect(summary).toContain('| critical | 1 | 0 | 1 | 0 |');
+    expect(summary).toContain('| serious | 2 | 3 | 0 | 1 |');
+    expect(summary).toContain('| **Total** | **3** | **5** | **2** | **1** |');
+    expect(summary).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
+    expect(summary).toContain('| `max_total` | 10 | 3 | ✅ pass |');
+    expect(summary).toContain('Compared with scan `scn_base` of commit `a1b2c3d4e5f6`');
+    expect(summary).toContain('latest scan on the site’s base branch');
+    expect(summary).toContain('1 waived issue is not counted');
+    expect(summary).toContain('[`dep_01`](https://gate.example/api/v1/deploy/dep_01)');
+  });
+
+  test('no baseline says every issue counts as new', () => {
+    const { summary } = buildCheckRun(result({ baseline: { scan_id: null, sha: null, strategy: 'none' } }), {
+      detailsUrl: 'x',
+    }).output;
+    expect(summary).toContain('No baseline: every issue counts as new.');
+  });
+
+  test('new issues are a markdown table; pipes and newlines in user text cannot break it', () => {
+    const r = result({ new_issues: [issue(1, { selector: 'a[title="x|y"]\nb', message: 'm' })] });
+    const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
+    const rows = text.split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| Impact | Rule | Page | Element | WCAG | Source |');
+    expect(rows[2]).toContain('`a[title="x\\|y"] b`');
+    expect(rows[2].split(/(?<!\\)\|/).length).toBe(8);
+  });
+
+  test('a huge issue list is cut under 65,535 characters with a note of what was left out', () => {
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      issue(i, { selector: `#very-long-selector-${'x'.repeat(40)}-${i}` }),
+    );
+    const r = result({ new_issues: many, new_issues_total: 5000, counts: { ...result().counts, new: 5000 } });
+    const { text, summary } = buildCheckRun(r, { detailsUrl: 'x' }).output;
+    expect(text.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+    const shown = text.split('\n').filter((l) => l.startsWith('| serious')).length;
+    expect(shown).toBeGreaterThan(100);
+    expect(shown).toBeLessThan(3000);
+    expect(text).toContain(
+      `_${5000 - shown} more new issues are not listed here; the deploy event lists them._`,
+    );
+    expect(summary.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+  });
+
+  test('a summary over the limit (many reasons) is cut with a note', () => {
+    const reasons = Array.from({ length: 2000 }, (_, i) => ({
+      code: 'threshold_exceeded',
+      message: `reason ${i} ${'y'.repeat(50)}`,
+    }));
+    const { summary } = buildCheckRun(result({ reasons }), { detailsUrl: 'x' }).output;
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+    expect(summary).toContain('Summary cut to fit GitHub’s limit');
+  });
+
+  test('issues with a source location become annotations; level by impact', () => {
+    const annotations = annotationsFor([
+      issue(1, { impact: 'critical', source: { path: 'src/Cart.tsx', line: 42 } }),
+      issue(2, { impact: 'moderate', source: { path: 'src/Nav.tsx' } }),
+      issue(3),
+    ]);
+    expect(annotations).toEqual([
+      {
+        path: 'src/Cart.tsx',
+        start_line: 42,
+        end_line: 42,
+        annotation_level: 'failure',
+        title: 'color-contrast (critical)',
+        message: 'Element 1 has insufficient color contrast',
+        raw_details:
+          'Page: https://shop.example/cart\nElement: #item-1\nWCAG: 1.4.3\nHelp: https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+      },
+      expect.objectContaining({ path: 'src/Nav.tsx', start_line: 1, annotation_level: 'warning' }),
+    ]);
+  });
+
+  test('annotations go in batches of 50', () => {
+    const annotations = annotationsFor(
+      Array.from({ length: 120 }, (_, i) => issue(i, { source: { path: 'a.html', line: i + 1 } })),
+    );
+    expect(annotationBatches(annotations).map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(annotationBatches([])).toEqual([]);
+  });
+});

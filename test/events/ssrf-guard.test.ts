@@ -1,0 +1,89 @@
+import { checkTargetUrl, forbiddenReason, guardedLookup } from '../../api/events/ssrf-guard.js';
+
+const FORBIDDEN_ADDRESSES = [
+  '127.0.0.1',
+  '127.255.255.254',
+  '0.0.0.0',
+  '10.1.2.3',
+  '172.16.0.1',
+  '192.168.1.1',
+  '169.254.169.254',
+  '169.254.1.1',
+  '100.64.0.1',
+  '224.0.0.1',
+  '255.255.255.255',
+  '::1',
+  '::',
+  'fe80::1',
+  'fc00::1',
+  'fd00:ec2::254',
+  'ff02::1',
+  '::ffff:127.0.0.1',
+  '::ffff:169.254.169.254',
+  '::ffff:10.0.0.1',
+];
+
+describe('SSRF guard', () => {
+  test.each(FORBIDDEN_ADDRESSES)('%s is forbidden', (address) => {
+    expect(forbiddenReason(address)).toMatch(/^is a /);
+  });
+
+  test.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34'])(
+    '%s is a public address',
+    (address) => {
+      expect(forbiddenReason(address)).toBeUndefined();
+    },
+  );
+
+  test.each([
+    'https://127.0.0.1/hook',
+    'https://0x7f000001/hook',
+    'https://2130706433/hook',
+    'https://0177.0.0.1/hook',
+    'https://127.1/hook',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:7f00:1]/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[fd00:ec2::254]/',
+    'https://10.0.0.1/',
+    'https://100.100.100.200/',
+    'https://localhost/hook',
+    'https://api.localhost/hook',
+    'https://metadata.google.internal/',
+    'https://intranet/',
+    'http://example.com/hook',
+  ])('%s is refused without resolving', (url) => {
+    expect(checkTargetUrl(url, false)).toBeDefined();
+  });
+
+  test('a public https URL is accepted; http and private targets only with allowPrivate', () => {
+    expect(checkTargetUrl('https://hooks.example.com/a11y?x=1', false)).toBeUndefined();
+    expect(checkTargetUrl('https://93.184.216.34/', false)).toBeUndefined();
+    expect(checkTargetUrl('http://127.0.0.1:8080/', true)).toBeUndefined();
+    expect(checkTargetUrl('ftp://127.0.0.1/', true)).toMatch(/http or https/);
+  });
+
+  test('the connect-time lookup refuses a name that resolves to a forbidden address (DNS rebinding)', async () => {
+    const answers: Record<string, Array<{ address: string; family: number }>> = {
+      'good.example': [{ address: '93.184.216.34', family: 4 }],
+      'rebind.example': [{ address: '127.0.0.1', family: 4 }],
+      'mixed.example': [
+        { address: '93.184.216.34', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ],
+      'mapped.example': [{ address: '::ffff:10.0.0.1', family: 6 }],
+    };
+    const lookup = guardedLookup(async (host) => answers[host] ?? []);
+    const call = (host: string) =>
+      new Promise<{ err: Error | null; address: unknown }>((resolve) =>
+        lookup(host, {}, (err, address) => resolve({ err, address })),
+      );
+    expect(await call('good.example')).toEqual({ err: null, address: '93.184.216.34' });
+    for (const host of ['rebind.example', 'mixed.example', 'mapped.example']) {
+      const { err } = await call(host);
+      expect(err?.message).toMatch(new RegExp(`^${host} resolves to .*, which is a `));
+    }
+    expect((await call('nothing.example')).err).toBeTruthy();
+  });
+});
