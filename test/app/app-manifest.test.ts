@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
+import { WEBHOOKS_PATH } from '../../app/host.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const manifest = yaml.load(fs.readFileSync(path.join(root, 'app.yml'), 'utf8')) as Record<string, any>;
+
+describe('app.yml (the GitHub App manifest)', () => {
+  test('names the App and says what it does', () => {
+    expect(manifest.name).toBe('a11y-gate');
+    expect(typeof manifest.description).toBe('string');
+    expect(manifest.description.length).toBeGreaterThan(20);
+    expect(manifest.url).toMatch(/^https:\/\//);
+    expect(manifest.public).toBe(false);
+  });
+
+  test('asks for exactly the permissions of DESIGN.md', () => {
+    expect(manifest.default_permissions).toEqual({
+      checks: 'write',
+      metadata: 'read',
+      pull_requests: 'read',
+    });
+  });
+
+  test('subscribes to check_run and check_suite; installation is not listed because GitHub refuses it', () => {
+    // GitHub delivers `installation` to every App and rejects a manifest that names it
+    // ("Default events unsupported: installation"), so DESIGN.md's third event is received, not subscribed.
+    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite']);
+  });
+
+  test('the webhook goes to the path the server mounts Probot on', () => {
+    expect(manifest.hook_attributes.active).toBe(true);
+    expect(new URL(manifest.hook_attributes.url).pathname).toBe(WEBHOOKS_PATH);
+  });
+
+  test('holds only keys GitHub’s manifest format knows', () => {
+    const known = [
+      'name',
+      'url',
+      'hook_attributes',
+      'redirect_url',
+      'callback_urls',
+      'setup_url',
+      'description',
+      'public',
+      'default_events',
+      'default_permissions',
+      'request_oauth_on_install',
+      'setup_on_update',
+    ];
+    expect(Object.keys(manifest).filter((k) => !known.includes(k))).toEqual([]);
+  });
+});
