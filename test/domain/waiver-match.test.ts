@@ -1,0 +1,139 @@
+import {
+  compileWaivers,
+  normaliseWaiverSelector,
+  waiverState,
+  type WaivableIssue,
+  type WaiverRule,
+} from '../../api/domain/waiver-match.js';
+
+const NOW = '2026-11-23T12:00:00.000Z';
+const LATER = '2026-12-23T12:00:00.000Z';
+const EARLIER = '2026-11-01T12:00:00.000Z';
+
+let seq = 0;
+function waiver(w: Partial<WaiverRule> & { rule: string }): WaiverRule {
+  seq++;
+  return {
+    id: w.id ?? `wvr_${seq}`,
+    selector: null,
+    url_pattern: null,
+    fingerprint: null,
+    expires_at: LATER,
+    revoked_at: null,
+    created_at: `2026-11-0${(seq % 9) + 1}T00:00:00.000Z`,
+    ...w,
+  };
+}
+
+function issue(i: Partial<WaivableIssue> = {}): WaivableIssue {
+  return {
+    rule: 'color-contrast',
+    selector: '#buy > .price',
+    fingerprint: 'a'.repeat(64),
+    pageUrls: ['https://shop.example/products/42?ref=x'],
+    ...i,
+  };
+}
+
+describe('waiverState', () => {
+  test('active until its expiry; revoked wins over expired', () => {
+    expect(waiverState({ expires_at: LATER, revoked_at: null }, NOW)).toBe('active');
+    expect(waiverState({ expires_at: EARLIER, revoked_at: null }, NOW)).toBe('expired');
+    expect(waiverState({ expires_at: NOW, revoked_at: null }, NOW)).toBe('expired');
+    expect(waiverState({ expires_at: EARLIER, revoked_at: EARLIER }, NOW)).toBe('revoked');
+    expect(waiverState({ expires_at: LATER, revoked_at: EARLIER }, NOW)).toBe('revoked');
+  });
+});
+
+describe('compileWaivers', () => {
+  test('a rule-only waiver matches every issue of that rule and no other rule', () => {
+    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast' })], NOW);
+    expect(m.size).toBe(1);
+    expect(m.match(issue())).toBe('w1');
+    expect(m.match(issue({ rule: 'image-alt' }))).toBeUndefined();
+  });
+
+  test('selector must match (whitespace-insensitive) and an issue without a selector does not match', () => {
+    const m = compileWaivers(
+      [waiver({ id: 'w1', rule: 'color-contrast', selector: ' #buy  >  .price ' })],
+      NOW,
+    );
+    expect(m.match(issue())).toBe('w1');
+    expect(m.match(issue({ selector: '#buy > .total' }))).toBeUndefined();
+    expect(m.match(issue({ selector: null }))).toBeUndefined();
+    expect(normaliseWaiverSelector('a \n  b')).toBe('a b');
+  });
+
+  test('url_pattern is a glob on the path (leading /) or on the whole URL', () => {
+    const byPath = compileWaivers(
+      [waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/products/*' })],
+      NOW,
+    );
+    expect(byPath.match(issue())).toBe('w1');
+    expect(byPath.match(issue({ pageUrls: ['https://shop.example/products/42/reviews'] }))).toBeUndefined();
+    expect(byPath.match(issue({ pageUrls: ['https://shop.example/cart'] }))).toBeUndefined();
+
+    const deep = compileWaivers(
+      [waiver({ id: 'w2', rule: 'color-contrast', url_pattern: '/products/**' })],
+      NOW,
+    );
+    expect(deep.match(issue({ pageUrls: ['https://shop.example/products/42/reviews'] }))).toBe('w2');
+
+    const full = compileWaivers(
+      [waiver({ id: 'w3', rule: 'color-contrast', url_pattern: 'https://shop.example/**' })],
+      NOW,
+    );
+    expect(full.match(issue())).toBe('w3');
+    expect(full.match(issue({ pageUrls: ['https://preview.example/products/42'] }))).toBeUndefined();
+  });
+
+  test('any of the page URLs (as submitted, normalised) may match the glob', () => {
+    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/checkout' })], NOW);
+    expect(
+      m.match(
+        issue({ pageUrls: ['https://shop.example/checkout?sessionid=1', 'https://shop.example/checkout'] }),
+      ),
+    ).toBe('w1');
+  });
+
+  test('fingerprint must match exactly (case-insensitive hex)', () => {
+    const m = compileWaivers(
+      [waiver({ id: 'w1', rule: 'color-contrast', fingerprint: 'A'.repeat(64) })],
+      NOW,
+    );
+    expect(m.match(issue())).toBe('w1');
+    expect(m.match(issue({ fingerprint: 'b'.repeat(64) }))).toBeUndefined();
+  });
+
+  test('every criterion that is set must hold', () => {
+    const m = compileWaivers(
+      [waiver({ id: 'w1', rule: 'color-contrast', selector: '#buy > .price', url_pattern: '/cart' })],
+      NOW,
+    );
+    expect(m.match(issue())).toBeUndefined();
+    expect(m.match(issue({ pageUrls: ['https://shop.example/cart'] }))).toBe('w1');
+  });
+
+  test('expired and revoked waivers never match', () => {
+    const m = compileWaivers(
+      [
+        waiver({ id: 'expired', rule: 'color-contrast', expires_at: EARLIER }),
+        waiver({ id: 'revoked', rule: 'color-contrast', revoked_at: EARLIER }),
+      ],
+      NOW,
+    );
+    expect(m.size).toBe(0);
+    expect(m.match(issue())).toBeUndefined();
+  });
+
+  test('with several matching waivers the oldest one is named', () => {
+    const m = compileWaivers(
+      [
+        waiver({ id: 'newer', rule: 'color-contrast', created_at: '2026-11-20T00:00:00.000Z' }),
+        waiver({ id: 'older', rule: 'color-contrast', created_at: '2026-11-10T00:00:00.000Z' }),
+      ],
+      NOW,
+    );
+    expect(m.match(issue())).toBe('older');
+  });
+});
