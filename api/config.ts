@@ -51,6 +51,8 @@ const envSchema = z.object({
   GHE_HOST: z.string().optional(),
   GHE_PROTOCOL: z.enum(['http', 'https']).optional(),
   GITHUB_API_URL: z.url().optional(),
+  /** Deadline of each GitHub API request made for a check run (the GitHub App). */
+  GITHUB_TIMEOUT_MS: positiveInt.default(15_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -83,6 +85,8 @@ export interface Config {
     webhookSecret?: string;
     /** Base URL of the GitHub REST API (GitHub Enterprise Server or a test fake). */
     apiUrl?: string;
+    /** Deadline of each GitHub API request the check-run publisher makes. */
+    timeoutMs: number;
   };
 }
 
@@ -143,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       privateKeyPath: e.PRIVATE_KEY_PATH,
       webhookSecret: e.WEBHOOK_SECRET,
       apiUrl,
+      timeoutMs: e.GITHUB_TIMEOUT_MS,
     },
   };
 }

@@ -30,7 +30,14 @@ export interface CheckRunPublisherOptions {
   logger: Logger;
   /** Base of `details_url` (PUBLIC_URL, else the server's own URL). */
   baseUrl: () => string;
+  /**
+   * Deadline of each GitHub request (installation lookup, token + check run, each annotation update).
+   * GitHub not answering must not leave the deploy event `pending` for ever nor hold up a shutdown.
+   */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_GITHUB_TIMEOUT_MS = 15_000;
 
 export interface CheckRunPublisher {
   /** Creates the check run of one deploy event and records the outcome; never throws. */
@@ -47,6 +54,7 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
   const { probot, deploys } = options;
   const log = options.logger.child({ component: 'check-runs' });
   const inFlight = new Set<Promise<unknown>>();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS;
 
   async function record(deployId: string, state: CheckRunState): Promise<CheckRunState> {
     try {
@@ -82,7 +90,9 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
     let installationId: number;
     try {
       const appOctokit = await probot.auth();
-      const { data } = await appOctokit.rest.apps.getRepoInstallation({ owner, repo });
+      const { data } = await withDeadline(timeoutMs, (signal) =>
+        appOctokit.rest.apps.getRepoInstallation({ owner, repo, request: { signal } }),
+      );
       installationId = data.id;
     } catch (err) {
       if (statusOf(err) === 404) {
@@ -104,22 +114,30 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
     try {
       const octokit = await probot.auth(installationId);
       const { annotations: _all, output, ...fields } = payload;
-      const res = await octokit.rest.checks.create({
-        owner,
-        repo,
-        ...fields,
-        completed_at: new Date().toISOString(),
-        output: { ...output, annotations: first },
-      });
+      // The installation token is fetched inside this first call (and may be the part that hangs).
+      const res = await withDeadline(timeoutMs, (signal) =>
+        octokit.rest.checks.create({
+          owner,
+          repo,
+          ...fields,
+          completed_at: new Date().toISOString(),
+          output: { ...output, annotations: first },
+          request: { signal },
+        }),
+      );
       created = { id: res.data.id, html_url: res.data.html_url };
       // GitHub takes 50 annotations per request: the rest follow as updates of the same run.
       for (const batch of rest) {
-        await octokit.rest.checks.update({
-          owner,
-          repo,
-          check_run_id: res.data.id,
-          output: { title: output.title, summary: output.summary, annotations: batch },
-        });
+        // title and summary are required with annotations; text is sent again so no update can blank it.
+        await withDeadline(timeoutMs, (signal) =>
+          octokit.rest.checks.update({
+            owner,
+            repo,
+            check_run_id: res.data.id,
+            output: { ...output, annotations: batch },
+            request: { signal },
+          }),
+        );
       }
     } catch (err) {
       log.warn({ err: describe(err), deployId, repository: where }, 'check run could not be published');
@@ -159,6 +177,27 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+class GitHubTimeout extends Error {
+  override name = 'GitHubTimeout';
+}
+
+/**
+ * Runs one GitHub request with its own deadline. The abort signal cancels Octokit's fetch, but the
+ * installation-token exchange inside auth does not see it, so the race is what bounds the step. The
+ * deadline is per request, not per publication: Probot's throttling spaces writes a second apart, so a
+ * run with many annotation batches legitimately takes longer than one deadline.
+ */
+function withDeadline<T>(timeoutMs: number, step: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new GitHubTimeout(`no answer from GitHub within ${timeoutMs} ms`));
+    signal.addEventListener('abort', onAbort, { once: true });
+    step(signal)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function statusOf(err: unknown): number | undefined {

@@ -33,7 +33,7 @@ export function createAppFunction(options: AppOptions) {
         context.log.debug({ name: run.name }, 'rerequested check run is not a gate result; ignored');
         return;
       }
-      await rerunOne(context.log, options.rerun, run.external_id, context.payload.repository.full_name);
+      await rerunAll(context.log, options.rerun, [run.external_id], context.payload.repository.full_name);
     });
 
     // "Re-run all checks": GitHub names the suite, not our deploy events, so we ask GitHub which of our
@@ -57,25 +57,38 @@ export function createAppFunction(options: AppOptions) {
         context.log.info({ suite: suite.id }, 'rerequested check suite holds no gate results; ignored');
         return;
       }
-      for (const { external_id } of latest.values()) {
-        await rerunOne(context.log, options.rerun, external_id, context.payload.repository.full_name);
-      }
+      const deployIds = [...latest.values()].map((r) => r.external_id);
+      await rerunAll(context.log, options.rerun, deployIds, context.payload.repository.full_name);
     });
   };
 }
 
-async function rerunOne(
-  log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void },
-  rerun: RerunGate,
-  deployId: string,
-  repository: string,
-): Promise<void> {
-  const next = await rerun(deployId, repository);
-  if (!next) {
-    log.warn({ deployId, repository }, 'rerequested check run names no deploy event of this repository');
-    return;
+interface HandlerLog {
+  info(o: object, m: string): void;
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+}
+
+/**
+ * Re-runs each deploy event in turn. One failing re-run does not stop the others (a suite may hold several
+ * sites); the first failure is rethrown at the end so the webhook delivery is marked failed on GitHub.
+ */
+async function rerunAll(log: HandlerLog, rerun: RerunGate, deployIds: string[], repository: string) {
+  let failure: unknown;
+  for (const deployId of deployIds) {
+    try {
+      const next = await rerun(deployId, repository);
+      if (!next) {
+        log.warn({ deployId, repository }, 'rerequested check run names no deploy event of this repository');
+        continue;
+      }
+      log.info({ from: deployId, deployId: next.deployId, repository }, 'gate re-evaluated on request');
+    } catch (err) {
+      log.error({ err, deployId, repository }, 'gate re-run failed');
+      failure ??= err;
+    }
   }
-  log.info({ from: deployId, deployId: next.deployId, repository }, 'gate re-evaluated on request');
+  if (failure) throw failure;
 }
 
 function accountName(account: { login: string } | { slug: string } | null | undefined): string | undefined {

@@ -44,13 +44,14 @@ class FakeDeploys implements DeployAccess {
   }
 }
 
-function setup(options: { baseUrl?: string; publicUrl?: string } = {}) {
+function setup(options: { baseUrl?: string; publicUrl?: string; timeoutMs?: number } = {}) {
   const deploys = new FakeDeploys();
   const publisher = createCheckRunPublisher({
     probot: testProbot({ baseUrl: options.baseUrl }),
     deploys,
     logger: pino({ level: 'silent' }),
     baseUrl: () => options.publicUrl ?? 'https://gate.example',
+    timeoutMs: options.timeoutMs,
   });
   return { deploys, publisher };
 }
@@ -67,6 +68,7 @@ beforeAll(() => {
   nock.disableNetConnect();
 });
 afterEach(() => {
+  nock.abortPendingRequests();
   nock.cleanAll();
 });
 afterAll(() => {
@@ -148,6 +150,7 @@ describe('check-run publisher', () => {
       // Updates carry the output again (GitHub requires title and summary with annotations).
       expect(u.output.title).toBe('120 new accessibility issues (60 serious)');
       expect(u.output.summary).toContain('Accessibility gate failed');
+      expect(u.output.text).toContain('#### New issues (120)');
     }
   });
 
@@ -269,4 +272,25 @@ describe('check-run publisher', () => {
     stop();
     expect(events.listenerCount('deploy.completed')).toBe(0);
   });
+
+  test.each(['the installation lookup', 'the check run'])(
+    'GitHub not answering %s: failed with the reason once the deadline passes',
+    async (which) => {
+      const { deploys, publisher } = setup({ timeoutMs: 300 });
+      deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+      const github = nock(GITHUB).get('/repos/acme/shop/installation');
+      if (which === 'the installation lookup') {
+        github.delay(5_000).reply(200, { id: 77 });
+      } else {
+        installationToken(github.reply(200, { id: 77 }))
+          .post('/repos/acme/shop/check-runs')
+          .delay(5_000)
+          .reply(201, { id: 1, html_url: 'u' });
+      }
+      const state = await publisher.publish('dep_test1');
+      expect(state.status).toBe('failed');
+      expect(state.error).toContain('no answer from GitHub within 300 ms');
+      expect(deploys.states.get('dep_test1')).toEqual(state);
+    },
+  );
 });
