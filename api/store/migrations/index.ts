@@ -22,7 +22,18 @@ export const migrationSource: Knex.MigrationSource<string> = {
 };
 
 export async function migrateToLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  if (String(db.client.config.client) !== 'pg') {
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
+  // Several instances may start at once on one PostgreSQL database. knex creates its bookkeeping
+  // tables without a lock ("relation knex_migrations already exists") and fails outright when its
+  // own lock is taken, so the instances queue on an advisory lock (per schema) held by one open
+  // transaction while the migrations run on other pooled connections.
+  await db.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(hashtext('a11y-gate migrations ' || current_schema()))");
+    await db.migrate.latest({ migrationSource });
+  });
 }
 
 /** True when every known migration has been applied (used by /readyz). */
