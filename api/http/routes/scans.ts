@@ -1,6 +1,195 @@
+import { once } from 'node:events';
+import type { Response } from 'express';
+import { newId, nowIso } from '../../domain/ids.js';
+import { prepareScan } from '../../domain/scan-preparation.js';
+import { recordEvent } from '../../events/outbox.js';
+import { IdParam } from '../../schemas/common.js';
+import { CreatedScan, CreateScanBody, ScanDetail, ScanList, ScanListQuery } from '../../schemas/scans.js';
+import {
+  findScan,
+  insertScan,
+  listScanIssues,
+  listScanPages,
+  listScans,
+  type ScanIssueRecord,
+  type ScanPageRecord,
+  type ScanRecord,
+} from '../../store/scans.js';
 import type { ApiContext } from '../context.js';
-import type { AnyRoute } from '../route.js';
+import { decodeCursor, toPage } from '../pagination.js';
+import { HttpProblem, problems } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
-export function scanRoutes(_ctx: ApiContext): AnyRoute[] {
-  return [];
+/** The 201 body of POST /scans, which is also the `scan.created` event data. */
+export function presentCreatedScan(s: ScanRecord) {
+  return {
+    id: s.id,
+    siteId: s.siteId,
+    url: s.url,
+    sha: s.sha,
+    branch: s.branch,
+    created_at: s.created_at,
+    summary: s.summary,
+    warnings: s.warnings,
+  };
+}
+
+function presentListItem(s: ScanRecord) {
+  return {
+    ...presentCreatedScan(s),
+    engine: s.engine,
+    run_attempt: s.run_attempt,
+    fingerprint_version: s.fingerprint_version,
+  };
+}
+
+function presentIssue(i: ScanIssueRecord, pageUrl: string) {
+  return {
+    page_index: i.page_index,
+    page_url: pageUrl,
+    rule: i.rule,
+    impact: i.impact,
+    kind: i.kind,
+    message: i.message,
+    selector: i.selector,
+    html: i.html,
+    wcag: i.wcag,
+    help_url: i.help_url,
+    source: i.source,
+    fingerprint: i.fingerprint,
+  };
+}
+
+/** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
+const STREAM_BATCH = 2000;
+
+async function write(res: Response, chunk: string): Promise<void> {
+  if (res.write(chunk)) return;
+  await Promise.race([once(res, 'drain'), once(res, 'close')]);
+}
+
+/**
+ * Streams `{…scan, pages: […], issues: […]}`: the head is built in memory (pages are bounded by the
+ * page limit), the issues are read from the database and written in batches with back-pressure.
+ */
+async function streamScan(ctx: ApiContext, res: Response, scan: ScanRecord, pages: ScanPageRecord[]) {
+  const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
+  const head = JSON.stringify({ ...presentListItem(scan), rules_run: scan.rules_run, pages });
+  res.status(200).type('application/json');
+  await write(res, head.slice(0, -1) + ',"issues":[');
+  let after = 0;
+  let first = true;
+  for (;;) {
+    if (res.destroyed) return;
+    const batch = await listScanIssues(ctx.db, scan.id, STREAM_BATCH, after);
+    if (batch.length > 0) {
+      const text = batch
+        .map((i) => JSON.stringify(presentIssue(i, pageUrls.get(i.page_index) ?? '')))
+        .join(',');
+      await write(res, (first ? '' : ',') + text);
+      first = false;
+      after = batch[batch.length - 1].id;
+    }
+    if (batch.length < STREAM_BATCH) break;
+  }
+  res.end(']}');
+}
+
+export function scanRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/scans',
+      tag: 'Scans',
+      summary: 'Submit a scan: pages with native issues, raw axe-core results or pa11y results',
+      description:
+        'Stored in one transaction (all or nothing). URLs and selectors are normalised and every issue gets a ' +
+        'fingerprint. More pages or issues than the configured limits answer 413 with a pointer; `html` longer ' +
+        'than the limit is truncated with a warning. The site is created on first use.',
+      access: 'ingest',
+      body: CreateScanBody,
+      responses: {
+        201: {
+          description: 'The stored scan: summary and warnings.',
+          schema: CreatedScan,
+          headers: { Location: '' },
+        },
+      },
+      handler: async ({ body, org }) => {
+        const prepared = prepareScan(body, ctx.config.limits);
+        if (!prepared.ok) {
+          const { status, pointer, detail } = prepared.error;
+          const errors = [{ pointer, detail }];
+          if (status === 413) {
+            throw new HttpProblem(
+              413,
+              'payload_too_large',
+              `The scan is too large: ${pointer.slice(2)} ${detail}.`,
+              errors,
+            );
+          }
+          throw problems.validation(errors);
+        }
+        const id = newId('scn');
+        const createdAt = nowIso();
+        const scan = await ctx.db.transaction(async (trx) => {
+          const stored = await insertScan(trx, org, id, prepared.scan, createdAt);
+          await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
+          return stored;
+        });
+        ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
+        ctx.logger.info(
+          { org, scan_id: id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
+          'scan stored',
+        );
+        return { status: 201, headers: { Location: `/api/v1/scans/${id}` }, body: presentCreatedScan(scan) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/scans/:id',
+      tag: 'Scans',
+      summary: 'Get a scan with every page and every issue',
+      description:
+        'Issues are in submission order, each with its fingerprint, WCAG criteria and page URL. Streamed.',
+      access: 'read',
+      params: IdParam,
+      responses: { 200: { description: 'The scan.', schema: ScanDetail } },
+      handler: async ({ params, org, res }) => {
+        const scan = await findScan(ctx.db, org, params.id);
+        if (!scan) throw problems.notFound('scan');
+        const pages = await listScanPages(ctx.db, scan.id);
+        try {
+          await streamScan(ctx, res, scan, pages);
+        } catch (err) {
+          // The status line is gone: all we can do is cut the response so the client sees it is incomplete.
+          ctx.logger.error({ err, scan_id: scan.id }, 'streaming a scan failed');
+          res.destroy(err as Error);
+        }
+        return 'sent';
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/scans',
+      tag: 'Scans',
+      summary: 'List scan summaries, newest first',
+      description: 'Filter by `siteId`, `sha` and `branch` (all optional, combined with AND).',
+      access: 'read',
+      query: ScanListQuery,
+      responses: { 200: { description: 'Scans, newest first.', schema: ScanList, headers: { Link: '' } } },
+      handler: async ({ query, req, org }) => {
+        const after = decodeCursor(query.cursor, 2);
+        const rows = await listScans(
+          ctx.db,
+          org,
+          { siteId: query.siteId, sha: query.sha, branch: query.branch },
+          query.limit + 1,
+          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
+        );
+        const page = toPage(req, rows, query.limit, (s) => [s.created_at, s.id], presentListItem);
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+  ];
 }

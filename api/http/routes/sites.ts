@@ -1,6 +1,75 @@
+import { nowIso } from '../../domain/ids.js';
+import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites.js';
+import { getSite, listSites, patchSite, type SiteRecord } from '../../store/sites.js';
 import type { ApiContext } from '../context.js';
-import type { AnyRoute } from '../route.js';
+import { decodeCursor, toPage } from '../pagination.js';
+import { problems } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
-export function siteRoutes(_ctx: ApiContext): AnyRoute[] {
-  return [];
+export function presentSite(s: SiteRecord) {
+  return {
+    siteId: s.siteId,
+    name: s.name,
+    url: s.url,
+    repository: s.repository,
+    base_branch: s.base_branch,
+    gate: s.gate,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+export function siteRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/sites',
+      tag: 'Sites',
+      summary: 'List sites, by siteId',
+      access: 'read',
+      query: SitesQuery,
+      responses: { 200: { description: 'Sites in siteId order.', schema: SiteList, headers: { Link: '' } } },
+      handler: async ({ query, req, org }) => {
+        const after = decodeCursor(query.cursor, 1);
+        const rows = await listSites(ctx.db, org, query.limit + 1, after ? String(after[0]) : undefined);
+        const page = toPage(req, rows, query.limit, (s) => [s.siteId], presentSite);
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/sites/:siteId',
+      tag: 'Sites',
+      summary: 'Get a site and its settings',
+      access: 'read',
+      params: SiteParam,
+      responses: { 200: { description: 'The site.', schema: Site } },
+      handler: async ({ params, org }) => {
+        const site = await getSite(ctx.db, org, params.siteId);
+        if (!site) throw problems.notFound('site');
+        return { status: 200, body: presentSite(site) };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/sites/:siteId',
+      tag: 'Sites',
+      summary: 'Change site settings (creates the site if it has no scan yet)',
+      description:
+        'Sites are created by their first scan; a PATCH may also create one, so a pipeline can set ' +
+        '`base_branch`, `repository` or gate defaults before the first scan arrives.',
+      access: 'manage',
+      params: SiteParam,
+      body: PatchSiteBody,
+      responses: { 200: { description: 'The site after the change.', schema: Site } },
+      handler: async ({ params, body, org }) => {
+        const { site, created } = await patchSite(ctx.db, org, params.siteId, body ?? {}, nowIso());
+        ctx.logger.info(
+          { org, site_id: params.siteId, created, fields: Object.keys(body ?? {}) },
+          'site settings changed',
+        );
+        return { status: 200, body: presentSite(site) };
+      },
+    }),
+  ];
 }

@@ -79,6 +79,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('summary').notNullable();
     t.text('warnings').notNullable();
     t.integer('fingerprint_version').notNullable();
+    // JSON array of the rule ids that ran (null = unknown): lets a VPAT tell "passed" from "not tested".
+    t.text('rules_run');
     t.string('created_at', 30).notNullable();
     t.index(['org', 'site_id', 'sha', 'created_at']);
     t.index(['org', 'site_id', 'branch', 'created_at']);

@@ -1,0 +1,16 @@
+/** One issue as every input form (native, axe, pa11y) is turned into before it is stored. */
+export type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
+export type IssueKind = 'violation' | 'incomplete';
+
+export interface ImportedIssue {
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  message: string | null;
+  selector: string | null;
+  html: string | null;
+  /** WCAG criterion ids (`1.4.3`). */
+  wcag: string[];
+  help_url: string | null;
+  source: { path: string; line: number | null } | null;
+}

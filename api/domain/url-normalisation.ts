@@ -1,0 +1,112 @@
+/**
+ * Page URL normalisation, so the same page scanned twice has the same key even when the crawler added
+ * a fragment, a default port, a tracking parameter or a session id. The normalised URL is stored per
+ * page; its path part (see `pageKey`) goes into issue fingerprints.
+ */
+
+/** Query parameters that identify a visit, a campaign or a session, never the page itself. */
+const DROPPED_PARAMS = new Set([
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'hsctatracking',
+  'mkt_tok',
+  'vero_id',
+  'oly_anon_id',
+  'oly_enc_id',
+  'rb_clickid',
+  's_cid',
+  'ref_src',
+  'sessionid',
+  'session_id',
+  'sessid',
+  'sid',
+  'jsessionid',
+  'phpsessid',
+  'cfid',
+  'cftoken',
+  'token',
+  'access_token',
+  'auth_token',
+  // jQuery's cache buster (`?_=1700000000000`).
+  '_',
+]);
+
+const DROPPED_PREFIXES = ['utm_', 'aspsessionid', 'pk_', 'mtm_', 'hsa_'];
+
+export function isDroppedParam(name: string): boolean {
+  const n = name.toLowerCase();
+  return DROPPED_PARAMS.has(n) || DROPPED_PREFIXES.some((p) => n.startsWith(p));
+}
+
+/** True for `http:` and `https:` URLs that parse. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves `url` against `base` (so a page may be given as `/about`) and returns it normalised:
+ * lower-case scheme and host (WHATWG URL), no default port, no `;jsessionid=…` path parameter, no
+ * tracking or session query parameters, the rest sorted by name, no trailing slash except the root,
+ * and no fragment — except a hash-bang or `#/` route of a single-page app, which names a page.
+ * Returns undefined when the result is not an http(s) URL.
+ */
+export function normalizeUrl(url: string, base?: string): string | undefined {
+  let u: URL;
+  try {
+    u = base === undefined ? new URL(url) : new URL(url, base);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  u.username = '';
+  u.password = '';
+  // Java and old PHP put the session into the path: /shop;jsessionid=ABC?x=1
+  u.pathname = u.pathname.replace(/;(jsessionid|phpsessid|sid)=[^/]*/gi, '');
+  if (u.pathname.length > 1 && u.pathname.endsWith('/')) u.pathname = u.pathname.replace(/\/+$/, '') || '/';
+  const kept = [...u.searchParams.entries()].filter(([name]) => !isDroppedParam(name));
+  // Stable sort by name only: the order of repeated parameters (a=1&a=2) can matter to the page.
+  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  u.search = new URLSearchParams(kept).toString();
+  if (!/^#!?\//.test(u.hash)) u.hash = '';
+  return u.href;
+}
+
+/**
+ * The part of a normalised URL that names the page within its site: path, query and SPA route,
+ * without scheme and host, so a preview deployment and production share fingerprints.
+ */
+export function pageKey(normalizedUrl: string): string {
+  const u = new URL(normalizedUrl);
+  return u.pathname + u.search + u.hash;
+}
+
+/** The default `siteId` of a scan: the URL's host name (without port), lower-case. */
+export function defaultSiteId(url: string): string | undefined {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    return /^[a-z0-9][a-z0-9._-]{0,99}$/.test(host) ? host : undefined;
+  } catch {
+    return undefined;
+  }
+}

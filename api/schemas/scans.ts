@@ -1,0 +1,264 @@
+import { CRITERION_ID } from '../domain/wcag-criteria.js';
+import { pageOf, PageQuery, Sha, SiteId, Timestamp } from './common.js';
+import { z } from './zod.js';
+
+/**
+ * Scan input and output. Unknown fields are ignored (engines add fields over time); wrong types are
+ * rejected with a JSON pointer. Counts (pages, issues) are limited by configuration and answered with
+ * 413 by the route, not here, so the limits can change without changing the schema.
+ */
+
+export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
+export const Impact = z.enum(IMPACTS).openapi('Impact');
+export const IssueKind = z
+  .enum(['violation', 'incomplete'])
+  .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
+
+const Url = z.string().min(1).max(4096);
+
+export const SourceLocation = z
+  .object({
+    path: z.string().min(1).max(1024).openapi({ example: 'src/components/Header.tsx' }),
+    line: z.number().int().min(1).nullable().optional(),
+  })
+  .openapi('SourceLocation', { description: 'Where CI knows the issue comes from in the repository.' });
+
+export const NativeIssue = z
+  .object({
+    rule: z.string().min(1).max(200).openapi({ example: 'color-contrast' }),
+    impact: Impact.nullable().optional(),
+    kind: IssueKind.default('violation'),
+    message: z.string().max(16_384).nullable().optional(),
+    selector: z.string().max(8192).nullable().optional(),
+    html: z.string().nullable().optional().openapi({
+      description:
+        'The element markup; longer than the configured limit (64 KB) is truncated with a warning.',
+    }),
+    wcag: z
+      .array(z.string().regex(CRITERION_ID, 'must be a WCAG criterion id such as "1.4.3"'))
+      .max(100)
+      .optional(),
+    help_url: z.string().max(2048).nullable().optional(),
+    source: SourceLocation.nullable().optional(),
+  })
+  .openapi('NativeIssue');
+
+const NullableString = z.string().nullable().optional();
+
+const AxeNode = z.object({
+  // One entry per frame level; an entry is an array when the element sits in shadow DOM.
+  target: z.array(z.union([z.string(), z.array(z.string())])).default([]),
+  html: NullableString,
+  impact: Impact.nullable().optional(),
+  failureSummary: NullableString,
+});
+
+const AxeRuleResult = z.object({
+  id: z.string().min(1).max(200),
+  impact: Impact.nullable().optional(),
+  tags: z.array(z.string()).default([]),
+  description: NullableString,
+  help: NullableString,
+  helpUrl: NullableString,
+  nodes: z.array(AxeNode).default([]),
+});
+
+// passes and inapplicable only tell which rules ran: their nodes are not read.
+const AxeRuleId = z.object({ id: z.string().min(1).max(200) });
+
+export const AxeResults = z
+  .object({
+    testEngine: z
+      .object({ name: z.string().max(100), version: z.string().max(100) })
+      .partial()
+      .optional(),
+    url: z.string().optional(),
+    violations: z.array(AxeRuleResult).default([]),
+    incomplete: z.array(AxeRuleResult).default([]),
+    passes: z.array(AxeRuleId).default([]),
+    inapplicable: z.array(AxeRuleId).default([]),
+  })
+  .openapi('AxeResults', {
+    description:
+      'The object `axe.run()` resolves with, for this page. violations → issues of kind `violation`, ' +
+      'incomplete → kind `incomplete`, one issue per node; passes and inapplicable tell which rules ran.',
+  });
+
+export const Pa11yIssue = z.object({
+  code: z.string().min(1).max(500),
+  type: z.string().max(50).optional(),
+  typeCode: z.number().int().optional(),
+  message: NullableString,
+  context: NullableString,
+  selector: NullableString,
+  runner: z.string().max(100).optional(),
+  runnerExtras: z
+    .object({
+      impact: Impact.nullable().optional(),
+      helpUrl: NullableString,
+      help: NullableString,
+      description: NullableString,
+    })
+    .partial()
+    .optional(),
+});
+
+export const Pa11yInput = z
+  .union([
+    z.array(Pa11yIssue),
+    z.object({ documentTitle: NullableString, pageUrl: NullableString, issues: z.array(Pa11yIssue) }),
+  ])
+  .openapi('Pa11yResults', {
+    description:
+      "pa11y's result for this page: its `issues` array, or the whole `{documentTitle, pageUrl, issues}` " +
+      'object. axe runner: `code` is the rule, `runnerExtras.impact` the impact. HTML_CodeSniffer runner: ' +
+      'the code gives the WCAG criterion, error/warning/notice give impact serious/moderate/minor, and ' +
+      'warnings and notices are kind `incomplete` (they ask for a human check).',
+  });
+
+export const ScanPageInput = z
+  .object({
+    url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
+    title: z.string().max(2000).nullable().optional(),
+    final_url: Url.nullable().optional().openapi({ description: 'Where the page ended after redirects.' }),
+    http_status: z.number().int().min(100).max(599).nullable().optional(),
+    issues: z.array(NativeIssue).optional(),
+    axe: AxeResults.optional(),
+    pa11y: Pa11yInput.optional(),
+  })
+  .superRefine((page, ctx) => {
+    const forms = [page.issues, page.axe, page.pa11y].filter((f) => f !== undefined).length;
+    if (forms > 1) {
+      ctx.addIssue({ code: 'custom', message: 'give one of `issues`, `axe` or `pa11y`, not several' });
+    }
+  })
+  .openapi('ScanPageInput', {
+    description: 'One scanned page with its results in one of three forms: `issues`, `axe` or `pa11y`.',
+  });
+
+export const CreateScanBody = z
+  .object({
+    url: Url.refine(
+      (u) => /^https?:\/\//i.test(u) && URL.canParse(u),
+      'must be an absolute http(s) URL',
+    ).openapi({
+      example: 'https://shop.example.com/',
+    }),
+    pages: z.array(ScanPageInput),
+    siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
+    sha: Sha.nullable().optional(),
+    branch: z.string().min(1).max(255).nullable().optional(),
+    engine: z
+      .object({ name: z.string().min(1).max(100), version: z.string().max(100).nullable().optional() })
+      .nullable()
+      .optional()
+      .openapi({ description: "Default: the first axe result's `testEngine`." }),
+    run_attempt: z.number().int().min(1).nullable().optional(),
+    rules_run: z
+      .array(z.string().min(1).max(200))
+      .max(5000)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'The ids of every rule the engine ran (also those that found nothing), so a VPAT can tell ' +
+          '"tested, nothing found" from "not tested". axe pages add their passes/violations/incomplete/' +
+          'inapplicable rule ids; without either it is unknown (null).',
+      }),
+  })
+  .openapi('CreateScan');
+export type CreateScanBody = z.infer<typeof CreateScanBody>;
+export type ScanPageInput = z.infer<typeof ScanPageInput>;
+export type NativeIssueInput = z.infer<typeof NativeIssue>;
+export type AxeResultsInput = z.infer<typeof AxeResults>;
+export type Pa11yIssueInput = z.infer<typeof Pa11yIssue>;
+
+const Counts = (keys: readonly string[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])) as Record<string, z.ZodNumber>);
+
+export const ScanSummary = z
+  .object({
+    pages: z.number().int().min(0),
+    issues: z.number().int().min(0),
+    by_impact: Counts([...IMPACTS, 'unknown']).openapi({
+      description: '`unknown` counts issues that came without an impact.',
+    }),
+    by_kind: Counts(['violation', 'incomplete']),
+  })
+  .openapi('ScanSummary');
+
+export const ScanWarning = z
+  .object({
+    code: z
+      .enum(['no_pages', 'http_error_pages', 'shared_final_url', 'shared_title', 'html_truncated'])
+      .openapi({ description: 'Stable code of the suspicion.' }),
+    message: z.string(),
+    count: z.number().int().min(0).openapi({ description: 'How many pages (or issues) it concerns.' }),
+  })
+  .openapi('ScanWarning');
+
+export const Engine = z.object({ name: z.string(), version: z.string().nullable() }).openapi('Engine');
+
+export const CreatedScan = z
+  .object({
+    id: z.string().openapi({ example: 'scn_4Rk0s2xvB9cQm1pZtY7a' }),
+    siteId: z.string(),
+    url: z.string(),
+    sha: z.string().nullable(),
+    branch: z.string().nullable(),
+    created_at: Timestamp,
+    summary: ScanSummary,
+    warnings: z.array(ScanWarning),
+  })
+  .openapi('CreatedScan');
+
+export const ScanListItem = CreatedScan.extend({
+  engine: Engine.nullable(),
+  run_attempt: z.number().int().nullable(),
+  fingerprint_version: z.number().int(),
+}).openapi('ScanSummaryItem');
+
+export const ScanPage = z
+  .object({
+    index: z.number().int().min(0),
+    url: z.string(),
+    normalized_url: z.string(),
+    title: z.string().nullable(),
+    final_url: z.string().nullable(),
+    http_status: z.number().int().nullable(),
+    issue_count: z.number().int().min(0),
+  })
+  .openapi('ScanPage');
+
+export const ScanIssue = z
+  .object({
+    page_index: z.number().int().min(0),
+    page_url: z.string(),
+    rule: z.string(),
+    impact: Impact.nullable(),
+    kind: IssueKind,
+    message: z.string().nullable(),
+    selector: z.string().nullable(),
+    html: z.string().nullable(),
+    wcag: z.array(z.string()),
+    help_url: z.string().nullable(),
+    source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+    fingerprint: z
+      .string()
+      .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),
+  })
+  .openapi('ScanIssue');
+
+export const ScanDetail = ScanListItem.extend({
+  rules_run: z.array(z.string()).nullable(),
+  pages: z.array(ScanPage),
+  issues: z.array(ScanIssue),
+}).openapi('Scan');
+
+export const ScanList = pageOf(ScanListItem, 'ScanList');
+
+export const ScanListQuery = PageQuery.extend({
+  siteId: SiteId.optional(),
+  sha: Sha.optional(),
+  branch: z.string().min(1).max(255).optional(),
+});

@@ -1,0 +1,54 @@
+import { isHttpUrl } from '../domain/url-normalisation.js';
+import { pageOf, PageQuery, SiteId, Timestamp } from './common.js';
+import { GateSettings } from './gate-settings.js';
+import { z } from './zod.js';
+
+export const SiteParam = z.object({ siteId: SiteId });
+
+const Repository = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be `owner/name` of a GitHub repository')
+  .openapi({ example: 'acme/shop-web' });
+
+// What git accepts as a branch name, minus the rare corners: no spaces, no "..", no leading "-".
+const Branch = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((b) => !/[\s~^:?*[\\]|\.\.|^-|\/$|\.lock$|@\{/.test(b), 'must be a valid git branch name')
+  .openapi({ example: 'main' });
+
+export const Site = z
+  .object({
+    siteId: z.string(),
+    name: z.string().nullable(),
+    url: z.string().nullable(),
+    repository: z.string().nullable(),
+    base_branch: z.string(),
+    gate: GateSettings.nullable().openapi({ description: "The site's default gate thresholds." }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Site');
+
+export const SiteList = pageOf(Site, 'SiteList');
+
+export const SitesQuery = PageQuery;
+
+export const PatchSiteBody = z
+  .object({
+    name: z.string().min(1).max(200).nullable().optional(),
+    url: z.string().max(2048).refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().optional(),
+    repository: Repository.nullable().optional(),
+    base_branch: Branch.nullable().optional().openapi({ description: 'null resets it to `main`.' }),
+    gate: GateSettings.nullable().optional().openapi({
+      description:
+        'Default thresholds of the deploy gate; replaces the stored ones as a whole (null removes them).',
+    }),
+  })
+  .strict()
+  .openapi('PatchSite', {
+    description:
+      'Absent fields stay as they are; null clears a field. Unknown fields are rejected, so a typo cannot pass silently.',
+  });

@@ -1,0 +1,310 @@
+import type { Knex } from 'knex';
+import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
+import type { Impact, IssueKind } from '../domain/imported-issue.js';
+import type { PreparedScan } from '../domain/scan-preparation.js';
+import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
+import { insertInChunks } from './db.js';
+import { ensureSite } from './sites.js';
+
+/**
+ * The scan aggregate: one `scans` row, its pages and its issues. A scan is written in the caller's
+ * transaction with batched inserts (≤ 500 rows per statement) and never changed afterwards.
+ */
+
+export interface ScanRecord {
+  id: string;
+  org: string;
+  siteId: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine: { name: string; version: string | null } | null;
+  run_attempt: number | null;
+  page_count: number;
+  issue_count: number;
+  summary: ScanSummary;
+  warnings: ScanWarning[];
+  fingerprint_version: number;
+  /** Rule ids that ran, or null when unknown. */
+  rules_run: string[] | null;
+  created_at: string;
+}
+
+export interface ScanPageRecord {
+  index: number;
+  url: string;
+  normalized_url: string;
+  title: string | null;
+  final_url: string | null;
+  http_status: number | null;
+  issue_count: number;
+}
+
+export interface ScanIssueRecord {
+  /** Database id; ascending in submission order within a scan. */
+  id: number;
+  page_index: number;
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  message: string | null;
+  selector: string | null;
+  html: string | null;
+  wcag: string[];
+  help_url: string | null;
+  source: { path: string; line: number | null } | null;
+  fingerprint: string;
+}
+
+interface ScanRow {
+  id: string;
+  org: string;
+  site_id: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine_name: string | null;
+  engine_version: string | null;
+  run_attempt: number | null;
+  page_count: number;
+  issue_count: number;
+  summary: string;
+  warnings: string;
+  fingerprint_version: number;
+  rules_run: string | null;
+  created_at: string;
+}
+
+interface PageRow {
+  scan_id: string;
+  page_index: number;
+  url: string;
+  normalized_url: string;
+  title: string | null;
+  final_url: string | null;
+  http_status: number | null;
+  issue_count: number;
+}
+
+interface IssueRow {
+  id: number;
+  scan_id: string;
+  page_index: number;
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  message: string | null;
+  selector: string | null;
+  html: string | null;
+  wcag: string | null;
+  help_url: string | null;
+  source_path: string | null;
+  source_line: number | null;
+  fingerprint: string;
+}
+
+function scanFromRow(r: ScanRow): ScanRecord {
+  return {
+    id: r.id,
+    org: r.org,
+    siteId: r.site_id,
+    url: r.url,
+    sha: r.sha,
+    branch: r.branch,
+    engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
+    run_attempt: r.run_attempt,
+    page_count: r.page_count,
+    issue_count: r.issue_count,
+    summary: JSON.parse(r.summary) as ScanSummary,
+    warnings: JSON.parse(r.warnings) as ScanWarning[],
+    fingerprint_version: r.fingerprint_version,
+    rules_run: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
+    created_at: r.created_at,
+  };
+}
+
+function pageFromRow(r: PageRow): ScanPageRecord {
+  return {
+    index: r.page_index,
+    url: r.url,
+    normalized_url: r.normalized_url,
+    title: r.title,
+    final_url: r.final_url,
+    http_status: r.http_status,
+    issue_count: r.issue_count,
+  };
+}
+
+export function issueFromRow(r: IssueRow): ScanIssueRecord {
+  return {
+    id: Number(r.id),
+    page_index: r.page_index,
+    rule: r.rule,
+    impact: r.impact,
+    kind: r.kind,
+    message: r.message,
+    selector: r.selector,
+    html: r.html,
+    wcag: r.wcag ? r.wcag.split(',') : [],
+    help_url: r.help_url,
+    source: r.source_path ? { path: r.source_path, line: r.source_line } : null,
+    fingerprint: r.fingerprint,
+  };
+}
+
+/**
+ * Writes a prepared scan (and its site, on first use) inside `trx`. The caller owns the transaction,
+ * so the outbox event can join it.
+ */
+export async function insertScan(
+  trx: Knex.Transaction,
+  org: string,
+  id: string,
+  scan: PreparedScan,
+  createdAt: string,
+): Promise<ScanRecord> {
+  await ensureSite(trx, org, scan.siteId, createdAt);
+  const row: ScanRow = {
+    id,
+    org,
+    site_id: scan.siteId,
+    url: scan.url,
+    sha: scan.sha,
+    branch: scan.branch,
+    engine_name: scan.engine?.name ?? null,
+    engine_version: scan.engine?.version ?? null,
+    run_attempt: scan.run_attempt,
+    page_count: scan.pages.length,
+    issue_count: scan.issues.length,
+    summary: JSON.stringify(scan.summary),
+    warnings: JSON.stringify(scan.warnings),
+    fingerprint_version: FINGERPRINT_VERSION,
+    rules_run: scan.rules_run ? JSON.stringify(scan.rules_run) : null,
+    created_at: createdAt,
+  };
+  await trx('scans').insert(row);
+  await insertInChunks(
+    trx,
+    'scan_pages',
+    scan.pages.map((p) => ({
+      scan_id: id,
+      page_index: p.index,
+      url: p.url,
+      normalized_url: p.normalized_url,
+      title: p.title,
+      final_url: p.final_url,
+      http_status: p.http_status,
+      issue_count: p.issue_count,
+    })),
+  );
+  await insertInChunks(
+    trx,
+    'scan_issues',
+    scan.issues.map((i) => ({
+      scan_id: id,
+      page_index: i.page_index,
+      rule: i.rule,
+      impact: i.impact,
+      kind: i.kind,
+      message: i.message,
+      selector: i.selector,
+      html: i.html,
+      wcag: i.wcag.length ? i.wcag.join(',') : null,
+      help_url: i.help_url,
+      source_path: i.source?.path ?? null,
+      source_line: i.source?.line ?? null,
+      fingerprint: i.fingerprint,
+    })),
+  );
+  return scanFromRow(row);
+}
+
+export async function findScan(db: Knex, org: string, id: string): Promise<ScanRecord | undefined> {
+  const row = await db<ScanRow>('scans').where({ org, id }).first();
+  return row ? scanFromRow(row) : undefined;
+}
+
+export async function listScanPages(db: Knex, scanId: string): Promise<ScanPageRecord[]> {
+  const rows = await db<PageRow>('scan_pages').where({ scan_id: scanId }).orderBy('page_index', 'asc');
+  return rows.map(pageFromRow);
+}
+
+/**
+ * Issues of a scan in submission order, `limit` at a time after issue id `afterId`: lets a reader walk
+ * a 200,000-issue scan without holding it in memory.
+ */
+export async function listScanIssues(
+  db: Knex,
+  scanId: string,
+  limit: number,
+  afterId = 0,
+): Promise<ScanIssueRecord[]> {
+  const rows = await db<IssueRow>('scan_issues')
+    .where({ scan_id: scanId })
+    .andWhere('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit);
+  return rows.map(issueFromRow);
+}
+
+/** Every issue of a scan (for the gate and the VPAT; scans are bounded by the issue limit). */
+export async function allScanIssues(db: Knex, scanId: string): Promise<ScanIssueRecord[]> {
+  const out: ScanIssueRecord[] = [];
+  for (let after = 0; ;) {
+    const batch = await listScanIssues(db, scanId, 5000, after);
+    out.push(...batch);
+    if (batch.length < 5000) return out;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+export interface ScanFilter {
+  siteId?: string;
+  sha?: string;
+  branch?: string;
+}
+
+/** Keyset page of an org's scans, newest first, ordered by (created_at, id) descending. */
+export async function listScans(
+  db: Knex,
+  org: string,
+  filter: ScanFilter,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<ScanRecord[]> {
+  const q = db<ScanRow>('scans')
+    .where({ org })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit);
+  if (filter.siteId !== undefined) q.andWhere('site_id', filter.siteId);
+  if (filter.sha !== undefined) q.andWhere('sha', filter.sha);
+  if (filter.branch !== undefined) q.andWhere('branch', filter.branch);
+  if (after) {
+    q.andWhere((w) =>
+      w
+        .where('created_at', '<', after.createdAt)
+        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
+    );
+  }
+  return (await q).map(scanFromRow);
+}
+
+/** The latest scan of a site for a commit (the deploy gate's head scan). */
+export async function latestScanForSha(
+  db: Knex,
+  org: string,
+  siteId: string,
+  sha: string,
+): Promise<ScanRecord | undefined> {
+  const row = await db<ScanRow>('scans')
+    .where({ org, site_id: siteId, sha })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return row ? scanFromRow(row) : undefined;
+}

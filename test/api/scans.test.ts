@@ -1,0 +1,337 @@
+import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+
+const SHA = 'a'.repeat(40);
+
+function nativeScan(overrides: Record<string, unknown> = {}) {
+  return {
+    url: 'https://shop.example.com/',
+    siteId: 'shop',
+    sha: SHA,
+    branch: 'main',
+    engine: { name: 'custom-ci', version: '1.2.3' },
+    run_attempt: 1,
+    pages: [
+      {
+        url: 'https://shop.example.com/?utm_source=x#top',
+        title: 'Home',
+        final_url: 'https://shop.example.com/',
+        http_status: 200,
+        issues: [
+          {
+            rule: 'color-contrast',
+            impact: 'serious',
+            message: 'Low contrast',
+            selector: '.css-1x2y3z > a',
+            html: '<a class="css-1x2y3z">Buy</a>',
+            wcag: ['1.4.3'],
+            help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+            source: { path: 'src/Header.tsx', line: 12 },
+          },
+          { rule: 'image-alt', impact: 'critical', selector: 'img.hero', wcag: ['1.1.1'] },
+        ],
+      },
+      {
+        url: '/checkout',
+        title: 'Checkout',
+        issues: [{ rule: 'label', impact: 'critical', kind: 'incomplete', selector: '#email' }],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+async function rowCounts(h: Harness) {
+  const count = async (table: string) => Number((await h.db(table).count({ n: '*' }))[0].n);
+  return {
+    scans: await count('scans'),
+    pages: await count('scan_pages'),
+    issues: await count('scan_issues'),
+    sites: await count('sites'),
+    outbox: await count('outbox_messages'),
+  };
+}
+
+describe.each(dbKinds)('scans (%s)', (db) => {
+  let h: Harness;
+  let key: string;
+  beforeAll(async () => {
+    h = await startHarness({
+      db,
+      env: { MAX_PAGES_PER_SCAN: '5', MAX_ISSUES_PER_SCAN: '6', MAX_ISSUE_HTML_BYTES: '100' },
+    });
+    key = await h.createKey({ org: 'acme' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('a native scan is stored and read back with pages, issues, fingerprints and wcag', async () => {
+    const created = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect(id).toMatch(/^scn_[0-9A-Za-z]{20}$/);
+    expect(created.headers.get('location')).toBe(`/api/v1/scans/${id}`);
+    expect(created.body).toEqual({
+      id,
+      siteId: 'shop',
+      url: 'https://shop.example.com/',
+      sha: SHA,
+      branch: 'main',
+      created_at: expect.any(String),
+      summary: {
+        pages: 2,
+        issues: 3,
+        by_impact: { critical: 2, serious: 1, moderate: 0, minor: 0, unknown: 0 },
+        by_kind: { violation: 2, incomplete: 1 },
+      },
+      warnings: [],
+    });
+
+    const got = await h.request('GET', `/api/v1/scans/${id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      id,
+      siteId: 'shop',
+      engine: { name: 'custom-ci', version: '1.2.3' },
+      run_attempt: 1,
+      fingerprint_version: FINGERPRINT_VERSION,
+      rules_run: null,
+      summary: created.body.summary,
+    });
+    expect(got.body.pages).toEqual([
+      {
+        index: 0,
+        url: 'https://shop.example.com/?utm_source=x#top',
+        normalized_url: 'https://shop.example.com/',
+        title: 'Home',
+        final_url: 'https://shop.example.com/',
+        http_status: 200,
+        issue_count: 2,
+      },
+      {
+        index: 1,
+        url: '/checkout',
+        normalized_url: 'https://shop.example.com/checkout',
+        title: 'Checkout',
+        final_url: null,
+        http_status: null,
+        issue_count: 1,
+      },
+    ]);
+    expect(got.body.issues).toHaveLength(3);
+    expect(got.body.issues[0]).toEqual({
+      page_index: 0,
+      page_url: 'https://shop.example.com/?utm_source=x#top',
+      rule: 'color-contrast',
+      impact: 'serious',
+      kind: 'violation',
+      message: 'Low contrast',
+      selector: '.css-1x2y3z > a',
+      html: '<a class="css-1x2y3z">Buy</a>',
+      wcag: ['1.4.3'],
+      help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+      source: { path: 'src/Header.tsx', line: 12 },
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(got.body.issues[1]).toMatchObject({ rule: 'image-alt', source: null, message: null, html: null });
+    expect(got.body.issues[2]).toMatchObject({ rule: 'label', kind: 'incomplete', page_url: '/checkout' });
+
+    const site = await h.db('sites').where({ org: 'acme', site_id: 'shop' }).first();
+    expect(site).toMatchObject({ base_branch: 'main' });
+  });
+
+  test('the same issues in a later build give the same fingerprints; another element another one', async () => {
+    const first = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    const second = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        sha: 'b'.repeat(40),
+        pages: [
+          {
+            url: 'https://shop.example.com:443/?fbclid=abc',
+            issues: [
+              { rule: 'color-contrast', impact: 'moderate', selector: '.css-9q8w7e > a' },
+              { rule: 'image-alt', impact: 'critical', selector: 'img.teaser' },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(second.status).toBe(201);
+    const a = (await h.request('GET', `/api/v1/scans/${first.body.id}`, { key })).body.issues;
+    const b = (await h.request('GET', `/api/v1/scans/${second.body.id}`, { key })).body.issues;
+    expect(b[0].fingerprint).toBe(a[0].fingerprint);
+    expect(b[1].fingerprint).not.toBe(a[1].fingerprint);
+  });
+
+  test('scan.created is written to the outbox with the 201 body, in the same transaction', async () => {
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({ siteId: 'outbox-site' }),
+    });
+    const rows = await h.db('outbox_messages').where({ org: 'acme', type: 'scan.created' });
+    const payloads = rows.map((r: { payload: string }) => JSON.parse(r.payload));
+    const mine = payloads.find((p: any) => p.data.id === created.body.id);
+    expect(mine).toMatchObject({ type: 'scan.created', data: created.body });
+  });
+
+  test('siteId defaults to the host name; rules_run is stored as given', async () => {
+    const body = nativeScan({ rules_run: ['image-alt', 'color-contrast', 'image-alt'] });
+    delete (body as Record<string, unknown>).siteId;
+    const created = await h.request('POST', '/api/v1/scans', { key, body });
+    expect(created.body.siteId).toBe('shop.example.com');
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    expect(got.body.rules_run).toEqual(['color-contrast', 'image-alt']);
+  });
+
+  test('bad input is 422 with JSON pointers and stores nothing; unknown fields are ignored', async () => {
+    const before = await rowCounts(h);
+    const bad = nativeScan();
+    (bad.pages[1] as any).issues[0].impact = 'catastrophic';
+    (bad.pages[0] as any).http_status = 'ok';
+    const res = await h.request('POST', '/api/v1/scans', { key, body: bad });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('validation_failed');
+    const pointers = res.body.errors.map((e: { pointer: string }) => e.pointer);
+    expect(pointers).toEqual(expect.arrayContaining(['#/pages/1/issues/0/impact', '#/pages/0/http_status']));
+
+    for (const body of [
+      { pages: [] },
+      { url: 'ftp://x.example/', pages: [] },
+      { url: 'https://x.example/', pages: [{ url: 'https://x.example/a', issues: [{ impact: 'minor' }] }] },
+      {
+        url: 'https://x.example/',
+        pages: [{ url: 'https://x.example/a', issues: [], axe: { violations: [] } }],
+      },
+      { url: 'https://x.example/', sha: 'not-a-sha', pages: [] },
+      { url: 'https://[::1]/', pages: [] },
+      { url: 'https://x.example/', pages: [{ url: 'mailto:a@b.c' }] },
+    ]) {
+      const r = await h.request('POST', '/api/v1/scans', { key, body });
+      expect(r.status).toBe(422);
+      expect(r.body.errors.length).toBeGreaterThan(0);
+    }
+    expect(await rowCounts(h)).toEqual(before);
+
+    const extra = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: {
+        ...nativeScan(),
+        reporter: 'x',
+        pages: [{ url: '/', foo: 1, issues: [{ rule: 'r', bar: 2 }] }],
+      },
+    });
+    expect(extra.status).toBe(201);
+  });
+
+  test('limits: too many pages or issues is 413 with a pointer and stores nothing; long html is truncated', async () => {
+    const before = await rowCounts(h);
+    const pages = Array.from({ length: 6 }, (_, i) => ({ url: `/p${i}` }));
+    const tooManyPages = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages }) });
+    expect(tooManyPages.status).toBe(413);
+    expect(tooManyPages.body).toMatchObject({ code: 'payload_too_large', errors: [{ pointer: '#/pages' }] });
+
+    const issues = (n: number) => Array.from({ length: n }, (_, i) => ({ rule: 'r', selector: `#e${i}` }));
+    const tooManyIssues = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: [
+          { url: '/a', issues: issues(4) },
+          { url: '/b', issues: issues(3) },
+        ],
+      }),
+    });
+    expect(tooManyIssues.status).toBe(413);
+    expect(tooManyIssues.body.errors).toEqual([
+      { pointer: '#/pages/1', detail: expect.stringContaining('6') },
+    ]);
+    expect(await rowCounts(h)).toEqual(before);
+
+    const long = 'é'.repeat(80); // 160 bytes
+    const truncated = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: [
+          {
+            url: '/a',
+            issues: [
+              { rule: 'r', html: long },
+              { rule: 'q', html: 'short' },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(truncated.status).toBe(201);
+    expect(truncated.body.warnings).toEqual([
+      { code: 'html_truncated', message: expect.any(String), count: 1 },
+    ]);
+    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key });
+    expect(got.body.issues[0].html).toBe('é'.repeat(50));
+    expect(got.body.issues[1].html).toBe('short');
+  });
+
+  test('warnings: no pages, error pages, the login-page trap', async () => {
+    const empty = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages: [] }) });
+    expect(empty.status).toBe(201);
+    expect(empty.body.warnings.map((w: { code: string }) => w.code)).toEqual(['no_pages']);
+    expect(empty.body.summary).toMatchObject({ pages: 0, issues: 0 });
+
+    const trap = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: ['/a', '/b', '/c', '/d'].map((url, i) => ({
+          url,
+          title: 'Sign in',
+          final_url: i < 3 ? 'https://shop.example.com/login?next=x' : url,
+          http_status: i === 3 ? 404 : 200,
+          issues: [],
+        })),
+      }),
+    });
+    expect(trap.body.warnings.map((w: { code: string }) => w.code)).toEqual([
+      'http_error_pages',
+      'shared_final_url',
+      'shared_title',
+    ]);
+    expect(trap.body.warnings[1].count).toBe(3);
+    expect(trap.body.warnings[2].count).toBe(4);
+  });
+
+  test('another org sees 404; scopes are enforced', async () => {
+    const created = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    const other = await h.createKey({ org: 'other' });
+    expect((await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: other })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/scans/scn_doesnotexist0000000`, { key })).status).toBe(404);
+    const list = await h.request('GET', '/api/v1/scans', { key: other });
+    expect(list.body.data).toEqual([]);
+
+    const readOnly = await h.createKey({ org: 'acme', scopes: ['read'] });
+    const ingestOnly = await h.createKey({ org: 'acme', scopes: ['ingest'] });
+    expect((await h.request('POST', '/api/v1/scans', { key: readOnly, body: nativeScan() })).status).toBe(
+      403,
+    );
+    expect((await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: ingestOnly })).status).toBe(
+      403,
+    );
+    expect((await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: readOnly })).status).toBe(200);
+    expect((await h.request('POST', '/api/v1/scans', { key: ingestOnly, body: nativeScan() })).status).toBe(
+      201,
+    );
+  });
+
+  test('Idempotency-Key replays the first answer and stores one scan', async () => {
+    const before = await rowCounts(h);
+    const headers = { 'Idempotency-Key': `retry-${db}` };
+    const body = nativeScan({ siteId: 'idem' });
+    const first = await h.request('POST', '/api/v1/scans', { key, body, headers });
+    const again = await h.request('POST', '/api/v1/scans', { key, body, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const after = await rowCounts(h);
+    expect(after.scans).toBe(before.scans + 1);
+  });
+});
