@@ -38,7 +38,13 @@ export interface GateResult {
   passed: boolean;
   reasons: { code: string; message: string }[];
   scan_id?: string | null;
-  baseline?: { scan_id?: string | null; sha?: string | null; strategy: string } | null;
+  baseline?: {
+    scan_id?: string | null;
+    sha?: string | null;
+    strategy: string;
+    /** The gate's own sentence on why this baseline (preferred over the generic explanation). */
+    reason?: string | null;
+  } | null;
   counts: { new: number; existing: number; fixed: number; waived: number; by_impact?: ImpactCounts | null };
   thresholds: {
     name: string;
@@ -273,6 +279,15 @@ const STRATEGY_EXPLANATIONS: Record<string, string> = {
 
 function baselineSentence(result: GateResult): string {
   const b = result.baseline;
+  if (!b && result.reasons.some((r) => r.code === 'no_scan')) {
+    return 'No scan of this commit, so nothing was compared.';
+  }
+  if (b?.reason) {
+    const compared = b.scan_id
+      ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
+      : 'No baseline';
+    return `${compared} (strategy \`${md(b.strategy)}\`): ${md(b.reason)}`;
+  }
   if (!b || !b.scan_id) {
     const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
     return `No baseline${why}: every issue counts as new.`;

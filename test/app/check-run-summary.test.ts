@@ -116,6 +116,28 @@ describe('check-run payload', () => {
     expect(summary).toContain('No baseline: every issue counts as new.');
   });
 
+  test("the gate's own baseline reason is shown; without a head scan nothing was compared", () => {
+    const withReason = buildCheckRun(
+      result({
+        baseline: {
+          scan_id: null,
+          sha: null,
+          strategy: 'baseline_sha',
+          reason: 'The request named baseline_sha abc, but that commit has no scan.',
+        },
+      }),
+      { detailsUrl: 'x' },
+    ).output.summary;
+    expect(withReason).toContain(
+      'No baseline (strategy `baseline_sha`): The request named baseline_sha abc, but that commit has no scan.',
+    );
+    const noScan = buildCheckRun(
+      result({ baseline: null, reasons: [{ code: 'no_scan', message: 'No scan of this commit.' }] }),
+      { detailsUrl: 'x' },
+    ).output.summary;
+    expect(noScan).toContain('No scan of this commit, so nothing was compared.');
+  });
+
   test('new issues are a markdown table; pipes and newlines in user text cannot break it', () => {
     const r = result({ new_issues: [issue(1, { selector: 'a[title="x|y"]\nb', message: 'm' })] });
     const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
