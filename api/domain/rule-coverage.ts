@@ -1,0 +1,55 @@
+/**
+ * Which WCAG success criteria each axe-core rule tests, from the rules' own tags (`axe.getRules()`). Pure:
+ * the loader that asks the installed axe-core package lives outside domain/.
+ */
+export interface AxeRuleInfo {
+  ruleId: string;
+  tags: string[];
+  helpUrl?: string;
+}
+
+export interface RuleCoverage {
+  /** The axe-core version the rules came from (for remarks and the report's evaluation methods). */
+  engineVersion: string | null;
+  /** criterion id → ids of the rules that test it, sorted. */
+  byCriterion: ReadonlyMap<string, readonly string[]>;
+  /** rule id → criterion ids it tests. */
+  byRule: ReadonlyMap<string, readonly string[]>;
+  /** rule id → its help URL (Deque University). */
+  helpUrls: ReadonlyMap<string, string>;
+}
+
+/**
+ * `wcag1412` → `1.4.12`. Level tags (`wcag2a`, `wcag21aa`, `wcag22aa`, `wcag2aaa`) name the WCAG version a
+ * criterion first appeared in, not a criterion, so they never match (they contain letters after the digits).
+ */
+export function criterionFromTag(tag: string): string | null {
+  const m = /^wcag(\d)(\d)(\d{1,2})$/.exec(tag);
+  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
+}
+
+export function buildRuleCoverage(
+  rules: readonly AxeRuleInfo[],
+  engineVersion: string | null = null,
+): RuleCoverage {
+  const byCriterion = new Map<string, string[]>();
+  const byRule = new Map<string, string[]>();
+  const helpUrls = new Map<string, string>();
+  for (const rule of rules) {
+    const criteria = [...new Set(rule.tags.map(criterionFromTag).filter((c): c is string => c !== null))];
+    byRule.set(rule.ruleId, criteria);
+    if (rule.helpUrl) helpUrls.set(rule.ruleId, rule.helpUrl);
+    for (const c of criteria) {
+      const list = byCriterion.get(c) ?? [];
+      list.push(rule.ruleId);
+      byCriterion.set(c, list);
+    }
+  }
+  for (const list of byCriterion.values()) list.sort();
+  return { engineVersion, byCriterion, byRule, helpUrls };
+}
+
+/** Rule ids that test a criterion (empty when no rule does: then it can never be `supports` from a scan). */
+export function rulesTesting(coverage: RuleCoverage, criterion: string): readonly string[] {
+  return coverage.byCriterion.get(criterion) ?? [];
+}

@@ -1,0 +1,393 @@
+import { rulesTesting, type RuleCoverage } from './rule-coverage.js';
+import {
+  CONFORMANCE_LEVELS,
+  type CatalogRow,
+  type Conformance,
+  type EditionCatalog,
+} from './vpat-editions.js';
+import type {
+  AppliedOverride,
+  CriterionEvidence,
+  OverrideRecord,
+  ReportCriterion,
+  ReportStatus,
+  ReportSummary,
+} from './vpat-report.js';
+
+/**
+ * Derives every row of a VPAT / ACR from one scan's evidence, as DESIGN.md §VPAT / ACR says:
+ * - violations (waived ones too) on more than half of the scanned pages → does-not-support; on half or
+ *   fewer → partially-supports;
+ * - rules that test the criterion ran and found nothing → supports, remarked "automated evidence only";
+ * - only incomplete results, covering rules that did not run, or no rule at all → not-evaluated;
+ * - an override always wins, and is `stale` when the evidence contradicts it.
+ * Pure: the caller reads the scan (aggregated) and the rules from axe-core.
+ */
+
+/** Issues of one (rule, kind, wcag, page) group, as the aggregate query returns them. */
+export interface EvidenceGroup {
+  rule: string;
+  kind: 'violation' | 'incomplete' | string;
+  /** Comma-separated criterion ids from the issue ("1.4.3,1.1.1"), or null/empty. */
+  wcag: string | null;
+  page: number;
+  count: number;
+  helpUrl: string | null;
+  /** How many of `count` an active waiver covers (undefined when waivers are not known). */
+  waived?: number;
+}
+
+export interface ScanEvidence {
+  pages: ReadonlyArray<{ index: number; url: string }>;
+  /** Rule ids the scan says ran; null when unknown (then a rule counts as run only if it reported a result). */
+  rulesRun: readonly string[] | null;
+  groups: readonly EvidenceGroup[];
+  /** True when `waived` counts are filled in. */
+  waiversKnown?: boolean;
+}
+
+export interface Derivation {
+  criteria: ReportCriterion[];
+  overrides: AppliedOverride[];
+  status: ReportStatus;
+  summary: ReportSummary;
+}
+
+interface Tally {
+  issues: number;
+  waived: number;
+  pages: Set<number>;
+  rules: Map<string, string | null>;
+}
+
+function newTally(): Tally {
+  return { issues: 0, waived: 0, pages: new Set(), rules: new Map() };
+}
+
+interface CriterionTallies {
+  violations: Tally;
+  incomplete: Tally;
+}
+
+/**
+ * Groups the scan's issues by criterion. An issue names its criteria in `wcag` (parsed from axe's `wcagNNN`
+ * tags at import); an issue without any falls back to the criteria its rule tests according to axe-core.
+ */
+export function tallyByCriterion(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+): Map<string, CriterionTallies> {
+  const out = new Map<string, CriterionTallies>();
+  const parsed = new Map<string, string[]>();
+  for (const g of groups) {
+    const key = g.wcag ?? '';
+    let criteria = parsed.get(key);
+    if (!criteria) {
+      criteria = key
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      parsed.set(key, criteria);
+    }
+    const list = criteria.length > 0 ? criteria : (coverage.byRule.get(g.rule) ?? []);
+    for (const c of list) {
+      let t = out.get(c);
+      if (!t) {
+        t = { violations: newTally(), incomplete: newTally() };
+        out.set(c, t);
+      }
+      const tally = g.kind === 'incomplete' ? t.incomplete : t.violations;
+      tally.issues += g.count;
+      tally.waived += g.waived ?? 0;
+      tally.pages.add(g.page);
+      if (!tally.rules.has(g.rule) || (!tally.rules.get(g.rule) && g.helpUrl))
+        tally.rules.set(g.rule, g.helpUrl);
+    }
+  }
+  return out;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function listWords(items: readonly string[], max = 5): string {
+  const shown = items.slice(0, max);
+  const rest = items.length - shown.length;
+  const words = rest > 0 ? [...shown, `${rest} more`] : shown;
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+function helpUrlsOf(tally: Tally, coverage: RuleCoverage): string[] {
+  return [...tally.rules.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, url]) => url ?? coverage.helpUrls.get(rule) ?? null)
+    .filter((u): u is string => Boolean(u))
+    .map((u) => u.replace(/\?application=axeAPI$/, ''));
+}
+
+function pageUrls(tally: Tally, pageUrl: Map<number, string>): string[] {
+  return [...tally.pages]
+    .sort((a, b) => a - b)
+    .map((i) => pageUrl.get(i))
+    .filter((u): u is string => Boolean(u));
+}
+
+function emptyEvidence(pagesTotal: number, waiversKnown: boolean): CriterionEvidence {
+  return {
+    rules: [],
+    issues: 0,
+    pages_affected: 0,
+    pages_total: pagesTotal,
+    incomplete: 0,
+    waived: waiversKnown ? 0 : null,
+    help_urls: [],
+  };
+}
+
+interface EvidenceAnswer {
+  conformance: Conformance;
+  remarks: string;
+  basis: ReportCriterion['basis'];
+  needsReview: boolean;
+  evidence: CriterionEvidence;
+}
+
+/** The answer the evidence alone gives a WCAG criterion (before overrides). */
+export function answerFromEvidence(
+  criterion: string,
+  tallies: CriterionTallies | undefined,
+  ctx: {
+    coverage: RuleCoverage;
+    pagesTotal: number;
+    rulesRan: ReadonlySet<string>;
+    rulesRunKnown: boolean;
+    pageUrl: Map<number, string>;
+    waiversKnown: boolean;
+  },
+): EvidenceAnswer {
+  const { pagesTotal } = ctx;
+  const evidence = emptyEvidence(pagesTotal, ctx.waiversKnown);
+  const violations = tallies?.violations;
+  const incomplete = tallies?.incomplete;
+  if (incomplete && incomplete.issues > 0) evidence.incomplete = incomplete.issues;
+
+  if (violations && violations.issues > 0) {
+    const rules = [...violations.rules.keys()].sort();
+    const affected = violations.pages.size;
+    evidence.rules = rules;
+    evidence.issues = violations.issues;
+    evidence.pages_affected = affected;
+    evidence.waived = ctx.waiversKnown ? violations.waived : null;
+    evidence.help_urls = helpUrlsOf(violations, ctx.coverage);
+    const majority = affected * 2 > pagesTotal;
+    const sentences = [
+      `${plural(violations.issues, 'issue')} on ${affected} of ${plural(pagesTotal, 'page')} (${majority ? 'more than half' : 'half or fewer'} of the pages scanned) ` +
+        `failed axe-core ${rules.length === 1 ? 'rule' : 'rules'} ${listWords(rules)}.`,
+      `Affected pages: ${listWords(pageUrls(violations, ctx.pageUrl), 3)}.`,
+    ];
+    if (ctx.waiversKnown && violations.waived > 0) {
+      sentences.push(
+        `${plural(violations.waived, 'issue')} of these ${violations.waived === 1 ? 'is' : 'are'} waived and still counted: a waiver is not conformance.`,
+      );
+    }
+    if (evidence.incomplete > 0) {
+      sentences.push(
+        `${plural(evidence.incomplete, 'more result')} need${evidence.incomplete === 1 ? 's' : ''} manual review.`,
+      );
+    }
+    if (evidence.help_urls.length > 0) sentences.push(`How to fix: ${listWords(evidence.help_urls, 3)}.`);
+    return {
+      conformance: majority ? 'does-not-support' : 'partially-supports',
+      remarks: sentences.join(' '),
+      basis: 'violations',
+      needsReview: false,
+      evidence,
+    };
+  }
+
+  if (incomplete && incomplete.issues > 0) {
+    const rules = [...incomplete.rules.keys()].sort();
+    evidence.rules = rules;
+    evidence.pages_affected = 0;
+    evidence.help_urls = helpUrlsOf(incomplete, ctx.coverage);
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        `Not evaluated: needs human review. axe-core could not decide ${plural(incomplete.issues, 'result')} on ${incomplete.pages.size} of ${plural(pagesTotal, 'page')} ` +
+        `(${rules.length === 1 ? 'rule' : 'rules'} ${listWords(rules)}; pages: ${listWords(pageUrls(incomplete, ctx.pageUrl), 3)}). ` +
+        'A person has to check these and record the result as an override.',
+      basis: 'incomplete',
+      needsReview: true,
+      evidence,
+    };
+  }
+
+  if (pagesTotal === 0) {
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        'Not evaluated: the scan has no pages, so there is no evidence either way. Needs human review.',
+      basis: 'no-pages',
+      needsReview: true,
+      evidence,
+    };
+  }
+
+  const covering = rulesTesting(ctx.coverage, criterion);
+  if (covering.length === 0) {
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        'Not evaluated: no automated axe-core rule tests this criterion, so it needs human review (record the result as an override).',
+      basis: 'no-coverage',
+      needsReview: true,
+      evidence,
+    };
+  }
+  const ran = covering.filter((r) => ctx.rulesRan.has(r));
+  if (ran.length === 0) {
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        `Not evaluated: the axe-core ${covering.length === 1 ? 'rule' : 'rules'} that test this criterion (${listWords(covering)}) ` +
+        `${ctx.rulesRunKnown ? 'did not run in this scan' : 'are not known to have run in this scan (it did not list the rules it ran)'}. Needs human review.`,
+      basis: 'rules-not-run',
+      needsReview: true,
+      evidence,
+    };
+  }
+  evidence.rules = [...ran];
+  evidence.help_urls = ran
+    .map((r) => ctx.coverage.helpUrls.get(r))
+    .filter((u): u is string => Boolean(u))
+    .map((u) => u.replace(/\?application=axeAPI$/, ''));
+  return {
+    conformance: 'supports',
+    remarks:
+      `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations. ` +
+      'Automated rules detect only some failures of this criterion; a person should confirm it before the report is signed.',
+    basis: 'rules-passed',
+    needsReview: true,
+    evidence,
+  };
+}
+
+/** The evidence contradicts an override when it claims support (or irrelevance) but violations were found. */
+export function staleReason(override: OverrideRecord, evidence: CriterionEvidence): string | null {
+  if (evidence.issues === 0) return null;
+  if (override.conformance !== 'supports' && override.conformance !== 'not-applicable') return null;
+  const label = override.conformance === 'supports' ? 'Supports' : 'Not Applicable';
+  return (
+    `This scan found ${plural(evidence.issues, 'violation')} on ${evidence.pages_affected} of ${plural(evidence.pages_total, 'page')} ` +
+    `(${listWords(evidence.rules)}), which contradicts the override's “${label}”. Review the override.`
+  );
+}
+
+export function deriveReport(input: {
+  catalog: EditionCatalog;
+  coverage: RuleCoverage;
+  evidence: ScanEvidence;
+  /** At most one per criterion, already validated against the catalog. */
+  overrides: readonly OverrideRecord[];
+}): Derivation {
+  const { catalog, coverage, evidence } = input;
+  const pagesTotal = evidence.pages.length;
+  const pageUrl = new Map(evidence.pages.map((p) => [p.index, p.url]));
+  const rulesRunKnown = evidence.rulesRun !== null;
+  const rulesRan = new Set(evidence.rulesRun ?? evidence.groups.map((g) => g.rule));
+  const waiversKnown = evidence.waiversKnown ?? false;
+  const tallies = tallyByCriterion(evidence.groups, coverage);
+  const overrideByCriterion = new Map(input.overrides.map((o) => [o.criterion, o]));
+  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown };
+
+  const criteria: ReportCriterion[] = [];
+  const applied: AppliedOverride[] = [];
+  for (const chapter of catalog.chapters) {
+    for (const row of chapter.rows) {
+      const base = baseAnswer(row, tallies, ctx);
+      const override = overrideByCriterion.get(row.id);
+      if (!override) {
+        criteria.push({ id: row.id, title: row.title, level: row.level, chapter: chapter.id, ...base });
+        continue;
+      }
+      const reason = staleReason(override, base.evidence);
+      const appliedOverride: AppliedOverride = { ...override, stale: reason !== null, stale_reason: reason };
+      applied.push(appliedOverride);
+      criteria.push({
+        id: row.id,
+        title: row.title,
+        level: row.level,
+        chapter: chapter.id,
+        conformance: override.conformance,
+        remarks: reason ? `${override.remarks} [Stale override: ${reason}]` : override.remarks,
+        source: 'override',
+        basis: 'override',
+        // A stale override goes back to a person; a named person's fresh answer is the review.
+        needs_review: reason !== null || override.conformance === 'not-evaluated',
+        evidence: base.evidence,
+        override: appliedOverride,
+      });
+    }
+  }
+
+  const byConformance = Object.fromEntries(CONFORMANCE_LEVELS.map((c) => [c, 0])) as Record<
+    Conformance,
+    number
+  >;
+  for (const c of criteria) byConformance[c.conformance]++;
+  // The VPAT allows Not Evaluated only for Level AAA: any other row not evaluated keeps the report a draft.
+  const status: ReportStatus = criteria.some((c) => c.conformance === 'not-evaluated' && c.level !== 'AAA')
+    ? 'draft'
+    : 'final';
+  return {
+    criteria,
+    overrides: applied,
+    status,
+    summary: {
+      by_conformance: byConformance,
+      needs_review: criteria.filter((c) => c.needs_review).length,
+      stale_overrides: applied.filter((o) => o.stale).length,
+    },
+  };
+}
+
+function baseAnswer(
+  row: CatalogRow,
+  tallies: Map<string, CriterionTallies>,
+  ctx: Parameters<typeof answerFromEvidence>[2],
+): Omit<ReportCriterion, 'id' | 'title' | 'level' | 'chapter'> {
+  if (row.wcag) {
+    const a = answerFromEvidence(row.id, tallies.get(row.id), ctx);
+    if (!row.defaultAnswer) {
+      return {
+        conformance: a.conformance,
+        remarks: a.remarks,
+        source: 'evidence',
+        basis: a.basis,
+        needs_review: a.needsReview,
+        evidence: a.evidence,
+      };
+    }
+    // 4.1.1: the VPAT instructions decide; the evidence is still recorded for the reviewer.
+    return {
+      conformance: row.defaultAnswer.conformance,
+      remarks: row.defaultAnswer.remarks,
+      source: 'default',
+      basis: 'vpat-instructions',
+      needs_review: false,
+      evidence: a.evidence,
+    };
+  }
+  const answer = row.defaultAnswer ?? {
+    conformance: 'not-evaluated' as const,
+    remarks: 'Not evaluated: needs human review.',
+  };
+  return {
+    conformance: answer.conformance,
+    remarks: answer.remarks,
+    source: 'default',
+    basis: 'chapter-default',
+    needs_review: answer.conformance === 'not-evaluated',
+    evidence: emptyEvidence(ctx.pagesTotal, ctx.waiversKnown),
+  };
+}

@@ -1,0 +1,146 @@
+import type { Conformance, Edition } from './vpat-editions.js';
+import type { WcagLevel, WcagVersion } from './wcag-catalog.js';
+
+/**
+ * The report as stored and as `GET /api/v1/vpat/:id` returns it (api/schemas/vpat.ts describes the same
+ * JSON for validation and OpenAPI). Every renderer (HTML, Markdown, OpenACR) reads only this.
+ */
+
+/** Where an answer comes from: the scan, a named person, or the VPAT rules for rows a scan cannot decide. */
+export type AnswerSource = 'evidence' | 'override' | 'default';
+
+/** The precise reason behind an answer, for reviewers and for filtering. */
+export type AnswerBasis =
+  | 'violations'
+  | 'incomplete'
+  | 'rules-passed'
+  | 'rules-not-run'
+  | 'no-coverage'
+  | 'no-pages'
+  | 'vpat-instructions'
+  | 'chapter-default'
+  | 'override';
+
+export interface OverrideInput {
+  criterion: string;
+  conformance: Conformance;
+  remarks: string;
+  author?: string;
+}
+
+/** An override as recorded: who, when, and (when carried forward) from which report. */
+export interface OverrideRecord {
+  criterion: string;
+  conformance: Conformance;
+  remarks: string;
+  author: string;
+  author_key_id: string | null;
+  created_at: string;
+  inherited_from: string | null;
+}
+
+export interface AppliedOverride extends OverrideRecord {
+  /** True when this report's evidence contradicts the override (e.g. `supports` but violations were found). */
+  stale: boolean;
+  stale_reason: string | null;
+}
+
+export interface CriterionEvidence {
+  /** Rule ids behind the answer: failing rules, rules with results to review, or the rules that ran clean. */
+  rules: string[];
+  /** Violations (waived ones included: a waiver is not conformance). */
+  issues: number;
+  pages_affected: number;
+  pages_total: number;
+  /** Incomplete (needs review) results. */
+  incomplete: number;
+  /** How many of `issues` are covered by an active waiver (null when waivers are not known). */
+  waived: number | null;
+  /** Help pages of the rules above. */
+  help_urls: string[];
+}
+
+export interface ReportCriterion {
+  id: string;
+  title: string;
+  /** WCAG level; null for Section 508 / EN 301 549 chapter rows. */
+  level: WcagLevel | null;
+  /** OpenACR chapter key of the table the row is in. */
+  chapter: string;
+  conformance: Conformance;
+  remarks: string;
+  source: AnswerSource;
+  basis: AnswerBasis;
+  /** True while a person still has to look at this row before the report can be signed. */
+  needs_review: boolean;
+  evidence: CriterionEvidence;
+  override?: AppliedOverride;
+}
+
+export interface ReportChapter {
+  id: string;
+  standard: string;
+  label: string;
+  note: string | null;
+}
+
+export interface ProductContact {
+  name?: string;
+  email?: string;
+  phone?: string;
+  website?: string;
+  address?: string;
+}
+
+export interface ReportProduct {
+  name: string;
+  version: string;
+  vendor?: string;
+  description?: string;
+  contact?: ProductContact;
+}
+
+export interface ReportScan {
+  id: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine: { name: string | null; version: string | null };
+  pages: number;
+  issues: number;
+  /** Rule ids the scan says it ran; null when the scan did not say. */
+  rules_run: string[] | null;
+  created_at: string;
+}
+
+export type ReportStatus = 'draft' | 'final';
+
+export interface ReportSummary {
+  by_conformance: Record<Conformance, number>;
+  /** Rows a person still has to review (not evaluated, or supported on automated evidence only). */
+  needs_review: number;
+  stale_overrides: number;
+}
+
+export interface VpatReport {
+  id: string;
+  siteId: string;
+  scan_id: string;
+  status: ReportStatus;
+  title: string;
+  product: ReportProduct;
+  edition: Edition;
+  wcag_version: WcagVersion;
+  level: WcagLevel;
+  catalog: string;
+  evaluation_methods: string;
+  standards: Array<{ id: string; label: string; url: string }>;
+  chapters: ReportChapter[];
+  criteria: ReportCriterion[];
+  overrides: AppliedOverride[];
+  summary: ReportSummary;
+  scan: ReportScan;
+  warnings: string[];
+  created_by: { key_id: string | null; name: string };
+  created_at: string;
+}

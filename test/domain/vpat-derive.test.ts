@@ -1,0 +1,298 @@
+import { buildRuleCoverage } from '../../api/domain/rule-coverage.js';
+import { deriveReport, type EvidenceGroup, type ScanEvidence } from '../../api/domain/vpat-derive.js';
+import { editionCatalog } from '../../api/domain/vpat-editions.js';
+import type { OverrideRecord } from '../../api/domain/vpat-report.js';
+
+const coverage = buildRuleCoverage([
+  {
+    ruleId: 'color-contrast',
+    tags: ['wcag2aa', 'wcag143'],
+    helpUrl: 'https://dequeuniversity.com/rules/axe/4.14/color-contrast?application=axeAPI',
+  },
+  {
+    ruleId: 'image-alt',
+    tags: ['wcag2a', 'wcag111'],
+    helpUrl: 'https://dequeuniversity.com/rules/axe/4.14/image-alt',
+  },
+  { ruleId: 'role-img-alt', tags: ['wcag2a', 'wcag111'] },
+  { ruleId: 'html-has-lang', tags: ['wcag2a', 'wcag311'] },
+  { ruleId: 'link-name', tags: ['wcag2a', 'wcag244', 'wcag412'] },
+]);
+
+const pages = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ index: i, url: `https://shop.test/p${i}` }));
+
+function violation(
+  rule: string,
+  page: number,
+  count = 1,
+  wcag: string | null = null,
+  extra: Partial<EvidenceGroup> = {},
+): EvidenceGroup {
+  return { rule, kind: 'violation', wcag, page, count, helpUrl: null, ...extra };
+}
+
+function derive(
+  evidence: Partial<ScanEvidence>,
+  overrides: OverrideRecord[] = [],
+  edition: 'wcag' | '508' = 'wcag',
+  level: 'A' | 'AA' | 'AAA' = 'AA',
+) {
+  const full: ScanEvidence = { pages: pages(4), rulesRun: null, groups: [], ...evidence };
+  const d = deriveReport({
+    catalog: editionCatalog(edition, '2.2', level),
+    coverage,
+    evidence: full,
+    overrides,
+  });
+  return { ...d, row: (id: string) => d.criteria.find((c) => c.id === id)! };
+}
+
+const override = (
+  criterion: string,
+  conformance: OverrideRecord['conformance'],
+  extra: Partial<OverrideRecord> = {},
+): OverrideRecord => ({
+  criterion,
+  conformance,
+  remarks: 'Checked by hand with NVDA and a keyboard.',
+  author: 'Ada Reviewer',
+  author_key_id: 'key_x',
+  created_at: '2026-11-01T10:00:00.000Z',
+  inherited_from: null,
+  ...extra,
+});
+
+describe('VPAT derivation', () => {
+  test('violations on more than half of the pages → does-not-support, with counts, pages, rules, help link', () => {
+    const d = derive({
+      groups: [
+        violation('color-contrast', 0, 5, '1.4.3'),
+        violation('color-contrast', 1, 2, '1.4.3'),
+        violation('color-contrast', 2, 1, '1.4.3'),
+      ],
+    });
+    const c = d.row('1.4.3');
+    expect(c.conformance).toBe('does-not-support');
+    expect(c.source).toBe('evidence');
+    expect(c.basis).toBe('violations');
+    expect(c.evidence).toMatchObject({
+      rules: ['color-contrast'],
+      issues: 8,
+      pages_affected: 3,
+      pages_total: 4,
+    });
+    expect(c.remarks).toContain('8 issues on 3 of 4 pages');
+    expect(c.remarks).toContain('color-contrast');
+    expect(c.remarks).toContain('https://shop.test/p0');
+    expect(c.remarks).toContain('https://dequeuniversity.com/rules/axe/4.14/color-contrast');
+    expect(c.remarks).not.toContain('application=axeAPI');
+  });
+
+  test('violations on exactly half, or fewer, of the pages → partially-supports', () => {
+    const half = derive({
+      groups: [violation('color-contrast', 0, 1, '1.4.3'), violation('color-contrast', 3, 1, '1.4.3')],
+    });
+    expect(half.row('1.4.3').conformance).toBe('partially-supports');
+    expect(half.row('1.4.3').remarks).toContain('2 issues on 2 of 4 pages');
+    const one = derive({ groups: [violation('color-contrast', 2, 1, '1.4.3')] });
+    expect(one.row('1.4.3').conformance).toBe('partially-supports');
+    expect(one.row('1.4.3').remarks).toContain('1 issue on 1 of 4 pages');
+  });
+
+  test('waived violations still count (a waiver is not conformance), and the remark says how many', () => {
+    const d = derive({
+      waiversKnown: true,
+      groups: [0, 1, 2].map((p) => violation('image-alt', p, 2, '1.1.1', { waived: 2 })),
+    });
+    const c = d.row('1.1.1');
+    expect(c.conformance).toBe('does-not-support');
+    expect(c.evidence.waived).toBe(6);
+    expect(c.remarks).toContain('6 issues of these are waived and still counted');
+    expect(derive({ groups: [violation('image-alt', 0)] }).row('1.1.1').evidence.waived).toBeNull();
+  });
+
+  test('covering rules ran (rules_run) and found nothing → supports, automated evidence only', () => {
+    const d = derive({ rulesRun: ['color-contrast', 'image-alt'] });
+    const c = d.row('1.4.3');
+    expect(c.conformance).toBe('supports');
+    expect(c.basis).toBe('rules-passed');
+    expect(c.needs_review).toBe(true);
+    expect(c.remarks).toMatch(/^Automated evidence only/);
+    expect(c.evidence.rules).toEqual(['color-contrast']);
+    // One of two covering rules ran: still evidence, naming only the rule that ran.
+    expect(d.row('1.1.1').conformance).toBe('supports');
+    expect(d.row('1.1.1').evidence.rules).toEqual(['image-alt']);
+  });
+
+  test('covering rules did not run → not-evaluated, never supports', () => {
+    const d = derive({ rulesRun: ['image-alt'] });
+    expect(d.row('1.4.3').conformance).toBe('not-evaluated');
+    expect(d.row('1.4.3').basis).toBe('rules-not-run');
+    expect(d.row('1.4.3').remarks).toContain('color-contrast');
+    expect(d.row('1.4.3').remarks).toContain('did not run');
+  });
+
+  test('rules_run unknown: a rule counts as run only if it reported a result in this scan', () => {
+    // link-name reported an incomplete result for 2.4.4 only; it also tests 4.1.2, where it found nothing.
+    const d = derive({
+      rulesRun: null,
+      groups: [{ rule: 'link-name', kind: 'incomplete', wcag: '2.4.4', page: 0, count: 1, helpUrl: null }],
+    });
+    expect(d.row('4.1.2').conformance).toBe('supports');
+    expect(d.row('1.4.3').conformance).toBe('not-evaluated');
+    expect(d.row('1.4.3').remarks).toContain('not known to have run');
+  });
+
+  test('only incomplete results → not-evaluated, marked as needing human review', () => {
+    const d = derive({
+      rulesRun: ['color-contrast'],
+      groups: [
+        { rule: 'color-contrast', kind: 'incomplete', wcag: '1.4.3', page: 1, count: 3, helpUrl: null },
+      ],
+    });
+    const c = d.row('1.4.3');
+    expect(c.conformance).toBe('not-evaluated');
+    expect(c.basis).toBe('incomplete');
+    expect(c.needs_review).toBe(true);
+    expect(c.evidence.incomplete).toBe(3);
+    expect(c.remarks).toContain('needs human review');
+    expect(c.remarks).toContain('3 results on 1 of 4 pages');
+  });
+
+  test('violations decide over incomplete results on the same criterion', () => {
+    const d = derive({
+      groups: [
+        violation('color-contrast', 0, 1, '1.4.3'),
+        { rule: 'color-contrast', kind: 'incomplete', wcag: '1.4.3', page: 1, count: 2, helpUrl: null },
+      ],
+    });
+    expect(d.row('1.4.3').conformance).toBe('partially-supports');
+    expect(d.row('1.4.3').remarks).toContain('2 more results need manual review');
+  });
+
+  test('no rule tests the criterion → not-evaluated', () => {
+    const d = derive({ rulesRun: ['color-contrast', 'image-alt'] });
+    expect(d.row('1.3.3').conformance).toBe('not-evaluated');
+    expect(d.row('1.3.3').basis).toBe('no-coverage');
+    expect(d.row('1.3.3').remarks).toContain('no automated axe-core rule tests this criterion');
+  });
+
+  test('an issue without criteria counts for the criteria its rule tests', () => {
+    const d = derive({ groups: [violation('link-name', 0, 1, null), violation('link-name', 1, 1, '')] });
+    expect(d.row('2.4.4').conformance).toBe('partially-supports');
+    expect(d.row('4.1.2').conformance).toBe('partially-supports');
+  });
+
+  test('an issue names several criteria: each gets it', () => {
+    const d = derive({ groups: [violation('custom-rule', 0, 1, '1.4.3,1.1.1')] });
+    expect(d.row('1.4.3').evidence.issues).toBe(1);
+    expect(d.row('1.1.1').evidence.rules).toEqual(['custom-rule']);
+  });
+
+  test('a scan without pages evaluates nothing', () => {
+    const d = derive({ pages: [], rulesRun: ['color-contrast'] });
+    expect(d.row('1.4.3').conformance).toBe('not-evaluated');
+    expect(d.row('1.4.3').basis).toBe('no-pages');
+  });
+
+  test('draft while any A/AA criterion is not evaluated; final when every one has an answer', () => {
+    expect(derive({ rulesRun: ['color-contrast'] }).status).toBe('draft');
+    const catalog = editionCatalog('wcag', '2.2', 'AA');
+    const unanswered = deriveReport({
+      catalog,
+      coverage,
+      evidence: { pages: pages(2), rulesRun: [], groups: [] },
+      overrides: [],
+    })
+      .criteria.filter((c) => c.conformance === 'not-evaluated')
+      .map((c) => override(c.id, 'supports'));
+    const all = derive({ pages: pages(2), rulesRun: [] }, unanswered);
+    expect(all.status).toBe('final');
+    expect(all.summary.by_conformance['not-evaluated']).toBe(0);
+    // AAA criteria may stay not evaluated in a final report.
+    const aaa = derive({ pages: pages(2), rulesRun: [] }, unanswered, 'wcag', 'AAA');
+    expect(aaa.row('1.4.6').conformance).toBe('not-evaluated');
+    expect(aaa.status).toBe('final');
+  });
+
+  test('summary counts every row by conformance', () => {
+    const d = derive({ rulesRun: ['color-contrast'] });
+    const total = Object.values(d.summary.by_conformance).reduce((a, b) => a + b, 0);
+    expect(total).toBe(d.criteria.length);
+    expect(d.criteria).toHaveLength(56);
+  });
+
+  test('an override wins, keeps its author and time, and is not stale when the evidence agrees', () => {
+    const d = derive({ rulesRun: ['color-contrast'] }, [
+      override('1.3.3', 'supports'),
+      override('1.4.3', 'supports'),
+    ]);
+    const c = d.row('1.3.3');
+    expect(c).toMatchObject({
+      conformance: 'supports',
+      source: 'override',
+      basis: 'override',
+      needs_review: false,
+    });
+    expect(c.override).toMatchObject({
+      author: 'Ada Reviewer',
+      created_at: '2026-11-01T10:00:00.000Z',
+      stale: false,
+      stale_reason: null,
+    });
+    expect(c.remarks).toBe('Checked by hand with NVDA and a keyboard.');
+    expect(d.overrides).toHaveLength(2);
+    expect(d.summary.stale_overrides).toBe(0);
+  });
+
+  test('an override to supports (or not-applicable) on a criterion with violations is stale, with the reason', () => {
+    const d = derive(
+      { groups: [violation('color-contrast', 0, 3, '1.4.3'), violation('image-alt', 1, 1, '1.1.1')] },
+      [
+        override('1.4.3', 'supports'),
+        override('1.1.1', 'not-applicable'),
+        override('1.4.3'.replace('3', '4'), 'supports'),
+      ],
+    );
+    const c = d.row('1.4.3');
+    expect(c.conformance).toBe('supports');
+    expect(c.override?.stale).toBe(true);
+    expect(c.override?.stale_reason).toContain('3 violations on 1 of 4 pages');
+    expect(c.remarks).toContain('Stale override');
+    expect(c.needs_review).toBe(true);
+    expect(d.row('1.1.1').override?.stale).toBe(true);
+    expect(d.row('1.4.4').override?.stale).toBe(false);
+    expect(d.summary.stale_overrides).toBe(2);
+  });
+
+  test('an override that agrees with violations (partially-supports) is not stale', () => {
+    const d = derive({ groups: [violation('color-contrast', 0, 3, '1.4.3')] }, [
+      override('1.4.3', 'partially-supports'),
+    ]);
+    expect(d.row('1.4.3').override?.stale).toBe(false);
+  });
+
+  test('4.1.1 in WCAG 2.2 does not apply; the 508 chapter rows use their defaults and can be overridden', () => {
+    const d = derive({ rulesRun: [] }, [override('402.2.1', 'supports')], '508');
+    expect(d.row('4.1.1')).toMatchObject({
+      conformance: 'supports',
+      source: 'default',
+      basis: 'vpat-instructions',
+    });
+    expect(derive({ rulesRun: [] }).row('4.1.1')).toMatchObject({
+      conformance: 'not-applicable',
+      source: 'default',
+    });
+    expect(d.row('402.2.2')).toMatchObject({
+      conformance: 'not-applicable',
+      source: 'default',
+      basis: 'chapter-default',
+      level: null,
+    });
+    expect(d.row('402.2.1')).toMatchObject({ conformance: 'supports', source: 'override' });
+    // Functional performance needs people: not evaluated, which keeps the report a draft.
+    expect(d.row('302.1')).toMatchObject({ conformance: 'not-evaluated', needs_review: true });
+    expect(d.status).toBe('draft');
+  });
+});
