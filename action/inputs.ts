@@ -10,14 +10,19 @@ export interface ActionInputs {
   results: string | null;
   url: string | null;
   failOnCritical: boolean;
-  failOnSerious: boolean;
+  /** null: the input was left empty, so the site's gate settings (then the service default) decide. */
+  failOnSerious: boolean | null;
   maxNewIssues: number | null;
   repository: string | null;
   failOnError: boolean;
-  /** The branch the results were produced on (pull request head branch, else the pushed ref's name). */
+  /** The branch the results were produced on (pull request head branch, else the pushed branch). */
   branch: string | null;
+  /** The git ref sent with the trigger: the PR head branch as `refs/heads/…`, else GITHUB_REF. */
+  ref: string | null;
   runId: string | null;
   runAttempt: number | null;
+  /** First retry delay; `A11Y_GATE_RETRY_DELAY_MS` lowers it (tests, or a service on the same runner). */
+  retryDelayMs: number | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -51,7 +56,7 @@ function optional(get: GetInput, name: string): string | null {
 }
 
 /** YAML 1.2 core-schema booleans, like core.getBooleanInput, but with a default when the input is empty. */
-function boolean(get: GetInput, name: string, fallback: boolean): boolean {
+function boolean<T extends boolean | null>(get: GetInput, name: string, fallback: T): boolean | T {
   const value = get(name).trim();
   if (!value) return fallback;
   if (TRUE.includes(value)) return true;
@@ -134,6 +139,16 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
 
   const attemptText = env.GITHUB_RUN_ATTEMPT;
   const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
+  const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
+  const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
+
+  // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
+  // (a tag push's GITHUB_REF_NAME is the tag).
+  const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
+    ? env.GITHUB_REF.slice('refs/heads/'.length)
+    : null;
+  const branch = env.GITHUB_HEAD_REF || event.pull_request?.head?.ref || pushedBranch || null;
+  const ref = env.GITHUB_HEAD_REF ? `refs/heads/${env.GITHUB_HEAD_REF}` : env.GITHUB_REF || null;
 
   return {
     apiUrl,
@@ -143,28 +158,35 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     results,
     url,
     failOnCritical: boolean(get, 'fail-on-critical', true),
-    failOnSerious: boolean(get, 'fail-on-serious', false),
+    failOnSerious: boolean(get, 'fail-on-serious', null),
     maxNewIssues,
     repository,
     failOnError: boolean(get, 'fail-on-error', true),
-    branch: env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || event.pull_request?.head?.ref || null,
+    branch,
+    ref,
     runId: env.GITHUB_RUN_ID || null,
     runAttempt,
+    retryDelayMs,
   };
 }
 
 /**
- * The Idempotency-Key of one request of this run: the same run attempt, site and sha always give the same key,
- * so a retried upload (or a step re-executed within the attempt) is replayed by the service instead of stored
- * twice. Outside Actions (no run id) every invocation is its own run.
+ * The Idempotency-Key of one request: repository + GITHUB_RUN_ID + GITHUB_RUN_ATTEMPT + site + sha + a
+ * digest of the body. Every retry of a request, and the step executed again within the same attempt with
+ * the same results, sends the same key, so the service replays its first answer instead of storing a second
+ * scan or deploy event. The body digest keeps two different uploads of one run (a browser matrix, two steps
+ * for one site) from colliding with `422 idempotency_key_reused`. A re-run of the job is a new attempt: it
+ * scanned again (the scan body records `run_attempt`) and the gate is evaluated afresh. Outside Actions
+ * (no run id) every invocation is its own run. The service keeps keys for 24 hours.
  */
-export function idempotencyKey(inputs: ActionInputs, request: 'scan' | 'gate'): string {
+export function idempotencyKey(inputs: ActionInputs, request: 'scan' | 'gate', body: unknown): string {
   const run = inputs.runId
     ? `${inputs.repository ?? ''}/${inputs.runId}/${inputs.runAttempt ?? 1}`
     : `local/${crypto.randomUUID()}`;
+  const bodyDigest = crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const digest = crypto
     .createHash('sha256')
-    .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}`)
+    .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}|${bodyDigest}`)
     .digest('hex');
   return `a11y-gate-action-${request}-${digest.slice(0, 40)}`;
 }

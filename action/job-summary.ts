@@ -1,0 +1,67 @@
+import * as core from '@actions/core';
+import { checkRunSummary, newIssuesTable } from '../app/check-run-summary.js';
+import type { DeployEvent, ScanCreated } from './api-types.js';
+
+/**
+ * The job summary: the same markdown the GitHub App posts as the check run (one renderer, so both faces
+ * tell the same story), headed by what this step uploaded.
+ */
+
+/** The new-issues table is cut to this many characters (the step summary itself may hold 1 MiB). */
+const ISSUES_TABLE_LIMIT = 65_535;
+
+export interface UploadNote {
+  scan: ScanCreated;
+  files: number;
+  replayed: boolean;
+}
+
+export function gateSummaryMarkdown(event: DeployEvent, detailsUrl: string, upload?: UploadNote): string {
+  const parts = [`## a11y-gate: \`${event.siteId}\``, ''];
+  if (upload) parts.push(uploadLine(upload), '');
+  parts.push(checkRunSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
+  return parts.join('\n');
+}
+
+/** When the gate could not be evaluated (outage, rejected request, bad input). */
+export function errorSummaryMarkdown(
+  siteId: string | null,
+  message: string,
+  failed: boolean,
+  upload?: UploadNote,
+): string {
+  const parts = [`## a11y-gate${siteId ? `: \`${siteId}\`` : ''}`, ''];
+  if (upload) parts.push(uploadLine(upload), '');
+  parts.push(
+    failed
+      ? '### ❌ The accessibility gate could not be evaluated'
+      : '### ⚠️ The accessibility gate was skipped',
+    '',
+    '```',
+    message.replace(/```/g, "'''"),
+    '```',
+    '',
+  );
+  if (!failed) parts.push('`fail-on-error` is `false`, so this outage does not fail the job.', '');
+  return parts.join('\n');
+}
+
+function uploadLine(upload: UploadNote): string {
+  const s = upload.scan.summary;
+  const counts = s
+    ? ` (${s.pages} ${s.pages === 1 ? 'page' : 'pages'}, ${s.issues} ${s.issues === 1 ? 'issue' : 'issues'})`
+    : '';
+  const files = `${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`;
+  return `Submitted scan \`${upload.scan.id}\`${counts} from ${files}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+}
+
+/** Writes to GITHUB_STEP_SUMMARY when the runner provides one (it does on GitHub; not in other CI). */
+export async function writeJobSummary(markdown: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  try {
+    await core.summary.addRaw(markdown, true).write();
+  } catch (err) {
+    // A summary that cannot be written must not change the gate's verdict.
+    core.warning(`Could not write the job summary: ${(err as Error).message}`);
+  }
+}

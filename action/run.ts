@@ -1,0 +1,162 @@
+import * as core from '@actions/core';
+import { annotateNewIssues } from './annotations.js';
+import { ApiClient, ApiError } from './api-client.js';
+import type { DeployEvent, ScanCreated, TriggerRequest } from './api-types.js';
+import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './inputs.js';
+import {
+  errorSummaryMarkdown,
+  gateSummaryMarkdown,
+  writeJobSummary,
+  type UploadNote,
+} from './job-summary.js';
+import { ResultsFormatError } from './result-formats.js';
+import { loadResults } from './results.js';
+
+/** The action's outputs (action.yml). Every outcome sets all of them: empty when unknown. */
+interface Outputs {
+  passed: boolean;
+  'deploy-id': string;
+  'scan-id': string;
+  'new-issues': string;
+  'details-url': string;
+}
+
+function setOutputs(outputs: Outputs): void {
+  core.setOutput('passed', outputs.passed ? 'true' : 'false');
+  core.setOutput('deploy-id', outputs['deploy-id']);
+  core.setOutput('scan-id', outputs['scan-id']);
+  core.setOutput('new-issues', outputs['new-issues']);
+  core.setOutput('details-url', outputs['details-url']);
+}
+
+export function triggerBody(inputs: ActionInputs): TriggerRequest {
+  const body: TriggerRequest = {
+    siteId: inputs.siteId,
+    sha: inputs.sha,
+    fail_on_critical: inputs.failOnCritical,
+  };
+  // Left empty, these inputs are not sent, so the site's `gate` settings (then the service defaults) apply.
+  if (inputs.failOnSerious !== null) body.fail_on_serious = inputs.failOnSerious;
+  if (inputs.maxNewIssues !== null) body.max_total = inputs.maxNewIssues;
+  if (inputs.repository) body.repository = inputs.repository;
+  if (inputs.ref) body.ref = inputs.ref;
+  return body;
+}
+
+/**
+ * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
+ * job summary, annotations, and a failed step when the gate fails. Never throws: every failure ends in
+ * core.setFailed (or a warning for an outage with `fail-on-error: false`).
+ */
+export async function run(): Promise<void> {
+  // Mask the key before anything else can print it, even when another input turns out to be invalid.
+  const rawKey = core.getInput('api-key');
+  if (rawKey) core.setSecret(rawKey);
+
+  let inputs: ActionInputs;
+  try {
+    inputs = parseInputs(core.getInput);
+  } catch (err) {
+    setOutputs({ passed: false, 'deploy-id': '', 'scan-id': '', 'new-issues': '', 'details-url': '' });
+    core.setFailed((err as Error).message);
+    return;
+  }
+
+  const client = new ApiClient({
+    baseUrl: inputs.apiUrl,
+    apiKey: inputs.apiKey,
+    ...(inputs.retryDelayMs !== null ? { retryDelayMs: inputs.retryDelayMs } : {}),
+    log: (message) => core.info(message),
+  });
+
+  let upload: UploadNote | undefined;
+  try {
+    if (inputs.results) {
+      const loaded = await loadResults(inputs);
+      for (const f of loaded.files)
+        core.info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+      for (const w of loaded.warnings) core.warning(w);
+      const res = await client.post<ScanCreated>(
+        '/api/v1/scans',
+        loaded.scan,
+        idempotencyKey(inputs, 'scan', loaded.scan),
+      );
+      upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
+      core.info(
+        `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
+          (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''),
+      );
+      for (const w of res.body.warnings ?? []) {
+        core.warning(`a11y-gate: ${typeof w === 'string' ? w : (w.message ?? w.code ?? JSON.stringify(w))}`);
+      }
+    } else if (inputs.url) {
+      core.warning(
+        'Input "url" is ignored without "results" (it names the site the results were scanned from).',
+      );
+    }
+
+    const body = triggerBody(inputs);
+    const res = await client.post<DeployEvent>(
+      '/api/v1/deploy/trigger',
+      body,
+      idempotencyKey(inputs, 'gate', body),
+    );
+    const event = res.body;
+    const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
+    const total = event.new_issues_total ?? event.counts.new;
+
+    setOutputs({
+      passed: event.passed,
+      'deploy-id': event.id,
+      'scan-id': event.scan_id ?? upload?.scan.id ?? '',
+      'new-issues': String(event.counts.new),
+      'details-url': detailsUrl,
+    });
+    annotateNewIssues(event.new_issues ?? [], total);
+    await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload));
+
+    if (event.passed) {
+      core.info(
+        `Accessibility gate passed for ${inputs.siteId} at ${inputs.sha}: ${event.counts.new} new issues. ${detailsUrl}`,
+      );
+    } else {
+      const reasons = event.reasons.map((r) => `- ${r.message} (${r.code})`).join('\n');
+      core.setFailed(
+        `Accessibility gate failed for ${inputs.siteId} at ${inputs.sha}:\n${reasons}\n${detailsUrl}`,
+      );
+    }
+  } catch (err) {
+    await handleError(err, inputs, upload);
+  }
+}
+
+async function handleError(
+  err: unknown,
+  inputs: ActionInputs,
+  upload: UploadNote | undefined,
+): Promise<void> {
+  const message = err instanceof Error ? err.message : String(err);
+  // Only an outage may be waved through: a rejected request (bad key, bad results) or a bad input is a
+  // configuration mistake that would otherwise go unnoticed forever.
+  const outage = err instanceof ApiError && err.kind === 'outage';
+  const known = err instanceof ApiError || err instanceof InputError || err instanceof ResultsFormatError;
+  const failed = !outage || inputs.failOnError;
+  setOutputs({
+    passed: false,
+    'deploy-id': '',
+    'scan-id': upload?.scan.id ?? '',
+    'new-issues': '',
+    'details-url': '',
+  });
+  await writeJobSummary(errorSummaryMarkdown(inputs.siteId, message, failed, upload));
+  if (!known && err instanceof Error && err.stack) core.debug(err.stack);
+  if (failed) {
+    core.setFailed(
+      outage
+        ? `a11y-gate is unreachable, so the gate fails closed (set fail-on-error: false to only warn): ${message}`
+        : message,
+    );
+  } else {
+    core.warning(`a11y-gate is unreachable; the gate was NOT evaluated (fail-on-error is false): ${message}`);
+  }
+}

@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { idempotencyKey, InputError, parseInputs, type GetInput } from '../../action/inputs.js';
+
+function getter(values: Record<string, string>): GetInput {
+  return (name) => values[name] ?? '';
+}
+
+const base = { 'api-url': 'https://a11y.example.com', 'api-key': 'a11y_key', 'site-id': 'shop-web' };
+const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
+
+function expectInputError(fn: () => unknown, input: string, pattern: RegExp): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(InputError);
+  expect((caught as InputError).input).toBe(input);
+  expect((caught as Error).message).toMatch(new RegExp(`^Input "${input}" `));
+  expect((caught as Error).message).toMatch(pattern);
+}
+
+describe('parseInputs', () => {
+  test('defaults: PR-less push takes GITHUB_SHA, the pushed branch and GITHUB_REPOSITORY', () => {
+    const inputs = parseInputs(getter(base), {
+      GITHUB_SHA: SHA.toUpperCase(),
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REF_NAME: 'main',
+      GITHUB_REPOSITORY: 'acme/shop',
+      GITHUB_RUN_ID: '123',
+      GITHUB_RUN_ATTEMPT: '2',
+    });
+    expect(inputs).toMatchObject({
+      apiUrl: 'https://a11y.example.com',
+      apiKey: 'a11y_key',
+      siteId: 'shop-web',
+      sha: SHA,
+      results: null,
+      url: null,
+      failOnCritical: true,
+      failOnSerious: null,
+      maxNewIssues: null,
+      repository: 'acme/shop',
+      failOnError: true,
+      branch: 'main',
+      ref: 'refs/heads/main',
+      runId: '123',
+      runAttempt: 2,
+      retryDelayMs: null,
+    });
+  });
+
+  test('on a pull request the head sha and head branch win over the merge commit', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
+    const eventPath = path.join(dir, 'event.json');
+    fs.writeFileSync(
+      eventPath,
+      JSON.stringify({ pull_request: { head: { sha: 'abcdef1234567', ref: 'fix-alt' } } }),
+    );
+    const inputs = parseInputs(getter(base), {
+      GITHUB_SHA: SHA,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_HEAD_REF: 'fix-alt',
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_REF_NAME: '7/merge',
+    });
+    expect(inputs.sha).toBe('abcdef1234567');
+    expect(inputs.branch).toBe('fix-alt');
+    expect(inputs.ref).toBe('refs/heads/fix-alt');
+    // An explicit input beats both.
+    expect(parseInputs(getter({ ...base, sha: 'ABCDEF0' }), { GITHUB_EVENT_PATH: eventPath }).sha).toBe(
+      'abcdef0',
+    );
+  });
+
+  test('a tag push has no branch; an unreadable event file only loses the PR default', () => {
+    const inputs = parseInputs(getter(base), {
+      GITHUB_SHA: SHA,
+      GITHUB_REF: 'refs/tags/v1.2.0',
+      GITHUB_REF_NAME: 'v1.2.0',
+      GITHUB_EVENT_PATH: '/nonexistent/event.json',
+    });
+    expect(inputs.branch).toBeNull();
+    expect(inputs.ref).toBe('refs/tags/v1.2.0');
+    expect(inputs.sha).toBe(SHA);
+  });
+
+  test('api-url: trailing slash and /api/v1 are dropped', () => {
+    for (const url of ['https://a.example/', 'https://a.example/api/v1', 'https://a.example/api/v1/']) {
+      expect(parseInputs(getter({ ...base, 'api-url': url }), { GITHUB_SHA: SHA }).apiUrl).toBe(
+        'https://a.example',
+      );
+    }
+    expect(
+      parseInputs(getter({ ...base, 'api-url': 'http://h:8080/gate/' }), { GITHUB_SHA: SHA }).apiUrl,
+    ).toBe('http://h:8080/gate');
+  });
+
+  test('booleans, numbers and the optional thresholds', () => {
+    const inputs = parseInputs(
+      getter({
+        ...base,
+        'fail-on-critical': 'False',
+        'fail-on-serious': 'TRUE',
+        'max-new-issues': '0',
+        'fail-on-error': 'false',
+        results: 'reports/*.json',
+        url: 'https://shop.example.com',
+        repository: 'acme/other',
+      }),
+      { GITHUB_SHA: SHA, GITHUB_REPOSITORY: 'acme/shop', A11Y_GATE_RETRY_DELAY_MS: '5' },
+    );
+    expect(inputs).toMatchObject({
+      failOnCritical: false,
+      failOnSerious: true,
+      maxNewIssues: 0,
+      failOnError: false,
+      results: 'reports/*.json',
+      url: 'https://shop.example.com',
+      repository: 'acme/other',
+      retryDelayMs: 5,
+    });
+  });
+
+  test.each([
+    [{ 'api-url': '' }, 'api-url', /is required/],
+    [{ 'api-url': 'a11y.example.com' }, 'api-url', /absolute http\(s\) URL/],
+    [{ 'api-url': 'ftp://a11y.example.com' }, 'api-url', /http\(s\) URL/],
+    [{ 'api-url': 'https://a.example/?x=1' }, 'api-url', /query or fragment/],
+    [{ 'api-key': '  ' }, 'api-key', /is required/],
+    [{ 'api-key': 'a b' }, 'api-key', /whitespace/],
+    [{ 'site-id': '' }, 'site-id', /is required/],
+    [{ 'site-id': 'Shop Web' }, 'site-id', /a-z, 0-9/],
+    [{ sha: 'main' }, 'sha', /hex commit sha/],
+    [{ 'fail-on-critical': 'yes' }, 'fail-on-critical', /true or false, got "yes"/],
+    [{ 'fail-on-serious': '1' }, 'fail-on-serious', /true or false/],
+    [{ 'fail-on-error': 'no' }, 'fail-on-error', /true or false/],
+    [{ 'max-new-issues': '-1' }, 'max-new-issues', /non-negative integer/],
+    [{ 'max-new-issues': '2.5' }, 'max-new-issues', /non-negative integer/],
+    [{ 'max-new-issues': '99999999999999999999' }, 'max-new-issues', /too large/],
+    [{ url: 'shop.example.com' }, 'url', /absolute http\(s\) URL/],
+    [{ repository: 'acme' }, 'repository', /owner\/name/],
+  ])('bad input %j fails naming %s', (override, input, pattern) => {
+    expectInputError(
+      () => parseInputs(getter({ ...base, ...override }), { GITHUB_SHA: SHA }),
+      input,
+      pattern,
+    );
+  });
+
+  test('no sha anywhere names the sha input', () => {
+    expectInputError(() => parseInputs(getter(base), {}), 'sha', /GITHUB_SHA is not set/);
+  });
+
+  test('the api key never appears in an error message', () => {
+    try {
+      parseInputs(getter({ ...base, 'api-key': 'a11y_secret with space' }), { GITHUB_SHA: SHA });
+      throw new Error('expected an InputError');
+    } catch (err) {
+      expect((err as Error).message).not.toContain('secret');
+    }
+  });
+});
+
+describe('idempotencyKey', () => {
+  const env = {
+    GITHUB_SHA: SHA,
+    GITHUB_RUN_ID: '99',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_REPOSITORY: 'acme/shop',
+  };
+  const body = { pages: [{ url: 'https://shop.example.com/' }] };
+
+  test('same run, attempt, site, sha and body: same key; any of them changed: another key', () => {
+    const inputs = parseInputs(getter(base), env);
+    const key = idempotencyKey(inputs, 'scan', body);
+    expect(key).toMatch(/^a11y-gate-action-scan-[0-9a-f]{40}$/);
+    expect(idempotencyKey(parseInputs(getter(base), env), 'scan', body)).toBe(key);
+    const others = [
+      idempotencyKey(parseInputs(getter(base), { ...env, GITHUB_RUN_ATTEMPT: '2' }), 'scan', body),
+      idempotencyKey(parseInputs(getter(base), { ...env, GITHUB_RUN_ID: '100' }), 'scan', body),
+      idempotencyKey(parseInputs(getter({ ...base, 'site-id': 'other' }), env), 'scan', body),
+      idempotencyKey(parseInputs(getter({ ...base, sha: 'abcdef1' }), env), 'scan', body),
+      idempotencyKey(inputs, 'scan', { pages: [] }),
+      idempotencyKey(inputs, 'gate', body),
+    ];
+    expect(new Set([key, ...others]).size).toBe(others.length + 1);
+  });
+
+  test('outside Actions every invocation is its own run', () => {
+    const inputs = parseInputs(getter(base), { GITHUB_SHA: SHA });
+    expect(idempotencyKey(inputs, 'gate', body)).not.toBe(idempotencyKey(inputs, 'gate', body));
+  });
+});

@@ -1,0 +1,404 @@
+import { jest } from '@jest/globals';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action
+// makes is observable; the API is a real HTTP server on loopback answering per the DESIGN contract.
+
+interface Call {
+  fn: string;
+  args: unknown[];
+}
+const calls: Call[] = [];
+let inputValues: Record<string, string> = {};
+let summaryText = '';
+const record =
+  (fn: string) =>
+  (...args: unknown[]) => {
+    calls.push({ fn, args });
+  };
+const summary = {
+  addRaw(text: string) {
+    summaryText += text;
+    return summary;
+  },
+  async write() {
+    return summary;
+  },
+};
+
+jest.unstable_mockModule('@actions/core', () => ({
+  getInput: (name: string) => inputValues[name] ?? '',
+  setSecret: record('setSecret'),
+  setOutput: record('setOutput'),
+  setFailed: record('setFailed'),
+  error: record('error'),
+  warning: record('warning'),
+  notice: record('notice'),
+  info: record('info'),
+  debug: () => undefined,
+  isDebug: () => false,
+  summary,
+}));
+
+const { run, triggerBody } = await import('../../action/run.js');
+const { parseInputs } = await import('../../action/inputs.js');
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'action');
+const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
+
+interface Seen {
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+type Answer = (res: ServerResponse, seen: Seen) => void;
+let server: Server;
+let baseUrl: string;
+let script: Answer[] = [];
+let seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      const s = { url: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      seen.push(s);
+      const answer = script.shift();
+      if (answer) answer(res, s);
+      else res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const savedEnv = { ...process.env };
+beforeEach(() => {
+  calls.length = 0;
+  summaryText = '';
+  script = [];
+  seen = [];
+  inputValues = {
+    'api-url': baseUrl,
+    'api-key': 'a11y_secret_key',
+    'site-id': 'shop',
+    'fail-on-critical': 'true',
+    'fail-on-error': 'true',
+  };
+  process.env = {
+    ...savedEnv,
+    GITHUB_SHA: SHA,
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_STEP_SUMMARY: '/dev/null',
+    A11Y_GATE_RETRY_DELAY_MS: '1',
+  };
+  delete process.env.GITHUB_EVENT_PATH;
+  delete process.env.GITHUB_HEAD_REF;
+});
+afterEach(() => {
+  process.env = savedEnv;
+});
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return (res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+}
+function problem(status: number, code: string, detail: string): Answer {
+  return (res) => {
+    res.writeHead(status, { 'content-type': 'application/problem+json' });
+    res.end(JSON.stringify({ type: 'about:blank', title: code, status, detail, code, request_id: 'r' }));
+  };
+}
+
+function deployEvent(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'dep_1',
+    siteId: 'shop',
+    sha: SHA,
+    status: 'passed',
+    passed: true,
+    reasons: [],
+    scan_id: 'scn_1',
+    baseline: { scan_id: 'scn_0', sha: 'a'.repeat(40), strategy: 'base_branch' },
+    counts: {
+      new: 0,
+      existing: 4,
+      fixed: 1,
+      waived: 0,
+      by_impact: { critical: 0, serious: 0, moderate: 0, minor: 0 },
+    },
+    thresholds: [{ name: 'fail_on_critical', limit: 0, actual: 0, passed: true }],
+    new_issues: [],
+    new_issues_total: 0,
+    check_run: { status: 'skipped', id: null, url: null },
+    created_at: '2026-11-23T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const failingEvent = () =>
+  deployEvent({
+    id: 'dep_2',
+    status: 'failed',
+    passed: false,
+    reasons: [{ code: 'threshold_exceeded', message: '1 new critical issue (fail_on_critical)' }],
+    counts: {
+      new: 3,
+      existing: 0,
+      fixed: 0,
+      waived: 0,
+      by_impact: { critical: 1, serious: 1, moderate: 1, minor: 0 },
+    },
+    thresholds: [{ name: 'fail_on_critical', limit: 0, actual: 1, passed: false }],
+    new_issues: [
+      {
+        rule: 'label',
+        impact: 'critical',
+        message: 'Form elements must have labels',
+        selector: '#card-number',
+        page_url: 'https://shop.example.com/checkout',
+        help_url: 'https://dequeuniversity.com/rules/axe/4.14/label',
+        source: { path: 'src/checkout/CardForm.tsx', line: 42 },
+      },
+      {
+        rule: 'color-contrast',
+        impact: 'serious',
+        message: 'Elements must meet minimum color contrast ratio thresholds',
+        selector: '.total > span',
+        page_url: 'https://shop.example.com/checkout',
+        source: { path: 'src/checkout/Total.tsx', line: 7 },
+      },
+      {
+        rule: 'region',
+        impact: 'moderate',
+        message: 'Content in landmarks',
+        selector: '.promo',
+        page_url: 'https://shop.example.com/checkout',
+      },
+    ],
+    new_issues_total: 3,
+  });
+
+function outputs(): Record<string, string> {
+  return Object.fromEntries(calls.filter((c) => c.fn === 'setOutput').map((c) => [c.args[0], c.args[1]]));
+}
+const failures = () => calls.filter((c) => c.fn === 'setFailed').map((c) => String(c.args[0]));
+const of = (fn: string) => calls.filter((c) => c.fn === fn);
+
+test('a passing gate: key masked first, thresholds sent, every output set, no failure', async () => {
+  script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
+  await run();
+  expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
+  expect(seen).toHaveLength(1);
+  expect(seen[0].url).toBe('/api/v1/deploy/trigger');
+  expect(seen[0].headers.authorization).toBe('Bearer a11y_secret_key');
+  expect(seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-gate-[0-9a-f]{40}$/);
+  expect(seen[0].body).toEqual({
+    siteId: 'shop',
+    sha: SHA,
+    fail_on_critical: true,
+    repository: 'acme/shop',
+    ref: 'refs/heads/main',
+  });
+  expect(outputs()).toEqual({
+    passed: 'true',
+    'deploy-id': 'dep_1',
+    'scan-id': 'scn_1',
+    'new-issues': '0',
+    'details-url': `${baseUrl}/api/v1/deploy/dep_1`,
+  });
+  expect(failures()).toEqual([]);
+  expect(summaryText).toContain('## a11y-gate: `shop`');
+  expect(summaryText).toContain('Accessibility gate passed');
+  expect(summaryText).toContain('Compared with scan `scn_0`');
+  expect(summaryText).toContain('No new accessibility issues.');
+});
+
+test('results are submitted first as one scan; a failing gate fails the step with reasons, annotations and summary', async () => {
+  inputValues.results = path.join(fixtures, 'native-scan.json');
+  inputValues['fail-on-serious'] = 'true';
+  inputValues['max-new-issues'] = '2';
+  process.env.GITHUB_HEAD_REF = 'fix-checkout';
+  script = [
+    json(
+      201,
+      {
+        id: 'scn_9',
+        siteId: 'shop',
+        url: 'https://shop.example.com/',
+        summary: { pages: 1, issues: 3 },
+        warnings: ['Only one page was scanned'],
+      },
+      { location: '/api/v1/scans/scn_9' },
+    ),
+    json(201, failingEvent(), { location: '/api/v1/deploy/dep_2' }),
+  ];
+  await run();
+
+  expect(seen.map((s) => s.url)).toEqual(['/api/v1/scans', '/api/v1/deploy/trigger']);
+  expect(seen[0].body).toMatchObject({
+    url: 'https://shop.example.com/',
+    siteId: 'shop',
+    sha: SHA,
+    branch: 'fix-checkout',
+    run_attempt: 1,
+    engine: { name: 'in-house-checker', version: '2.1.0' },
+  });
+  expect(seen[0].body.pages[0].issues).toHaveLength(3);
+  expect(seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-scan-/);
+  expect(seen[1].body).toMatchObject({
+    fail_on_critical: true,
+    fail_on_serious: true,
+    max_total: 2,
+    ref: 'refs/heads/fix-checkout',
+  });
+
+  expect(outputs()).toEqual({
+    passed: 'false',
+    'deploy-id': 'dep_2',
+    'scan-id': 'scn_1',
+    'new-issues': '3',
+    'details-url': `${baseUrl}/api/v1/deploy/dep_2`,
+  });
+  expect(failures()).toHaveLength(1);
+  expect(failures()[0]).toBe(
+    `Accessibility gate failed for shop at ${SHA}:\n- 1 new critical issue (fail_on_critical) (threshold_exceeded)\n${baseUrl}/api/v1/deploy/dep_2`,
+  );
+
+  expect(of('error').map((c) => c.args)).toEqual([
+    [
+      'Form elements must have labels\nOn https://shop.example.com/checkout, element #card-number\nhttps://dequeuniversity.com/rules/axe/4.14/label',
+      { title: 'a11y-gate: label (critical)', file: 'src/checkout/CardForm.tsx', startLine: 42 },
+    ],
+    [
+      expect.any(String),
+      { title: 'a11y-gate: color-contrast (serious)', file: 'src/checkout/Total.tsx', startLine: 7 },
+    ],
+  ]);
+  // The service's warning about the scan, then the moderate issue (no source: no file).
+  expect(of('warning').map((c) => c.args)).toEqual([
+    ['a11y-gate: Only one page was scanned'],
+    [
+      'Content in landmarks\nOn https://shop.example.com/checkout, element .promo',
+      { title: 'a11y-gate: region (moderate)' },
+    ],
+  ]);
+
+  expect(summaryText).toContain('Submitted scan `scn_9` (1 page, 3 issues) from 1 result file.');
+  expect(summaryText).toContain('Accessibility gate failed');
+  expect(summaryText).toContain('`threshold_exceeded`: 1 new critical issue');
+  expect(summaryText).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
+  expect(summaryText).toContain('#### New issues (3)');
+  expect(summaryText).toContain('`src/checkout/CardForm.tsx:42`');
+});
+
+test('a capped issue list: at most 50 annotations, the rest counted', async () => {
+  const issues = Array.from({ length: 60 }, (_, i) => ({ rule: `r${i}`, impact: 'minor', message: `m${i}` }));
+  script = [
+    json(
+      201,
+      deployEvent({
+        passed: true,
+        counts: { new: 500, existing: 0, fixed: 0, waived: 0 },
+        new_issues: issues,
+        new_issues_total: 500,
+      }),
+    ),
+  ];
+  await run();
+  expect(of('warning')).toHaveLength(50);
+  expect(of('info').map((c) => c.args[0])).toContain(
+    '450 more new issues are not annotated; the job summary and the deploy event list them.',
+  );
+  expect(summaryText).toContain('#### New issues (500)');
+  expect(summaryText).toContain('440 more new issues are not listed here');
+  expect(outputs()['new-issues']).toBe('500');
+});
+
+test('an outage fails closed by default, with every output set', async () => {
+  script = Array.from({ length: 5 }, () => problem(503, 'unavailable', 'Database down.'));
+  await run();
+  expect(seen).toHaveLength(5);
+  expect(failures()).toEqual([
+    'a11y-gate is unreachable, so the gate fails closed (set fail-on-error: false to only warn): POST /api/v1/deploy/trigger answered 503 unavailable: Database down. (after 5 attempts)',
+  ]);
+  expect(outputs()).toEqual({
+    passed: 'false',
+    'deploy-id': '',
+    'scan-id': '',
+    'new-issues': '',
+    'details-url': '',
+  });
+  expect(summaryText).toContain('could not be evaluated');
+});
+
+test('fail-on-error: false turns an outage into a warning', async () => {
+  inputValues['fail-on-error'] = 'false';
+  script = Array.from({ length: 5 }, () => problem(502, 'bad_gateway', 'Proxy error.'));
+  await run();
+  expect(failures()).toEqual([]);
+  expect(of('warning').map((c) => c.args[0])).toEqual([
+    expect.stringMatching(
+      /^a11y-gate is unreachable; the gate was NOT evaluated \(fail-on-error is false\): POST/,
+    ),
+  ]);
+  expect(outputs().passed).toBe('false');
+  expect(summaryText).toContain('was skipped');
+});
+
+test('fail-on-error: false never hides a rejected request (a wrong key, bad results)', async () => {
+  inputValues['fail-on-error'] = 'false';
+  script = [problem(401, 'unauthorized', 'The API key is not valid.')];
+  await run();
+  expect(seen).toHaveLength(1);
+  expect(failures()).toEqual([
+    'POST /api/v1/deploy/trigger answered 401 unauthorized: The API key is not valid.',
+  ]);
+});
+
+test('an outage after the scan was stored still reports its id', async () => {
+  inputValues.results = path.join(fixtures, 'axe-result.json');
+  script = [
+    json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
+    ...Array.from({ length: 5 }, () => problem(500, 'internal', 'Boom.')),
+  ];
+  await run();
+  expect(outputs()['scan-id']).toBe('scn_5');
+  expect(failures()).toHaveLength(1);
+});
+
+test('a bad input fails naming it, before any request, and still sets the outputs', async () => {
+  inputValues['max-new-issues'] = 'lots';
+  await run();
+  expect(seen).toHaveLength(0);
+  expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
+  expect(failures()).toEqual(['Input "max-new-issues" must be a non-negative integer, got "lots"']);
+  expect(outputs().passed).toBe('false');
+});
+
+test('results that match nothing fail naming the input, even with fail-on-error: false', async () => {
+  inputValues.results = path.join(fixtures, 'no-such-*.json');
+  inputValues['fail-on-error'] = 'false';
+  await run();
+  expect(seen).toHaveLength(0);
+  expect(failures()[0]).toMatch(/^Input "results" matched no files/);
+});
+
+test('triggerBody leaves empty optional thresholds to the site settings', () => {
+  const inputs = parseInputs(
+    (n) => ({ 'api-url': 'https://a', 'api-key': 'k', 'site-id': 's', 'fail-on-critical': 'false' })[n] ?? '',
+    { GITHUB_SHA: SHA },
+  );
+  expect(triggerBody(inputs)).toEqual({ siteId: 's', sha: SHA, fail_on_critical: false });
+});
