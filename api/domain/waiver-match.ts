@@ -1,4 +1,5 @@
 import { urlMatcher } from './glob.js';
+import { normalizeSelector } from './selector-normalisation.js';
 
 /** A waiver as the gate sees it (DESIGN §Waivers). Every criterion that is set must match. */
 export interface WaiverRule {
@@ -31,9 +32,12 @@ export function waiverState(w: Pick<WaiverRule, 'expires_at' | 'revoked_at'>, no
   return 'active';
 }
 
-/** Selectors compare with runs of whitespace collapsed: `a  > b` and `a > b` are the same element. */
+/**
+ * Selectors compare the way fingerprints do (store/scans keeps them as submitted): whitespace around
+ * combinators is ignored and generated class names (`css-1x2y3z`, `sc-AbCdE`, …) match any build's.
+ */
 export function normaliseWaiverSelector(selector: string): string {
-  return selector.trim().replace(/\s+/g, ' ');
+  return normalizeSelector(selector.trim().replace(/\s+/g, ' '));
 }
 
 interface CompiledWaiver {

@@ -61,7 +61,14 @@ describe('compileWaivers', () => {
     expect(m.match(issue())).toBe('w1');
     expect(m.match(issue({ selector: '#buy > .total' }))).toBeUndefined();
     expect(m.match(issue({ selector: null }))).toBeUndefined();
-    expect(normaliseWaiverSelector('a \n  b')).toBe('a b');
+    expect(normaliseWaiverSelector('a \n  b')).toBe(normaliseWaiverSelector('a b'));
+    // Generated class names match any build's, as in fingerprints.
+    const css = compileWaivers(
+      [waiver({ id: 'w2', rule: 'color-contrast', selector: '.card .css-1a2b3c' })],
+      NOW,
+    );
+    expect(css.match(issue({ selector: '.card .css-9z8y7x' }))).toBe('w2');
+    expect(css.match(issue({ selector: '.list .css-9z8y7x' }))).toBeUndefined();
   });
 
   test('url_pattern is a glob on the path (leading /) or on the whole URL', () => {

@@ -1,6 +1,50 @@
+import { IdParam } from '../../schemas/common.js';
+import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
+import { getDeploy, triggerGate } from '../../services/gate.js';
 import type { ApiContext } from '../context.js';
-import type { AnyRoute } from '../route.js';
+import { problems } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { requireAnyScope } from '../scope-check.js';
 
-export function deployRoutes(_ctx: ApiContext): AnyRoute[] {
-  return [];
+export function deployRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/deploy/trigger',
+      tag: 'Deploy gate',
+      summary: 'May this commit deploy? Evaluate the gate and record a deploy event',
+      description:
+        'Compares the latest scan of `sha` with a baseline (the scan of `baseline_sha`, else the latest earlier ' +
+        "scan on the site's base branch, else none) and checks the thresholds on new issues (all issues with " +
+        '`new_only: false`); active waivers take matching issues out of the counts. A failed gate is still ' +
+        '201: read `passed`. `404` when the site does not exist (sites are created by their first scan).',
+      access: 'gate',
+      body: DeployTriggerBody,
+      responses: {
+        201: { description: 'The deploy event.', schema: DeployEvent, headers: { Location: '' } },
+      },
+      handler: async ({ body, org }) => {
+        const event = await triggerGate(ctx, org, body);
+        return { status: 201, headers: { Location: `/api/v1/deploy/${event.id}` }, body: event };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/deploy/:id',
+      tag: 'Deploy gate',
+      summary: 'A deploy event, as decided (with its check run’s current state)',
+      description:
+        'Requires an API key with the `gate` or the `read` scope. The decision is a record: later waivers or ' +
+        'scans do not change it.',
+      access: 'key',
+      params: IdParam,
+      responses: { 200: { description: 'The deploy event.', schema: DeployEvent } },
+      handler: async ({ params, org, principal }) => {
+        requireAnyScope(principal, ['gate', 'read']);
+        const event = await getDeploy(ctx, org, params.id);
+        if (!event) throw problems.notFound('deploy event');
+        return { status: 200, body: event };
+      },
+    }),
+  ];
 }

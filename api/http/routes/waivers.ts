@@ -1,6 +1,156 @@
+import { newId, nowIso } from '../../domain/ids.js';
+import { waiverState } from '../../domain/waiver-match.js';
+import { recordEvent } from '../../events/outbox.js';
+import { IdParam } from '../../schemas/common.js';
+import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers.js';
+import { getSite } from '../../store/sites.js';
+import { WaiverRepository, type WaiverRecord } from '../../store/waivers.js';
 import type { ApiContext } from '../context.js';
-import type { AnyRoute } from '../route.js';
+import { decodeCursor, toPage } from '../pagination.js';
+import { problems } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { requireAnyScope } from '../scope-check.js';
 
-export function waiverRoutes(_ctx: ApiContext): AnyRoute[] {
-  return [];
+export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {
+  const status = waiverState(w, now);
+  return {
+    id: w.id,
+    siteId: w.site_id,
+    rule: w.rule,
+    selector: w.selector,
+    url_pattern: w.url_pattern,
+    fingerprint: w.fingerprint,
+    reason: w.reason,
+    expires_at: w.expires_at,
+    status,
+    active: status === 'active',
+    created_at: w.created_at,
+    created_by: w.created_by,
+    revoked_at: w.revoked_at,
+    revoked_by: w.revoked_by,
+  };
+}
+
+export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
+  const waivers = new WaiverRepository(ctx.db);
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/waivers',
+      tag: 'Waivers',
+      summary: 'Waive matching issues of a site until a date',
+      description:
+        'Issues of `rule` that also match every other criterion given (`selector`, `url_pattern`, `fingerprint`) ' +
+        'are shown as waived in later deploy events and not counted by the gate. A waiver is not conformance: a ' +
+        'VPAT still counts waived issues. `404` when the site does not exist.',
+      access: 'manage',
+      body: CreateWaiverBody,
+      responses: {
+        201: { description: 'The waiver.', schema: Waiver, headers: { Location: '' } },
+      },
+      handler: async ({ body, org, principal }) => {
+        if (!(await getSite(ctx.db, org, body.siteId))) throw problems.notFound('site');
+        const record: WaiverRecord = {
+          id: newId('wvr'),
+          org,
+          site_id: body.siteId,
+          rule: body.rule,
+          selector: body.selector ?? null,
+          url_pattern: body.url_pattern ?? null,
+          fingerprint: body.fingerprint?.toLowerCase() ?? null,
+          reason: body.reason,
+          // Stored in one format (UTC, milliseconds) so it compares correctly as text in SQL.
+          expires_at: new Date(body.expires_at).toISOString(),
+          created_at: nowIso(),
+          created_by: principal.kind === 'key' ? principal.keyId : null,
+          revoked_at: null,
+          revoked_by: null,
+        };
+        const view = presentWaiver(record);
+        await ctx.db.transaction(async (trx) => {
+          await waivers.with(trx).insert(record);
+          await recordEvent(trx, { org, type: 'waiver.created', data: view });
+        });
+        ctx.logger.info(
+          { waiver_id: record.id, org, site_id: record.site_id, rule: record.rule },
+          'waiver created',
+        );
+        return { status: 201, headers: { Location: `/api/v1/waivers/${record.id}` }, body: view };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/waivers',
+      tag: 'Waivers',
+      summary: 'List waivers, newest first',
+      description: 'Requires an API key with the `manage` or the `read` scope.',
+      access: 'key',
+      query: WaiverListQuery,
+      responses: {
+        200: { description: 'Waivers, newest first.', schema: WaiverList, headers: { Link: '' } },
+      },
+      handler: async ({ query, req, org, principal }) => {
+        requireAnyScope(principal, ['manage', 'read']);
+        const after = decodeCursor(query.cursor, 2);
+        const now = nowIso();
+        const rows = await waivers.list(
+          org,
+          { siteId: query.siteId, active: query.active, now },
+          query.limit + 1,
+          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
+        );
+        const page = toPage(
+          req,
+          rows,
+          query.limit,
+          (w) => [w.created_at, w.id],
+          (w) => presentWaiver(w, now),
+        );
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/waivers/:id',
+      tag: 'Waivers',
+      summary: 'A waiver (also after it was revoked or expired)',
+      description: 'Requires an API key with the `manage` or the `read` scope.',
+      access: 'key',
+      params: IdParam,
+      responses: { 200: { description: 'The waiver.', schema: Waiver } },
+      handler: async ({ params, org, principal }) => {
+        requireAnyScope(principal, ['manage', 'read']);
+        const w = await waivers.find(org, params.id);
+        if (!w) throw problems.notFound('waiver');
+        return { status: 200, body: presentWaiver(w) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/waivers/:id',
+      tag: 'Waivers',
+      summary: 'Revoke a waiver (the record stays, with revoked_at)',
+      description:
+        'Takes effect for every later gate decision. Revoking a revoked waiver changes nothing and answers the ' +
+        'same. Earlier deploy events keep what they decided.',
+      access: 'manage',
+      params: IdParam,
+      responses: { 200: { description: 'The revoked waiver.', schema: Waiver } },
+      handler: async ({ params, org, principal }) => {
+        const now = nowIso();
+        const by = principal.kind === 'key' ? principal.keyId : null;
+        const revoked = await ctx.db.transaction(async (trx) => {
+          const repo = waivers.with(trx);
+          if (!(await repo.revoke(org, params.id, now, by))) return undefined;
+          const w = (await repo.find(org, params.id))!;
+          await recordEvent(trx, { org, type: 'waiver.revoked', data: presentWaiver(w, now) });
+          return w;
+        });
+        const w = revoked ?? (await waivers.find(org, params.id));
+        if (!w) throw problems.notFound('waiver');
+        if (revoked) ctx.logger.info({ waiver_id: w.id, org }, 'waiver revoked');
+        return { status: 200, body: presentWaiver(w, now) };
+      },
+    }),
+  ];
 }

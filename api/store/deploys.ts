@@ -1,0 +1,157 @@
+import type { Knex } from 'knex';
+
+export type CheckRunStatus = 'pending' | 'completed' | 'failed' | 'skipped';
+
+/** One deploy event as stored: scalar columns plus the lists it showed, as JSON (a record, not a view). */
+export interface DeployRecord {
+  id: string;
+  org: string;
+  siteId: string;
+  sha: string;
+  ref: string | null;
+  repository: string | null;
+  /** The validated trigger request, so a re-run can repeat it. */
+  request: Record<string, unknown>;
+  /** The thresholds applied after the site and built-in defaults. */
+  settings: Record<string, unknown>;
+  passed: boolean;
+  reasons: unknown[];
+  scanId: string | null;
+  baseline: { scanId: string | null; sha: string | null; strategy: string; reason: string } | null;
+  counts: Record<string, unknown>;
+  thresholds: unknown[];
+  newIssues: unknown[];
+  newIssuesTotal: number;
+  waivedIssues: unknown[];
+  checkRun: { status: CheckRunStatus; id: number | null; url: string | null; error: string | null };
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  org: string;
+  site_id: string;
+  sha: string;
+  ref: string | null;
+  repository: string | null;
+  request: string;
+  settings: string;
+  passed: boolean | number;
+  reasons: string;
+  scan_id: string | null;
+  baseline_scan_id: string | null;
+  baseline_sha: string | null;
+  baseline_strategy: string | null;
+  baseline_reason: string | null;
+  counts: string;
+  thresholds: string;
+  new_issues: string;
+  new_issues_total: number;
+  waived_issues: string;
+  check_run_status: CheckRunStatus;
+  check_run_id: number | string | null;
+  check_run_url: string | null;
+  check_run_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRow(d: DeployRecord): Row {
+  return {
+    id: d.id,
+    org: d.org,
+    site_id: d.siteId,
+    sha: d.sha,
+    ref: d.ref,
+    repository: d.repository,
+    request: JSON.stringify(d.request),
+    settings: JSON.stringify(d.settings),
+    passed: d.passed,
+    reasons: JSON.stringify(d.reasons),
+    scan_id: d.scanId,
+    baseline_scan_id: d.baseline?.scanId ?? null,
+    baseline_sha: d.baseline?.sha ?? null,
+    baseline_strategy: d.baseline?.strategy ?? null,
+    baseline_reason: d.baseline?.reason ?? null,
+    counts: JSON.stringify(d.counts),
+    thresholds: JSON.stringify(d.thresholds),
+    new_issues: JSON.stringify(d.newIssues),
+    new_issues_total: d.newIssuesTotal,
+    waived_issues: JSON.stringify(d.waivedIssues),
+    check_run_status: d.checkRun.status,
+    check_run_id: d.checkRun.id,
+    check_run_url: d.checkRun.url,
+    check_run_error: d.checkRun.error,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
+}
+
+function fromRow(r: Row): DeployRecord {
+  return {
+    id: r.id,
+    org: r.org,
+    siteId: r.site_id,
+    sha: r.sha,
+    ref: r.ref,
+    repository: r.repository,
+    request: JSON.parse(r.request),
+    settings: JSON.parse(r.settings),
+    // SQLite answers 0/1.
+    passed: Boolean(r.passed),
+    reasons: JSON.parse(r.reasons),
+    scanId: r.scan_id,
+    baseline: r.baseline_strategy
+      ? {
+          scanId: r.baseline_scan_id,
+          sha: r.baseline_sha,
+          strategy: r.baseline_strategy,
+          reason: r.baseline_reason ?? '',
+        }
+      : null,
+    counts: JSON.parse(r.counts),
+    thresholds: JSON.parse(r.thresholds),
+    newIssues: JSON.parse(r.new_issues),
+    newIssuesTotal: r.new_issues_total,
+    waivedIssues: JSON.parse(r.waived_issues),
+    checkRun: {
+      status: r.check_run_status,
+      id: r.check_run_id === null ? null : Number(r.check_run_id),
+      url: r.check_run_url,
+      error: r.check_run_error,
+    },
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export class DeployRepository {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  async insert(d: DeployRecord): Promise<void> {
+    await this.db('deploys').insert(toRow(d));
+  }
+
+  async find(org: string, id: string): Promise<DeployRecord | undefined> {
+    const row = (await this.db('deploys').where({ org, id }).first()) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
+  async findAnyOrg(id: string): Promise<DeployRecord | undefined> {
+    const row = (await this.db('deploys').where({ id }).first()) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  async setCheckRun(id: string, state: DeployRecord['checkRun'], at: string): Promise<boolean> {
+    const n = await this.db('deploys').where({ id }).update({
+      check_run_status: state.status,
+      check_run_id: state.id,
+      check_run_url: state.url,
+      check_run_error: state.error,
+      updated_at: at,
+    });
+    return n === 1;
+  }
+}

@@ -1,0 +1,338 @@
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+
+const MAIN_SHA = 'a'.repeat(40);
+const HEAD_SHA = 'b'.repeat(40);
+const FIX_SHA = 'c'.repeat(40);
+const SAME_SHA = 'd'.repeat(40);
+const UNKNOWN_SHA = 'e'.repeat(40);
+
+interface NativeIssue {
+  rule: string;
+  impact?: string;
+  kind?: string;
+  selector?: string;
+  message?: string;
+  wcag?: string[];
+  source?: { path: string; line?: number };
+}
+
+const contrast: NativeIssue = { rule: 'color-contrast', impact: 'serious', selector: '#promo > .cta' };
+const landmark: NativeIssue = { rule: 'region', impact: 'moderate', selector: 'main' };
+const missingAlt: NativeIssue = {
+  rule: 'image-alt',
+  impact: 'critical',
+  selector: '#hero > img',
+  message: 'Images must have alternate text',
+  wcag: ['1.1.1'],
+  source: { path: 'src/Hero.tsx', line: 12 },
+};
+
+describe.each(dbKinds)('deploy gate (%s)', (db) => {
+  let h: Harness;
+  let key: string;
+  const site = 'shop-web';
+
+  async function scan(sha: string, branch: string, issues: NativeIssue[], siteId = site, k = key) {
+    const res = await h.request('POST', '/api/v1/scans', {
+      key: k,
+      body: {
+        siteId,
+        url: 'https://shop.example',
+        sha,
+        branch,
+        pages: [
+          { url: 'https://shop.example/', issues: issues.filter((i) => i.rule !== 'image-alt') },
+          { url: 'https://shop.example/products/42', issues: issues.filter((i) => i.rule === 'image-alt') },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  }
+
+  async function trigger(body: Record<string, unknown>, k = key) {
+    return h.request('POST', '/api/v1/deploy/trigger', { key: k, body: { siteId: site, ...body } });
+  }
+
+  let baselineScan: string;
+  let headScan: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ db });
+    key = await h.createKey({ org: 'acme' });
+    baselineScan = (await scan(MAIN_SHA, 'main', [contrast, landmark])).id;
+    headScan = (await scan(HEAD_SHA, 'feature/hero', [contrast, landmark, missingAlt])).id;
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('a new critical issue fails the gate (201), with the reason and the issue listed', async () => {
+    const res = await trigger({ sha: HEAD_SHA });
+    expect(res.status).toBe(201);
+    const e = res.body;
+    expect(res.headers.get('location')).toBe(`/api/v1/deploy/${e.id}`);
+    expect(e.id).toMatch(/^dep_/);
+    expect(e).toMatchObject({
+      siteId: site,
+      sha: HEAD_SHA,
+      status: 'failed',
+      passed: false,
+      scan_id: headScan,
+      baseline: { scan_id: baselineScan, sha: MAIN_SHA, strategy: 'base_branch' },
+      counts: { new: 1, existing: 2, fixed: 0, waived: 0 },
+      new_issues_total: 1,
+      waived_issues: [],
+      check_run: { status: 'skipped', id: null, url: null },
+    });
+    expect(e.counts.by_impact.critical).toEqual({ new: 1, existing: 0, fixed: 0, waived: 0 });
+    expect(e.reasons).toEqual([
+      { code: 'critical_issues', message: '1 new critical issue found; fail_on_critical allows none.' },
+    ]);
+    expect(e.thresholds).toEqual([{ name: 'fail_on_critical', limit: 0, actual: 1, passed: false }]);
+    expect(e.new_issues).toEqual([
+      {
+        rule: 'image-alt',
+        impact: 'critical',
+        kind: 'violation',
+        message: 'Images must have alternate text',
+        selector: '#hero > img',
+        page_url: 'https://shop.example/products/42',
+        wcag: ['1.1.1'],
+        help_url: null,
+        source: { path: 'src/Hero.tsx', line: 12 },
+        fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    ]);
+    expect(e.settings).toEqual({
+      fail_on_critical: true,
+      fail_on_serious: false,
+      max_critical: null,
+      max_serious: null,
+      max_moderate: null,
+      max_minor: null,
+      max_total: null,
+      new_only: true,
+      include_incomplete: false,
+    });
+
+    const again = await h.request('GET', `/api/v1/deploy/${e.id}`, { key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(e);
+  });
+
+  test('the decision is written to the outbox in the same transaction', async () => {
+    const res = await trigger({ sha: HEAD_SHA });
+    const rows = await h.db('outbox_messages').where({ org: 'acme', type: 'deploy.completed' });
+    const payloads = rows.map((r) => JSON.parse(r.payload));
+    const mine = payloads.find((p) => p.data.id === res.body.id);
+    expect(mine.data).toEqual(res.body);
+  });
+
+  test('a waiver passes it and lists the issue as waived; revoked, it fails again', async () => {
+    const failed = (await trigger({ sha: HEAD_SHA })).body;
+    const fingerprint = failed.new_issues[0].fingerprint;
+    const w = await h.request('POST', '/api/v1/waivers', {
+      key,
+      body: {
+        siteId: site,
+        rule: 'image-alt',
+        url_pattern: '/products/*',
+        reason: 'Hero image is decorative; markup fix in JIRA-12',
+        expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      },
+    });
+    expect(w.status).toBe(201);
+
+    const waived = (await trigger({ sha: HEAD_SHA })).body;
+    expect(waived.passed).toBe(true);
+    expect(waived.reasons).toEqual([]);
+    expect(waived.counts).toMatchObject({ new: 0, existing: 2, waived: 1 });
+    expect(waived.new_issues).toEqual([]);
+    expect(waived.waived_issues).toEqual([
+      expect.objectContaining({ rule: 'image-alt', fingerprint, waiver_id: w.body.id, status: 'new' }),
+    ]);
+
+    // An event is a record: the earlier failure stays a failure.
+    expect((await h.request('GET', `/api/v1/deploy/${failed.id}`, { key })).body.passed).toBe(false);
+
+    expect((await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key })).status).toBe(200);
+    const revoked = (await trigger({ sha: HEAD_SHA })).body;
+    expect(revoked.passed).toBe(false);
+    expect(revoked.waived_issues).toEqual([]);
+    // …and the waived decision stays passed.
+    expect((await h.request('GET', `/api/v1/deploy/${waived.id}`, { key })).body.passed).toBe(true);
+  });
+
+  test('an expired waiver no longer applies', async () => {
+    const w = await h.request('POST', '/api/v1/waivers', {
+      key,
+      body: {
+        siteId: site,
+        rule: 'image-alt',
+        reason: 'temporary',
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    expect(w.status).toBe(201);
+    expect((await trigger({ sha: HEAD_SHA })).body.passed).toBe(true);
+    // Let it expire (the API refuses past dates, so move it back in the database).
+    await h
+      .db('waivers')
+      .where({ id: w.body.id })
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    const res = (await trigger({ sha: HEAD_SHA })).body;
+    expect(res.passed).toBe(false);
+    expect(res.counts.waived).toBe(0);
+    await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key });
+  });
+
+  test('head equal to the baseline passes', async () => {
+    await scan(SAME_SHA, 'feature/copy', [contrast, landmark]);
+    const e = (await trigger({ sha: SAME_SHA, fail_on_serious: true, max_total: 0 })).body;
+    expect(e).toMatchObject({ passed: true, status: 'passed', counts: { new: 0, existing: 2, fixed: 0 } });
+    expect(e.thresholds.map((t: { passed: boolean }) => t.passed)).toEqual([true, true, true]);
+  });
+
+  test('a fix only passes, with fixed counted', async () => {
+    await scan(FIX_SHA, 'feature/contrast', [landmark]);
+    const e = (await trigger({ sha: FIX_SHA, max_total: 0 })).body;
+    expect(e).toMatchObject({ passed: true, counts: { new: 0, existing: 1, fixed: 1 } });
+    expect(e.counts.by_impact.serious.fixed).toBe(1);
+  });
+
+  test('an unknown sha fails with no_scan', async () => {
+    const res = await trigger({ sha: UNKNOWN_SHA });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ passed: false, status: 'failed', scan_id: null, baseline: null });
+    expect(res.body.reasons.map((r: { code: string }) => r.code)).toEqual(['no_scan']);
+    expect(res.body.reasons[0].message).toMatch(/No scan/);
+  });
+
+  test('baseline_sha picks the baseline; an unknown one means every issue is new', async () => {
+    const e = (await trigger({ sha: HEAD_SHA, baseline_sha: SAME_SHA })).body;
+    expect(e.baseline).toMatchObject({ sha: SAME_SHA, strategy: 'baseline_sha' });
+    expect(e.counts).toMatchObject({ new: 1, existing: 2 });
+    const none = (await trigger({ sha: HEAD_SHA, baseline_sha: UNKNOWN_SHA })).body;
+    expect(none.baseline).toMatchObject({ scan_id: null, sha: UNKNOWN_SHA, strategy: 'baseline_sha' });
+    expect(none.counts).toMatchObject({ new: 3, existing: 0 });
+  });
+
+  test('with no earlier scan on the base branch every issue is new; new_only false counts all', async () => {
+    await scan(HEAD_SHA, 'main', [contrast], 'first-site');
+    const e = (await trigger({ siteId: 'first-site', sha: HEAD_SHA, max_total: 0 })).body;
+    expect(e.baseline).toMatchObject({ scan_id: null, strategy: 'none' });
+    expect(e.reasons.map((r: { code: string }) => r.code)).toEqual(['max_total_exceeded']);
+
+    const all = (await trigger({ sha: HEAD_SHA, new_only: false, max_serious: 0 })).body;
+    expect(all.reasons.map((r: { code: string }) => r.code)).toEqual([
+      'critical_issues',
+      'max_serious_exceeded',
+    ]);
+    expect(all.reasons[0].message).toMatch(/new and existing/);
+  });
+
+  test('site gate settings are the defaults; the request overrides them', async () => {
+    const patched = await h.request('PATCH', `/api/v1/sites/${site}`, {
+      key,
+      body: { gate: { fail_on_critical: false, max_moderate: 0 } },
+    });
+    expect(patched.status).toBe(200);
+    try {
+      const bySite = (await trigger({ sha: HEAD_SHA, new_only: false })).body;
+      expect(bySite.settings).toMatchObject({ fail_on_critical: false, max_moderate: 0, new_only: false });
+      expect(bySite.reasons.map((r: { code: string }) => r.code)).toEqual(['max_moderate_exceeded']);
+
+      const overridden = (
+        await trigger({ sha: HEAD_SHA, new_only: false, fail_on_critical: true, max_moderate: null })
+      ).body;
+      expect(overridden.settings).toMatchObject({ fail_on_critical: true, max_moderate: null });
+      expect(overridden.reasons.map((r: { code: string }) => r.code)).toEqual(['critical_issues']);
+    } finally {
+      await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: null } });
+    }
+  });
+
+  test('incomplete issues count only with include_incomplete', async () => {
+    const sha = 'f1'.repeat(20);
+    await scan(sha, 'feature/x', [contrast, landmark, { ...missingAlt, kind: 'incomplete' }]);
+    expect((await trigger({ sha })).body).toMatchObject({ passed: true, counts: { new: 0 } });
+    expect((await trigger({ sha, include_incomplete: true })).body).toMatchObject({
+      passed: false,
+      counts: { new: 1 },
+    });
+  });
+
+  test('repository: from the request, else the site; the check run is skipped without the App', async () => {
+    const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop', ref: 'refs/heads/feature/hero' }))
+      .body;
+    expect(e).toMatchObject({ repository: 'acme/shop', ref: 'refs/heads/feature/hero' });
+    expect(e.check_run).toMatchObject({ status: 'skipped', error: expect.stringMatching(/not configured/) });
+    const none = (await trigger({ sha: HEAD_SHA })).body;
+    expect(none.repository).toBeNull();
+    expect(none.check_run.error).toMatch(/No repository/);
+  });
+
+  test("another org's site and deploy events answer 404", async () => {
+    const other = await h.createKey({ org: 'other' });
+    const res = await trigger({ sha: HEAD_SHA }, other);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+    const mine = (await trigger({ sha: HEAD_SHA })).body;
+    expect((await h.request('GET', `/api/v1/deploy/${mine.id}`, { key: other })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/deploy/dep_doesnotexist', { key })).status).toBe(404);
+    expect((await trigger({ siteId: 'no-such-site', sha: HEAD_SHA })).status).toBe(404);
+  });
+
+  test('bad thresholds are 422 with pointers, and nothing is recorded', async () => {
+    const before = await h.db('deploys').count({ n: '*' }).first();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ sha: HEAD_SHA, max_total: -1 }, '#/max_total'],
+      [{ sha: HEAD_SHA, max_critical: 1.5 }, '#/max_critical'],
+      [{ sha: HEAD_SHA, max_serious: '3' }, '#/max_serious'],
+      [{ sha: HEAD_SHA, fail_on_critical: 'yes' }, '#/fail_on_critical'],
+      [{ sha: HEAD_SHA, new_only: 1 }, '#/new_only'],
+      [{ sha: 'not-a-sha' }, '#/sha'],
+      [{}, '#/sha'],
+      [{ sha: HEAD_SHA, siteId: 'Not A Site' }, '#/siteId'],
+      [{ sha: HEAD_SHA, repository: 'no-slash' }, '#/repository'],
+      [{ sha: HEAD_SHA, max_totl: 3 }, '#'],
+    ];
+    for (const [body, pointer] of cases) {
+      const res = await trigger(body);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    }
+    expect(await h.db('deploys').count({ n: '*' }).first()).toEqual(before);
+  });
+
+  test('scopes: trigger needs gate; GET takes gate or read', async () => {
+    const ingestOnly = await h.createKey({ org: 'acme', scopes: ['ingest'] });
+    const readOnly = await h.createKey({ org: 'acme', scopes: ['read'] });
+    const gateOnly = await h.createKey({ org: 'acme', scopes: ['gate'] });
+    expect((await trigger({ sha: HEAD_SHA }, ingestOnly)).status).toBe(403);
+    expect((await trigger({ sha: HEAD_SHA }, readOnly)).status).toBe(403);
+    const e = await trigger({ sha: HEAD_SHA }, gateOnly);
+    expect(e.status).toBe(201);
+    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: readOnly })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: gateOnly })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: ingestOnly })).status).toBe(403);
+  });
+
+  test('Idempotency-Key replays the same deploy event', async () => {
+    const headers = { 'idempotency-key': 'ci-run-42' };
+    const first = await h.request('POST', '/api/v1/deploy/trigger', {
+      key,
+      headers,
+      body: { siteId: site, sha: HEAD_SHA },
+    });
+    const second = await h.request('POST', '/api/v1/deploy/trigger', {
+      key,
+      headers,
+      body: { siteId: site, sha: HEAD_SHA },
+    });
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body.id).toBe(first.body.id);
+  });
+});

@@ -1,0 +1,171 @@
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+
+const DAY = 86_400_000;
+const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
+
+describe.each(dbKinds)('waivers (%s)', (db) => {
+  let h: Harness;
+  let key: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ db });
+    key = await h.createKey({ org: 'acme' });
+    for (const siteId of ['shop-web', 'docs']) {
+      const res = await h.request('POST', '/api/v1/scans', {
+        key,
+        body: { siteId, url: 'https://shop.example', sha: 'a'.repeat(40), branch: 'main', pages: [] },
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const create = (body: Record<string, unknown>, k = key) =>
+    h.request('POST', '/api/v1/waivers', {
+      key: k,
+      body: {
+        siteId: 'shop-web',
+        rule: 'color-contrast',
+        reason: 'brand colours, redesign in Q1',
+        expires_at: inDays(30),
+        ...body,
+      },
+    });
+
+  test('create, read, and the waiver.created event in the outbox', async () => {
+    const res = await create({ selector: '#promo > .cta', url_pattern: '/products/**' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      siteId: 'shop-web',
+      rule: 'color-contrast',
+      selector: '#promo > .cta',
+      url_pattern: '/products/**',
+      fingerprint: null,
+      reason: 'brand colours, redesign in Q1',
+      status: 'active',
+      active: true,
+      revoked_at: null,
+      created_by: expect.stringMatching(/^key_/),
+    });
+    expect(res.body.id).toMatch(/^wvr_/);
+    expect(res.headers.get('location')).toBe(`/api/v1/waivers/${res.body.id}`);
+    const got = await h.request('GET', `/api/v1/waivers/${res.body.id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(res.body);
+    const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.created' });
+    expect(events.map((e) => JSON.parse(e.payload).data.id)).toContain(res.body.id);
+  });
+
+  test('validation: reason required, expires_at in the future and at most 365 days away', async () => {
+    const before = await h.db('waivers').count({ n: '*' }).first();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ reason: undefined }, '#/reason'],
+      [{ reason: '   ' }, '#/reason'],
+      [{ expires_at: undefined }, '#/expires_at'],
+      [{ expires_at: new Date(Date.now() - 60_000).toISOString() }, '#/expires_at'],
+      [{ expires_at: inDays(366) }, '#/expires_at'],
+      [{ expires_at: 'next tuesday' }, '#/expires_at'],
+      [{ rule: '' }, '#/rule'],
+      [{ siteId: 'Bad Site' }, '#/siteId'],
+      [{ fingerprint: 'not a fingerprint!' }, '#/fingerprint'],
+      [{ colour: 'red' }, '#'],
+    ];
+    for (const [body, pointer] of cases) {
+      const res = await create(body);
+      expect(res.status).toBe(422);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    }
+    expect(await h.db('waivers').count({ n: '*' }).first()).toEqual(before);
+    // 365 days is allowed.
+    expect((await create({ expires_at: inDays(364.9) })).status).toBe(201);
+  });
+
+  test('revoke keeps the record, is idempotent, and writes waiver.revoked once', async () => {
+    const w = (await create({})).body;
+    const first = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ id: w.id, status: 'revoked', active: false });
+    expect(first.body.revoked_at).toEqual(expect.any(String));
+    const second = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key });
+    expect(second.status).toBe(200);
+    expect(second.body.revoked_at).toBe(first.body.revoked_at);
+    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key })).body.status).toBe('revoked');
+    const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.revoked' });
+    expect(events.filter((e) => JSON.parse(e.payload).data.id === w.id)).toHaveLength(1);
+  });
+
+  test('list filters by siteId and active, newest first, paginated', async () => {
+    const k = await h.createKey({ org: 'listing' });
+    for (const siteId of ['alpha', 'beta']) {
+      await h.request('POST', '/api/v1/scans', {
+        key: k,
+        body: { siteId, url: 'https://x.example', sha: 'b'.repeat(40), branch: 'main', pages: [] },
+      });
+    }
+    // Newest first is by created_at (milliseconds): keep the four creations in distinct milliseconds.
+    const tick = () => new Promise((r) => setTimeout(r, 3));
+    const a1 = (await create({ siteId: 'alpha' }, k)).body;
+    await tick();
+    const a2 = (await create({ siteId: 'alpha' }, k)).body;
+    await tick();
+    const b1 = (await create({ siteId: 'beta' }, k)).body;
+    await tick();
+    const expired = (await create({ siteId: 'alpha' }, k)).body;
+    await h
+      .db('waivers')
+      .where({ id: expired.id })
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    await h.request('DELETE', `/api/v1/waivers/${a2.id}`, { key: k });
+
+    const ids = async (q: string) => {
+      const res = await h.request('GET', `/api/v1/waivers${q}`, { key: k });
+      expect(res.status).toBe(200);
+      return res.body.data.map((w: { id: string }) => w.id);
+    };
+    expect(await ids('')).toEqual([expired.id, b1.id, a2.id, a1.id]);
+    expect(await ids('?siteId=alpha')).toEqual([expired.id, a2.id, a1.id]);
+    expect(await ids('?siteId=alpha&active=true')).toEqual([a1.id]);
+    expect(await ids('?active=false')).toEqual([expired.id, a2.id]);
+    expect((await h.request('GET', `/api/v1/waivers/${expired.id}`, { key: k })).body.status).toBe('expired');
+
+    const page1 = await h.request('GET', '/api/v1/waivers?limit=3', { key: k });
+    expect(page1.body.data).toHaveLength(3);
+    expect(page1.headers.get('link')).toContain('rel="next"');
+    const page2 = await h.request('GET', `/api/v1/waivers?limit=3&cursor=${page1.body.next_cursor}`, {
+      key: k,
+    });
+    expect(page2.body.data.map((w: { id: string }) => w.id)).toEqual([a1.id]);
+    expect(page2.body.next_cursor).toBeNull();
+
+    expect((await h.request('GET', '/api/v1/waivers?active=maybe', { key: k })).status).toBe(422);
+  });
+
+  test("another org's waivers and sites answer 404", async () => {
+    const other = await h.createKey({ org: 'other' });
+    const w = (await create({})).body;
+    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
+    expect((await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key })).body.status).toBe('active');
+    const theirs = await h.request('GET', '/api/v1/waivers', { key: other });
+    expect(theirs.body.data).toEqual([]);
+    expect((await create({}, other)).status).toBe(404);
+    expect((await create({ siteId: 'never-scanned' })).status).toBe(404);
+  });
+
+  test('scopes: manage creates and revokes; read or manage may list and read', async () => {
+    const reader = await h.createKey({ org: 'acme', scopes: ['read'] });
+    const ci = await h.createKey({ org: 'acme', scopes: ['ingest', 'gate'] });
+    const manager = await h.createKey({ org: 'acme', scopes: ['manage'] });
+    expect((await create({}, reader)).status).toBe(403);
+    expect((await create({}, ci)).status).toBe(403);
+    const w = await create({}, manager);
+    expect(w.status).toBe(201);
+    expect((await h.request('GET', `/api/v1/waivers/${w.body.id}`, { key: reader })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/waivers/${w.body.id}`, { key: manager })).status).toBe(200);
+    expect((await h.request('GET', '/api/v1/waivers', { key: manager })).status).toBe(200);
+    expect((await h.request('GET', '/api/v1/waivers', { key: ci })).status).toBe(403);
+    expect((await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key: reader })).status).toBe(403);
+  });
+});
