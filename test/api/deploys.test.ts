@@ -1,3 +1,4 @@
+import { findDeploy, rerunDeploy, setDeployCheckRun } from '../../api/services/gate.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 const MAIN_SHA = 'a'.repeat(40);
@@ -334,5 +335,73 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     });
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body.id).toBe(first.body.id);
+  });
+
+  test('with the GitHub App attached: check run pending, deploy.completed after commit, state recorded', async () => {
+    const ctx = h.server.service.ctx;
+    let resolveSeen!: (v: { org: string; deployId: string; stored: boolean }) => void;
+    const seen = new Promise<{ org: string; deployId: string; stored: boolean }>((r) => (resolveSeen = r));
+    const listener = (e: { org: string; deployId: string }) => {
+      // Emitted after the commit: the event is already readable.
+      void findDeploy(ctx, e.deployId).then((found) => resolveSeen({ ...e, stored: Boolean(found) }));
+    };
+    ctx.events.on('deploy.completed', listener);
+    try {
+      const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop' })).body;
+      expect(e.check_run).toEqual({ status: 'pending', id: null, url: null, error: null });
+      expect(await seen).toEqual({ org: 'acme', deployId: e.id, stored: true });
+
+      const found = await findDeploy(ctx, e.id);
+      expect(found).toMatchObject({
+        org: 'acme',
+        repository: 'acme/shop',
+        event: { id: e.id, passed: false },
+      });
+      expect(await findDeploy(ctx, 'dep_missing')).toBeUndefined();
+
+      await setDeployCheckRun(ctx, e.id, {
+        status: 'completed',
+        id: 4242,
+        url: 'https://github.com/acme/shop/runs/4242',
+      });
+      const after = (await h.request('GET', `/api/v1/deploy/${e.id}`, { key })).body;
+      expect(after.check_run).toEqual({
+        status: 'completed',
+        id: 4242,
+        url: 'https://github.com/acme/shop/runs/4242',
+        error: null,
+      });
+      // The rest of the record is unchanged.
+      expect({ ...after, check_run: e.check_run }).toEqual(e);
+    } finally {
+      ctx.events.off('deploy.completed', listener);
+    }
+  });
+
+  test('rerunDeploy repeats the sha with the applied thresholds, only for the same repository', async () => {
+    const ctx = h.server.service.ctx;
+    const first = (
+      await trigger({ sha: HEAD_SHA, repository: 'acme/shop', max_moderate: 5, fail_on_critical: false })
+    ).body;
+    expect(first.passed).toBe(true);
+    expect(await rerunDeploy(ctx, first.id, 'acme/other')).toBeUndefined();
+    expect(await rerunDeploy(ctx, 'dep_missing', 'acme/shop')).toBeUndefined();
+
+    // Site defaults that change later do not change a re-run of the earlier decision.
+    await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: { fail_on_critical: true } } });
+    try {
+      const next = await rerunDeploy(ctx, first.id, 'ACME/shop');
+      expect(next?.deployId).toMatch(/^dep_/);
+      expect(next!.deployId).not.toBe(first.id);
+      const again = (await h.request('GET', `/api/v1/deploy/${next!.deployId}`, { key })).body;
+      expect(again).toMatchObject({
+        sha: HEAD_SHA,
+        repository: 'acme/shop',
+        passed: true,
+        settings: first.settings,
+      });
+    } finally {
+      await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: null } });
+    }
   });
 });
