@@ -20,7 +20,10 @@ function isAxeRunner(issue: Pa11yIssueInput): boolean {
  *   the rule; error/warning/notice are impact serious/moderate/minor; errors are violations, while
  *   warnings and notices ask a human to check and are kind `incomplete`.
  */
-export function issuesFromPa11y(issues: readonly Pa11yIssueInput[]): ImportedIssue[] {
+export function issuesFromPa11y(
+  issues: readonly Pa11yIssueInput[],
+  criteriaOfAxeRule: (ruleId: string) => string[] = () => [],
+): ImportedIssue[] {
   return issues.map((issue) => {
     const type =
       issue.type ?? (issue.typeCode !== undefined ? TYPE_CODES[issue.typeCode] : undefined) ?? 'error';
@@ -37,7 +40,7 @@ export function issuesFromPa11y(issues: readonly Pa11yIssueInput[]): ImportedIss
         ...common,
         impact: extras.impact ?? HTMLCS_IMPACT[type] ?? null,
         kind: 'violation',
-        wcag: [],
+        wcag: criteriaOfAxeRule(issue.code),
         help_url: extras.helpUrl ?? null,
       };
     }

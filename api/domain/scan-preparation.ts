@@ -60,11 +60,21 @@ export interface PreparationError {
   detail: string;
 }
 
+export interface PreparationOptions {
+  /** WCAG criteria of an axe rule id, for pa11y's axe runner (which drops axe's tags). */
+  criteriaOfAxeRule?: (ruleId: string) => string[];
+}
+
 export type Preparation = { ok: true; scan: PreparedScan } | { ok: false; error: PreparationError };
 
-function pageIssues(page: ScanPageInput): ImportedIssue[] {
+function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedIssue[] {
   if (page.axe) return issuesFromAxe(page.axe);
-  if (page.pa11y) return issuesFromPa11y(Array.isArray(page.pa11y) ? page.pa11y : page.pa11y.issues);
+  if (page.pa11y) {
+    return issuesFromPa11y(
+      Array.isArray(page.pa11y) ? page.pa11y : page.pa11y.issues,
+      options.criteriaOfAxeRule,
+    );
+  }
   return (page.issues ?? []).map((i) => ({
     rule: i.rule,
     impact: i.impact ?? null,
@@ -95,7 +105,11 @@ function scanEngine(body: CreateScanBody): PreparedScan['engine'] {
   return null;
 }
 
-export function prepareScan(body: CreateScanBody, limits: ScanLimits): Preparation {
+export function prepareScan(
+  body: CreateScanBody,
+  limits: ScanLimits,
+  options: PreparationOptions = {},
+): Preparation {
   const fail = (status: 413 | 422, pointer: string, detail: string): Preparation => ({
     ok: false,
     error: { status, pointer, detail },
@@ -127,7 +141,7 @@ export function prepareScan(body: CreateScanBody, limits: ScanLimits): Preparati
     const finalUrl = page.final_url ?? null;
     const normalizedFinal = finalUrl ? (normalizeUrl(finalUrl, normalized) ?? null) : null;
     const key = pageKey(normalized);
-    const imported = pageIssues(page);
+    const imported = pageIssues(page, options);
     if (issues.length + imported.length > limits.issuesPerScan) {
       return fail(413, `#/pages/${index}`, `a scan may have at most ${limits.issuesPerScan} issues`);
     }

@@ -23,10 +23,11 @@ export function criteriaFromAxeTags(tags: readonly string[]): string[] {
 }
 
 /**
- * HTML_CodeSniffer codes: `WCAG2AA.Principle1.Guideline1_4.1_4_3.G18.Fail` → `1.4.3`. Section 508
+ * HTML_CodeSniffer codes: `WCAG2AA.Principle1.Guideline1_4.1_4_3.G18.Fail` → `1.4.3` (also with a level
+ * suffix, `…Guideline1_3.1_3_1_A.G141` → `1.3.1`). Section 508
  * codes (`Section508.A.…`) name no WCAG criterion and give none.
  */
 export function criterionFromHtmlcsCode(code: string): string | undefined {
-  const m = /\.Guideline\d+_\d+\.(\d)_(\d{1,2})_(\d{1,2})(?:\.|$)/.exec(code);
+  const m = /\.Guideline\d+_\d+\.(\d)_(\d{1,2})_(\d{1,2})(?:_A{1,3})?(?:\.|$)/.exec(code);
   return m ? `${m[1]}.${m[2]}.${m[3]}` : undefined;
 }

@@ -47,13 +47,15 @@ export async function runAxe(html: string, options: RunAxeOptions = {}): Promise
     // Serve the html from a fake origin without any real network: every request is fulfilled here.
     await page.route('**/*', (route) => {
       const reqUrl = route.request().url();
-      if (reqUrl === url) {
+      // Requests never carry the fragment.
+      if (reqUrl === url.split('#')[0]) {
         return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html });
       }
       return route.fulfill({ status: 404, body: '' });
     });
     await page.goto(url, { waitUntil: 'load' });
-    await page.addScriptTag({ content: axeSource });
+    // axe reaches into iframes only where it is loaded too: inject it into every frame.
+    for (const frame of page.frames()) await frame.addScriptTag({ content: axeSource });
     const runOnly = options.runOnly;
     const result = await page.evaluate(async (only) => {
       const axe = (

@@ -1,13 +1,10 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import { newId, nowIso } from '../../domain/ids.js';
-import { prepareScan } from '../../domain/scan-preparation.js';
-import { recordEvent } from '../../events/outbox.js';
 import { IdParam } from '../../schemas/common.js';
+import { ingestScan, presentCreatedScan } from '../../services/scans.js';
 import { CreatedScan, CreateScanBody, ScanDetail, ScanList, ScanListQuery } from '../../schemas/scans.js';
 import {
   findScan,
-  insertScan,
   listScanIssues,
   listScanPages,
   listScans,
@@ -19,20 +16,6 @@ import type { ApiContext } from '../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { HttpProblem, problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-
-/** The 201 body of POST /scans, which is also the `scan.created` event data. */
-export function presentCreatedScan(s: ScanRecord) {
-  return {
-    id: s.id,
-    siteId: s.siteId,
-    url: s.url,
-    sha: s.sha,
-    branch: s.branch,
-    created_at: s.created_at,
-    summary: s.summary,
-    warnings: s.warnings,
-  };
-}
 
 function presentListItem(s: ScanRecord) {
   return {
@@ -116,9 +99,9 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
         },
       },
       handler: async ({ body, org }) => {
-        const prepared = prepareScan(body, ctx.config.limits);
-        if (!prepared.ok) {
-          const { status, pointer, detail } = prepared.error;
+        const result = await ingestScan(ctx, org, body);
+        if (!result.ok) {
+          const { status, pointer, detail } = result.error;
           const errors = [{ pointer, detail }];
           if (status === 413) {
             throw new HttpProblem(
@@ -130,19 +113,12 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
           }
           throw problems.validation(errors);
         }
-        const id = newId('scn');
-        const createdAt = nowIso();
-        const scan = await ctx.db.transaction(async (trx) => {
-          const stored = await insertScan(trx, org, id, prepared.scan, createdAt);
-          await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
-          return stored;
-        });
-        ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
-        ctx.logger.info(
-          { org, scan_id: id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
-          'scan stored',
-        );
-        return { status: 201, headers: { Location: `/api/v1/scans/${id}` }, body: presentCreatedScan(scan) };
+        const id = result.scan.id;
+        return {
+          status: 201,
+          headers: { Location: `/api/v1/scans/${id}` },
+          body: presentCreatedScan(result.scan),
+        };
       },
     }),
     defineRoute({

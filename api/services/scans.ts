@@ -1,0 +1,64 @@
+import { newId, nowIso } from '../domain/ids.js';
+import { criteriaFromAxeTags } from '../domain/wcag-criteria.js';
+import { prepareScan, type PreparationError } from '../domain/scan-preparation.js';
+import { recordEvent } from '../events/outbox.js';
+import type { ApiContext } from '../http/context.js';
+import type { CreateScanBody } from '../schemas/scans.js';
+import { insertScan, type ScanRecord } from '../store/scans.js';
+
+let axeCriteria: Promise<(ruleId: string) => string[]> | undefined;
+
+/**
+ * WCAG criteria of an axe rule id, from the installed axe-core's own rule tags. pa11y's axe runner
+ * drops the tags, so its issues get their criteria here. Loaded once, and only when a pa11y page
+ * arrives (axe-core is a large module).
+ */
+export function axeRuleCriteria(): Promise<(ruleId: string) => string[]> {
+  axeCriteria ??= import('axe-core').then((mod) => {
+    const axe =
+      (mod as unknown as { default?: typeof import('axe-core') }).default ??
+      (mod as typeof import('axe-core'));
+    const byRule = new Map(axe.getRules().map((r) => [r.ruleId, criteriaFromAxeTags(r.tags)]));
+    return (ruleId: string) => byRule.get(ruleId) ?? [];
+  });
+  return axeCriteria;
+}
+
+/** The 201 body of POST /scans, which is also the `scan.created` event data. */
+export function presentCreatedScan(s: ScanRecord) {
+  return {
+    id: s.id,
+    siteId: s.siteId,
+    url: s.url,
+    sha: s.sha,
+    branch: s.branch,
+    created_at: s.created_at,
+    summary: s.summary,
+    warnings: s.warnings,
+  };
+}
+
+export type IngestResult = { ok: true; scan: ScanRecord } | { ok: false; error: PreparationError };
+
+/**
+ * Prepares and stores a scan in one transaction together with its `scan.created` outbox event: after
+ * success everything is there, after any error nothing is.
+ */
+export async function ingestScan(ctx: ApiContext, org: string, body: CreateScanBody): Promise<IngestResult> {
+  const criteriaOfAxeRule = body.pages.some((p) => p.pa11y) ? await axeRuleCriteria() : undefined;
+  const prepared = prepareScan(body, ctx.config.limits, { criteriaOfAxeRule });
+  if (!prepared.ok) return prepared;
+  const id = newId('scn');
+  const createdAt = nowIso();
+  const scan = await ctx.db.transaction(async (trx) => {
+    const stored = await insertScan(trx, org, id, prepared.scan, createdAt);
+    await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
+    return stored;
+  });
+  ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
+  ctx.logger.info(
+    { org, scan_id: id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
+    'scan stored',
+  );
+  return { ok: true, scan };
+}

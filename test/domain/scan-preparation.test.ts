@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { prepareScan } from '../../api/domain/scan-preparation.js';
+import { CreateScanBody } from '../../api/schemas/scans.js';
+
+const limits = { pagesPerScan: 10, issuesPerScan: 100, issueHtmlBytes: 1000 };
+const axeFixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8'));
+const pa11yFixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/pa11y/${name}.json`, import.meta.url), 'utf8'));
+
+const prepare = (body: unknown, l = limits) => prepareScan(CreateScanBody.parse(body), l);
+
+describe('prepareScan', () => {
+  test('mixes native, axe and pa11y pages in one scan', () => {
+    const result = prepare({
+      url: 'http://fixture.test/',
+      pages: [
+        { url: '/products?utm_source=newsletter', axe: axeFixture('defects') },
+        { url: '/account', axe: axeFixture('nested') },
+        { url: '/legacy', pa11y: pa11yFixture('htmlcs-issues') },
+        { url: '/native', issues: [{ rule: 'custom-rule', impact: 'minor' }] },
+      ],
+    });
+    if (!result.ok) throw new Error(result.error.detail);
+    const s = result.scan;
+    expect(s.siteId).toBe('fixture.test');
+    expect(s.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
+    expect(s.pages.map((p) => [p.normalized_url, p.issue_count])).toEqual([
+      ['http://fixture.test/products', 6],
+      ['http://fixture.test/account', 3],
+      ['http://fixture.test/legacy', 8],
+      ['http://fixture.test/native', 1],
+    ]);
+    expect(s.summary.issues).toBe(18);
+    expect(s.issues.every((i) => /^[0-9a-f]{64}$/.test(i.fingerprint))).toBe(true);
+    expect(s.issues.map((i) => i.page_index)).toEqual([
+      ...Array(6).fill(0),
+      ...Array(3).fill(1),
+      ...Array(8).fill(2),
+      3,
+    ]);
+    // rules_run: the union of every axe page's rule ids (pa11y and native pages add nothing).
+    expect(s.rules_run).toEqual(expect.arrayContaining(['image-alt', 'document-title', 'landmark-unique']));
+    expect(s.rules_run).not.toContain('custom-rule');
+    expect([...s.rules_run!].sort()).toEqual(s.rules_run);
+  });
+
+  test('pa11y result objects give the page title; engine defaults to pa11y', () => {
+    const result = prepare({
+      url: 'http://fixture.test/',
+      pages: [{ url: '/p', pa11y: pa11yFixture('axe-result') }],
+    });
+    if (!result.ok) throw new Error(result.error.detail);
+    expect(result.scan.pages[0].title).toBe('Products');
+    expect(result.scan.engine).toEqual({ name: 'pa11y', version: null });
+    expect(result.scan.rules_run).toBeNull();
+  });
+
+  test('rules_run from the body is merged with axe rules; absent everywhere it is null', () => {
+    const given = prepare({ url: 'https://a.example/', rules_run: ['zeta', 'alpha'], pages: [] });
+    expect(given.ok && given.scan.rules_run).toEqual(['alpha', 'zeta']);
+    const none = prepare({ url: 'https://a.example/', pages: [{ url: '/', issues: [] }] });
+    expect(none.ok && none.scan.rules_run).toBeNull();
+  });
+
+  test('limits: pages and issues are 413 with a pointer; html is truncated and counted', () => {
+    const pages = Array.from({ length: 3 }, (_, i) => ({
+      url: `/${i}`,
+      issues: [{ rule: 'r' }, { rule: 's' }],
+    }));
+    const small = { ...limits, pagesPerScan: 2 };
+    expect(prepare({ url: 'https://a.example/', pages }, small)).toEqual({
+      ok: false,
+      error: { status: 413, pointer: '#/pages', detail: expect.stringContaining('2 pages') },
+    });
+    expect(prepare({ url: 'https://a.example/', pages }, { ...limits, issuesPerScan: 5 })).toEqual({
+      ok: false,
+      error: { status: 413, pointer: '#/pages/2', detail: expect.stringContaining('5 issues') },
+    });
+    const long = prepare(
+      { url: 'https://a.example/', pages: [{ url: '/', issues: [{ rule: 'r', html: 'x'.repeat(1500) }] }] },
+      limits,
+    );
+    if (!long.ok) throw new Error('expected ok');
+    expect(long.scan.issues[0].html).toHaveLength(1000);
+    expect(long.scan.warnings.map((w) => w.code)).toEqual(['html_truncated']);
+  });
+
+  test('a siteId the host cannot provide, or a bad page URL, is 422 with a pointer', () => {
+    expect(prepare({ url: 'http://[::1]/', pages: [] })).toMatchObject({
+      ok: false,
+      error: { status: 422, pointer: '#/siteId' },
+    });
+    expect(
+      prepare({ url: 'https://a.example/', pages: [{ url: '/' }, { url: 'ftp://a.example/x' }] }),
+    ).toMatchObject({
+      ok: false,
+      error: { status: 422, pointer: '#/pages/1/url' },
+    });
+  });
+});

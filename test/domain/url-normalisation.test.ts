@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { defaultSiteId, isDroppedParam, normalizeUrl, pageKey } from '../../api/domain/url-normalisation.js';
+
+describe('normalizeUrl', () => {
+  test.each([
+    ['https://Shop.Example.COM:443/cart', 'https://shop.example.com/cart'],
+    ['http://shop.example.com:80/', 'http://shop.example.com/'],
+    ['http://shop.example.com:8080/', 'http://shop.example.com:8080/'],
+    ['https://shop.example.com/a#reviews', 'https://shop.example.com/a'],
+    ['https://shop.example.com/a/', 'https://shop.example.com/a'],
+    ['https://shop.example.com/a//', 'https://shop.example.com/a'],
+    ['https://shop.example.com/', 'https://shop.example.com/'],
+    ['https://shop.example.com', 'https://shop.example.com/'],
+    ['https://user:pw@shop.example.com/', 'https://shop.example.com/'],
+    ['https://shop.example.com/?utm_source=x&utm_medium=y&q=shoes', 'https://shop.example.com/?q=shoes'],
+    ['https://shop.example.com/?gclid=1&fbclid=2&msclkid=3&_ga=4', 'https://shop.example.com/'],
+    ['https://shop.example.com/?PHPSESSID=abc&sessionid=d&jsessionid=e&sid=f', 'https://shop.example.com/'],
+    ['https://shop.example.com/?b=2&a=1&_=1700000000000', 'https://shop.example.com/?a=1&b=2'],
+    ['https://shop.example.com/?a=2&a=1', 'https://shop.example.com/?a=2&a=1'],
+    ['https://shop.example.com/shop;jsessionid=ABC123?x=1', 'https://shop.example.com/shop?x=1'],
+    ['https://app.example.com/#/settings/profile', 'https://app.example.com/#/settings/profile'],
+    ['https://app.example.com/#!/inbox', 'https://app.example.com/#!/inbox'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeUrl(input)).toBe(expected);
+  });
+
+  test('resolves relative page URLs against the scan URL', () => {
+    expect(normalizeUrl('/checkout?utm_campaign=x', 'https://shop.example.com/en/')).toBe(
+      'https://shop.example.com/checkout',
+    );
+    expect(normalizeUrl('about', 'https://shop.example.com/en/')).toBe('https://shop.example.com/en/about');
+  });
+
+  test('refuses what is not an http(s) URL', () => {
+    expect(normalizeUrl('mailto:a@b.c')).toBeUndefined();
+    expect(normalizeUrl('javascript:alert(1)')).toBeUndefined();
+    expect(normalizeUrl('/relative')).toBeUndefined();
+    expect(normalizeUrl('not a url')).toBeUndefined();
+  });
+
+  test('is idempotent', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        const once = normalizeUrl(url);
+        if (once === undefined) return;
+        expect(normalizeUrl(once)).toBe(once);
+      }),
+    );
+  });
+
+  test('tracking parameter names are matched case-insensitively, by prefix for utm_ and friends', () => {
+    expect(isDroppedParam('UTM_Source')).toBe(true);
+    expect(isDroppedParam('utm_whatever')).toBe(true);
+    expect(isDroppedParam('page')).toBe(false);
+    expect(isDroppedParam('q')).toBe(false);
+  });
+});
+
+describe('pageKey', () => {
+  test('drops scheme and host so a preview deployment matches production', () => {
+    const preview = normalizeUrl('https://pr-12.preview.example.com/cart?id=3#x')!;
+    const production = normalizeUrl('https://www.example.com/cart?id=3')!;
+    expect(pageKey(preview)).toBe('/cart?id=3');
+    expect(pageKey(preview)).toBe(pageKey(production));
+    expect(pageKey(normalizeUrl('https://app.example.com/#/settings')!)).toBe('/#/settings');
+  });
+});
+
+describe('defaultSiteId', () => {
+  test('is the host name without port, when it is a valid siteId', () => {
+    expect(defaultSiteId('https://Shop.Example.com:8443/x')).toBe('shop.example.com');
+    expect(defaultSiteId('http://localhost:3000/')).toBe('localhost');
+    expect(defaultSiteId('http://[::1]/')).toBeUndefined();
+    expect(defaultSiteId('nope')).toBeUndefined();
+  });
+});
