@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'a'.repeat(40);
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/${name}.json`, import.meta.url), 'utf8'));
 
 function nativeScan(overrides: Record<string, unknown> = {}) {
   return {
@@ -56,10 +59,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await startHarness({
-      db,
-      env: { MAX_PAGES_PER_SCAN: '5', MAX_ISSUES_PER_SCAN: '6', MAX_ISSUE_HTML_BYTES: '100' },
-    });
+    h = await startHarness({ db });
     key = await h.createKey({ org: 'acme' });
   });
   afterAll(async () => {
@@ -225,53 +225,6 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(extra.status).toBe(201);
   });
 
-  test('limits: too many pages or issues is 413 with a pointer and stores nothing; long html is truncated', async () => {
-    const before = await rowCounts(h);
-    const pages = Array.from({ length: 6 }, (_, i) => ({ url: `/p${i}` }));
-    const tooManyPages = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages }) });
-    expect(tooManyPages.status).toBe(413);
-    expect(tooManyPages.body).toMatchObject({ code: 'payload_too_large', errors: [{ pointer: '#/pages' }] });
-
-    const issues = (n: number) => Array.from({ length: n }, (_, i) => ({ rule: 'r', selector: `#e${i}` }));
-    const tooManyIssues = await h.request('POST', '/api/v1/scans', {
-      key,
-      body: nativeScan({
-        pages: [
-          { url: '/a', issues: issues(4) },
-          { url: '/b', issues: issues(3) },
-        ],
-      }),
-    });
-    expect(tooManyIssues.status).toBe(413);
-    expect(tooManyIssues.body.errors).toEqual([
-      { pointer: '#/pages/1', detail: expect.stringContaining('6') },
-    ]);
-    expect(await rowCounts(h)).toEqual(before);
-
-    const long = 'é'.repeat(80); // 160 bytes
-    const truncated = await h.request('POST', '/api/v1/scans', {
-      key,
-      body: nativeScan({
-        pages: [
-          {
-            url: '/a',
-            issues: [
-              { rule: 'r', html: long },
-              { rule: 'q', html: 'short' },
-            ],
-          },
-        ],
-      }),
-    });
-    expect(truncated.status).toBe(201);
-    expect(truncated.body.warnings).toEqual([
-      { code: 'html_truncated', message: expect.any(String), count: 1 },
-    ]);
-    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key });
-    expect(got.body.issues[0].html).toBe('é'.repeat(50));
-    expect(got.body.issues[1].html).toBe('short');
-  });
-
   test('warnings: no pages, error pages, the login-page trap', async () => {
     const empty = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages: [] }) });
     expect(empty.status).toBe(201);
@@ -333,5 +286,212 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(again.body).toEqual(first.body);
     const after = await rowCounts(h);
     expect(after.scans).toBe(before.scans + 1);
+  });
+  test('axe and pa11y pages are imported; engine and rules_run come from axe', async () => {
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: {
+        url: 'http://fixture.test/',
+        siteId: 'forms',
+        sha: 'c'.repeat(40),
+        pages: [
+          { url: '/products?utm_source=newsletter#reviews', title: 'Products', axe: fixture('axe/defects') },
+          { url: '/account', axe: fixture('axe/nested') },
+          { url: '/legacy', pa11y: fixture('pa11y/htmlcs-issues') },
+          { url: '/p11y-axe', pa11y: fixture('pa11y/axe-result') },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.summary).toMatchObject({ pages: 4, issues: 6 + 3 + 8 + 4 });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    expect(got.body.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
+    expect(got.body.rules_run).toEqual(
+      expect.arrayContaining(['image-alt', 'color-contrast', 'document-title']),
+    );
+    const issues = got.body.issues as Array<Record<string, any>>;
+    expect(issues.find((i) => i.rule === 'button-name' && i.page_index === 1)!.selector).toBe(
+      '#card-host >>> button',
+    );
+    expect(issues.find((i) => i.rule === 'WCAG2AA.Principle1.Guideline1_4.1_4_3.G18.Fail')).toMatchObject({
+      impact: 'serious',
+      kind: 'violation',
+      wcag: ['1.4.3'],
+      page_url: '/legacy',
+    });
+    // pa11y's axe runner drops the tags: criteria come from the installed axe-core.
+    expect(issues.find((i) => i.rule === 'image-alt' && i.page_index === 3)).toMatchObject({
+      impact: 'critical',
+      wcag: ['1.1.1'],
+    });
+    expect(got.body.pages[3].title).toBe('Products');
+  });
+
+  test('list: newest first, filtered, cursor-paginated with a Link header', async () => {
+    const sha = (n: number) => n.toString(16).padStart(40, 'd');
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      const res = await h.request('POST', '/api/v1/scans', {
+        key,
+        body: nativeScan({
+          siteId: 'listed',
+          sha: sha(n % 2),
+          branch: n < 4 ? 'feature/x' : 'main',
+          pages: [],
+        }),
+      });
+      ids.push(res.body.id);
+    }
+    const all: string[] = [];
+    let path = '/api/v1/scans?siteId=listed&limit=2';
+    for (;;) {
+      const page = await h.request('GET', path, { key });
+      expect(page.status).toBe(200);
+      all.push(...page.body.data.map((s: { id: string }) => s.id));
+      if (!page.body.next_cursor) {
+        expect(page.headers.get('link')).toBeNull();
+        break;
+      }
+      const link = page.headers.get('link')!;
+      expect(link).toMatch(/^<\/api\/v1\/scans\?.*cursor=.*>; rel="next"$/);
+      path = link.slice(1, link.indexOf('>'));
+    }
+    // Newest first; scans created within the same millisecond are ordered by id.
+    expect([...all].sort()).toEqual([...ids].sort());
+    const listed = await Promise.all(
+      all.map(async (id) => (await h.request('GET', `/api/v1/scans/${id}`, { key })).body),
+    );
+    for (let i = 1; i < listed.length; i++) {
+      const [a, b] = [listed[i - 1], listed[i]];
+      expect(a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)).toBe(true);
+    }
+
+    const bySha = await h.request('GET', `/api/v1/scans?siteId=listed&sha=${sha(1).toUpperCase()}`, { key });
+    expect(bySha.body.data.map((s: { id: string }) => s.id).sort()).toEqual([ids[3], ids[1]].sort());
+    const byBranch = await h.request('GET', '/api/v1/scans?siteId=listed&branch=main', { key });
+    expect(byBranch.body.data).toHaveLength(1);
+    expect(byBranch.body.data[0]).toMatchObject({
+      id: ids[4],
+      branch: 'main',
+      engine: { name: 'custom-ci', version: '1.2.3' },
+      run_attempt: 1,
+      fingerprint_version: FINGERPRINT_VERSION,
+      summary: { pages: 0 },
+    });
+    const bad = await h.request('GET', '/api/v1/scans?cursor=garbage', { key });
+    expect(bad.status).toBe(422);
+    expect((await h.request('GET', '/api/v1/scans?siteId=Not_Valid', { key })).status).toBe(422);
+  });
+
+  test('a large scan is streamed back complete and in order', async () => {
+    const pages = Array.from({ length: 50 }, (_, p) => ({
+      url: `/page/${p}`,
+      issues: Array.from({ length: 100 }, (_, i) => ({
+        rule: `rule-${i % 7}`,
+        impact: 'moderate',
+        selector: `#el-${p}-${i}`,
+        html: `<div id="el-${p}-${i}">${'x'.repeat(200)}</div>`,
+      })),
+    }));
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({ siteId: 'large', pages }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.summary.issues).toBe(5000);
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(got.body.issues).toHaveLength(5000);
+    expect(got.body.issues.map((i: { selector: string }) => i.selector)).toEqual(
+      pages.flatMap((p, pi) => p.issues.map((_, i) => `#el-${pi}-${i}`)),
+    );
+    expect(got.body.issues[4999]).toMatchObject({ page_index: 49, page_url: '/page/49' });
+  });
+
+  test('a failure at the last step of the transaction leaves nothing behind', async () => {
+    if (db === 'sqlite') {
+      await h.db.raw(
+        `CREATE TRIGGER fail_atomic BEFORE INSERT ON outbox_messages
+         WHEN NEW.payload LIKE '%"siteId":"atomic"%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      );
+    } else {
+      await h.db.raw(`CREATE FUNCTION fail_atomic() RETURNS trigger AS $$
+        BEGIN IF NEW.payload LIKE '%"siteId":"atomic"%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END
+        $$ LANGUAGE plpgsql`);
+      await h.db.raw(
+        'CREATE TRIGGER fail_atomic BEFORE INSERT ON outbox_messages FOR EACH ROW EXECUTE FUNCTION fail_atomic()',
+      );
+    }
+    const before = await rowCounts(h);
+    const res = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ siteId: 'atomic' }) });
+    expect(res.status).toBe(500);
+    expect(res.body.code).toBe('internal');
+    expect(res.text).not.toMatch(/injected|outbox|INSERT/i);
+    expect(await rowCounts(h)).toEqual(before);
+    expect(await h.db('sites').where({ site_id: 'atomic' })).toEqual([]);
+    await h.db.raw('DROP TRIGGER fail_atomic' + (db === 'postgres' ? ' ON outbox_messages' : ''));
+  });
+});
+
+describe.each(dbKinds)('scan limits (%s)', (db) => {
+  let h: Harness;
+  let key: string;
+  beforeAll(async () => {
+    h = await startHarness({
+      db,
+      env: { MAX_PAGES_PER_SCAN: '5', MAX_ISSUES_PER_SCAN: '6', MAX_ISSUE_HTML_BYTES: '100' },
+    });
+    key = await h.createKey({ org: 'acme' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('limits: too many pages or issues is 413 with a pointer and stores nothing; long html is truncated', async () => {
+    const before = await rowCounts(h);
+    const pages = Array.from({ length: 6 }, (_, i) => ({ url: `/p${i}` }));
+    const tooManyPages = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages }) });
+    expect(tooManyPages.status).toBe(413);
+    expect(tooManyPages.body).toMatchObject({ code: 'payload_too_large', errors: [{ pointer: '#/pages' }] });
+
+    const issues = (n: number) => Array.from({ length: n }, (_, i) => ({ rule: 'r', selector: `#e${i}` }));
+    const tooManyIssues = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: [
+          { url: '/a', issues: issues(4) },
+          { url: '/b', issues: issues(3) },
+        ],
+      }),
+    });
+    expect(tooManyIssues.status).toBe(413);
+    expect(tooManyIssues.body.errors).toEqual([
+      { pointer: '#/pages/1', detail: expect.stringContaining('6') },
+    ]);
+    expect(await rowCounts(h)).toEqual(before);
+
+    const long = 'é'.repeat(80); // 160 bytes
+    const truncated = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: [
+          {
+            url: '/a',
+            issues: [
+              { rule: 'r', html: long },
+              { rule: 'q', html: 'short' },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(truncated.status).toBe(201);
+    expect(truncated.body.warnings).toEqual([
+      { code: 'html_truncated', message: expect.any(String), count: 1 },
+    ]);
+    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key });
+    expect(got.body.issues[0].html).toBe('é'.repeat(50));
+    expect(got.body.issues[1].html).toBe('short');
   });
 });
