@@ -10,6 +10,8 @@ export interface LoadedResults {
   scan: ScanRequest;
   files: { file: string; format: ResultFormat; pages: number }[];
   warnings: string[];
+  /** Worth a line in the log, not a warning annotation. */
+  notes: string[];
 }
 
 /**
@@ -38,6 +40,7 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
 
   const pages: ScanPage[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   const loaded: LoadedResults['files'] = [];
   let engine: ScanRequest['engine'];
   let fileUrl: string | undefined;
@@ -56,7 +59,7 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
     if (parsed.engine) {
       if (!engine) engine = parsed.engine;
       else if (engine.name !== parsed.engine.name) {
-        warnings.push(
+        notes.push(
           `${file}: results from ${parsed.engine.name} are mixed with ${engine.name}; the scan names ${engine.name}`,
         );
       }
@@ -74,7 +77,7 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
   if (inputs.branch) scan.branch = inputs.branch;
   if (engine) scan.engine = engine.version ? engine : { name: engine.name };
   if (inputs.runAttempt) scan.run_attempt = inputs.runAttempt;
-  return { scan, files: loaded, warnings };
+  return { scan, files: loaded, warnings, notes };
 }
 
 function originOf(url: string | undefined): string | undefined {

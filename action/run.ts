@@ -75,6 +75,7 @@ export async function run(): Promise<void> {
       const loaded = await loadResults(inputs);
       for (const f of loaded.files)
         core.info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+      for (const n of loaded.notes) core.info(n);
       for (const w of loaded.warnings) core.warning(w);
       const res = await client.post<ScanCreated>(
         '/api/v1/scans',

@@ -35911,6 +35911,7 @@ async function loadResults(inputs, cwd = process.cwd()) {
     }
     const pages = [];
     const warnings = [];
+    const notes = [];
     const loaded = [];
     let engine;
     let fileUrl;
@@ -35931,7 +35932,7 @@ async function loadResults(inputs, cwd = process.cwd()) {
             if (!engine)
                 engine = parsed.engine;
             else if (engine.name !== parsed.engine.name) {
-                warnings.push(`${file}: results from ${parsed.engine.name} are mixed with ${engine.name}; the scan names ${engine.name}`);
+                notes.push(`${file}: results from ${parsed.engine.name} are mixed with ${engine.name}; the scan names ${engine.name}`);
             }
         }
         fileUrl ??= parsed.url;
@@ -35948,7 +35949,7 @@ async function loadResults(inputs, cwd = process.cwd()) {
         scan.engine = engine.version ? engine : { name: engine.name };
     if (inputs.runAttempt)
         scan.run_attempt = inputs.runAttempt;
-    return { scan, files: loaded, warnings };
+    return { scan, files: loaded, warnings, notes };
 }
 function originOf(url) {
     if (!url)
@@ -36025,6 +36026,8 @@ async function run() {
             const loaded = await loadResults(inputs);
             for (const f of loaded.files)
                 info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+            for (const n of loaded.notes)
+                info(n);
             for (const w of loaded.warnings)
                 warning(w);
             const res = await client.post('/api/v1/scans', loaded.scan, idempotencyKey(inputs, 'scan', loaded.scan));

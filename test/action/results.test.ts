@@ -148,8 +148,10 @@ describe('loadResults: glob → one scan body', () => {
     });
     expect(loaded.scan.pages).toHaveLength(5);
     expect(loaded.warnings).toEqual([
-      'native-scan.json: results from in-house-checker are mixed with axe-core; the scan names axe-core',
       expect.stringContaining('pa11y-ci.json: https://shop.example.com/account was not tested'),
+    ]);
+    expect(loaded.notes).toEqual([
+      'native-scan.json: results from in-house-checker are mixed with axe-core; the scan names axe-core',
       'pa11y-ci.json: results from pa11y-ci are mixed with axe-core; the scan names axe-core',
     ]);
   });
