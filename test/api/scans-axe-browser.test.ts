@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
+import { closeBrowser, runAxe, type AxeResults } from '../helpers/axe-browser.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { FIXTURE_PAGES } from '../fixtures/axe/pages.js';
 
@@ -27,7 +27,7 @@ describeBrowser('axe-core in Chromium → POST /scans → GET /scans/:id', () =>
     });
 
     async function submit(sha: string, pages: Array<{ url: string; html: string }>) {
-      const results = [];
+      const results: AxeResults[] = [];
       for (const page of pages) results.push(await runAxe(page.html, { url: page.url }));
       const created = await h.request('POST', '/api/v1/scans', {
         key,
