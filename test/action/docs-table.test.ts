@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
+import { docsAreCurrent, END, renderTables, START, withTables } from '../../action/docs-table.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const actionYml = fs.readFileSync(path.join(root, 'action.yml'), 'utf8');
+
+test('docs/action.md carries the inputs/outputs tables generated from action.yml', () => {
+  // On failure: npx tsx action/docs-table.ts
+  expect(docsAreCurrent()).toBe(true);
+});
+
+test('action.yml declares exactly the inputs and outputs of DESIGN §GitHub Action', () => {
+  const meta = yaml.load(actionYml) as any;
+  expect(Object.keys(meta.inputs)).toEqual([
+    'api-url',
+    'api-key',
+    'site-id',
+    'sha',
+    'results',
+    'url',
+    'fail-on-critical',
+    'fail-on-serious',
+    'max-new-issues',
+    'repository',
+    'fail-on-error',
+  ]);
+  expect(meta.inputs['api-key'].required).toBe(true);
+  expect(meta.inputs['site-id'].required).toBe(true);
+  expect(meta.inputs['fail-on-critical'].default).toBe('true');
+  expect(meta.inputs['fail-on-error'].default).toBe('true');
+  expect(Object.keys(meta.outputs)).toEqual(['passed', 'deploy-id', 'scan-id', 'new-issues', 'details-url']);
+  expect(meta.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  expect(meta.branding).toEqual({ icon: expect.any(String), color: expect.any(String) });
+});
+
+test('a changed description is caught', () => {
+  const docs = fs.readFileSync(path.join(root, 'docs', 'action.md'), 'utf8');
+  const changed = renderTables(
+    actionYml.replace('Fail the gate on any new critical issue.', 'Something else.'),
+  );
+  expect(withTables(docs, changed)).not.toBe(docs);
+  expect(() => withTables('no markers here', changed)).toThrow(START);
+  expect(withTables(`${START}\nold\n${END}`, 'new')).toBe(`${START}\n\nnew\n\n${END}`);
+});
