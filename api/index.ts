@@ -13,6 +13,14 @@ import { migrateToLatest } from './store/migrations/index.js';
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
 export type { ApiContext } from './http/context.js';
+// For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
+export {
+  findDeploy,
+  rerunDeploy,
+  setDeployCheckRun,
+  type CheckRunUpdate,
+  type DeployEvent,
+} from './services/gate.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../package.json') as { version: string }).version;

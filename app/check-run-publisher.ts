@@ -16,6 +16,12 @@ export interface PublishableDeploy {
   /** `owner/name` from the trigger request or the site settings; absent: nothing to publish to. */
   repository?: string | null;
   result: GateResult;
+  /**
+   * The state the deploy event records now. Only a `pending` event is published: the gate records
+   * `skipped` itself when there is nothing to post (with its own reason), and a finished publication is
+   * never repeated when `deploy.completed` arrives twice.
+   */
+  checkRun?: CheckRunState | null;
 }
 
 /** What the publisher needs from the API: read a deploy event and record its check run's state. */
@@ -77,6 +83,7 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
       log.warn({ deployId }, 'deploy event not found; no check run');
       return { status: 'skipped', error: 'deploy event not found' };
     }
+    if (deploy.checkRun && deploy.checkRun.status !== 'pending') return deploy.checkRun;
     const match = REPOSITORY.exec(deploy.repository ?? '');
     if (!match) {
       return record(deployId, {

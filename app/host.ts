@@ -2,8 +2,18 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
-import { createApiService, githubAppConfigured, type ApiService, type Config } from '../api/index.js';
+import {
+  createApiService,
+  findDeploy,
+  githubAppConfigured,
+  rerunDeploy,
+  setDeployCheckRun,
+  type ApiService,
+  type Config,
+} from '../api/index.js';
 import type { Logger } from 'pino';
+import { createCheckRunPublisher, type CheckRunPublisher } from './check-run-publisher.js';
+import { deployAccess } from './deploy-access.js';
 import { createAppFunction } from './index.js';
 
 export const WEBHOOKS_PATH = '/api/github/webhooks';
@@ -12,6 +22,8 @@ export interface RunningServer {
   server: Server;
   service: ApiService;
   probot?: Probot;
+  /** Posts deploy events as check runs; absent when the GitHub App is not configured. */
+  publisher?: CheckRunPublisher;
   url: string;
   /** Graceful stop: refuse new work, drain in-flight requests (up to the deadline), close the database. */
   close(): Promise<void>;
@@ -48,14 +60,28 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   const { config, logger } = options;
   const service = await createApiService({ config, logger, schema: options.schema });
   const probot = options.probot ?? probotFromConfig(config, logger);
-  const webhooks = probot
-    ? await createNodeMiddleware(createAppFunction({ rerun: async () => undefined }), {
-        probot,
-        webhooksPath: WEBHOOKS_PATH,
-      })
-    : undefined;
-  if (!probot)
+  let url = '';
+  let publisher: CheckRunPublisher | undefined;
+  let webhooks: Awaited<ReturnType<typeof createNodeMiddleware>> | undefined;
+  if (probot) {
+    publisher = createCheckRunPublisher({
+      probot,
+      deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
+      logger,
+      baseUrl: () => config.publicUrl ?? url,
+      timeoutMs: config.github.timeoutMs,
+    });
+    // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
+    // only when someone listens, so no trigger may slip in between.
+    publisher.listen(service.ctx.events);
+    const ctx = service.ctx;
+    webhooks = await createNodeMiddleware(
+      createAppFunction({ rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository) }),
+      { probot, webhooksPath: WEBHOOKS_PATH },
+    );
+  } else {
     logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
+  }
 
   const api = service.http.app;
   // Node checks the two timeouts on this interval (default 30 s); keep it finer than the shortest one.
@@ -78,7 +104,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
   if (options.startJobs !== false) service.startJobs();
 
   let closing: Promise<void> | undefined;
@@ -87,11 +113,25 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
       service.ctx.lifecycle.shuttingDown = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const stopBy = Date.now() + config.shutdownTimeoutMs;
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([drained, deadline]);
       server.closeAllConnections();
+      // Check runs of the last triggers are still being posted: let them finish (each GitHub request has
+      // its own deadline) before the database closes, within what is left of the shutdown deadline.
+      if (publisher) {
+        const posted = publisher.idle().then(() => true);
+        const gaveUp = new Promise<false>((resolve) =>
+          setTimeout(() => resolve(false), Math.max(0, stopBy - Date.now())).unref(),
+        );
+        if (!(await Promise.race([posted, gaveUp]))) {
+          logger.warn(
+            'shutdown: check runs still being posted were abandoned (their deploy events stay pending)',
+          );
+        }
+      }
       await service.close();
     })());
 
-  return { server, service, probot, url, close };
+  return { server, service, probot, publisher, url, close };
 }

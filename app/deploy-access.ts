@@ -1,0 +1,50 @@
+import type { CheckRunState, DeployAccess, PublishableDeploy } from './check-run-publisher.js';
+
+/**
+ * The deploy event as the check-run publisher reads it. Structural, so the publisher does not depend on
+ * the API's schema module; api/index.ts's `DeployEvent` satisfies it.
+ */
+type StoredDeploy = {
+  org: string;
+  repository: string | null;
+  event: PublishableDeploy['result'] & {
+    repository?: string | null;
+    check_run?: {
+      status: CheckRunState['status'];
+      id: number | null;
+      url: string | null;
+      error: string | null;
+    };
+  };
+};
+
+/** The gate service's functions the App uses (api/services/gate.ts, through api/index.ts). */
+export interface DeployStore<Ctx> {
+  findDeploy(ctx: Ctx, id: string): Promise<StoredDeploy | undefined>;
+  setDeployCheckRun(ctx: Ctx, id: string, state: CheckRunState): Promise<void>;
+}
+
+/** Adapts the gate service to what the publisher needs: load a deploy event, record its check run. */
+export function deployAccess<Ctx>(ctx: Ctx, store: DeployStore<Ctx>): DeployAccess {
+  return {
+    async load(deployId) {
+      const found = await store.findDeploy(ctx, deployId);
+      if (!found) return undefined;
+      const cr = found.event.check_run;
+      return {
+        org: found.org,
+        repository: found.repository ?? found.event.repository ?? null,
+        result: found.event,
+        checkRun: cr
+          ? {
+              status: cr.status,
+              ...(cr.id !== null ? { id: cr.id } : {}),
+              ...(cr.url !== null ? { url: cr.url } : {}),
+              ...(cr.error !== null ? { error: cr.error } : {}),
+            }
+          : null,
+      };
+    },
+    setCheckRun: (deployId, state) => store.setDeployCheckRun(ctx, deployId, state),
+  };
+}
