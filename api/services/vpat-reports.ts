@@ -119,7 +119,8 @@ export class VpatReportService {
       }
     }
 
-    const [coverage, evidence] = await Promise.all([axeRuleCoverage(), this.evidence.evidence(scan, now)]);
+    const coverage = await axeRuleCoverage();
+    const evidence = await this.evidence.evidence(scan, now, new Set(coverage.helpUrls.keys()));
     if (scan.rulesRun === null) {
       warnings.push(
         'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.',

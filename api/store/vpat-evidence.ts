@@ -103,14 +103,12 @@ export class VpatEvidenceRepository {
       .where({ scan_id: scanId })
       .groupBy('rule', 'kind', 'wcag', 'page_index')
       .select('rule', 'kind', 'wcag', 'page_index')
-      .count({ n: '*' })
-      .max({ help_url: 'help_url' })) as Array<{
+      .count({ n: '*' })) as Array<{
       rule: string;
       kind: string;
       wcag: string | null;
       page_index: number;
       n: number | string;
-      help_url: string | null;
     }>;
     return rows.map((r) => ({
       rule: r.rule,
@@ -118,8 +116,21 @@ export class VpatEvidenceRepository {
       wcag: r.wcag,
       page: Number(r.page_index),
       count: Number(r.n),
-      helpUrl: r.help_url,
+      helpUrl: null,
     }));
+  }
+
+  /** The help URL the scan stored for each of these rules (one query; only for rules axe-core does not know). */
+  async helpUrls(scanId: string, rules: readonly string[]): Promise<Map<string, string>> {
+    if (rules.length === 0) return new Map();
+    const rows = (await this.db('scan_issues')
+      .where({ scan_id: scanId })
+      .whereIn('rule', [...rules])
+      .whereNotNull('help_url')
+      .groupBy('rule')
+      .select('rule')
+      .max({ help_url: 'help_url' })) as Array<{ rule: string; help_url: string | null }>;
+    return new Map(rows.filter((r) => r.help_url).map((r) => [r.rule, r.help_url as string]));
   }
 
   async pages(scanId: string): Promise<Array<{ index: number; url: string; normalizedUrl: string }>> {
@@ -134,9 +145,20 @@ export class VpatEvidenceRepository {
     }));
   }
 
-  /** Everything the derivation needs about one scan. */
-  async evidence(scan: EvidenceScan, now: string): Promise<ScanEvidence> {
+  /**
+   * Everything the derivation needs about one scan. Help URLs of the rules axe-core knows come from the
+   * installed package (`knownHelp`); the scan's stored ones are read only for other rules, which keeps
+   * the big aggregate as lean as the bench's floor.
+   */
+  async evidence(
+    scan: EvidenceScan,
+    now: string,
+    knownHelp: ReadonlySet<string> = new Set(),
+  ): Promise<ScanEvidence> {
     const [pages, groups] = await Promise.all([this.pages(scan.id), this.issueGroups(scan.id)]);
+    const unknown = [...new Set(groups.map((g) => g.rule))].filter((r) => !knownHelp.has(r));
+    const stored = await this.helpUrls(scan.id, unknown);
+    for (const g of groups) g.helpUrl = stored.get(g.rule) ?? null;
     const waiversKnown = await this.countWaived(scan, pages, groups, now);
     return {
       pages: pages.map((p) => ({ index: p.index, url: p.url })),

@@ -332,7 +332,18 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
           url: 'https://native.test/a',
           issues: [{ rule: 'image-alt', impact: 'critical', wcag: ['1.1.1'], selector: 'img' }],
         },
-        { url: 'https://native.test/b', issues: [] },
+        {
+          url: 'https://native.test/b',
+          issues: [
+            {
+              rule: 'acme-focus-order',
+              impact: 'serious',
+              wcag: ['2.4.3'],
+              selector: '#menu',
+              help_url: 'https://acme.test/rules/focus-order',
+            },
+          ],
+        },
         { url: 'https://native.test/c', issues: [] },
         {
           url: 'https://native.test/d',
@@ -345,6 +356,11 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(r, '1.4.3')).toMatchObject({ conformance: 'supports', basis: 'rules-passed' });
     expect(row(r, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
     expect(row(r, '3.1.1')).toMatchObject({ conformance: 'not-evaluated', basis: 'incomplete' });
+    // A rule axe-core does not know: the help link the scan stored.
+    expect(row(r, '2.4.3')).toMatchObject({ conformance: 'partially-supports' });
+    expect(row(r, '2.4.3').evidence.help_urls).toEqual(['https://acme.test/rules/focus-order']);
+    expect(row(r, '2.4.3').remarks).toContain('How to fix: https://acme.test/rules/focus-order.');
+    expect(row(r, '1.1.1').remarks).toContain('https://dequeuniversity.com/rules/axe/4.14/image-alt');
     expect(r.warnings).toEqual([]);
   });
 

@@ -1,0 +1,127 @@
+import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
+
+/**
+ * VPAT generation: `POST /api/v1/vpat/generate` (WCAG 2.2 AA) from one 50,000-issue scan over 1,000
+ * pages, against its floor measured in the same run on the same database: the one aggregate query
+ * every report needs, the scan's issues grouped by rule, kind, criteria and page. Generation does at
+ * least that much work, so the ratio is what everything else costs (scan and pages lookup, waivers,
+ * derivation, storing the report and its event, HTTP and JSON). Target: within 2× of the floor.
+ */
+
+const ISSUES = Number(process.env.BENCH_VPAT_ISSUES ?? 50_000);
+const PAGES = 1_000;
+const ROUNDS = Number(process.env.BENCH_VPAT_ROUNDS ?? 7);
+
+/** axe-core rules with the criteria their tags name, as a scan of axe output would carry them. */
+const RULES: Array<[string, string[]]> = [
+  ['color-contrast', ['1.4.3']],
+  ['image-alt', ['1.1.1']],
+  ['label', ['4.1.2']],
+  ['link-name', ['2.4.4', '4.1.2']],
+  ['button-name', ['4.1.2']],
+  ['list', ['1.3.1']],
+  ['region', []],
+  ['target-size', ['2.5.8']],
+];
+
+function scanBody(issues: number, random: () => number): string {
+  const perPage = Math.ceil(issues / PAGES);
+  const byPage = new Map<number, unknown[]>();
+  for (let i = 0; i < issues; i++) {
+    const p = Math.floor(i / perPage);
+    const [rule, wcag] = RULES[Math.floor(random() * RULES.length)];
+    const list = byPage.get(p) ?? [];
+    list.push({
+      rule,
+      impact: 'serious',
+      // About one in ten results is "needs review".
+      kind: random() < 0.1 ? 'incomplete' : 'violation',
+      selector: `main > section:nth-child(${i % 17}) #el-${i}`,
+      wcag,
+      help_url: `https://dequeuniversity.com/rules/axe/4.14/${rule}`,
+    });
+    byPage.set(p, list);
+  }
+  const pages = [...byPage].map(([p, list]) => ({ url: `https://shop.example/p/${p}`, issues: list }));
+  return JSON.stringify({
+    siteId: 'vpat',
+    url: 'https://shop.example',
+    sha: 'c0ffee'.padEnd(40, '0'),
+    branch: 'main',
+    rules_run: [...RULES.map(([r]) => r), 'html-has-lang', 'document-title'],
+    pages,
+  });
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const suite: BenchSuite = {
+  name: 'vpat',
+  async run(target: BenchTarget) {
+    const bench = await startBenchServer(target);
+    const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: string) => {
+      const res = await fetch(bench.url + path, { method: 'POST', headers, body });
+      const parsed = (await res.json()) as { id: string; criteria?: unknown[]; status?: string };
+      if (res.status !== 201)
+        throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed).slice(0, 500)}`);
+      return parsed;
+    };
+    try {
+      const scan = await post('/api/v1/scans', scanBody(ISSUES, seeded(30)));
+      const generate = JSON.stringify({
+        siteId: 'vpat',
+        scan_id: scan.id,
+        product: { name: 'Shop', version: '1.0' },
+        wcag_version: '2.2',
+        level: 'AA',
+      });
+      const db = bench.server.service.ctx.db;
+      const floorOnce = async () => {
+        const t = performance.now();
+        const rows = await db('scan_issues')
+          .where({ scan_id: scan.id })
+          .groupBy('rule', 'kind', 'wcag', 'page_index')
+          .select('rule', 'kind', 'wcag', 'page_index')
+          .count({ n: '*' });
+        if (rows.length === 0) throw new Error('floor read nothing');
+        return performance.now() - t;
+      };
+      let report: { criteria?: unknown[] } = {};
+      const generateOnce = async () => {
+        const t = performance.now();
+        report = await post('/api/v1/vpat/generate', generate);
+        return performance.now() - t;
+      };
+      // Warm both paths (query plans, JIT, axe-core's rule list), then alternate so drift hits both alike.
+      await floorOnce();
+      await generateOnce();
+      const floors: number[] = [];
+      const runs: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        floors.push(await floorOnce());
+        runs.push(await generateOnce());
+      }
+      if (report.criteria?.length !== 56) throw new Error('unexpected report shape');
+      const ms = Math.round(median(runs) * 10) / 10;
+      const floorMs = Math.round(median(floors) * 10) / 10;
+      const ratio = Math.round((median(runs) / median(floors)) * 100) / 100;
+      table([
+        {
+          measure: `generate WCAG 2.2 AA from ${ISSUES} issues / ${PAGES} pages (median of ${ROUNDS}), ms`,
+          value: ms,
+        },
+        { measure: 'floor: aggregate query (group by rule, kind, wcag, page), ms', value: floorMs },
+        { measure: 'ratio ours / floor (target ≤ 2)', value: ratio },
+      ]);
+      return { ms, floor_ms: floorMs, ratio_to_floor: ratio, issues: ISSUES, pages: PAGES };
+    } finally {
+      await bench.close();
+    }
+  },
+};
+
+export default suite;
