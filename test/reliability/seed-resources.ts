@@ -1,0 +1,93 @@
+import type { OpenApiDoc } from './openapi-arbitrary.js';
+
+export interface Seeded {
+  /** Ids (and site ids) of everything created. */
+  ids: string[];
+  /** What was attempted and how it answered, for the report. */
+  attempts: Array<{ path: string; status: number }>;
+}
+
+const SHA_BASE = 'a'.repeat(40);
+const SHA_HEAD = 'b'.repeat(40);
+
+/**
+ * Creates one of each resource through whatever POST endpoints the document lists, with bodies that
+ * follow the design contract, so later checks have real resources to point at.
+ */
+export async function seedResources(
+  url: string,
+  key: string,
+  doc: OpenApiDoc,
+  siteId = 'seed-site',
+): Promise<Seeded> {
+  const has = (method: string, path: string) => Boolean(doc.paths[path]?.[method]);
+  const ids: string[] = [];
+  const attempts: Seeded['attempts'] = [];
+  async function post(path: string, body: unknown): Promise<Record<string, unknown> | undefined> {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    attempts.push({ path, status: res.status });
+    const json = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (res.status !== 201 || !json) return undefined;
+    if (typeof json.id === 'string') ids.push(json.id);
+    if (typeof json.siteId === 'string' && !ids.includes(json.siteId)) ids.push(json.siteId);
+    return json;
+  }
+
+  let headScan: Record<string, unknown> | undefined;
+  if (has('post', '/api/v1/scans')) {
+    const scan = (sha: string, branch: string, extra: number) => ({
+      url: `https://${siteId}.example/`,
+      siteId,
+      sha,
+      branch,
+      pages: [
+        {
+          url: `https://${siteId}.example/`,
+          title: 'Home',
+          issues: [
+            {
+              rule: 'color-contrast',
+              impact: 'serious',
+              selector: '#hero',
+              wcag: ['1.4.3'],
+              message: 'low contrast',
+            },
+            ...Array.from({ length: extra }, (_, i) => ({
+              rule: 'image-alt',
+              impact: 'critical',
+              selector: `img:nth-child(${i + 1})`,
+              wcag: ['1.1.1'],
+            })),
+          ],
+        },
+        { url: `https://${siteId}.example/about`, title: 'About', issues: [] },
+      ],
+    });
+    await post('/api/v1/scans', scan(SHA_BASE, 'main', 0));
+    headScan = await post('/api/v1/scans', scan(SHA_HEAD, 'feature', 2));
+  }
+  if (has('post', '/api/v1/deploy/trigger')) await post('/api/v1/deploy/trigger', { siteId, sha: SHA_HEAD });
+  if (has('post', '/api/v1/waivers')) {
+    await post('/api/v1/waivers', {
+      siteId,
+      rule: 'color-contrast',
+      reason: 'Brand colour under review',
+      expires_at: new Date(Date.now() + 30 * 86400_000).toISOString(),
+    });
+  }
+  if (has('post', '/api/v1/vpat/generate')) {
+    await post('/api/v1/vpat/generate', {
+      siteId,
+      ...(headScan ? { scan_id: headScan.id } : {}),
+      product: { name: 'Seed product', version: '1.0' },
+    });
+  }
+  if (has('post', '/api/v1/webhooks')) {
+    await post('/api/v1/webhooks', { url: 'https://hooks.example.com/a11y', events: ['scan.created'] });
+  }
+  return { ids, attempts };
+}
