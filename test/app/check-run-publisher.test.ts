@@ -232,6 +232,27 @@ describe('check-run publisher', () => {
     expect(nock.pendingMocks()).toEqual([]);
   });
 
+  test('an event the gate already settled (skipped, or published before) is not posted again', async () => {
+    const { deploys, publisher } = setup();
+    const skipped = { status: 'skipped' as const, error: 'The GitHub App is not configured on this server.' };
+    const done = { status: 'completed' as const, id: 5, url: 'https://github.com/acme/shop/runs/5' };
+    deploys.deploys.set('dep_a', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult(),
+      checkRun: skipped,
+    });
+    deploys.deploys.set('dep_b', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult(),
+      checkRun: done,
+    });
+    expect(await publisher.publish('dep_a')).toEqual(skipped);
+    expect(await publisher.publish('dep_b')).toEqual(done);
+    expect(deploys.states.size).toBe(0);
+  });
+
   test('GitHub Enterprise Server: every request goes to the configured base URL', async () => {
     const { deploys, publisher } = setup({
       baseUrl: 'https://ghe.example/api/v3',
