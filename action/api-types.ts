@@ -1,40 +1,26 @@
-import type { GateResult } from '../app/check-run-summary.js';
+import type { CreatedScan } from '../api/schemas/scans.js';
+import type { DeployEvent as ApiDeployEvent, DeployTriggerBody } from '../api/schemas/deploys.js';
+import type { z } from '../api/schemas/zod.js';
 
 /**
- * The parts of the API's answers the action reads (DESIGN §Scans, §Deploy gate). Declared here rather than
- * imported from the API's zod schemas so the bundle never depends on server code; the process test runs
- * the bundle against the real server, which is what keeps the two in step.
+ * The API's answers and request bodies as the action sees them. Types only (`import type`): the bundle
+ * never contains server code, yet a change to the API's zod schemas that breaks the action breaks the
+ * typecheck, and the process test runs the bundle against the real server.
  */
 
 /** `201` of `POST /api/v1/scans`. */
-export interface ScanCreated {
-  id: string;
-  siteId: string;
-  url: string;
-  sha?: string | null;
-  branch?: string | null;
-  summary?: { pages: number; issues: number; by_impact?: Record<string, number> };
-  warnings?: (string | { code?: string; message?: string })[];
-}
+export type ScanCreated = z.infer<typeof CreatedScan>;
 
 /** `201` of `POST /api/v1/deploy/trigger`: the deploy event. */
-export interface DeployEvent extends GateResult {
-  status?: 'passed' | 'failed';
-  check_run?: { status: string; id?: string | number | null; url?: string | null } | null;
-  created_at?: string;
-}
+export type DeployEvent = ApiDeployEvent;
 
-/** The body of `POST /api/v1/deploy/trigger` the action sends. */
-export interface TriggerRequest {
-  siteId: string;
-  sha: string;
-  fail_on_critical: boolean;
-  fail_on_serious?: boolean;
-  max_total?: number;
-  repository?: string;
-  ref?: string;
-}
+/** The body of `POST /api/v1/deploy/trigger`. */
+export type TriggerRequest = z.input<typeof DeployTriggerBody>;
 
+/**
+ * What the action builds into a scan body. Looser than the API's input schema on purpose: pages of a native
+ * body and raw axe/pa11y results are passed through, and the service validates them (422 with pointers).
+ */
 export interface NativeIssue {
   rule: string;
   impact?: 'critical' | 'serious' | 'moderate' | 'minor';

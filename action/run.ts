@@ -87,9 +87,7 @@ export async function run(): Promise<void> {
         `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
           (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''),
       );
-      for (const w of res.body.warnings ?? []) {
-        core.warning(`a11y-gate: ${typeof w === 'string' ? w : (w.message ?? w.code ?? JSON.stringify(w))}`);
-      }
+      for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
     } else if (inputs.url) {
       core.warning(
         'Input "url" is ignored without "results" (it names the site the results were scanned from).',

@@ -36034,9 +36034,8 @@ async function run() {
             upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
             info(`Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
                 (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''));
-            for (const w of res.body.warnings ?? []) {
-                warning(`a11y-gate: ${typeof w === 'string' ? w : (w.message ?? w.code ?? JSON.stringify(w))}`);
-            }
+            for (const w of res.body.warnings ?? [])
+                warning(`a11y-gate: ${w.message} (${w.code})`);
         }
         else if (inputs.url) {
             warning('Input "url" is ignored without "results" (it names the site the results were scanned from).');

@@ -238,7 +238,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
         siteId: 'shop',
         url: 'https://shop.example.com/',
         summary: { pages: 1, issues: 3 },
-        warnings: ['Only one page was scanned'],
+        warnings: [{ code: 'shared_title', message: 'Every page has the title "Log in".', count: 1 }],
       },
       { location: '/api/v1/scans/scn_9' },
     ),
@@ -288,7 +288,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   ]);
   // The service's warning about the scan, then the moderate issue (no source: no file).
   expect(of('warning').map((c) => c.args)).toEqual([
-    ['a11y-gate: Only one page was scanned'],
+    ['a11y-gate: Every page has the title "Log in". (shared_title)'],
     [
       'Content in landmarks\nOn https://shop.example.com/checkout, element .promo',
       { title: 'a11y-gate: region (moderate)' },
