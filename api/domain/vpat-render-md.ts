@@ -2,26 +2,31 @@ import { CONFORMANCE_TERMS, type Conformance } from './vpat-editions.js';
 import { CONFORMANCE_LABELS } from './vpat-render-html.js';
 import type { ReportCriterion, VpatReport } from './vpat-report.js';
 
+/** User text shows as text: angle brackets become entities, so no HTML in it is rendered. */
+function text(value: string): string {
+  return value.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** A table cell: pipes escaped, line breaks folded, so the GitHub-flavoured Markdown table stays intact. */
-function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+function cell(value: string): string {
+  return text(value).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 function remarks(c: ReportCriterion): string {
-  let text = c.remarks;
+  let value = c.remarks;
   if (c.override) {
-    text += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${
+    value += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${
       c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : ''
     }.)`;
   }
-  return cell(text);
+  return cell(value);
 }
 
 /** The report as Markdown, in the ITI VPAT® order, one table per chapter. */
 export function renderVpatMarkdown(report: VpatReport): string {
   const p = report.product;
   const lines: string[] = [
-    `# ${p.name} ${p.version} Accessibility Conformance Report`,
+    `# ${text(p.name)} ${text(p.version)} Accessibility Conformance Report`,
     '',
     `Based on ${report.title}.`,
     '',
@@ -31,22 +36,22 @@ export function renderVpatMarkdown(report: VpatReport): string {
     '',
     '## Product information',
     '',
-    `- **Name of product/version:** ${p.name} ${p.version}`,
+    `- **Name of product/version:** ${text(p.name)} ${text(p.version)}`,
     `- **Report date:** ${report.created_at.slice(0, 10)}`,
-    `- **Product description:** ${p.description ?? '—'}`,
-    `- **Vendor:** ${p.vendor ?? '—'}`,
-    `- **Contact information:** ${
+    `- **Product description:** ${text(p.description ?? '—')}`,
+    `- **Vendor:** ${text(p.vendor ?? '—')}`,
+    `- **Contact information:** ${text(
       [p.contact?.name, p.contact?.email, p.contact?.phone, p.contact?.website, p.contact?.address]
         .filter(Boolean)
-        .join(', ') || '—'
-    }`,
+        .join(', ') || '—',
+    )}`,
     `- **Report id:** ${report.id}`,
     '',
     '## Evaluation methods used',
     '',
-    report.evaluation_methods,
+    text(report.evaluation_methods),
     '',
-    ...report.warnings.map((w) => `- ${w}`),
+    ...report.warnings.map((w) => `- ${text(w)}`),
     ...(report.warnings.length ? [''] : []),
     '## Applicable standards/guidelines',
     '',

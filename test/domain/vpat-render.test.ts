@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import yaml from 'js-yaml';
+import { buildRuleCoverage } from '../../api/domain/rule-coverage.js';
+import { deriveReport } from '../../api/domain/vpat-derive.js';
+import { editionCatalog, type Edition } from '../../api/domain/vpat-editions.js';
+import { renderVpatHtml } from '../../api/domain/vpat-render-html.js';
+import { renderVpatMarkdown } from '../../api/domain/vpat-render-md.js';
+import { openAcrDocument, renderVpatOpenAcr } from '../../api/domain/vpat-render-openacr.js';
+import type { VpatReport } from '../../api/domain/vpat-report.js';
+
+const schema = JSON.parse(
+  readFileSync(new URL('../fixtures/openacr/openacr-0.1.0.json', import.meta.url), 'utf8'),
+);
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+const coverage = buildRuleCoverage([
+  {
+    ruleId: 'color-contrast',
+    tags: ['wcag143'],
+    helpUrl: 'https://dequeuniversity.com/rules/axe/4.14/color-contrast',
+  },
+]);
+
+function report(edition: Edition = 'wcag', name = 'Shop'): VpatReport {
+  const catalog = editionCatalog(edition, '2.2', 'AA');
+  const d = deriveReport({
+    catalog,
+    coverage,
+    evidence: {
+      pages: [
+        { index: 0, url: 'https://shop.test/a?x=1&y=2' },
+        { index: 1, url: 'https://shop.test/b' },
+      ],
+      rulesRun: ['color-contrast'],
+      groups: [
+        { rule: 'color-contrast', kind: 'violation', wcag: '1.4.3', page: 0, count: 2, helpUrl: null },
+      ],
+    },
+    overrides: [
+      {
+        criterion: '1.3.3',
+        conformance: 'supports',
+        remarks: 'Checked | by hand <b>really</b>\nwith NVDA.',
+        author: 'Ada "the reviewer" <ada@x>',
+        author_key_id: null,
+        created_at: '2026-11-01T00:00:00.000Z',
+        inherited_from: 'vpt_earlier',
+      },
+    ],
+  });
+  return {
+    id: 'vpt_test',
+    siteId: 'shop',
+    scan_id: 'scn_test',
+    status: d.status,
+    title: catalog.title,
+    product: { name, version: '1.0', vendor: 'Acme & Sons', contact: { email: 'a11y@acme.test' } },
+    edition,
+    wcag_version: '2.2',
+    level: 'AA',
+    catalog: catalog.catalogName,
+    evaluation_methods: 'Automated testing with axe-core.',
+    standards: catalog.standards,
+    chapters: catalog.chapters.map((c) => ({
+      id: c.id,
+      standard: c.standard,
+      label: c.label,
+      note: c.note ?? null,
+    })),
+    criteria: d.criteria,
+    overrides: d.overrides,
+    summary: d.summary,
+    scan: {
+      id: 'scn_test',
+      url: 'https://shop.test/',
+      sha: null,
+      branch: 'main',
+      engine: { name: 'axe-core', version: '4.14.1' },
+      pages: 2,
+      issues: 2,
+      rules_run: ['color-contrast'],
+      created_at: '2026-11-01T00:00:00.000Z',
+    },
+    warnings: [],
+    created_by: { key_id: null, name: 'test' },
+    created_at: '2026-11-02T00:00:00.000Z',
+  };
+}
+
+describe('VPAT renderers', () => {
+  test('HTML escapes everything from users and links only http(s) URLs', () => {
+    const html = renderVpatHtml(report('wcag', '<script>alert(1)</script>'));
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('Checked | by hand &lt;b&gt;really&lt;/b&gt;');
+    expect(html).toContain(
+      'Reviewed by Ada &quot;the reviewer&quot; &lt;ada@x&gt;, 2026-11-01 (carried forward from report vpt_earlier).',
+    );
+    expect(html).toContain('<a href="https://dequeuniversity.com/rules/axe/4.14/color-contrast">');
+    expect(html).toContain('<a href="https://shop.test/a?x=1&amp;y=2">https://shop.test/a?x=1&amp;y=2</a>');
+    expect(html).toContain('Acme &amp; Sons');
+  });
+
+  test('HTML has one captioned table per chapter with column and row headers', () => {
+    const html = renderVpatHtml(report('508'));
+    expect(html.match(/<table>/g)).toHaveLength(6);
+    expect(html.match(/<caption>/g)).toHaveLength(6);
+    expect(html.match(/<th scope="row">/g)).toHaveLength(56 + 9 + 55 + 26 + 5);
+    expect(html).toContain('<h1>Shop 1.0 Accessibility Conformance Report</h1>');
+    expect(html).toContain('Draft report.');
+  });
+
+  test('Markdown keeps tables intact: pipes escaped, line breaks folded', () => {
+    const md = renderVpatMarkdown(report());
+    const line = md.split('\n').find((l) => l.startsWith('| 1.3.3 '))!;
+    expect(line).toBe(
+      '| 1.3.3 Sensory Characteristics (Level A) | Supports | Checked \\| by hand &lt;b&gt;really&lt;/b&gt; with NVDA. (Reviewed by Ada "the reviewer" &lt;ada@x&gt;, 2026-11-01, carried forward from vpt_earlier.) |',
+    );
+    expect(md).toContain(
+      '| 1.4.3 Contrast (Minimum) (Level AA) | Partially Supports | 2 issues on 1 of 2 pages',
+    );
+  });
+
+  test('OpenACR is valid for every edition and round-trips through YAML', () => {
+    for (const edition of ['wcag', '508', 'eu', 'int'] as const) {
+      const r = report(edition);
+      const doc = yaml.load(renderVpatOpenAcr(r));
+      expect(doc).toEqual(openAcrDocument(r));
+      expect(validate(doc)).toBe(true);
+    }
+    // The schema really checks: a criterion without `num` is rejected.
+    const broken = openAcrDocument(report()) as any;
+    delete broken.chapters.success_criteria_level_a.criteria[0].num;
+    expect(validate(broken)).toBe(false);
+  });
+});
