@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import {
@@ -53,6 +53,24 @@ export function probotFromConfig(config: Config, logger: Logger): Probot | undef
 }
 
 /**
+ * Probot reads a webhook body whole, before the signature can be checked, and sets no limit; anyone can
+ * POST to the webhook URL. GitHub always sends Content-Length and caps payloads at 25 MB, so a delivery
+ * without one, or above the body limit, is refused before a byte is read (Node's parser never delivers
+ * more than the declared length).
+ */
+function webhookBodyRefusal(
+  req: IncomingMessage,
+  limitBytes: number,
+): { status: number; error: string } | undefined {
+  const declared = req.headers['content-length'];
+  if (declared === undefined) return { status: 411, error: 'Content-Length is required' };
+  if (Number(declared) > limitBytes) {
+    return { status: 413, error: `payload larger than ${limitBytes} bytes` };
+  }
+  return undefined;
+}
+
+/**
  * One HTTP server for both faces: Probot's webhook middleware sees `/api/github/webhooks` with the raw
  * body (its signature check needs the exact bytes); everything else goes to the express API.
  */
@@ -88,6 +106,12 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   const checkEvery = Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4)));
   const server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
     if (webhooks && req.url?.startsWith(WEBHOOKS_PATH)) {
+      const refusal = req.method === 'POST' ? webhookBodyRefusal(req, config.limits.bodyBytes) : undefined;
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: refusal.error }));
+        return;
+      }
       void webhooks(req, res, () => api(req, res));
       return;
     }

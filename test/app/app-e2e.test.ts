@@ -1,7 +1,18 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import nock from 'nock';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { capturingLogger, signWebhook, testProbot, webhookExample } from '../fixtures/github/test-app.js';
+import {
+  APP_ID,
+  capturingLogger,
+  PRIVATE_KEY_PEM,
+  signWebhook,
+  testProbot,
+  WEBHOOK_SECRET,
+  webhookExample,
+} from '../fixtures/github/test-app.js';
 
 /**
  * The GitHub App through the real server: API triggers → check runs on a GitHub faked with nock, and signed
@@ -412,6 +423,24 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     expect(nock.pendingMocks()).toEqual([]);
   });
 
+  test('a webhook body above the limit, or of unknown length, is refused before it is read', async () => {
+    const send = (headers: Record<string, string | number>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(`${h.url}/api/github/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-github-event': 'check_run', ...headers },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.write('{"action":');
+      });
+    expect(await send({ 'content-length': 26 * 1024 * 1024 })).toBe(413);
+    expect(await send({ 'transfer-encoding': 'chunked' })).toBe(411);
+  });
+
   test('a delivery with a bad signature is refused and does nothing', async () => {
     const payload = webhookExample('check_run', 'rerequested');
     payload.check_run.name = 'a11y-gate / shop';
@@ -550,6 +579,76 @@ describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
     } finally {
       await h2.close();
       fs.rmSync(h1.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(dbKinds)('the App configured from the environment (%s)', (db) => {
+  // What `npm start` does: Probot built from APP_ID, the key and WEBHOOK_SECRET; GitHub Enterprise Server
+  // (or any fake) through GITHUB_API_URL.
+  const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-app-key-')), 'app.pem');
+  fs.writeFileSync(keyFile, PRIVATE_KEY_PEM, { mode: 0o600 });
+
+  test.each([
+    ['PRIVATE_KEY with \\n escapes', { PRIVATE_KEY: PRIVATE_KEY_PEM.replace(/\n/g, '\\n') }],
+    ['PRIVATE_KEY_PATH', { PRIVATE_KEY_PATH: keyFile }],
+  ])('%s: check runs go to GITHUB_API_URL, webhooks are checked with WEBHOOK_SECRET', async (_, keyEnv) => {
+    const h = await startHarness({
+      db,
+      env: {
+        APP_ID: String(APP_ID),
+        WEBHOOK_SECRET,
+        GITHUB_API_URL: 'https://ghe.example.com/api/v3',
+        ...keyEnv,
+      },
+    });
+    try {
+      const key = await h.createKey({ org: 'acme' });
+      await h.request('POST', '/api/v1/scans', {
+        key,
+        body: {
+          url: 'https://shop.example.com/',
+          siteId: 'shop',
+          sha: SHA,
+          pages: [{ url: '/', issues: [] }],
+        },
+      });
+      let created: any;
+      const ghe = nock('https://ghe.example.com/api/v3')
+        .get('/repos/acme/shop/installation')
+        .reply(200, { id: INSTALLATION })
+        .post(`/app/installations/${INSTALLATION}/access_tokens`)
+        .reply(201, { token: 'ghs_ghe', expires_at: '2099-01-01T00:00:00Z' })
+        .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+        .reply(201, { id: 3, html_url: 'https://ghe.example.com/acme/shop/runs/3' });
+      const res = await h.request('POST', '/api/v1/deploy/trigger', {
+        key,
+        body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.check_run.status).toBe('pending');
+      await h.server.publisher!.idle();
+      expect(ghe.isDone()).toBe(true);
+      expect(created).toMatchObject({ name: 'a11y-gate / shop', head_sha: SHA, conclusion: 'success' });
+      const after = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key });
+      expect(after.body.check_run).toMatchObject({ status: 'completed', id: 3 });
+
+      const body = JSON.stringify(webhookExample('installation', 'created'));
+      const deliver = (signature: string) =>
+        fetch(`${h.url}/api/github/webhooks`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'installation',
+            'x-github-delivery': 'd-1',
+            'x-hub-signature-256': signature,
+          },
+          body,
+        });
+      expect((await deliver(signWebhook(body))).status).toBe(200);
+      expect((await deliver(signWebhook(body, 'another-secret'))).status).toBe(400);
+    } finally {
+      await h.close();
     }
   });
 });
