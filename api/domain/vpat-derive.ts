@@ -249,7 +249,7 @@ export function answerFromEvidence(
     return {
       conformance: 'not-evaluated',
       remarks:
-        `Not evaluated: the axe-core ${covering.length === 1 ? 'rule' : 'rules'} that test this criterion (${listWords(covering)}) ` +
+        `Not evaluated: the axe-core ${covering.length === 1 ? 'rule that tests' : 'rules that test'} this criterion (${listWords(covering)}) ` +
         `${ctx.rulesRunKnown ? 'did not run in this scan' : 'are not known to have run in this scan (it did not list the rules it ran)'}. Needs human review.`,
       basis: 'rules-not-run',
       needsReview: true,
@@ -264,7 +264,8 @@ export function answerFromEvidence(
   return {
     conformance: 'supports',
     remarks:
-      `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations. ` +
+      `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations ` +
+      '(a rule that found nothing to test on a page counts too). ' +
       'Automated rules detect only some failures of this criterion; a person should confirm it before the report is signed.',
     basis: 'rules-passed',
     needsReview: true,

@@ -64,6 +64,16 @@ function contactLines(report: VpatReport): string[] {
   return [c.name, c.email, c.phone, c.website, c.address].filter((v): v is string => Boolean(v));
 }
 
+/** "3 rows need human review; 1 override is stale." */
+export function summarySentence(report: VpatReport): string {
+  const review = report.summary.needs_review;
+  const stale = report.summary.stale_overrides;
+  return (
+    `${review} ${review === 1 ? 'row needs' : 'rows need'} human review; ` +
+    `${stale} ${stale === 1 ? 'override is' : 'overrides are'} stale.`
+  );
+}
+
 export function renderVpatHtml(report: VpatReport): string {
   const title = `${report.product.name} ${report.product.version} Accessibility Conformance Report`;
   const info: Array<[string, string]> = [
@@ -152,7 +162,7 @@ dt { font-weight: 600; } dd { margin: 0 0 0.5rem 1rem; }
 <ul>${standards}</ul></section>
 <section aria-labelledby="h-summary"><h2 id="h-summary">Summary</h2>
 <ul>${summary}</ul>
-<p>${report.summary.needs_review} rows need human review; ${report.summary.stale_overrides} overrides are stale.</p></section>
+<p>${summarySentence(report)}</p></section>
 <section aria-labelledby="h-terms"><h2 id="h-terms">Terms</h2>
 <p>The terms used in the Conformance Level information are defined as follows:</p>
 <dl>${terms}</dl></section>

@@ -1,5 +1,5 @@
 import { CONFORMANCE_TERMS, type Conformance } from './vpat-editions.js';
-import { CONFORMANCE_LABELS } from './vpat-render-html.js';
+import { CONFORMANCE_LABELS, summarySentence } from './vpat-render-html.js';
 import type { ReportCriterion, VpatReport } from './vpat-report.js';
 
 /** User text shows as text: angle brackets become entities, so no HTML in it is rendered. */
@@ -63,7 +63,7 @@ export function renderVpatMarkdown(report: VpatReport): string {
       ([k, n]) => `- ${CONFORMANCE_LABELS[k as Conformance]}: ${n}`,
     ),
     '',
-    `${report.summary.needs_review} rows need human review; ${report.summary.stale_overrides} overrides are stale.`,
+    summarySentence(report),
     '',
     '## Terms',
     '',
