@@ -23,17 +23,36 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.ts'))
     .sort();
   const figures: SuiteFigures[] = [];
+  const failed: string[] = [];
   const started = Date.now();
+  const suites: BenchSuite[] = [];
   for (const file of files) {
-    const suite = (await import(pathToFileURL(path.join(dir, file)).href)).default as BenchSuite;
+    suites.push((await import(pathToFileURL(path.join(dir, file)).href)).default as BenchSuite);
+  }
+  if (only && !suites.some((s) => s.name === only)) {
+    throw new Error(`no suite named "${only}" (there are: ${suites.map((s) => s.name).join(', ')})`);
+  }
+  for (const suite of suites) {
     if (only && suite.name !== only) continue;
     for (const target of benchTargets()) {
       console.log(`\n## ${suite.name} (${target.kind})`);
-      figures.push({ suite: suite.name, kind: target.kind, figures: await suite.run(target) });
+      const suiteStarted = Date.now();
+      try {
+        const result = await suite.run(target);
+        figures.push({ suite: suite.name, kind: target.kind, figures: result });
+      } catch (err) {
+        // One broken suite must not hide the figures of the others: record it and go on.
+        console.error(`${suite.name} (${target.kind}) failed:`, err);
+        failed.push(`${suite.name} (${target.kind}): ${err instanceof Error ? err.message : String(err)}`);
+        figures.push({ suite: suite.name, kind: target.kind, figures: { error: String(err) } });
+      }
+      console.log(`(${suite.name}, ${target.kind}: ${Math.round((Date.now() - suiteStarted) / 1000)} s)`);
     }
   }
 
-  const { rows, json, missed } = summarize(figures);
+  const summary = summarize(figures);
+  const { rows, json } = summary;
+  const missed = [...summary.missed, ...failed.map((f) => `suite failed: ${f.split('\n')[0]}`)];
   console.log('\n## summary');
   console.table(rows);
   if (jsonFile) {

@@ -42,6 +42,16 @@ const SPECS: Record<string, Spec> = {
     },
     target: { field: 'ratio_to_floor', test: (v) => v <= 2, text: '≤ 2× floor' },
   },
+  webhooks: {
+    fields: {
+      deliveries_per_s_1_instance: ['deliveries_per_s_1_instance'],
+      deliveries_per_s_2_instances: ['deliveries_per_s_2_instances'],
+      added_by_outbox_ms: ['added_by_outbox_ms'],
+      delivery_defects: ['delivery_defects'],
+    },
+    // Not one of the issue's targets, but a lost event or a bad signature is a defect, not a figure.
+    target: { field: 'delivery_defects', test: (v) => v === 0, text: 'all delivered, all signatures valid' },
+  },
   load: {
     fields: {
       req_per_s: ['req_per_s'],
@@ -53,7 +63,7 @@ const SPECS: Record<string, Spec> = {
   },
 };
 
-/** The issue's keys (`ingest`, `gate`, `vpat`, `load`) for suites however they are named. */
+/** The issue's keys (`ingest`, `gate`, `vpat`, `load`, and `webhooks`) for suites however they are named. */
 export function keyFor(suite: string): string {
   const lower = suite.toLowerCase();
   return Object.keys(SPECS).find((k) => lower.includes(k)) ?? lower.replace(/[^a-z0-9]+/g, '_');

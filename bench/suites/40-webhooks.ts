@@ -234,6 +234,13 @@ const suite: BenchSuite = {
       deliveries_per_s_1_instance: one.per_s,
       deliveries_per_s_2_instances: two?.per_s,
       delivered_all: complete,
+      // Events not delivered within the wait, plus deliveries whose signature did not verify.
+      delivery_defects:
+        EVENTS -
+        one.delivered +
+        (two ? EVENTS - two.delivered : 0) +
+        one.bad_signatures +
+        (two?.bad_signatures ?? 0),
       bad_signatures: one.bad_signatures + (two?.bad_signatures ?? 0),
       ...latency,
     };
