@@ -42,15 +42,20 @@ const GENERATED: Array<{ pattern: RegExp; group: number; hash: (h: string) => bo
 // An identifier in a selector: CSS escapes (`\:`) stay part of it (React's useId ids look like `#\:r1\:`).
 const IDENT = /(?:\\.|[A-Za-z0-9_-])+/g;
 
+// What every generated form above starts with or contains: other names (`main`, `nth-child`,
+// `item-3`) skip the pattern list, which keeps the ingest of 50,000 issues fast.
+const MAYBE_GENERATED = /^(?:css-|_|jsx-|svelte-|makeStyles-|jss|data-v-|ember)|sc-|__/;
+
+/** React's useId ids (`#\:r1\:`, `#\:R2d6\:`) first, then the generated class and attribute names. */
 function rewriteIdent(ident: string): string {
+  if (ident.startsWith('\\:')) return /^\\:[rR][0-9a-zA-Z]*\\:$/.test(ident) ? '\\:r*\\:' : ident;
+  if (!MAYBE_GENERATED.test(ident)) return ident;
   for (const g of GENERATED) {
     const m = g.pattern.exec(ident);
     if (m && g.hash(m[g.group])) {
       return ident.replace(g.pattern, g.replace);
     }
   }
-  // React useId: #\:r1\:, #\:R2d6\:
-  if (/^\\:[rR][0-9a-zA-Z]*\\:$/.test(ident)) return '\\:r*\\:';
   return ident;
 }
 

@@ -409,6 +409,41 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(got.body.issues[4999]).toMatchObject({ page_index: 49, page_url: '/page/49' });
   });
 
+  test('any text survives the batched insert unchanged', async () => {
+    const nasty = [
+      'NULL',
+      '',
+      '{"a": [1, 2]}',
+      'quote " backslash \\ brace { } comma , semicolon ;',
+      "single ' quote -- not a comment",
+      'line\nbreak\ttab',
+      'ünïcödé ✓ 😀 \u2028',
+      '?? ? $1 :name',
+    ];
+    const issues = nasty.map((text, i) => ({
+      rule: `rule-${i}`,
+      message: text,
+      selector: text || null,
+      html: text,
+      help_url: text,
+      source: { path: text || 'x', line: i + 1 },
+    }));
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({ siteId: 'texts', pages: [{ url: '/t', title: nasty[3], issues }] }),
+    });
+    expect(created.status).toBe(201);
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    expect(got.body.pages[0].title).toBe(nasty[3]);
+    got.body.issues.forEach((issue: Record<string, any>, i: number) => {
+      expect(issue.message).toBe(nasty[i]);
+      expect(issue.html).toBe(nasty[i]);
+      expect(issue.help_url).toBe(nasty[i]);
+      expect(issue.selector).toBe(nasty[i] || null);
+      expect(issue.source).toEqual({ path: nasty[i] || 'x', line: i + 1 });
+    });
+  });
+
   test('a failure at the last step of the transaction leaves nothing behind', async () => {
     if (db === 'sqlite') {
       await h.db.raw(

@@ -1,0 +1,213 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { newId, nowIso } from '../../api/domain/ids.js';
+import { createDb, insertInChunks } from '../../api/store/db.js';
+import { createPgDatabase, ServerProcess } from '../../test/helpers/server-process.js';
+import { seeded, table, type BenchSuite, type BenchTarget } from '../env.js';
+
+/**
+ * Ingest: `POST /api/v1/scans` of 1,000 pages × 50 issues (50,000 issues, about 19 MB of JSON) to the
+ * real server running as a child process (what `npm start` runs), timed by the client from the first
+ * byte sent to the 201. The floor, measured in the same run against the same database: `JSON.parse`
+ * of the same body plus the same rows (one scans row, the pages, the issues) inserted raw with knex
+ * and the same driver, in one transaction, in ≤ 500-row batches. Whatever the service does beyond
+ * that (HTTP, validation, URL and selector normalisation, fingerprints, summary, the site row, the
+ * outbox event) is what the ratio prices. Median of ROUNDS interleaved rounds; peak RSS of the server.
+ */
+
+const PAGES = Number(process.env.BENCH_INGEST_PAGES ?? 1_000);
+const PER_PAGE = 50;
+const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
+
+const RULES: Array<[string, string[]]> = [
+  ['color-contrast', ['1.4.3']],
+  ['image-alt', ['1.1.1']],
+  ['label', ['4.1.2']],
+  ['link-name', ['2.4.4', '4.1.2']],
+  ['button-name', ['4.1.2']],
+  ['region', []],
+  ['list', ['1.3.1']],
+  ['heading-order', []],
+  ['aria-required-attr', ['4.1.2']],
+  ['target-size', ['2.5.8']],
+];
+const IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
+
+function scanBody(sha: string, random: () => number) {
+  const pages = [];
+  for (let p = 0; p < PAGES; p++) {
+    const issues = [];
+    for (let i = 0; i < PER_PAGE; i++) {
+      const [rule, wcag] = RULES[Math.floor(random() * RULES.length)];
+      const hash = Math.floor(random() * 36 ** 6).toString(36);
+      issues.push({
+        rule,
+        impact: IMPACTS[Math.floor(random() * IMPACTS.length)],
+        message:
+          'Fix any of the following:\n  Element has insufficient color contrast of 3.1 (expected 4.5:1)',
+        selector: `main > section:nth-child(${(i % 9) + 1}) > div.css-${hash}1 > a#item-${p}-${i}`,
+        html: `<a id="item-${p}-${i}" class="css-${hash}1" href="/product/${p}/${i}">Product ${i} – see the details</a>`,
+        wcag,
+        help_url: `https://dequeuniversity.com/rules/axe/4.14/${rule}?application=axeAPI`,
+      });
+    }
+    pages.push({
+      url: `https://shop.example.com/catalog/${p}?utm_source=crawler`,
+      title: `Catalog page ${p}`,
+      final_url: `https://shop.example.com/catalog/${p}`,
+      http_status: 200,
+      issues,
+    });
+  }
+  return {
+    url: 'https://shop.example.com/',
+    siteId: 'bench-shop',
+    sha,
+    branch: 'main',
+    engine: { name: 'axe-core', version: '4.14.1' },
+    pages,
+  };
+}
+
+/** The floor: parse the same body and insert the same rows, nothing else. */
+async function floorOnce(db: ReturnType<typeof createDb>, text: string): Promise<number> {
+  const started = performance.now();
+  const body = JSON.parse(text) as ReturnType<typeof scanBody>;
+  const id = newId('scn');
+  const now = nowIso();
+  const pages = body.pages.map((p, index) => ({
+    scan_id: id,
+    page_index: index,
+    url: p.url,
+    normalized_url: p.final_url,
+    title: p.title,
+    final_url: p.final_url,
+    http_status: p.http_status,
+    issue_count: p.issues.length,
+  }));
+  const issues = body.pages.flatMap((p, index) =>
+    p.issues.map((i) => ({
+      scan_id: id,
+      page_index: index,
+      rule: i.rule,
+      impact: i.impact,
+      kind: 'violation',
+      message: i.message,
+      selector: i.selector,
+      html: i.html,
+      wcag: i.wcag.join(',') || null,
+      help_url: i.help_url,
+      source_path: null,
+      source_line: null,
+      // A constant of the real fingerprint's size: the floor does not hash.
+      fingerprint: '0'.repeat(64),
+    })),
+  );
+  await db.transaction(async (trx) => {
+    await trx('scans').insert({
+      id,
+      org: 'floor',
+      site_id: 'floor-site',
+      url: body.url,
+      sha: body.sha,
+      branch: body.branch,
+      engine_name: body.engine.name,
+      engine_version: body.engine.version,
+      page_count: pages.length,
+      issue_count: issues.length,
+      summary: '{}',
+      warnings: '[]',
+      fingerprint_version: 1,
+      created_at: now,
+    });
+    await insertInChunks(trx, 'scan_pages', pages);
+    await insertInChunks(trx, 'scan_issues', issues);
+  });
+  return performance.now() - started;
+}
+
+async function postOnce(url: string, key: string, text: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${url}/api/v1/scans`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  const answer = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 201) throw new Error(`ingest answered ${res.status}: ${answer.slice(0, 500)}`);
+  return ms;
+}
+
+function peakRssMb(pid: number | undefined): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+const suite: BenchSuite = {
+  name: 'ingest',
+  async run(target: BenchTarget) {
+    const database = target.databaseUrl
+      ? await createPgDatabase(target.databaseUrl, 'a11y_bench_ingest')
+      : undefined;
+    const server = new ServerProcess({
+      databaseUrl: database?.url,
+      env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_WORKER: 'false' },
+    });
+    let floorDb: ReturnType<typeof createDb> | undefined;
+    try {
+      await server.start();
+      const { key } = await server.createKey('bench');
+      // The floor writes to the same database the server uses (the SQLite file in WAL mode, or the same
+      // PostgreSQL database), with the service's own connection settings.
+      floorDb = createDb({ url: database?.url, dataDir: server.dataDir });
+      const random = seeded(10);
+      const object = scanBody('0'.repeat(40), random);
+      const bodies = Array.from({ length: ROUNDS + 1 }, (_, r) =>
+        JSON.stringify({ ...object, sha: (r + 1).toString(16).padStart(40, 'a') }),
+      );
+      const issues = PAGES * PER_PAGE;
+      const mb = Math.round((Buffer.byteLength(bodies[0]) / 1024 / 1024) * 10) / 10;
+
+      // Warm-up of both paths (JIT, connection pool, SQLite page cache), not counted.
+      await postOnce(server.url, key, bodies[0]);
+      await floorOnce(floorDb, bodies[0]);
+
+      const ours: number[] = [];
+      const floor: number[] = [];
+      for (let r = 1; r <= ROUNDS; r++) {
+        ours.push(await postOnce(server.url, key, bodies[r]));
+        floor.push(await floorOnce(floorDb, bodies[r]));
+      }
+      const oursMs = median(ours);
+      const floorMs = median(floor);
+      const figures = {
+        pages: PAGES,
+        issues,
+        body_mb: mb,
+        ms: Math.round(oursMs),
+        floor_ms: Math.round(floorMs),
+        issues_per_s: Math.round(issues / (oursMs / 1000)),
+        floor_issues_per_s: Math.round(issues / (floorMs / 1000)),
+        ratio_to_floor: Math.round((floorMs / oursMs) * 100) / 100,
+        peak_rss_mb: peakRssMb(server.pid) ?? -1,
+        rounds: ROUNDS,
+      };
+      table([figures]);
+      return figures;
+    } finally {
+      await floorDb?.destroy();
+      await server.dispose();
+      await database?.drop();
+      if (!target.databaseUrl) fs.rmSync(path.join(server.dataDir), { recursive: true, force: true });
+    }
+  },
+};
+
+export default suite;
