@@ -52,8 +52,9 @@ function remarksCell(c: ReportCriterion): string {
       ? ` (carried forward from report ${escapeHtml(c.override.inherited_from)})`
       : '';
     parts.push(`<p class="meta">Reviewed by ${who}${carried}.</p>`);
-  } else if (c.source === 'evidence' && c.needs_review) {
-    parts.push('<p class="meta">Needs human review.</p>');
+  } else if (c.basis === 'rules-passed') {
+    // The other answers that need review already say so in their first words.
+    parts.push('<p class="meta">Needs human confirmation.</p>');
   }
   return parts.join('');
 }
