@@ -98,7 +98,13 @@ export class ApiClient {
   }
 
   /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
-  async post<T>(path: string, body: unknown, idempotencyKey: string): Promise<ApiResponse<T>> {
+  async post<T>(
+    path: string,
+    body: unknown,
+    idempotencyKey: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<ApiResponse<T>> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const json = Buffer.from(JSON.stringify(body), 'utf8');
     const compress = json.length > this.gzipAboveBytes;
     const payload = compress ? gzipSync(json) : json;
@@ -121,10 +127,10 @@ export class ApiClient {
           headers,
           body: payload,
           redirect: 'error',
-          signal: AbortSignal.timeout(this.timeoutMs),
+          signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
-        const why = networkReason(err, this.timeoutMs);
+        const why = networkReason(err, timeoutMs);
         if (last) {
           throw new ApiError('outage', `POST ${path} failed after ${attempt} attempts: ${why}`, {
             attempts: attempt,

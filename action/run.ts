@@ -12,6 +12,8 @@ import {
 import { ResultsFormatError } from './result-formats.js';
 import { loadResults } from './results.js';
 
+const SCAN_TIMEOUT_MS = 120_000;
+
 /** The action's outputs (action.yml). Every outcome sets all of them: empty when unknown. */
 interface Outputs {
   passed: boolean;
@@ -62,6 +64,11 @@ export async function run(): Promise<void> {
     return;
   }
 
+  const api = new URL(inputs.apiUrl);
+  if (api.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(api.hostname)) {
+    core.warning(`Input "api-url" uses plain http: the API key travels unencrypted to ${api.host}.`);
+  }
+
   const client = new ApiClient({
     baseUrl: inputs.apiUrl,
     apiKey: inputs.apiKey,
@@ -77,10 +84,12 @@ export async function run(): Promise<void> {
         core.info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
       for (const n of loaded.notes) core.info(n);
       for (const w of loaded.warnings) core.warning(w);
+      // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.
       const res = await client.post<ScanCreated>(
         '/api/v1/scans',
         loaded.scan,
         idempotencyKey(inputs, 'scan', loaded.scan),
+        { timeoutMs: SCAN_TIMEOUT_MS },
       );
       upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
       core.info(

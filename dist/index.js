@@ -31428,7 +31428,8 @@ class ApiClient {
         this.random = options.random ?? Math.random;
     }
     /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
-    async post(path, body, idempotencyKey) {
+    async post(path, body, idempotencyKey, options = {}) {
+        const timeoutMs = options.timeoutMs ?? this.timeoutMs;
         const json = Buffer.from(JSON.stringify(body), 'utf8');
         const compress = json.length > this.gzipAboveBytes;
         const payload = compress ? (0,external_node_zlib_.gzipSync)(json) : json;
@@ -31450,11 +31451,11 @@ class ApiClient {
                     headers,
                     body: payload,
                     redirect: 'error',
-                    signal: AbortSignal.timeout(this.timeoutMs),
+                    signal: AbortSignal.timeout(timeoutMs),
                 });
             }
             catch (err) {
-                const why = networkReason(err, this.timeoutMs);
+                const why = networkReason(err, timeoutMs);
                 if (last) {
                     throw new ApiError('outage', `POST ${path} failed after ${attempt} attempts: ${why}`, {
                         attempts: attempt,
@@ -35971,6 +35972,7 @@ function originOf(url) {
 
 
 
+const SCAN_TIMEOUT_MS = 120_000;
 function setOutputs(outputs) {
     setOutput('passed', outputs.passed ? 'true' : 'false');
     setOutput('deploy-id', outputs['deploy-id']);
@@ -36014,6 +36016,10 @@ async function run() {
         setFailed(err.message);
         return;
     }
+    const api = new URL(inputs.apiUrl);
+    if (api.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(api.hostname)) {
+        warning(`Input "api-url" uses plain http: the API key travels unencrypted to ${api.host}.`);
+    }
     const client = new ApiClient({
         baseUrl: inputs.apiUrl,
         apiKey: inputs.apiKey,
@@ -36030,7 +36036,8 @@ async function run() {
                 info(n);
             for (const w of loaded.warnings)
                 warning(w);
-            const res = await client.post('/api/v1/scans', loaded.scan, idempotencyKey(inputs, 'scan', loaded.scan));
+            // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.
+            const res = await client.post('/api/v1/scans', loaded.scan, idempotencyKey(inputs, 'scan', loaded.scan), { timeoutMs: SCAN_TIMEOUT_MS });
             upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
             info(`Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
                 (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''));

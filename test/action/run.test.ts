@@ -395,6 +395,16 @@ test('results that match nothing fail naming the input, even with fail-on-error:
   expect(failures()[0]).toMatch(/^Input "results" matched no files/);
 });
 
+test('plain http to a remote host is warned about (the key would travel unencrypted)', async () => {
+  inputValues['api-url'] = 'http://a11y-gate.invalid';
+  inputValues['fail-on-error'] = 'false';
+  await run();
+  expect(of('warning')[0].args[0]).toBe(
+    'Input "api-url" uses plain http: the API key travels unencrypted to a11y-gate.invalid.',
+  );
+  expect(of('warning')[1].args[0]).toMatch(/^a11y-gate is unreachable; the gate was NOT evaluated/);
+});
+
 test('triggerBody leaves empty optional thresholds to the site settings', () => {
   const inputs = parseInputs(
     (n) => ({ 'api-url': 'https://a', 'api-key': 'k', 'site-id': 's', 'fail-on-critical': 'false' })[n] ?? '',
