@@ -129,6 +129,12 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  if (probot && !config.publicUrl) {
+    logger.warn(
+      { url },
+      'PUBLIC_URL is not set: check runs link to this address, which GitHub users may not reach',
+    );
+  }
   if (options.startJobs !== false) service.startJobs();
 
   let closing: Promise<void> | undefined;
