@@ -101,6 +101,14 @@ export class ServerProcess {
     throw new Error(`server not ready after ${timeoutMs} ms:\n${this.logs.slice(-30).join('\n')}`);
   }
 
+  /** The last `n` log lines at error level or above (pino JSON), to explain a failed assertion. */
+  errorLogs(n = 10): string {
+    return this.logs
+      .filter((l) => /"level":(5\d|60)/.test(l) || !l.startsWith('{'))
+      .slice(-n)
+      .join('\n');
+  }
+
   /** SIGKILL: no shutdown hook runs, in-flight requests and transactions are cut where they are. */
   async kill(): Promise<void> {
     if (!this.child || !this.running) return;

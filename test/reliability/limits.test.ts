@@ -163,7 +163,7 @@ describe('hostile bodies and slow clients (real server process)', () => {
     text: string,
     everyMs: number,
     prefix = '',
-  ): Promise<{ closedAfterMs: number; reply: string }> {
+  ): Promise<{ closedAfterMs: number; closedAt: number; reply: string }> {
     return new Promise((resolve) => {
       const started = Date.now();
       const socket = net.connect(server.port, '127.0.0.1', () => socket.write(prefix));
@@ -176,7 +176,7 @@ describe('hostile bodies and slow clients (real server process)', () => {
       socket.on('error', () => undefined);
       socket.on('close', () => {
         clearInterval(timer);
-        resolve({ closedAfterMs: Date.now() - started, reply });
+        resolve({ closedAfterMs: Date.now() - started, closedAt: Date.now(), reply });
       });
       // Safety net so a broken server cannot hang the suite.
       setTimeout(() => socket.destroy(), 20_000).unref();
@@ -200,7 +200,8 @@ describe('hostile bodies and slow clients (real server process)', () => {
     await sleep(300);
     const t0 = Date.now();
     for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/api/v1`)).status).toBe(200);
-    const servedMs = Date.now() - t0;
+    const normalDone = Date.now();
+    const servedMs = normalDone - t0;
 
     const headerResults = await Promise.all(slowHeaders);
     const bodyResults = await Promise.all(slowBodies);
@@ -210,11 +211,15 @@ describe('hostile bodies and slow clients (real server process)', () => {
       `slow clients: 40 slow-header connections closed after ≤ ${maxHeader} ms (timeout 1000 ms), ` +
         `10 slow-body connections after ≤ ${maxBody} ms (timeout 3000 ms); 10 normal requests took ${servedMs} ms`,
     );
-    // Closed near the configured timeouts, long before the trickle would have finished.
-    expect(maxHeader).toBeLessThan(3000);
+    // Closed after the configured timeouts and long before the trickle would have finished (24 s
+    // for the headers, 100 s for the bodies); the bounds are loose because CI machines are busy.
+    expect(maxHeader).toBeLessThan(8000);
     for (const r of headerResults) expect(r.reply === '' || r.reply.startsWith('HTTP/1.1 408')).toBe(true);
-    expect(maxBody).toBeLessThan(6000);
+    expect(Math.min(...headerResults.map((r) => r.closedAfterMs))).toBeGreaterThanOrEqual(900);
+    expect(maxBody).toBeLessThan(15000);
     expect(Math.min(...bodyResults.map((r) => r.closedAfterMs))).toBeGreaterThan(2000);
-    expect(servedMs).toBeLessThan(2000);
+    // Normal clients were served while every slow connection was still being held open, not after
+    // the slow ones had timed out.
+    for (const r of [...headerResults, ...bodyResults]) expect(r.closedAt).toBeGreaterThan(normalDone);
   });
 });

@@ -128,7 +128,11 @@ const AUTH_FAILURES = 8;
             },
           ],
         });
-        expect(res.status).toBe(201);
+        if (res.status !== 201) {
+          throw new Error(
+            `scan answered ${res.status} ${JSON.stringify(res.body)}\n${instances.map((i) => i.errorLogs()).join('\n')}`,
+          );
+        }
         scans.push({ id: res.body.id, issues, sha });
       }),
     );
@@ -145,7 +149,13 @@ const AUTH_FAILURES = 8;
         ),
       );
       deploys = results.length;
-      for (const r of results) expect(r.status).toBe(201);
+      for (const r of results) {
+        if (r.status !== 201) {
+          throw new Error(
+            `trigger answered ${r.status} ${JSON.stringify(r.body)}\n${instances.map((i) => i.errorLogs()).join('\n')}`,
+          );
+        }
+      }
       expect(new Set(results.map((r) => r.body.passed)).size).toBe(1);
       expect(new Set(results.map((r) => r.body.scan_id)).size).toBe(1);
       for (const [n, r] of results.entries()) {
