@@ -59,8 +59,10 @@ export async function run(): Promise<void> {
   try {
     inputs = parseInputs(core.getInput);
   } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
     setOutputs({ passed: false, 'deploy-id': '', 'scan-id': '', 'new-issues': '', 'details-url': '' });
-    core.setFailed((err as Error).message);
+    await writeJobSummary(errorSummaryMarkdown(null, message, true));
+    core.setFailed(message);
     return;
   }
 

@@ -36012,8 +36012,10 @@ async function run() {
         inputs = parseInputs(getInput);
     }
     catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
         setOutputs({ passed: false, 'deploy-id': '', 'scan-id': '', 'new-issues': '', 'details-url': '' });
-        setFailed(err.message);
+        await writeJobSummary(errorSummaryMarkdown(null, message, true));
+        setFailed(message);
         return;
     }
     const api = new URL(inputs.apiUrl);

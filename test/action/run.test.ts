@@ -385,6 +385,7 @@ test('a bad input fails naming it, before any request, and still sets the output
   expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
   expect(failures()).toEqual(['Input "max-new-issues" must be a non-negative integer, got "lots"']);
   expect(outputs().passed).toBe('false');
+  expect(summaryText).toContain('Input "max-new-issues" must be a non-negative integer');
 });
 
 test('results that match nothing fail naming the input, even with fail-on-error: false', async () => {
