@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
@@ -407,6 +408,17 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       pages.flatMap((p, pi) => p.issues.map((_, i) => `#el-${pi}-${i}`)),
     );
     expect(got.body.issues[4999]).toMatchObject({ page_index: 49, page_url: '/page/49' });
+  });
+
+  test('a gzip-compressed body is accepted', async () => {
+    const raw = gzipSync(Buffer.from(JSON.stringify(nativeScan({ siteId: 'zipped' }))));
+    const res = await h.request('POST', '/api/v1/scans', {
+      key,
+      raw,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ siteId: 'zipped', summary: { issues: 3 } });
   });
 
   test('any text survives the batched insert unchanged', async () => {
