@@ -1,36 +1,62 @@
 import type { OpenApiWebhook } from '../http/openapi.js';
+import type { ZodType } from 'zod';
 import { Timestamp } from '../schemas/common.js';
+import { DeployEvent } from '../schemas/deploys.js';
+import { CreatedScan } from '../schemas/scans.js';
+import { VpatReport } from '../schemas/vpat.js';
+import { Waiver } from '../schemas/waivers.js';
 import { z } from '../schemas/zod.js';
 import type { EventType } from './outbox.js';
 
-const EVENTS: Record<EventType, { summary: string; data: string }> = {
+const VpatGenerated = VpatReport.pick({
+  id: true,
+  siteId: true,
+  scan_id: true,
+  status: true,
+  edition: true,
+  wcag_version: true,
+  level: true,
+  summary: true,
+  created_at: true,
+});
+
+const WaiverExpired = Waiver.pick({ id: true, siteId: true, rule: true, reason: true, expires_at: true });
+
+/** Each event's `data` is the same schema the API answers with, so receivers can share types. */
+const EVENTS: Record<EventType, { summary: string; data: ZodType; description: string }> = {
   'scan.created': {
     summary: 'A scan result was submitted',
-    data: 'The scan as `GET /api/v1/scans/{id}` describes it (id, siteId, url, sha, branch, counts, summary).',
+    data: CreatedScan,
+    description: 'The answer of `POST /api/v1/scans`.',
   },
   'deploy.completed': {
     summary: 'The deploy gate evaluated a commit',
-    data: 'The deploy event: id, siteId, sha, `passed`, the thresholds used, counts of new, fixed and waived issues.',
+    data: DeployEvent,
+    description: 'The deploy event, as `GET /api/v1/deploy/{id}` answers it when it was created.',
   },
   'vpat.generated': {
     summary: 'A VPAT / ACR was generated',
-    data: 'The report: id, siteId, the scans it is based on and its conformance summary.',
+    data: VpatGenerated,
+    description: "The report's identity and conformance summary; `GET /api/v1/vpat/{id}` has the rest.",
   },
   'waiver.created': {
     summary: 'A waiver was created',
-    data: 'The waiver: id, siteId, rule, reason, expires_at.',
+    data: Waiver,
+    description: 'The waiver, as `GET /api/v1/waivers/{id}` answers it.',
   },
   'waiver.revoked': {
     summary: 'A waiver was revoked',
-    data: 'The waiver: id, siteId, rule, reason, expires_at, revoked_at.',
+    data: Waiver,
+    description: 'The waiver, as `GET /api/v1/waivers/{id}` answers it.',
   },
   'waiver.expired': {
     summary: 'A waiver reached its expiry time (sent once per waiver)',
-    data: 'The waiver: id, siteId, rule, reason, expires_at.',
+    data: WaiverExpired,
+    description: 'The waiver that expired.',
   },
 };
 
-function payloadSchema(type: EventType, dataDescription: string) {
+function payloadSchema(type: EventType, data: ZodType, dataDescription: string) {
   const name = type
     .split('.')
     .map((p) => p[0].toUpperCase() + p.slice(1))
@@ -39,7 +65,7 @@ function payloadSchema(type: EventType, dataDescription: string) {
     .object({
       type: z.literal(type),
       timestamp: Timestamp.openapi({ description: 'When the event happened (RFC 3339 UTC).' }),
-      data: z.record(z.string(), z.unknown()).openapi({ description: dataDescription }),
+      data: data.openapi({ description: dataDescription }),
     })
     .openapi(`${name}Event`);
 }
@@ -48,5 +74,5 @@ function payloadSchema(type: EventType, dataDescription: string) {
 export const openApiWebhooks: OpenApiWebhook[] = (Object.keys(EVENTS) as EventType[]).map((type) => ({
   name: type,
   summary: EVENTS[type].summary,
-  payload: payloadSchema(type, EVENTS[type].data),
+  payload: payloadSchema(type, EVENTS[type].data, EVENTS[type].description),
 }));
