@@ -94,6 +94,16 @@ function pageTitle(page: ScanPageInput): string | null {
   return null;
 }
 
+/**
+ * Where the engine says it ran: axe's `url` and pa11y's `pageUrl` are the document's location after
+ * redirects, so they stand in for a missing `final_url` (and reveal the login-page trap).
+ */
+function engineReportedUrl(page: ScanPageInput): string | null {
+  if (page.axe?.url) return page.axe.url;
+  if (page.pa11y && !Array.isArray(page.pa11y) && page.pa11y.pageUrl) return page.pa11y.pageUrl;
+  return null;
+}
+
 function scanEngine(body: CreateScanBody): PreparedScan['engine'] {
   if (body.engine) return { name: body.engine.name, version: body.engine.version ?? null };
   for (const page of body.pages) {
@@ -138,7 +148,7 @@ export function prepareScan(
     const normalized = normalizeUrl(page.url, body.url);
     if (!normalized)
       return fail(422, `#/pages/${index}/url`, 'must be an http(s) URL, absolute or relative to `url`');
-    const finalUrl = page.final_url ?? null;
+    const finalUrl = page.final_url ?? engineReportedUrl(page);
     const normalizedFinal = finalUrl ? (normalizeUrl(finalUrl, normalized) ?? null) : null;
     const key = pageKey(normalized);
     const imported = pageIssues(page, options);

@@ -67,6 +67,11 @@ function largestSharedGroup(pages: PageFacts[], valueOf: (p: PageFacts) => strin
   return undefined;
 }
 
+function withoutQuery(url: string): string {
+  const cut = url.search(/[?#]/);
+  return cut === -1 ? url : url.slice(0, cut);
+}
+
 export function scanWarnings(
   pages: PageFacts[],
   truncatedHtml: number,
@@ -88,8 +93,12 @@ export function scanWarnings(
       count: failed,
     });
   }
+  // Compared without the query: a login page says where to return (`/login?next=/cart`), so every
+  // redirected page ends at a different URL of the same login page.
   const sharedFinal = largestSharedGroup(pages, (p) =>
-    p.normalizedFinalUrl && p.normalizedFinalUrl !== p.normalizedUrl ? p.normalizedFinalUrl : null,
+    p.normalizedFinalUrl && p.normalizedFinalUrl !== p.normalizedUrl
+      ? withoutQuery(p.normalizedFinalUrl)
+      : null,
   );
   if (sharedFinal) {
     warnings.push({

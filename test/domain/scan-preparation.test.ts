@@ -45,6 +45,36 @@ describe('prepareScan', () => {
     expect([...s.rules_run!].sort()).toEqual(s.rules_run);
   });
 
+  test('the URL axe or pa11y reports stands in for a missing final_url and reveals the login-page trap', () => {
+    const login = (url: string) => ({
+      ...axeFixture('clean'),
+      url: 'https://shop.example/login?next=' + url,
+    });
+    const result = prepare({
+      url: 'https://shop.example/',
+      pages: [
+        { url: '/a', axe: login('a') },
+        { url: '/b', axe: login('b') },
+        {
+          url: '/c',
+          pa11y: { documentTitle: 'Sign in', pageUrl: 'https://shop.example/login?next=c', issues: [] },
+        },
+        { url: '/d', final_url: 'https://shop.example/d', axe: login('d') },
+      ],
+    });
+    if (!result.ok) throw new Error(result.error.detail);
+    expect(result.scan.pages.map((p) => p.final_url)).toEqual([
+      'https://shop.example/login?next=a',
+      'https://shop.example/login?next=b',
+      'https://shop.example/login?next=c',
+      'https://shop.example/d',
+    ]);
+    // Three of four pages ended on the login page, whatever `next` parameter it was given.
+    expect(result.scan.warnings).toEqual([
+      { code: 'shared_final_url', message: expect.stringContaining('https://shop.example/login'), count: 3 },
+    ]);
+  });
+
   test('pa11y result objects give the page title; engine defaults to pa11y', () => {
     const result = prepare({
       url: 'http://fixture.test/',

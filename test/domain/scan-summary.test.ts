@@ -56,6 +56,15 @@ describe('scanWarnings', () => {
     ]);
   });
 
+  test('the query of the final URL does not matter (/login?next=…)', () => {
+    const pages = ['a', 'b', 'c'].map((u) =>
+      page(u, { normalizedFinalUrl: `https://s.example/login?next=%2F${u}` }),
+    );
+    expect(scanWarnings(pages, 0, 100)).toEqual([
+      { code: 'shared_final_url', message: expect.stringContaining('(https://s.example/login)'), count: 3 },
+    ]);
+  });
+
   test('a final URL equal to the page URL, or shared by half the pages or fewer, is fine', () => {
     expect(
       codes(['a', 'b', 'c'].map((u) => page(u, { normalizedFinalUrl: `https://s.example/${u}` }))),

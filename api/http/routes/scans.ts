@@ -47,7 +47,10 @@ function presentIssue(i: ScanIssueRecord, pageUrl: string) {
 const STREAM_BATCH = 2000;
 
 async function write(res: Response, chunk: string): Promise<void> {
+  // A client that went away already emitted 'close': waiting for it again would hang the handler.
+  if (res.destroyed) return;
   if (res.write(chunk)) return;
+  if (res.destroyed) return;
   await Promise.race([once(res, 'drain'), once(res, 'close')]);
 }
 
