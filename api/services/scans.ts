@@ -38,6 +38,17 @@ export function presentCreatedScan(s: ScanRecord) {
   };
 }
 
+let lastCreatedMs = 0;
+
+/**
+ * Creation time of a scan, strictly increasing within this process: "the latest scan for a sha" must
+ * not depend on the random id when a pipeline submits two scans in the same millisecond.
+ */
+function scanCreatedAt(): string {
+  lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1);
+  return nowIso(new Date(lastCreatedMs));
+}
+
 export type IngestResult = { ok: true; scan: ScanRecord } | { ok: false; error: PreparationError };
 
 /**
@@ -49,7 +60,7 @@ export async function ingestScan(ctx: ApiContext, org: string, body: CreateScanB
   const prepared = prepareScan(body, ctx.config.limits, { criteriaOfAxeRule });
   if (!prepared.ok) return prepared;
   const id = newId('scn');
-  const createdAt = nowIso();
+  const createdAt = scanCreatedAt();
   const scan = await ctx.db.transaction(async (trx) => {
     const stored = await insertScan(trx, org, id, prepared.scan, createdAt);
     await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
