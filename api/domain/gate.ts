@@ -246,6 +246,23 @@ function zero(): CategoryCounts {
   return { new: 0, existing: 0, fixed: 0, waived: 0 };
 }
 
+function compareRefs(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** The issues in fingerprint order (code-unit order, as `<`): the same array when it already is. */
+function byFingerprint<T extends { fingerprint: string }>(issues: readonly T[]): readonly T[] {
+  for (let k = 1; k < issues.length; k++) {
+    if (issues[k - 1].fingerprint > issues[k].fingerprint) {
+      return [...issues].sort((a, b) =>
+        a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0,
+      );
+    }
+  }
+  return issues;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -288,13 +305,9 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   }
 
   const counted = (kind: IssueKind) => kind === 'violation' || settings.include_incomplete;
-  const baselineSet = new Set<string>();
-  for (const b of input.baseline ?? []) baselineSet.add(b.fingerprint);
-  const headSet = new Set<string>();
-  for (const h of input.head) headSet.add(h.fingerprint);
 
-  // New issues are bucketed by impact (input order within each) so the capped list is "most severe
-  // first" without sorting every issue.
+  // New and waived issues are bucketed by impact, so the capped lists are "most severe first"
+  // without sorting every issue.
   const newByImpact: Record<ImpactKey, HeadIssue[]> = {
     critical: [],
     serious: [],
@@ -313,9 +326,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   const probe: WaivableIssue = { rule: '', selector: null, fingerprint: '', pageUrls: urls };
   const checkWaivers = input.waivers.size > 0;
 
-  for (const issue of input.head) {
-    if (!counted(issue.kind)) continue;
-    const existing = baselineSet.has(issue.fingerprint);
+  const countHead = (issue: HeadIssue, existing: boolean) => {
+    if (!counted(issue.kind)) return;
     let waiverId: string | undefined;
     if (checkWaivers) {
       probe.rule = issue.rule;
@@ -345,11 +357,27 @@ export function evaluateGate(input: GateInput): GateEvaluation {
       b.new++;
       newByImpact[issue.impact ?? 'unknown'].push(issue);
     }
-  }
-  for (const issue of input.baseline ?? []) {
-    if (!counted(issue.kind) || headSet.has(issue.fingerprint)) continue;
-    counts.fixed++;
-    bucket(issue.impact).fixed++;
+  };
+
+  // A merge of the two scans in fingerprint order: no hashing of 100,000 fingerprints, one pass.
+  // The store reads them sorted; anything else is sorted here first.
+  const head = byFingerprint(input.head);
+  const base = byFingerprint(input.baseline ?? []);
+  let i = 0;
+  let j = 0;
+  while (i < head.length || j < base.length) {
+    if (j >= base.length || (i < head.length && head[i].fingerprint < base[j].fingerprint)) {
+      countHead(head[i++], false);
+    } else if (i >= head.length || base[j].fingerprint < head[i].fingerprint) {
+      const fixed = base[j++];
+      if (!counted(fixed.kind)) continue;
+      counts.fixed++;
+      bucket(fixed.impact).fixed++;
+    } else {
+      const f = head[i].fingerprint;
+      while (i < head.length && head[i].fingerprint === f) countHead(head[i++], true);
+      while (j < base.length && base[j].fingerprint === f) j++;
+    }
   }
 
   const thresholds: ThresholdResult[] = [];
@@ -397,13 +425,13 @@ export function evaluateGate(input: GateInput): GateEvaluation {
     }
   }
 
-  const take = <T>(buckets: Record<ImpactKey, T[]>): T[] => {
+  // Most severe first; within an impact, in the order the scan listed them (by `ref`).
+  const take = <T>(buckets: Record<ImpactKey, T[]>, refOf: (item: T) => number | string): T[] => {
     const out: T[] = [];
     for (const impact of SEVERITY) {
-      for (const item of buckets[impact]) {
-        if (out.length >= cap) return out;
-        out.push(item);
-      }
+      if (out.length >= cap) break;
+      const sorted = buckets[impact].sort((a, b) => compareRefs(refOf(a), refOf(b)));
+      out.push(...sorted.slice(0, cap - out.length));
     }
     return out;
   };
@@ -413,8 +441,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
     reasons,
     counts,
     thresholds,
-    newIssues: take(newByImpact),
+    newIssues: take(newByImpact, (x) => x.ref),
     newIssuesTotal: counts.new,
-    waivedIssues: take(waivedByImpact),
+    waivedIssues: take(waivedByImpact, (x) => x.issue.ref),
   };
 }

@@ -77,13 +77,13 @@ export async function triggerGate(
       baseBranch: site.base_branch,
       candidates: candidate ? [candidate] : [],
     });
-    const waivers = compileWaivers(
-      (await new WaiverRepository(ctx.db).activeForSite(org, input.siteId, now)).map(waiverRule),
-      now,
+    const waiverRules = (await new WaiverRepository(ctx.db).activeForSite(org, input.siteId, now)).map(
+      waiverRule,
     );
+    const waivers = compileWaivers(waiverRules, now);
     const baselineScan = baseline.scan;
     const [head, base] = await Promise.all([
-      evidence.headIssues(headScan.id, waivers.size > 0),
+      evidence.headIssues(headScan.id, [...new Set(waiverRules.map((w) => w.rule))]),
       baselineScan ? evidence.baselineIssues(baselineScan.id) : Promise.resolve<BaselineIssue[] | null>(null),
     ]);
     evaluation = evaluateGate({

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   BUILT_IN_GATE_SETTINGS,
   chooseBaseline,
@@ -332,5 +333,58 @@ describe('evaluateGate', () => {
   test('duplicate fingerprints in the head are classified alike', () => {
     const r = gate([head('d', 'minor'), head('d', 'minor')], [base('d', 'minor')]);
     expect(r.counts).toMatchObject({ new: 0, existing: 2 });
+  });
+
+  test('within an impact the list keeps the scan order, whatever the fingerprint order', () => {
+    const r = gate([head('zz', 'critical'), head('aa', 'critical'), head('mm', 'critical')], null);
+    expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['zz', 'aa', 'mm']);
+  });
+
+  test('agrees with a plain set-based reading of DESIGN on random scans', () => {
+    const impact = fc.constantFrom<Impact | null>('critical', 'serious', 'moderate', 'minor', null);
+    const kind = fc.constantFrom<IssueKind>('violation', 'incomplete');
+    // A small fingerprint alphabet so that scans overlap and repeat fingerprints.
+    const fpArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+    const issue = fc.record({ fingerprint: fpArb, impact, kind });
+    fc.assert(
+      fc.property(
+        fc.array(issue, { maxLength: 30 }),
+        fc.option(fc.array(issue, { maxLength: 30 }), { nil: null }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }),
+        (h, b, newOnly, includeIncomplete, waivedFp) => {
+          const headIssues = h.map((x, k) => ({ ...x, ref: k, rule: 'r', selector: null, page }));
+          const r = gate(
+            headIssues,
+            b,
+            { new_only: newOnly, include_incomplete: includeIncomplete, max_total: 3, fail_on_serious: true },
+            waivedFp ? [waiver({ rule: 'r', fingerprint: waivedFp })] : [],
+          );
+          // The reference: DESIGN §Deploy gate steps 3-5, with sets.
+          const counted = (k: IssueKind) => k === 'violation' || includeIncomplete;
+          const baseSet = new Set((b ?? []).map((x) => x.fingerprint));
+          const headSet = new Set(h.map((x) => x.fingerprint));
+          const live = headIssues.filter((x) => counted(x.kind));
+          const waived = live.filter((x) => x.fingerprint === waivedFp);
+          const rest = live.filter((x) => x.fingerprint !== waivedFp);
+          const isNew = rest.filter((x) => !baseSet.has(x.fingerprint));
+          const existing = rest.filter((x) => baseSet.has(x.fingerprint));
+          const fixed = (b ?? []).filter((x) => counted(x.kind) && !headSet.has(x.fingerprint));
+          expect(r.counts).toMatchObject({
+            new: isNew.length,
+            existing: existing.length,
+            fixed: fixed.length,
+            waived: waived.length,
+          });
+          const judged = newOnly ? isNew : [...isNew, ...existing];
+          const crit = judged.filter((x) => x.impact === 'critical').length;
+          const ser = judged.filter((x) => x.impact === 'serious').length;
+          expect(r.passed).toBe(crit === 0 && ser === 0 && judged.length <= 3);
+          expect(r.newIssues.map((x) => x.ref).sort()).toEqual(isNew.map((x) => x.ref).sort());
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

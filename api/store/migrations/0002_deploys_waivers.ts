@@ -6,6 +6,20 @@ import type { Knex } from 'knex';
  * set once by the expiry sweep in store/waiver-expiry.ts).
  */
 export async function up(knex: Knex): Promise<void> {
+  // The gate reads every issue of two scans (fingerprint, impact, kind, id) in fingerprint order. The
+  // scans feature's (scan_id, fingerprint) index is widened to cover those columns, so the read is an
+  // index-only scan like reading the fingerprints alone; it still serves every query the narrow one
+  // did, and ingest maintains the same number of indexes.
+  await knex.raw('drop index if exists scan_issues_scan_id_fingerprint_index');
+  if (String(knex.client.config.client) === 'pg') {
+    await knex.raw(
+      'create index scan_issues_gate_read on scan_issues (scan_id, fingerprint) include (impact, kind, id)',
+    );
+  } else {
+    // SQLite: every index carries the rowid, which `id` is.
+    await knex.raw('create index scan_issues_gate_read on scan_issues (scan_id, fingerprint, impact, kind)');
+  }
+
   await knex.schema.createTable('deploys', (t) => {
     t.string('id', 40).primary();
     t.string('org', 100).notNullable();
@@ -66,4 +80,6 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('waivers');
   await knex.schema.dropTableIfExists('deploys');
+  await knex.raw('drop index if exists scan_issues_gate_read');
+  await knex.schema.alterTable('scan_issues', (t) => t.index(['scan_id', 'fingerprint']));
 }
