@@ -111,6 +111,19 @@ describe.each(dbKinds)('security (%s)', (db) => {
         expect(res.status).toBe(404);
         checked.push('POST /api/v1/vpat/generate (A scan_id)');
       }
+      // B's own report may not inherit the overrides of A's report.
+      const reportId = idsOfA.find((i) => i.startsWith('vpt_'));
+      if (reportId) {
+        const own = { siteId: 'iso-site-b', product: { name: 'x', version: '1' } };
+        // Control: without the foreign report the same request succeeds.
+        expect((await h.request('POST', '/api/v1/vpat/generate', { key: keyB, body: own })).status).toBe(201);
+        const res = await h.request('POST', '/api/v1/vpat/generate', {
+          key: keyB,
+          body: { ...own, inherit_overrides_from: reportId },
+        });
+        expect([res.status, res.text.includes(reportId)]).toEqual([404, false]);
+        checked.push('POST /api/v1/vpat/generate (A inherit_overrides_from)');
+      }
     }
     if (doc.paths['/api/v1/deploy/trigger']?.post) {
       const res = await h.request('POST', '/api/v1/deploy/trigger', {
@@ -189,8 +202,11 @@ describe('credentials never reach the logs (real server process, LOG_LEVEL=debug
   });
 
   it('no key, secret or token used during a run appears in the log output', async () => {
-    server = await startServerProcess({ env: { LOG_LEVEL: 'debug', AUTH_FAILURES_PER_MINUTE: '1000' } });
-    const secrets: string[] = [server.adminToken];
+    const secretKey = randomBytes(32).toString('hex');
+    server = await startServerProcess({
+      env: { LOG_LEVEL: 'debug', AUTH_FAILURES_PER_MINUTE: '1000', WEBHOOK_SECRET_KEY: secretKey },
+    });
+    const secrets: string[] = [server.adminToken, secretKey];
     const a = await server.createKey('logs');
     const revoked = await server.createKey('logs');
     secrets.push(a.key, revoked.key);
