@@ -4,7 +4,7 @@ import { catalogRowIds, editionCatalog } from '../domain/vpat-editions.js';
 import type { OverrideRecord, ProductContact, ReportProduct, VpatReport } from '../domain/vpat-report.js';
 import type { ApiContext } from '../http/context.js';
 import { problems, type FieldError } from '../http/problem.js';
-import type { GenerateVpatBody } from '../schemas/vpat.js';
+import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../schemas/vpat.js';
 import { VpatEvidenceRepository, type EvidenceScan } from '../store/vpat-evidence.js';
 import { VpatRepository } from '../store/vpat.js';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
@@ -21,7 +21,8 @@ export interface ReportAuthor {
 function normaliseContact(contact: GenerateVpatInput['product']['contact']): ProductContact | undefined {
   if (contact === undefined) return undefined;
   if (typeof contact !== 'string') return contact;
-  return /^[^\s@]+@[^\s@]+$/.test(contact) ? { email: contact } : { name: contact };
+  // The same e-mail rule as the object form, so the stored contact always matches the published schema.
+  return ProductContactSchema.shape.email.safeParse(contact).success ? { email: contact } : { name: contact };
 }
 
 function product(input: GenerateVpatInput['product']): ReportProduct {
