@@ -1,5 +1,5 @@
 /**
- * The check-run sample shown in docs/github-app.md, rendered by the same code that posts real check runs.
+ * The check-run sample shown in the README, rendered by the same code that posts real check runs.
  * `npx tsx app/sample-summary.ts` rewrites the sample between the markers of that file;
  * test/app/sample-summary.test.ts fails when the document and the code disagree.
  */
@@ -121,7 +121,7 @@ export function renderSample(): string {
   ].join('\n');
 }
 
-export const DOC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/github-app.md');
+export const DOC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../README.md');
 
 /** Replaces the sample between the markers; answers the new document text. */
 export function withSample(doc: string): string {

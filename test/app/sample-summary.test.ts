@@ -8,7 +8,7 @@ import {
 } from '../../app/sample-summary.js';
 import { checkRunSummary } from '../../app/check-run-summary.js';
 
-describe('the check-run sample in docs/github-app.md', () => {
+describe('the check-run sample in the README', () => {
   const doc = fs.readFileSync(DOC_PATH, 'utf8');
 
   test('is exactly what the code renders today (run `npx tsx app/sample-summary.ts` to refresh it)', () => {
