@@ -251,18 +251,6 @@ function compareRefs(a: number | string, b: number | string): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
-/** The issues in fingerprint order (code-unit order, as `<`): the same array when it already is. */
-function byFingerprint<T extends { fingerprint: string }>(issues: readonly T[]): readonly T[] {
-  for (let k = 1; k < issues.length; k++) {
-    if (issues[k - 1].fingerprint > issues[k].fingerprint) {
-      return [...issues].sort((a, b) =>
-        a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0,
-      );
-    }
-  }
-  return issues;
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -359,25 +347,18 @@ export function evaluateGate(input: GateInput): GateEvaluation {
     }
   };
 
-  // A merge of the two scans in fingerprint order: no hashing of 100,000 fingerprints, one pass.
-  // The store reads them sorted; anything else is sorted here first.
-  const head = byFingerprint(input.head);
-  const base = byFingerprint(input.baseline ?? []);
-  let i = 0;
-  let j = 0;
-  while (i < head.length || j < base.length) {
-    if (j >= base.length || (i < head.length && head[i].fingerprint < base[j].fingerprint)) {
-      countHead(head[i++], false);
-    } else if (i >= head.length || base[j].fingerprint < head[i].fingerprint) {
-      const fixed = base[j++];
-      if (!counted(fixed.kind)) continue;
-      counts.fixed++;
-      bucket(fixed.impact).fixed++;
-    } else {
-      const f = head[i].fingerprint;
-      while (i < head.length && head[i].fingerprint === f) countHead(head[i++], true);
-      while (j < base.length && base[j].fingerprint === f) j++;
-    }
+  // Two sets of fingerprints and one pass over each scan.
+  const baselineSet = new Set<string>();
+  for (const b of input.baseline ?? []) baselineSet.add(b.fingerprint);
+  const headSet = new Set<string>();
+  for (const h of input.head) {
+    headSet.add(h.fingerprint);
+    countHead(h, baselineSet.has(h.fingerprint));
+  }
+  for (const b of input.baseline ?? []) {
+    if (!counted(b.kind) || headSet.has(b.fingerprint)) continue;
+    counts.fixed++;
+    bucket(b.impact).fixed++;
   }
 
   const thresholds: ThresholdResult[] = [];

@@ -48,6 +48,15 @@ export async function triggerGate(
   const now = nowIso();
   const evidence = new GateEvidence(ctx.db);
 
+  // Phase timings go into the log line, so a slow gate can be explained from the logs alone.
+  const started = performance.now();
+  const ms: Record<string, number> = {};
+  let last = started;
+  const lap = (phase: string) => {
+    const t = performance.now();
+    ms[phase] = Math.round(t - last);
+    last = t;
+  };
   const headScan = await evidence.latestScanForSha(org, input.siteId, input.sha);
   let baseline: BaselineChoice | null = null;
   let evaluation: GateEvaluation;
@@ -86,6 +95,7 @@ export async function triggerGate(
       evidence.headIssues(headScan.id, [...new Set(waiverRules.map((w) => w.rule))]),
       baselineScan ? evidence.baselineIssues(baselineScan.id) : Promise.resolve<BaselineIssue[] | null>(null),
     ]);
+    lap('read');
     evaluation = evaluateGate({
       siteId: input.siteId,
       sha: input.sha,
@@ -98,7 +108,9 @@ export async function triggerGate(
     const refs = [...evaluation.newIssues, ...evaluation.waivedIssues.map((w) => w.issue)].map((i) =>
       Number(i.ref),
     );
+    lap('evaluate');
     details = await evidence.issueDetails(headScan.id, refs);
+    lap('details');
   }
 
   const appAttached = ctx.events.listenerCount('deploy.completed') > 0;
@@ -152,6 +164,7 @@ export async function triggerGate(
     updatedAt: now,
   };
   const event = present(record);
+  lap('present');
   await ctx.db.transaction(async (trx) => {
     await new DeployRepository(trx).insert(record);
     await recordEvent(trx, { org, type: 'deploy.completed', data: event });
@@ -165,6 +178,11 @@ export async function triggerGate(
       passed: record.passed,
       reasons: evaluation.reasons.map((r) => r.code),
       new_issues: evaluation.newIssuesTotal,
+      ms: {
+        ...ms,
+        store: Math.round(performance.now() - last),
+        total: Math.round(performance.now() - started),
+      },
     },
     'deploy gate evaluated',
   );

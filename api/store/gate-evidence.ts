@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from './db.js';
 import type { BaselineIssue, GatePage, HeadIssue, Impact, IssueKind, ScanRef } from '../domain/gate.js';
 
 /**
@@ -10,6 +11,7 @@ import type { BaselineIssue, GatePage, HeadIssue, Impact, IssueKind, ScanRef } f
 
 export interface ScanDetailRow {
   id: number;
+  scan_id: string;
   rule: string;
   impact: Impact | null;
   kind: IssueKind;
@@ -25,12 +27,11 @@ export interface ScanDetailRow {
 
 const SCAN_COLUMNS = ['id', 'sha', 'branch', 'created_at'] as const;
 
-/** Impact and kind as one digit: impact rank × 2 + (1 when incomplete). The same text on both databases. */
+/** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete). */
 const CODE_SQL =
-  "cast((case impact when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 " +
-  "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end) as text)";
+  "((case impact when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 " +
+  "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
 const IMPACT_OF_CODE: Array<Impact | null> = ['critical', 'serious', 'moderate', 'minor', null];
-const COLON = 58;
 
 export class GateEvidence {
   constructor(private readonly db: Knex) {}
@@ -69,32 +70,57 @@ export class GateEvidence {
   }
 
   /**
-   * The head scan's issues for evaluation, read as one text column per row (impact and kind as one
-   * digit, the row id, the fingerprint): the drivers' cost is per column and row, so this reads 50,000
-   * issues at about the cost of reading their fingerprints alone (see bench/suites/20-gate.ts).
-   * Sorted by fingerprint (the (scan_id, fingerprint) index gives that order for free), so the
-   * evaluation merges the two scans instead of hashing them.
-   * Rule, selector and page only matter to waivers, so they are read only for the rules that active
-   * waivers name (other issues get an empty rule, which no waiver has).
+   * Every issue of a scan as two parallel arrays: fingerprints, and one number per issue holding
+   * impact and kind (and, with `withIds`, the row id: id × 16 + code). Read through the
+   * (scan_id, fingerprint, impact, kind) index of migration 0002, so 50,000 issues cost about as much
+   * as reading their fingerprints alone (see bench/suites/20-gate.ts). The drivers' cost is per row
+   * and column: on SQLite the database concatenates each column into one string (one row in all);
+   * PostgreSQL sends rows as arrays, without an object per row.
    */
-  async headIssues(scanId: string, waiverRules: readonly string[]): Promise<HeadIssue[]> {
+  private async issueKeys(
+    scanId: string,
+    withIds: boolean,
+  ): Promise<{ fingerprints: string[]; codes: number[] }> {
+    const code = withIds ? `id * 16 + ${CODE_SQL}` : CODE_SQL;
+    if (dialectOf(this.db) === 'sqlite') {
+      // Both aggregates step through the same rows in the same order. Fingerprints are hex: no commas.
+      const row = (await this.db('scan_issues')
+        .where({ scan_id: scanId })
+        .first(
+          this.db.raw("group_concat(fingerprint, ',') as f"),
+          this.db.raw(`group_concat(${code}, ',') as c`),
+        )) as { f: string | null; c: string | null } | undefined;
+      if (!row?.f || !row.c) return { fingerprints: [], codes: [] };
+      return { fingerprints: row.f.split(','), codes: row.c.split(',').map(Number) };
+    }
     const rows = (await this.db('scan_issues')
       .where({ scan_id: scanId })
-      .select(this.db.raw(`${CODE_SQL} || cast(id as text) || ':' || fingerprint as k`))) as Array<{
-      k: string;
-    }>;
-    const noPage: GatePage = { url: '' };
-    const issues: HeadIssue[] = new Array(rows.length);
+      .select('fingerprint', this.db.raw(`${code} as c`))
+      .options({ rowMode: 'array' })) as unknown as Array<[string, number | string]>;
+    const fingerprints: string[] = new Array(rows.length);
+    const codes: number[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      const k = rows[i].k;
-      const code = k.charCodeAt(0) - 48;
-      // The id's digits up to the ':', parsed in place (no substring per row).
-      let id = 0;
-      let at = 1;
-      for (let ch = k.charCodeAt(at); ch !== COLON; ch = k.charCodeAt(++at)) id = id * 10 + ch - 48;
+      fingerprints[i] = rows[i][0];
+      codes[i] = Number(rows[i][1]);
+    }
+    return { fingerprints, codes };
+  }
+
+  /**
+   * The head scan's issues for evaluation. Rule, selector and page only matter to waivers, so they
+   * are read only for the rules that active waivers name (other issues get an empty rule, which no
+   * waiver has).
+   */
+  async headIssues(scanId: string, waiverRules: readonly string[]): Promise<HeadIssue[]> {
+    const { fingerprints, codes } = await this.issueKeys(scanId, true);
+    const noPage: GatePage = { url: '' };
+    const issues: HeadIssue[] = new Array(fingerprints.length);
+    for (let i = 0; i < fingerprints.length; i++) {
+      const c = codes[i];
+      const code = c % 16;
       issues[i] = {
-        ref: id,
-        fingerprint: k.slice(at + 1),
+        ref: (c - code) / 16,
+        fingerprint: fingerprints[i],
         rule: '',
         impact: IMPACT_OF_CODE[code >> 1],
         kind: code & 1 ? 'incomplete' : 'violation',
@@ -143,20 +169,16 @@ export class GateEvidence {
     }
   }
 
-  /** The baseline scan's issues: fingerprint, impact and kind (one text column per row, as above). */
+  /** The baseline scan's issues: fingerprint, impact and kind are all the comparison needs. */
   async baselineIssues(scanId: string): Promise<BaselineIssue[]> {
-    const rows = (await this.db('scan_issues')
-      .where({ scan_id: scanId })
-      .select(this.db.raw(`${CODE_SQL} || fingerprint as k`))
-      .orderBy('fingerprint')) as Array<{ k: string }>;
-    const issues: BaselineIssue[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const k = rows[i].k;
-      const code = k.charCodeAt(0) - 48;
+    const { fingerprints, codes } = await this.issueKeys(scanId, false);
+    const issues: BaselineIssue[] = new Array(fingerprints.length);
+    for (let i = 0; i < fingerprints.length; i++) {
+      const c = codes[i];
       issues[i] = {
-        fingerprint: k.slice(1),
-        impact: IMPACT_OF_CODE[code >> 1],
-        kind: code & 1 ? 'incomplete' : 'violation',
+        fingerprint: fingerprints[i],
+        impact: IMPACT_OF_CODE[c >> 1],
+        kind: c & 1 ? 'incomplete' : 'violation',
       };
     }
     return issues;
@@ -171,10 +193,11 @@ export class GateEvidence {
         .join('scan_pages as p', function () {
           this.on('p.scan_id', '=', 'i.scan_id').andOn('p.page_index', '=', 'i.page_index');
         })
-        .where('i.scan_id', scanId)
+        // By primary key only: with `i.scan_id = ?` as well, SQLite may walk the scan's whole index.
         .whereIn('i.id', ids.slice(i, i + 500))
         .select(
           'i.id',
+          'i.scan_id',
           'i.rule',
           'i.impact',
           'i.kind',
@@ -187,7 +210,7 @@ export class GateEvidence {
           'i.fingerprint',
           'p.url as page_url',
         )) as ScanDetailRow[];
-      for (const r of rows) out.set(Number(r.id), { ...r, id: Number(r.id) });
+      for (const r of rows) if (r.scan_id === scanId) out.set(Number(r.id), { ...r, id: Number(r.id) });
     }
     return out;
   }
