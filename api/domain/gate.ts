@@ -75,6 +75,8 @@ export interface ScanRef {
   sha: string | null;
   branch: string | null;
   created_at: string;
+  /** How its issues were fingerprinted; scans of different versions do not compare well. */
+  fingerprint_version?: number;
 }
 
 export type BaselineStrategy = 'baseline_sha' | 'base_branch' | 'none';
@@ -105,6 +107,24 @@ export function chooseHeadScan(scans: readonly ScanRef[], sha: string): ScanRef 
  * else none, and every issue is new.
  */
 export function chooseBaseline(input: {
+  head: ScanRef;
+  baselineSha?: string | null;
+  baseBranch: string;
+  candidates: readonly ScanRef[];
+}): BaselineChoice {
+  const choice = pickBaseline(input);
+  const a = input.head.fingerprint_version;
+  const b = choice.scan?.fingerprint_version;
+  if (choice.scan && a !== undefined && b !== undefined && a !== b) {
+    // Still compared (the caller asked, or it is the only history), but said plainly.
+    choice.reason +=
+      ` Its issues were fingerprinted with version ${b} and this commit's with version ${a}: ` +
+      'unchanged issues may show as new and fixed until the baseline is re-scanned.';
+  }
+  return choice;
+}
+
+function pickBaseline(input: {
   head: ScanRef;
   baselineSha?: string | null;
   baseBranch: string;

@@ -25,7 +25,7 @@ export interface ScanDetailRow {
   page_url: string;
 }
 
-const SCAN_COLUMNS = ['id', 'sha', 'branch', 'created_at'] as const;
+const SCAN_COLUMNS = ['id', 'sha', 'branch', 'created_at', 'fingerprint_version'] as const;
 
 /** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete). */
 const CODE_SQL =

@@ -119,6 +119,22 @@ describe('chooseBaseline', () => {
     expect(c).toMatchObject({ strategy: 'base_branch', scan: { id: 'scn_f' } });
   });
 
+  test('a baseline fingerprinted with another version is still used, and the reason says so', () => {
+    const c = chooseBaseline({
+      head: { ...headScan, fingerprint_version: 2 },
+      baseBranch: 'main',
+      candidates: candidates.map((x) => ({ ...x, fingerprint_version: 1 })),
+    });
+    expect(c.scan?.id).toBe('scn_m2');
+    expect(c.reason).toMatch(/version 1 and this commit's with version 2/);
+    const same = chooseBaseline({
+      head: { ...headScan, fingerprint_version: 1 },
+      baseBranch: 'main',
+      candidates: candidates.map((x) => ({ ...x, fingerprint_version: 1 })),
+    });
+    expect(same.reason).not.toMatch(/version/);
+  });
+
   test('else none', () => {
     const c = chooseBaseline({ head: headScan, baseBranch: 'develop', candidates });
     expect(c).toMatchObject({ strategy: 'none', scan: null });
