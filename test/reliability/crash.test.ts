@@ -75,10 +75,7 @@ describe.each(dbKinds)('crash safety of scan ingest under SIGKILL (%s)', (db) =>
     const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as {
       paths: Record<string, object>;
     };
-    if (!doc.paths['/api/v1/scans']) {
-      console.warn('POST /api/v1/scans is not in the OpenAPI document yet: crash test SKIPPED');
-      return;
-    }
+    expect(Object.keys(doc.paths)).toContain('/api/v1/scans');
     const { key } = await server.createKey('crash');
     const random = seededRandom(SEED);
     const planned = plan(random);

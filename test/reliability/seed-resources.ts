@@ -11,8 +11,9 @@ const SHA_BASE = 'a'.repeat(40);
 const SHA_HEAD = 'b'.repeat(40);
 
 /**
- * Creates one of each resource through whatever POST endpoints the document lists, with bodies that
- * follow the design contract, so later checks have real resources to point at.
+ * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, a webhook) with
+ * bodies that follow the design contract, so later checks have real resources to point at. Every
+ * one must succeed: a resource that could not be created would silently shrink what is checked.
  */
 export async function seedResources(
   url: string,
@@ -20,7 +21,11 @@ export async function seedResources(
   doc: OpenApiDoc,
   siteId = 'seed-site',
 ): Promise<Seeded> {
-  const has = (method: string, path: string) => Boolean(doc.paths[path]?.[method]);
+  const need = (method: string, path: string) => {
+    if (!doc.paths[path]?.[method])
+      throw new Error(`seeding: ${method.toUpperCase()} ${path} is not in the API`);
+    return true;
+  };
   const ids: string[] = [];
   const attempts: Seeded['attempts'] = [];
   async function post(path: string, body: unknown): Promise<Record<string, unknown> | undefined> {
@@ -30,15 +35,17 @@ export async function seedResources(
       body: JSON.stringify(body),
     });
     attempts.push({ path, status: res.status });
-    const json = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-    if (res.status !== 201 || !json) return undefined;
+    const text = await res.text();
+    if (res.status !== 201)
+      throw new Error(`seeding: POST ${path} answered ${res.status} ${text.slice(0, 500)}`);
+    const json = JSON.parse(text) as Record<string, unknown>;
     if (typeof json.id === 'string') ids.push(json.id);
     if (typeof json.siteId === 'string' && !ids.includes(json.siteId)) ids.push(json.siteId);
     return json;
   }
 
   let headScan: Record<string, unknown> | undefined;
-  if (has('post', '/api/v1/scans')) {
+  if (need('post', '/api/v1/scans')) {
     const scan = (sha: string, branch: string, extra: number) => ({
       url: `https://${siteId}.example/`,
       siteId,
@@ -70,8 +77,8 @@ export async function seedResources(
     await post('/api/v1/scans', scan(SHA_BASE, 'main', 0));
     headScan = await post('/api/v1/scans', scan(SHA_HEAD, 'feature', 2));
   }
-  if (has('post', '/api/v1/deploy/trigger')) await post('/api/v1/deploy/trigger', { siteId, sha: SHA_HEAD });
-  if (has('post', '/api/v1/waivers')) {
+  if (need('post', '/api/v1/deploy/trigger')) await post('/api/v1/deploy/trigger', { siteId, sha: SHA_HEAD });
+  if (need('post', '/api/v1/waivers')) {
     await post('/api/v1/waivers', {
       siteId,
       rule: 'color-contrast',
@@ -79,14 +86,14 @@ export async function seedResources(
       expires_at: new Date(Date.now() + 30 * 86400_000).toISOString(),
     });
   }
-  if (has('post', '/api/v1/vpat/generate')) {
+  if (need('post', '/api/v1/vpat/generate')) {
     await post('/api/v1/vpat/generate', {
       siteId,
       ...(headScan ? { scan_id: headScan.id } : {}),
       product: { name: 'Seed product', version: '1.0' },
     });
   }
-  if (has('post', '/api/v1/webhooks')) {
+  if (need('post', '/api/v1/webhooks')) {
     await post('/api/v1/webhooks', { url: 'https://hooks.example.com/a11y', events: ['scan.created'] });
   }
   return { ids, attempts };
