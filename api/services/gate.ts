@@ -186,7 +186,12 @@ export async function triggerGate(
     },
     'deploy gate evaluated',
   );
-  ctx.events.emit('deploy.completed', { org, deployId: record.id });
+  try {
+    ctx.events.emit('deploy.completed', { org, deployId: record.id });
+  } catch (err) {
+    // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
+    ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
+  }
   return event;
 }
 

@@ -404,4 +404,19 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: null } });
     }
   });
+
+  test('a throwing deploy.completed listener does not fail the committed decision', async () => {
+    const ctx = h.server.service.ctx;
+    const boom = () => {
+      throw new Error('listener bug');
+    };
+    ctx.events.on('deploy.completed', boom);
+    try {
+      const res = await trigger({ sha: HEAD_SHA });
+      expect(res.status).toBe(201);
+      expect((await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key })).status).toBe(200);
+    } finally {
+      ctx.events.off('deploy.completed', boom);
+    }
+  });
 });
