@@ -1,5 +1,6 @@
 import {
   chooseBaseline,
+  chooseHeadScan,
   evaluateGate,
   resolveGateSettings,
   type BaselineChoice,
@@ -57,7 +58,9 @@ export async function triggerGate(
     ms[phase] = Math.round(t - last);
     last = t;
   };
-  const headScan = await evidence.latestScanForSha(org, input.siteId, input.sha);
+  // The store narrows the candidates in SQL; the domain rule decides (as for the baseline below).
+  const latest = await evidence.latestScanForSha(org, input.siteId, input.sha);
+  const headScan = chooseHeadScan(latest ? [latest] : [], input.sha);
   let baseline: BaselineChoice | null = null;
   let evaluation: GateEvaluation;
   let details = new Map<number, ScanDetailRow>();

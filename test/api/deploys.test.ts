@@ -419,4 +419,14 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       ctx.events.off('deploy.completed', boom);
     }
   });
+
+  test('the latest scan of a sha is the head: a re-run of CI supersedes the earlier scan', async () => {
+    const sha = 'ab'.repeat(20);
+    await scan(sha, 'feature/rerun', [contrast, landmark, missingAlt]);
+    expect((await trigger({ sha })).body.passed).toBe(false);
+    await new Promise((r) => setTimeout(r, 3)); // a distinct created_at
+    const rerun = await scan(sha, 'feature/rerun', [contrast, landmark]);
+    const e = (await trigger({ sha })).body;
+    expect(e).toMatchObject({ passed: true, scan_id: rerun.id });
+  });
 });
