@@ -314,8 +314,7 @@ export function evaluateGate(input: GateInput): GateEvaluation {
 
   const counted = (kind: IssueKind) => kind === 'violation' || settings.include_incomplete;
 
-  // New and waived issues are bucketed by impact, so the capped lists are "most severe first"
-  // without sorting every issue.
+  // New and waived issues are bucketed by impact: the capped lists are "most severe first".
   const newByImpact: Record<ImpactKey, HeadIssue[]> = {
     critical: [],
     serious: [],
