@@ -8,13 +8,16 @@ import { openApiWebhooks } from './events/catalog.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { backgroundJobs, type BackgroundJob } from './jobs.js';
 import { createDb, dialectOf } from './store/db.js';
+import { IdempotencyRepository } from './store/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
+import { RequestLocks } from './store/request-locks.js';
 
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
 export type { ApiContext } from './http/context.js';
 // For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
 export {
+  claimStalePendingCheckRuns,
   findDeploy,
   rerunDeploy,
   setDeployCheckRun,
@@ -51,6 +54,10 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     await db.raw('create schema if not exists ??', [options.schema]);
   }
   await migrateToLatest(db);
+  if (dialect === 'sqlite') {
+    const abandoned = await new IdempotencyRepository(db).releaseAbandoned();
+    if (abandoned > 0) logger.warn({ abandoned }, 'released Idempotency-Keys of requests cut off by a crash');
+  }
   const adminToken = resolveAdminToken(config.adminToken, config.dataDir, logger);
   const ctx: ApiContext = {
     config,
@@ -59,6 +66,10 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     events: new EventEmitter(),
     lifecycle: { shuttingDown: false },
+    requestLocks:
+      dialect === 'postgres' && config.databaseUrl
+        ? new RequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
+        : undefined,
   };
   const http = createHttpApp({ ctx, adminToken, version: VERSION, webhooks: openApiWebhooks });
   let jobs: BackgroundJob[] = [];
@@ -73,6 +84,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     async close() {
       ctx.lifecycle.shuttingDown = true;
       await Promise.all(jobs.map((j) => j.stop()));
+      await ctx.requestLocks?.close();
       await db.destroy();
     },
   };

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import {
+  claimStalePendingCheckRuns,
   createApiService,
   findDeploy,
   githubAppConfigured,
@@ -13,6 +14,7 @@ import {
 } from '../api/index.js';
 import type { Logger } from 'pino';
 import { createCheckRunPublisher, type CheckRunPublisher } from './check-run-publisher.js';
+import { startCheckRunRecovery, type CheckRunRecovery } from './check-run-recovery.js';
 import { deployAccess } from './deploy-access.js';
 import { createAppFunction } from './index.js';
 
@@ -135,12 +137,27 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
       'PUBLIC_URL is not set: check runs link to this address, which GitHub users may not reach',
     );
   }
-  if (options.startJobs !== false) service.startJobs();
+  let recovery: CheckRunRecovery | undefined;
+  if (options.startJobs !== false) {
+    service.startJobs();
+    if (publisher) {
+      const ctx = service.ctx;
+      recovery = startCheckRunRecovery({
+        publisher,
+        claimStale: (olderThanMs) => claimStalePendingCheckRuns(ctx, olderThanMs),
+        logger,
+        // Longer than a publication can take (a few GitHub requests, each with its own deadline).
+        olderThanMs: 4 * config.github.timeoutMs,
+        everyMs: 60_000,
+      });
+    }
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       service.ctx.lifecycle.shuttingDown = true;
+      recovery?.stop();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const stopBy = Date.now() + config.shutdownTimeoutMs;

@@ -212,6 +212,25 @@ export async function findDeploy(
   return record ? { org: record.org, repository: record.repository, event: present(record) } : undefined;
 }
 
+/**
+ * Deploy events whose check run stayed `pending` for longer than `olderThanMs` (the process that should
+ * have posted it stopped first), each claimed for this caller; the App posts them again.
+ */
+export async function claimStalePendingCheckRuns(
+  ctx: ApiContext,
+  olderThanMs: number,
+  limit = 50,
+): Promise<string[]> {
+  const repo = new DeployRepository(ctx.db);
+  const now = Date.now();
+  const stale = await repo.stalePendingCheckRuns(nowIso(new Date(now - olderThanMs)), limit);
+  const claimed: string[] = [];
+  for (const d of stale) {
+    if (await repo.claimPendingCheckRun(d.id, d.updatedAt, nowIso(new Date(now)))) claimed.push(d.id);
+  }
+  return claimed;
+}
+
 export async function setDeployCheckRun(ctx: ApiContext, id: string, state: CheckRunUpdate): Promise<void> {
   await new DeployRepository(ctx.db).setCheckRun(
     id,

@@ -154,4 +154,29 @@ export class DeployRepository {
     });
     return n === 1;
   }
+
+  /** Deploy events whose check run is still pending and was last touched before `before`, oldest first. */
+  async stalePendingCheckRuns(
+    before: string,
+    limit: number,
+  ): Promise<Array<{ id: string; updatedAt: string }>> {
+    const rows = (await this.db('deploys')
+      .where({ check_run_status: 'pending' })
+      .andWhere('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit)
+      .select('id', 'updated_at')) as Array<{ id: string; updated_at: string }>;
+    return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
+  }
+
+  /**
+   * Takes a stale pending check run for posting: the conditional update succeeds for one caller only,
+   * so several instances sweeping at once never post the same deploy event twice.
+   */
+  async claimPendingCheckRun(id: string, seenUpdatedAt: string, at: string): Promise<boolean> {
+    const n = await this.db('deploys')
+      .where({ id, check_run_status: 'pending', updated_at: seenUpdatedAt })
+      .update({ updated_at: at });
+    return n === 1;
+  }
 }

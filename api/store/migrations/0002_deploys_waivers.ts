@@ -51,6 +51,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('updated_at', 30).notNullable();
     t.index(['org', 'created_at']);
     t.index(['org', 'site_id', 'sha', 'created_at']);
+    // Check runs left pending by a process that stopped are found and posted again.
+    t.index(['check_run_status', 'updated_at']);
   });
 
   await knex.schema.createTable('waivers', (t) => {
