@@ -345,6 +345,20 @@ export async function listScans(
   return (await q).map(scanFromRow);
 }
 
+async function latestScanWhere(
+  db: Knex,
+  where: { org: string; site_id: string; sha?: string; branch?: string },
+): Promise<ScanRecord | undefined> {
+  const row = await db<ScanRow>('scans')
+    .where(where)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return row ? scanFromRow(row) : undefined;
+}
+
 /** The latest scan of a site for a commit (the deploy gate's head scan). */
 export async function latestScanForSha(
   db: Knex,
@@ -352,12 +366,15 @@ export async function latestScanForSha(
   siteId: string,
   sha: string,
 ): Promise<ScanRecord | undefined> {
-  const row = await db<ScanRow>('scans')
-    .where({ org, site_id: siteId, sha })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .first();
-  return row ? scanFromRow(row) : undefined;
+  return latestScanWhere(db, { org, site_id: siteId, sha });
+}
+
+/** The latest scan of a site on a branch (a VPAT's default evidence: the base branch). */
+export async function latestScanOnBranch(
+  db: Knex,
+  org: string,
+  siteId: string,
+  branch: string,
+): Promise<ScanRecord | undefined> {
+  return latestScanWhere(db, { org, site_id: siteId, branch });
 }

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import type { EvidenceGroup, ScanEvidence } from '../domain/vpat-derive.js';
 import { compileWaivers, type WaiverRule } from '../domain/waiver-match.js';
+import { findScan, latestScanOnBranch, type ScanRecord } from './scans.js';
+import { getSite } from './sites.js';
 
 /**
- * What a VPAT reads from the scan aggregate (owned by the scans feature): one scan, its pages, and its
+ * What a VPAT reads from the scan aggregate: one scan (through the scan store), its pages, and its
  * issues aggregated by (rule, kind, wcag, page) in the database, so a 50,000-issue scan never crosses
  * into JavaScript row by row. Active waivers of the site are matched only against the issues of the
  * rules they name, to say how many violations are waived (they still count).
@@ -25,45 +27,20 @@ export interface EvidenceScan {
   createdAt: string;
 }
 
-interface ScanRow {
-  id: string;
-  org: string;
-  site_id: string;
-  url: string;
-  sha: string | null;
-  branch: string | null;
-  engine_name: string | null;
-  engine_version: string | null;
-  page_count: number;
-  issue_count: number;
-  rules_run?: string | null;
-  created_at: string;
-}
-
-function parseRulesRun(text: string | null | undefined): string[] | null {
-  if (text === null || text === undefined || text === '') return null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.map(String) : null;
-  } catch {
-    return null;
-  }
-}
-
-function fromRow(r: ScanRow): EvidenceScan {
+function toEvidenceScan(s: ScanRecord): EvidenceScan {
   return {
-    id: r.id,
-    org: r.org,
-    siteId: r.site_id,
-    url: r.url,
-    sha: r.sha,
-    branch: r.branch,
-    engineName: r.engine_name,
-    engineVersion: r.engine_version,
-    pageCount: Number(r.page_count),
-    issueCount: Number(r.issue_count),
-    rulesRun: parseRulesRun(r.rules_run),
-    createdAt: r.created_at,
+    id: s.id,
+    org: s.org,
+    siteId: s.siteId,
+    url: s.url,
+    sha: s.sha,
+    branch: s.branch,
+    engineName: s.engine?.name ?? null,
+    engineVersion: s.engine?.version ?? null,
+    pageCount: Number(s.page_count),
+    issueCount: Number(s.issue_count),
+    rulesRun: s.rules_run,
+    createdAt: s.created_at,
   };
 }
 
@@ -76,25 +53,18 @@ export class VpatEvidenceRepository {
   constructor(private readonly db: Knex) {}
 
   async findScan(org: string, id: string): Promise<EvidenceScan | undefined> {
-    const row = await this.db<ScanRow>('scans').where({ org, id }).first();
-    return row ? fromRow(row) : undefined;
+    const scan = await findScan(this.db, org, id);
+    return scan ? toEvidenceScan(scan) : undefined;
   }
 
   /** The site's base branch (`main` when the site has no settings row). */
   async baseBranch(org: string, siteId: string): Promise<string> {
-    const row = await this.db('sites').where({ org, site_id: siteId }).first('base_branch');
-    return (row?.base_branch as string | undefined) ?? 'main';
+    return (await getSite(this.db, org, siteId))?.base_branch ?? 'main';
   }
 
   async latestScanOnBranch(org: string, siteId: string, branch: string): Promise<EvidenceScan | undefined> {
-    const row = await this.db<ScanRow>('scans')
-      .where({ org, site_id: siteId, branch })
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .first();
-    return row ? fromRow(row) : undefined;
+    const scan = await latestScanOnBranch(this.db, org, siteId, branch);
+    return scan ? toEvidenceScan(scan) : undefined;
   }
 
   /** The aggregate every report starts from: issue counts by rule, kind, criteria and page. */
