@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
-import type { Impact, IssueKind } from '../domain/imported-issue.js';
+import type { ImportedIssue, Impact, IssueKind } from '../domain/imported-issue.js';
 import type { PreparedIssue, PreparedScan } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
 import { dialectOf, insertInChunks, MAX_ROWS_PER_INSERT } from './db.js';
@@ -40,19 +40,10 @@ export interface ScanPageRecord {
   issue_count: number;
 }
 
-export interface ScanIssueRecord {
+export interface ScanIssueRecord extends ImportedIssue {
   /** Database id; ascending in submission order within a scan. */
   id: number;
   page_index: number;
-  rule: string;
-  impact: Impact | null;
-  kind: IssueKind;
-  message: string | null;
-  selector: string | null;
-  html: string | null;
-  wcag: string[];
-  help_url: string | null;
-  source: { path: string; line: number | null } | null;
   fingerprint: string;
 }
 
