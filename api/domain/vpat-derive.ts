@@ -5,6 +5,7 @@ import {
   type Conformance,
   type EditionCatalog,
 } from './vpat-editions.js';
+import { compareCriterionIds } from './wcag-catalog.js';
 import type {
   AppliedOverride,
   CriterionEvidence,
@@ -152,6 +153,35 @@ interface EvidenceAnswer {
   evidence: CriterionEvidence;
 }
 
+/** What each rule reported in the scan, and which criteria the scan attributed those results to. */
+interface RuleResults {
+  violations: number;
+  incomplete: number;
+  criteria: Set<string>;
+}
+
+export function resultsByRule(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+): Map<string, RuleResults> {
+  const out = new Map<string, RuleResults>();
+  for (const g of groups) {
+    let r = out.get(g.rule);
+    if (!r) {
+      r = { violations: 0, incomplete: 0, criteria: new Set() };
+      out.set(g.rule, r);
+    }
+    if (g.kind === 'incomplete') r.incomplete += g.count;
+    else r.violations += g.count;
+    const named = (g.wcag ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    for (const c of named.length > 0 ? named : (coverage.byRule.get(g.rule) ?? [])) r.criteria.add(c);
+  }
+  return out;
+}
+
 /** The answer the evidence alone gives a WCAG criterion (before overrides). */
 export function answerFromEvidence(
   criterion: string,
@@ -163,6 +193,8 @@ export function answerFromEvidence(
     rulesRunKnown: boolean;
     pageUrl: Map<number, string>;
     waiversKnown: boolean;
+    /** Results per rule in the whole scan (absent: no rule reported anything). */
+    ruleResults?: ReadonlyMap<string, RuleResults>;
   },
 ): EvidenceAnswer {
   const { pagesTotal } = ctx;
@@ -256,16 +288,53 @@ export function answerFromEvidence(
       evidence,
     };
   }
+  const helpOf = (rules: readonly string[]) =>
+    rules
+      .map((r) => ctx.coverage.helpUrls.get(r))
+      .filter((u): u is string => Boolean(u))
+      .map((u) => u.replace(/\?application=axeAPI$/, ''));
+  // A covering rule that reported results the scan attributes to other criteria only (a native scan naming
+  // fewer criteria than axe-core maps the rule to, or an older axe-core) did not "find nothing" here.
+  const elsewhere = ran.filter((r) => ctx.ruleResults?.has(r));
+  if (elsewhere.length > 0) {
+    let violations = 0;
+    let undecided = 0;
+    const criteria = new Set<string>();
+    for (const r of elsewhere) {
+      const res = ctx.ruleResults!.get(r)!;
+      violations += res.violations;
+      undecided += res.incomplete;
+      for (const c of res.criteria) if (c !== criterion) criteria.add(c);
+    }
+    const found = [
+      violations > 0 ? plural(violations, 'violation') : null,
+      undecided > 0 ? plural(undecided, 'result', 'results') + ' to review' : null,
+    ].filter((x): x is string => x !== null);
+    evidence.rules = [...elsewhere];
+    evidence.help_urls = helpOf(elsewhere);
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        `Not evaluated: needs human review. axe-core ${elsewhere.length === 1 ? 'rule' : 'rules'} ${listWords(elsewhere)} ` +
+        `${elsewhere.length === 1 ? 'tests' : 'test'} this criterion and reported ${found.join(' and ')} in this scan, ` +
+        `which the scan attributes only to ${criteria.size > 0 ? listWords([...criteria].sort(compareCriterionIds)) : 'other criteria'}. ` +
+        'A person has to decide whether they fail this criterion too (record the result as an override).',
+      basis: 'rule-results-elsewhere',
+      needsReview: true,
+      evidence,
+    };
+  }
+  const notRun = covering.filter((r) => !ctx.rulesRan.has(r));
   evidence.rules = [...ran];
-  evidence.help_urls = ran
-    .map((r) => ctx.coverage.helpUrls.get(r))
-    .filter((u): u is string => Boolean(u))
-    .map((u) => u.replace(/\?application=axeAPI$/, ''));
+  evidence.help_urls = helpOf(ran);
   return {
     conformance: 'supports',
     remarks:
       `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations ` +
       '(a rule that found nothing to test on a page counts too). ' +
+      (notRun.length > 0
+        ? `${notRun.length === 1 ? 'A rule that also tests it' : 'Rules that also test it'} did not run: ${listWords(notRun)}. `
+        : '') +
       'Automated rules detect only some failures of this criterion; a person should confirm it before the report is signed.',
     basis: 'rules-passed',
     needsReview: true,
@@ -299,7 +368,8 @@ export function deriveReport(input: {
   const waiversKnown = evidence.waiversKnown ?? false;
   const tallies = tallyByCriterion(evidence.groups, coverage);
   const overrideByCriterion = new Map(input.overrides.map((o) => [o.criterion, o]));
-  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown };
+  const ruleResults = resultsByRule(evidence.groups, coverage);
+  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown, ruleResults };
 
   const criteria: ReportCriterion[] = [];
   const applied: AppliedOverride[] = [];

@@ -14,6 +14,8 @@ export type AnswerBasis =
   | 'violations'
   | 'incomplete'
   | 'rules-passed'
+  /** A covering rule reported results the scan attributes only to other criteria: a person decides. */
+  | 'rule-results-elsewhere'
   | 'rules-not-run'
   | 'no-coverage'
   | 'no-pages'

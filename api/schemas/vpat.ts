@@ -152,6 +152,7 @@ export const ReportCriterion = z
       'violations',
       'incomplete',
       'rules-passed',
+      'rule-results-elsewhere',
       'rules-not-run',
       'no-coverage',
       'no-pages',

@@ -134,14 +134,49 @@ describe('VPAT derivation', () => {
   });
 
   test('rules_run unknown: a rule counts as run only if it reported a result in this scan', () => {
-    // link-name reported an incomplete result for 2.4.4 only; it also tests 4.1.2, where it found nothing.
+    // link-name reported an incomplete result, which the scan attributes to 2.4.4 only. It also tests 4.1.2,
+    // but a rule with an undecided result did not "find nothing" there: not evaluated, never supports.
     const d = derive({
       rulesRun: null,
       groups: [{ rule: 'link-name', kind: 'incomplete', wcag: '2.4.4', page: 0, count: 1, helpUrl: null }],
     });
-    expect(d.row('4.1.2').conformance).toBe('supports');
+    expect(d.row('4.1.2')).toMatchObject({
+      conformance: 'not-evaluated',
+      basis: 'rule-results-elsewhere',
+      needs_review: true,
+    });
     expect(d.row('1.4.3').conformance).toBe('not-evaluated');
     expect(d.row('1.4.3').remarks).toContain('not known to have run');
+  });
+
+  test('a rule that failed is never "ran and found nothing" for another criterion it tests', () => {
+    // A native scan names 2.4.4 only for its link-name violations; axe-core says link-name tests 4.1.2 too.
+    const d = derive({
+      rulesRun: ['link-name', 'color-contrast'],
+      groups: [violation('link-name', 0, 3, '2.4.4')],
+    });
+    expect(d.row('2.4.4').conformance).toBe('partially-supports');
+    const c = d.row('4.1.2');
+    expect(c).toMatchObject({
+      conformance: 'not-evaluated',
+      source: 'evidence',
+      basis: 'rule-results-elsewhere',
+      needs_review: true,
+    });
+    expect(c.evidence.rules).toEqual(['link-name']);
+    expect(c.remarks).toContain('link-name');
+    expect(c.remarks).toContain('3 violations');
+    expect(c.remarks).toContain('2.4.4');
+    expect(c.remarks).not.toContain('found no violations');
+    // A rule without results still supports its criterion.
+    expect(d.row('1.4.3').conformance).toBe('supports');
+  });
+
+  test('supports names the covering rules that did not run', () => {
+    const d = derive({ rulesRun: ['image-alt'] });
+    expect(d.row('1.1.1').conformance).toBe('supports');
+    expect(d.row('1.1.1').remarks).toContain('did not run: role-img-alt');
+    expect(derive({ rulesRun: ['color-contrast'] }).row('1.4.3').remarks).not.toContain('did not run');
   });
 
   test('only incomplete results → not-evaluated, marked as needing human review', () => {
