@@ -58,7 +58,7 @@ export interface EditionCatalog {
   level: WcagLevel;
   /** e.g. "VPAT® 2.5 International Edition". */
   title: string;
-  /** OpenACR catalog name, e.g. `2.5-edition-wcag-2.2-508-eu-en`. */
+  /** The published OpenACR catalog that holds every row, e.g. `2.5-edition-wcag-2.2-508-eu-en`. */
   catalogName: string;
   standards: StandardInfo[];
   chapters: CatalogChapter[];
@@ -236,16 +236,50 @@ export function editionCatalog(edition: Edition, wcagVersion: WcagVersion, level
       url: s.url,
     })),
   ];
-  const suffix = { wcag: '', '508': '-508', eu: '-eu', int: '-508-eu' }[edition];
   return {
     edition,
     wcagVersion,
     level,
     title: EDITION_TITLES[edition],
-    catalogName: `2.5-edition-wcag-${wcagVersion}${suffix}-en`,
+    catalogName: openAcrCatalogName(edition, wcagVersion),
     standards,
     chapters,
   };
+}
+
+/**
+ * The OpenACR catalog a report names: GSA publishes VPAT 2.5 catalogs only for WCAG 2.2, 508 with each WCAG
+ * version, and INT with WCAG 2.2. OpenACR tools load the catalog by this name and check every chapter,
+ * criterion, component and term of the report against it, so a report names the published catalog that
+ * holds all of its rows: the 508 catalog of the same WCAG version for a WCAG 2.0 / 2.1 report (its WCAG
+ * tables are this version's), and the INT WCAG 2.2 catalog for the EU and INT editions (WCAG 2.2 keeps
+ * every 2.0 and 2.1 criterion, 4.1.1 included, and the EN 301 549 chapters exist in no other 2.5 catalog).
+ */
+const OPENACR_CATALOGS: Record<Edition, Record<WcagVersion, string>> = {
+  wcag: {
+    '2.0': '2.5-edition-wcag-2.0-508-en',
+    '2.1': '2.5-edition-wcag-2.1-508-en',
+    '2.2': '2.5-edition-wcag-2.2-en',
+  },
+  '508': {
+    '2.0': '2.5-edition-wcag-2.0-508-en',
+    '2.1': '2.5-edition-wcag-2.1-508-en',
+    '2.2': '2.5-edition-wcag-2.2-508-en',
+  },
+  eu: {
+    '2.0': '2.5-edition-wcag-2.2-508-eu-en',
+    '2.1': '2.5-edition-wcag-2.2-508-eu-en',
+    '2.2': '2.5-edition-wcag-2.2-508-eu-en',
+  },
+  int: {
+    '2.0': '2.5-edition-wcag-2.2-508-eu-en',
+    '2.1': '2.5-edition-wcag-2.2-508-eu-en',
+    '2.2': '2.5-edition-wcag-2.2-508-eu-en',
+  },
+};
+
+export function openAcrCatalogName(edition: Edition, wcagVersion: WcagVersion): string {
+  return OPENACR_CATALOGS[edition][wcagVersion];
 }
 
 function levelsUpTo(level: WcagLevel): string {

@@ -192,7 +192,10 @@ export const VpatReport = z
     edition: z.enum(EDITIONS),
     wcag_version: z.enum(WCAG_VERSIONS),
     level: z.enum(WCAG_LEVELS),
-    catalog: z.string().openapi({ description: 'The OpenACR catalog name of this edition.' }),
+    catalog: z.string().openapi({
+      description:
+        'The published OpenACR catalog that holds every row of this report (GSA publishes VPAT 2.5 catalogs only for some edition/version pairs).',
+    }),
     evaluation_methods: z.string(),
     standards: z.array(z.object({ id: z.string(), label: z.string(), url: z.string() })),
     chapters: z.array(

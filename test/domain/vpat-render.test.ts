@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import yaml from 'js-yaml';
 import { buildRuleCoverage } from '../../api/domain/rule-coverage.js';
 import { deriveReport } from '../../api/domain/vpat-derive.js';
-import { editionCatalog, type Edition } from '../../api/domain/vpat-editions.js';
+import { EDITIONS, editionCatalog, type Edition } from '../../api/domain/vpat-editions.js';
+import type { WcagLevel, WcagVersion } from '../../api/domain/wcag-catalog.js';
 import { renderVpatHtml } from '../../api/domain/vpat-render-html.js';
 import { renderVpatMarkdown } from '../../api/domain/vpat-render-md.js';
 import { openAcrDocument, renderVpatOpenAcr } from '../../api/domain/vpat-render-openacr.js';
@@ -22,8 +23,13 @@ const coverage = buildRuleCoverage([
   },
 ]);
 
-function report(edition: Edition = 'wcag', name = 'Shop'): VpatReport {
-  const catalog = editionCatalog(edition, '2.2', 'AA');
+function report(
+  edition: Edition = 'wcag',
+  name = 'Shop',
+  version: WcagVersion = '2.2',
+  level: WcagLevel = 'AA',
+): VpatReport {
+  const catalog = editionCatalog(edition, version, level);
   const d = deriveReport({
     catalog,
     coverage,
@@ -57,8 +63,8 @@ function report(edition: Edition = 'wcag', name = 'Shop'): VpatReport {
     title: catalog.title,
     product: { name, version: '1.0', vendor: 'Acme & Sons', contact: { email: 'a11y@acme.test' } },
     edition,
-    wcag_version: '2.2',
-    level: 'AA',
+    wcag_version: version,
+    level,
     catalog: catalog.catalogName,
     evaluation_methods: 'Automated testing with axe-core.',
     standards: catalog.standards,
@@ -133,5 +139,73 @@ describe('VPAT renderers', () => {
     const broken = openAcrDocument(report()) as any;
     delete broken.chapters.success_criteria_level_a.criteria[0].num;
     expect(validate(broken)).toBe(false);
+  });
+});
+
+/** GSA OpenACR's published catalogs (test/fixtures/openacr/catalog, CC0), as its `validate -c` loads them. */
+function publishedCatalog(name: string): any {
+  const url = new URL(`../fixtures/openacr/catalog/${name}.yaml`, import.meta.url);
+  return existsSync(url) ? yaml.load(readFileSync(url, 'utf8')) : undefined;
+}
+
+/**
+ * OpenACR's catalog check (GSA/openacr src/validateOpenACRCatalogValues.ts): every criterion is in its
+ * chapter of the catalog, every component is defined and allowed for that criterion, every level is a
+ * catalog term, and supports / partially-supports carry notes.
+ */
+function catalogErrors(doc: any, catalog: any): string[] {
+  const errors: string[] = [];
+  for (const [chapterId, chapter] of Object.entries<any>(doc.chapters)) {
+    const cat = catalog.chapters.find((c: any) => c.id === chapterId);
+    if (!cat) {
+      errors.push(`chapter ${chapterId} is not in ${catalog.title}`);
+      continue;
+    }
+    for (const row of chapter.criteria) {
+      const entry = cat.criteria?.find((c: any) => c.id === row.num);
+      if (!entry) {
+        errors.push(`${chapterId}/${row.num} is not in the catalog`);
+        continue;
+      }
+      for (const comp of row.components) {
+        if (!catalog.components.some((c: any) => c.id === comp.name)) errors.push(`${comp.name} undefined`);
+        if (!entry.components.includes(comp.name)) errors.push(`${row.num}: ${comp.name} not allowed`);
+        if (!catalog.terms.some((t: any) => t.id === comp.adherence.level)) errors.push(comp.adherence.level);
+        if (['supports', 'partially-supports'].includes(comp.adherence.level) && !comp.adherence.notes)
+          errors.push(`${row.num}: notes required`);
+      }
+    }
+  }
+  return errors;
+}
+
+describe('OpenACR catalog', () => {
+  test('every edition, version and level names a published OpenACR catalog and validates against it', () => {
+    const problems: string[] = [];
+    for (const edition of EDITIONS) {
+      for (const version of ['2.0', '2.1', '2.2'] as const) {
+        for (const level of ['A', 'AA', 'AAA'] as const) {
+          const doc = openAcrDocument(report(edition, 'Shop', version, level)) as any;
+          const where = `${edition} ${version} ${level} (${doc.catalog})`;
+          const catalog = publishedCatalog(doc.catalog);
+          if (!catalog) {
+            problems.push(`${where}: no such catalog`);
+            continue;
+          }
+          expect(validate(doc)).toBe(true);
+          problems.push(...catalogErrors(doc, catalog).map((e) => `${where}: ${e}`));
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('the check really checks: a criterion outside its chapter or an unknown term is reported', () => {
+    const doc = openAcrDocument(report('wcag', 'Shop', '2.2', 'AA')) as any;
+    const catalog = publishedCatalog(doc.catalog);
+    expect(catalogErrors(doc, catalog)).toEqual([]);
+    doc.chapters.success_criteria_level_a.criteria[0].num = '1.4.3';
+    doc.chapters.success_criteria_level_aa.criteria[0].components[0].adherence.level = 'great';
+    expect(catalogErrors(doc, catalog)).toHaveLength(2);
   });
 });
