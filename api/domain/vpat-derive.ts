@@ -342,11 +342,21 @@ export function answerFromEvidence(
   };
 }
 
-/** The evidence contradicts an override when it claims support (or irrelevance) but violations were found. */
+/**
+ * The evidence contradicts an override that claims more than it shows: support (or irrelevance) although
+ * violations were found, or partial support although violations are on more than half of the pages (the
+ * evidence's does-not-support: "the majority of product functionality does not meet the criterion").
+ */
 export function staleReason(override: OverrideRecord, evidence: CriterionEvidence): string | null {
   if (evidence.issues === 0) return null;
-  if (override.conformance !== 'supports' && override.conformance !== 'not-applicable') return null;
-  const label = override.conformance === 'supports' ? 'Supports' : 'Not Applicable';
+  const majority = evidence.pages_affected * 2 > evidence.pages_total;
+  const labels: Partial<Record<Conformance, string>> = {
+    supports: 'Supports',
+    'not-applicable': 'Not Applicable',
+    ...(majority ? { 'partially-supports': 'Partially Supports' } : {}),
+  };
+  const label = labels[override.conformance];
+  if (!label) return null;
   return (
     `This scan found ${plural(evidence.issues, 'violation')} on ${evidence.pages_affected} of ${plural(evidence.pages_total, 'page')} ` +
     `(${listWords(evidence.rules)}), which contradicts the override's “${label}”. Review the override.`

@@ -308,6 +308,27 @@ describe('VPAT derivation', () => {
     expect(d.row('1.4.3').override?.stale).toBe(false);
   });
 
+  test('an override to partially-supports where violations are on most pages is stale (the evidence says does-not-support)', () => {
+    const d = derive(
+      {
+        groups: [
+          violation('color-contrast', 0, 1, '1.4.3'),
+          violation('color-contrast', 1, 1, '1.4.3'),
+          violation('color-contrast', 2, 1, '1.4.3'),
+        ],
+      },
+      [override('1.4.3', 'partially-supports'), override('1.1.1', 'does-not-support')],
+    );
+    const c = d.row('1.4.3');
+    expect(c.conformance).toBe('partially-supports');
+    expect(c.override?.stale).toBe(true);
+    expect(c.override?.stale_reason).toContain('3 violations on 3 of 4 pages');
+    expect(c.override?.stale_reason).toContain('Partially Supports');
+    expect(c.needs_review).toBe(true);
+    // Saying less than the evidence (does-not-support without violations) is never stale.
+    expect(d.row('1.1.1').override?.stale).toBe(false);
+  });
+
   test('4.1.1 in WCAG 2.2 does not apply; the 508 chapter rows use their defaults and can be overridden', () => {
     const d = derive({ rulesRun: [] }, [override('402.2.1', 'supports')], '508');
     expect(d.row('4.1.1')).toMatchObject({
