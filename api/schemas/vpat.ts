@@ -79,10 +79,16 @@ export const GenerateVpatBody = z
       .optional()
       .openapi({ description: 'Default: a sentence describing the automated scan the report is based on.' }),
     overrides: z.array(OverrideBody).max(500).default([]),
-    inherit_overrides_from: z.string().min(1).max(100).optional().openapi({
-      description:
-        'A report id: its overrides are carried forward (with their authors and times) unless this request overrides the same criterion.',
-    }),
+    inherit_overrides_from: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          'A report id of the same site: its overrides are carried forward (with their authors and times) unless this request overrides the same criterion. ' +
+          'A report of another site answers 422.',
+      }),
   })
   .strict()
   .superRefine((body, ctx) => {

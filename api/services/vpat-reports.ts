@@ -99,6 +99,16 @@ export class VpatReportService {
     if (input.inherit_overrides_from) {
       const earlier = await this.reports.find(org, input.inherit_overrides_from);
       if (!earlier) throw problems.notFound('report to inherit overrides from');
+      // A person's answer about one site says nothing about another: carrying it would claim a review that
+      // never happened (the same rule as a scan_id of another site).
+      if (earlier.siteId !== scan.siteId) {
+        throw problems.validation([
+          {
+            pointer: '#/inherit_overrides_from',
+            detail: `report ${earlier.id} is of site "${earlier.siteId}", not "${scan.siteId}"`,
+          },
+        ]);
+      }
       const given = new Set(explicit.map((o) => o.criterion));
       for (const o of earlier.overrides) {
         if (given.has(o.criterion)) continue;

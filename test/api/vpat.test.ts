@@ -336,6 +336,28 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(again.body).toEqual(first.body);
   });
 
+  test("inherit_overrides_from another site's report is refused (422): a review of one site is no evidence for another", async () => {
+    const shop = await generate({
+      siteId: 'shop',
+      overrides: [
+        { criterion: '1.3.3', conformance: 'supports', remarks: 'Checked on the shop.', author: 'Ada' },
+      ],
+    });
+    expect(shop.status).toBe(201);
+    await scan({
+      siteId: 'blog',
+      url: 'https://blog.test/',
+      branch: 'main',
+      pages: [{ url: 'https://blog.test/', issues: [] }],
+    });
+    const before = (await h.db('vpat_reports').count({ n: '*' }))[0].n;
+    const res = await generate({ siteId: 'blog', inherit_overrides_from: shop.body.id });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.errors.map((e: any) => e.pointer)).toEqual(['#/inherit_overrides_from']);
+    expect((await h.db('vpat_reports').count({ n: '*' }))[0].n).toBe(before);
+  });
+
   test('rules_run decides between supports and not-evaluated on a native scan', async () => {
     const id = await scan({
       siteId: 'native',
