@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import axe from 'axe-core';
 import yaml from 'js-yaml';
 import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
@@ -135,7 +136,22 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   });
 
   test('HTML: one accessible, printable page in the ITI layout that axe-core finds no violations on', async () => {
-    const id = (await generate({ siteId: 'shop', edition: 'int' })).body.id;
+    // Every part of the page: contact links, a fresh and a stale override, automated-only Supports rows.
+    const generated = await generate({
+      siteId: 'shop',
+      edition: 'int',
+      product: {
+        ...product,
+        description: 'Online shop <beta>',
+        contact: { name: 'Ada', email: 'a11y@acme.test', website: 'https://acme.test/a11y' },
+      },
+      overrides: [
+        { criterion: '1.3.3', conformance: 'supports', remarks: 'Checked by hand.', author: 'Ada' },
+        { criterion: '1.4.3', conformance: 'supports', remarks: 'Fixed, see https://acme.test/x.' },
+      ],
+    });
+    expect(generated.status).toBe(201);
+    const id = generated.body.id;
     const res = await h.request('GET', `/api/v1/vpat/${id}?format=html`, { key: readKey });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -148,9 +164,17 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     );
     expect(html).toContain('<th scope="row">1.1.1 Non-text Content (Level A)</th><td>Does Not Support</td>');
     expect(html).not.toMatch(/<script|<link /);
-    const result = await runAxe(html);
+    expect(html).toContain('(stale override)');
+    expect(html).toContain('Reviewed by Ada');
+    expect(html).toContain('Needs human confirmation.');
+    // Every rule of the installed axe-core, not just the default set: target-size (WCAG 2.2 AA 2.5.8) and the
+    // experimental table and heading rules run only when selected.
+    const everyRule = axe.getRules().map((r) => r.ruleId);
+    const result = await runAxe(html, { runOnly: everyRule });
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
     expect(result.passes.length).toBeGreaterThan(10);
+    const ran = [...result.passes, ...result.inapplicable, ...result.incomplete].map((r) => r.id);
+    expect(ran).toEqual(expect.arrayContaining(['target-size', 'td-has-header', 'color-contrast']));
   }, 60_000);
 
   test('Markdown: the same tables', async () => {
