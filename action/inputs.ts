@@ -178,12 +178,24 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
  * for one site) from colliding with `422 idempotency_key_reused`. A re-run of the job is a new attempt: it
  * scanned again (the scan body records `run_attempt`) and the gate is evaluated afresh. Outside Actions
  * (no run id) every invocation is its own run. The service keeps keys for 24 hours.
+ *
+ * `basis` is what the answer depends on besides the body. For the gate it is the scan this step submitted:
+ * the trigger body of two jobs of a browser matrix is the same (site, sha, thresholds), and without the
+ * scan id the second job would get the first job's decision replayed, never judging its own results.
  */
-export function idempotencyKey(inputs: ActionInputs, request: 'scan' | 'gate', body: unknown): string {
+export function idempotencyKey(
+  inputs: ActionInputs,
+  request: 'scan' | 'gate',
+  body: unknown,
+  basis: string | null = null,
+): string {
   const run = inputs.runId
     ? `${inputs.repository ?? ''}/${inputs.runId}/${inputs.runAttempt ?? 1}`
     : `local/${crypto.randomUUID()}`;
-  const bodyDigest = crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  const bodyDigest = crypto
+    .createHash('sha256')
+    .update(JSON.stringify(body) + (basis === null ? '' : `\n${basis}`))
+    .digest('hex');
   const digest = crypto
     .createHash('sha256')
     .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}|${bodyDigest}`)

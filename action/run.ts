@@ -109,7 +109,8 @@ export async function run(): Promise<void> {
     const res = await client.post<DeployEvent>(
       '/api/v1/deploy/trigger',
       body,
-      idempotencyKey(inputs, 'gate', body),
+      // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey).
+      idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null),
     );
     const event = res.body;
     const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;

@@ -31714,12 +31714,18 @@ function parseInputs(get, env = process.env) {
  * for one site) from colliding with `422 idempotency_key_reused`. A re-run of the job is a new attempt: it
  * scanned again (the scan body records `run_attempt`) and the gate is evaluated afresh. Outside Actions
  * (no run id) every invocation is its own run. The service keeps keys for 24 hours.
+ *
+ * `basis` is what the answer depends on besides the body. For the gate it is the scan this step submitted:
+ * the trigger body of two jobs of a browser matrix is the same (site, sha, thresholds), and without the
+ * scan id the second job would get the first job's decision replayed, never judging its own results.
  */
-function idempotencyKey(inputs, request, body) {
+function idempotencyKey(inputs, request, body, basis = null) {
     const run = inputs.runId
         ? `${inputs.repository ?? ''}/${inputs.runId}/${inputs.runAttempt ?? 1}`
         : `local/${external_node_crypto_default().randomUUID()}`;
-    const bodyDigest = external_node_crypto_default().createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const bodyDigest = external_node_crypto_default().createHash('sha256')
+        .update(JSON.stringify(body) + (basis === null ? '' : `\n${basis}`))
+        .digest('hex');
     const digest = external_node_crypto_default().createHash('sha256')
         .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}|${bodyDigest}`)
         .digest('hex');
@@ -36050,7 +36056,9 @@ async function run() {
             warning('Input "url" is ignored without "results" (it names the site the results were scanned from).');
         }
         const body = triggerBody(inputs);
-        const res = await client.post('/api/v1/deploy/trigger', body, idempotencyKey(inputs, 'gate', body));
+        const res = await client.post('/api/v1/deploy/trigger', body, 
+        // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey).
+        idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null));
         const event = res.body;
         const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
         const total = event.new_issues_total ?? event.counts.new;

@@ -225,6 +225,25 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
     expect(rerun.outputs['scan-id']).not.toBe(first.outputs['scan-id']);
   });
 
+  test('a browser matrix in one run attempt: each job gates its own scan (no replay of the other job’s decision)', async () => {
+    const sha = '6666666666666666666666666666666666666666';
+    const env = { GITHUB_RUN_ID: '777000222', GITHUB_RUN_ATTEMPT: '1' };
+    const clean = {
+      url: 'https://shop.example.com/',
+      pages: [{ url: 'https://shop.example.com/', issues: [] }],
+    };
+    const chromium = await runStep({ ...inputs, sha, results: 'chromium.json' }, env, {
+      'chromium.json': clean,
+    });
+    expect(chromium.code).toBe(0);
+    // Same run, same attempt, same thresholds: only the results differ (Firefox finds a critical issue).
+    const firefox = await runStep({ ...inputs, sha, results: 'a11y-results/native-scan.json' }, env);
+    expect(firefox.outputs['scan-id']).not.toBe(chromium.outputs['scan-id']);
+    expect(firefox.outputs['deploy-id']).not.toBe(chromium.outputs['deploy-id']);
+    expect(firefox.outputs.passed).toBe('false');
+    expect(firefox.code).toBe(1);
+  });
+
   test('a commit without any scan fails the gate with no_scan', async () => {
     const step = await runStep({ ...inputs, sha: '5555555555555555555555555555555555555555' });
     expect(step.code).toBe(1);

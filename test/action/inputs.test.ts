@@ -186,7 +186,11 @@ describe('idempotencyKey', () => {
       idempotencyKey(parseInputs(getter({ ...base, sha: 'abcdef1' }), env), 'scan', body),
       idempotencyKey(inputs, 'scan', { pages: [] }),
       idempotencyKey(inputs, 'gate', body),
+      // The gate of a step that submitted a scan is keyed by that scan (two matrix jobs, one trigger body).
+      idempotencyKey(inputs, 'gate', body, 'scn_1'),
+      idempotencyKey(inputs, 'gate', body, 'scn_2'),
     ];
+    expect(idempotencyKey(inputs, 'gate', body, 'scn_1')).toBe(idempotencyKey(inputs, 'gate', body, 'scn_1'));
     expect(new Set([key, ...others]).size).toBe(others.length + 1);
   });
 
