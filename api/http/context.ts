@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Scope } from '../domain/api-key.js';
 import type { Dialect } from '../store/db.js';
+import type { RequestLocks } from '../store/request-locks.js';
 
 /** What every router gets: configuration, the database and the process-wide collaborators. */
 export interface ApiContext {
@@ -18,6 +19,8 @@ export interface ApiContext {
   events: EventEmitter;
   /** Flipped on SIGTERM: /readyz answers 503 and new work is refused. */
   lifecycle: { shuttingDown: boolean };
+  /** PostgreSQL: which Idempotency-Key requests a live instance is processing (crash takeover). */
+  requestLocks?: RequestLocks;
 }
 
 export type Principal =

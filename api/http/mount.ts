@@ -20,7 +20,7 @@ export interface MountDeps {
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
-  const idempotency = new IdempotencyRepository(deps.ctx.db);
+  const idempotency = new IdempotencyRepository(deps.ctx.db, deps.ctx.requestLocks);
 
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
@@ -84,7 +84,11 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
       await idempotency.release(owner, idemKey).catch(() => undefined);
       throw err;
     }
-    if (result === 'sent') return;
+    if (result === 'sent') {
+      // A streamed answer cannot be replayed: forget the key rather than leave it started.
+      await idempotency.release(owner, idemKey);
+      return;
+    }
     const text = serialize(result);
     if (result.status < 300) {
       await idempotency.complete(owner, idemKey, {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RequestLocks } from './request-locks.js';
 
 export interface StoredResponse {
   status: number;
@@ -12,15 +13,49 @@ export type BeginResult =
   | { state: 'mismatch' }
   | { state: 'in_progress' };
 
-/** How long a started request holds its key before a retry may take it over (crash recovery). */
+/**
+ * How long a started request holds its key before a retry may take it over (crash recovery), where
+ * nothing better tells whether its process is alive. On PostgreSQL with RequestLocks, and on SQLite
+ * after a restart (releaseAbandoned), a dead process's requests are taken over at once.
+ */
 const LOCK_MS = 5 * 60_000;
 /** Replays are honoured for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 export class IdempotencyRepository {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly locks?: RequestLocks,
+  ) {}
 
   async begin(principal: string, key: string, requestHash: string, now = new Date()): Promise<BeginResult> {
+    if (!this.locks) return this.beginRow(principal, key, requestHash, now, false);
+    const id = lockId(principal, key);
+    if (!(await this.locks.tryHold(id))) {
+      // A live process is running this key: the same answers as without locks, minus the takeover.
+      const row = await this.db('idempotency_keys').where({ principal, idempotency_key: key }).first();
+      if (row && row.request_hash !== requestHash) return { state: 'mismatch' };
+      if (row?.state === 'done') return { state: 'replay', response: storedResponse(row) };
+      return { state: 'in_progress' };
+    }
+    try {
+      // Holding the lock, a row still marked started belongs to a process that is gone.
+      const result = await this.beginRow(principal, key, requestHash, now, true);
+      if (result.state !== 'started') await this.locks.release(id);
+      return result;
+    } catch (err) {
+      await this.locks.release(id);
+      throw err;
+    }
+  }
+
+  private async beginRow(
+    principal: string,
+    key: string,
+    requestHash: string,
+    now: Date,
+    ownerGone: boolean,
+  ): Promise<BeginResult> {
     const nowIso = now.toISOString();
     const lockedUntil = new Date(now.getTime() + LOCK_MS).toISOString();
     const inserted = (await this.db('idempotency_keys')
@@ -38,32 +73,30 @@ export class IdempotencyRepository {
     if (inserted.length > 0) return { state: 'started' };
 
     const row = await this.db('idempotency_keys').where({ principal, idempotency_key: key }).first();
-    if (!row) return this.begin(principal, key, requestHash, now);
+    if (!row) return this.beginRow(principal, key, requestHash, now, ownerGone);
     const expired = Date.parse(row.created_at) + IDEMPOTENCY_TTL_MS < now.getTime();
     if (expired) {
       await this.db('idempotency_keys').where({ principal, idempotency_key: key }).delete();
-      return this.begin(principal, key, requestHash, now);
+      return this.beginRow(principal, key, requestHash, now, ownerGone);
     }
     if (row.request_hash !== requestHash) return { state: 'mismatch' };
-    if (row.state === 'done') {
-      return {
-        state: 'replay',
-        response: {
-          status: row.response_status,
-          headers: JSON.parse(row.response_headers ?? '{}'),
-          body: row.response_body ?? '',
-        },
-      };
-    }
-    // A started request whose lock ran out belonged to a process that died: take it over.
-    const taken = await this.db('idempotency_keys')
-      .where({ principal, idempotency_key: key, state: 'started' })
-      .andWhere('locked_until', '<', nowIso)
-      .update({ locked_until: lockedUntil });
+    if (row.state === 'done') return { state: 'replay', response: storedResponse(row) };
+    // A started request whose process is gone (or whose lock ran out) is taken over.
+    const takeover = this.db('idempotency_keys').where({ principal, idempotency_key: key, state: 'started' });
+    if (!ownerGone) takeover.andWhere('locked_until', '<', nowIso);
+    const taken = await takeover.update({ locked_until: lockedUntil });
     return taken > 0 ? { state: 'started' } : { state: 'in_progress' };
   }
 
   async complete(principal: string, key: string, response: StoredResponse): Promise<void> {
+    try {
+      await this.completeRow(principal, key, response);
+    } finally {
+      await this.locks?.release(lockId(principal, key));
+    }
+  }
+
+  private async completeRow(principal: string, key: string, response: StoredResponse): Promise<void> {
     await this.db('idempotency_keys')
       .where({ principal, idempotency_key: key })
       .update({
@@ -77,7 +110,23 @@ export class IdempotencyRepository {
 
   /** The request failed: forget the key so a corrected retry can use it. */
   async release(principal: string, key: string): Promise<void> {
-    await this.db('idempotency_keys').where({ principal, idempotency_key: key, state: 'started' }).delete();
+    try {
+      await this.db('idempotency_keys').where({ principal, idempotency_key: key, state: 'started' }).delete();
+    } finally {
+      await this.locks?.release(lockId(principal, key));
+    }
+  }
+
+  /**
+   * Forgets every request still marked as started. Only for a process that has just opened a SQLite
+   * database (one process per file by design): those requests belonged to a process that died
+   * (SIGKILL, power loss) and will never complete, and without this a CI client retrying with the
+   * same key would get 409 until the lock ran out (LOCK_MS). The retry runs the request again: if
+   * the dead process had committed it, that is a second copy, which is the at-least-once a retry
+   * after a crash can promise.
+   */
+  async releaseAbandoned(): Promise<number> {
+    return this.db('idempotency_keys').where({ state: 'started' }).delete();
   }
 
   async prune(now = new Date()): Promise<void> {
@@ -85,4 +134,20 @@ export class IdempotencyRepository {
       .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString())
       .delete();
   }
+}
+
+function lockId(principal: string, key: string): string {
+  return `${principal}\n${key}`;
+}
+
+function storedResponse(row: {
+  response_status: number;
+  response_headers: string | null;
+  response_body: string | null;
+}): StoredResponse {
+  return {
+    status: row.response_status,
+    headers: JSON.parse(row.response_headers ?? '{}'),
+    body: row.response_body ?? '',
+  };
 }
