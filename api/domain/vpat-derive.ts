@@ -45,6 +45,8 @@ export interface ScanEvidence {
   groups: readonly EvidenceGroup[];
   /** True when `waived` counts are filled in. */
   waiversKnown?: boolean;
+  /** True when the scan itself was flagged as possibly not showing the real pages (login-page trap, errors). */
+  suspect?: boolean;
 }
 
 export interface Derivation {
@@ -193,6 +195,7 @@ export function answerFromEvidence(
     rulesRunKnown: boolean;
     pageUrl: Map<number, string>;
     waiversKnown: boolean;
+    suspect?: boolean;
     /** Results per rule in the whole scan (absent: no rule reported anything). */
     ruleResults?: ReadonlyMap<string, RuleResults>;
   },
@@ -335,7 +338,10 @@ export function answerFromEvidence(
       (notRun.length > 0
         ? `${notRun.length === 1 ? 'A rule that also tests it' : 'Rules that also test it'} did not run: ${listWords(notRun)}. `
         : '') +
-      'Automated rules detect only some failures of this criterion; a person should confirm it before the report is signed.',
+      'Automated rules detect only some failures of this criterion; a person should confirm it before the report is signed.' +
+      (ctx.suspect
+        ? ' Caution: the scan itself was flagged (see the report’s warnings), so these may not be the pages the report is about.'
+        : ''),
     basis: 'rules-passed',
     needsReview: true,
     evidence,
@@ -376,10 +382,11 @@ export function deriveReport(input: {
   const rulesRunKnown = evidence.rulesRun !== null;
   const rulesRan = new Set(evidence.rulesRun ?? evidence.groups.map((g) => g.rule));
   const waiversKnown = evidence.waiversKnown ?? false;
+  const suspect = evidence.suspect ?? false;
   const tallies = tallyByCriterion(evidence.groups, coverage);
   const overrideByCriterion = new Map(input.overrides.map((o) => [o.criterion, o]));
   const ruleResults = resultsByRule(evidence.groups, coverage);
-  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown, ruleResults };
+  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown, suspect, ruleResults };
 
   const criteria: ReportCriterion[] = [];
   const applied: AppliedOverride[] = [];

@@ -10,6 +10,9 @@ import { VpatRepository } from '../store/vpat.js';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
 import type { z } from '../schemas/zod.js';
 
+/** Scan warnings that say the scanned pages may not be the real ones (not `html_truncated`, not `no_pages`). */
+const SUSPICIONS = new Set(['http_error_pages', 'shared_final_url', 'shared_title']);
+
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
 
 /** Who is generating: the calling API key (its name is the default author of overrides). */
@@ -139,6 +142,10 @@ export class VpatReportService {
     }
     if (evidence.pages.length === 0)
       warnings.push('The scan has no pages: every criterion is Not Evaluated.');
+    // The scan's own doubts about what it tested are doubts about every answer drawn from it.
+    const doubts = scan.warnings.filter((w) => SUSPICIONS.has(w.code));
+    for (const w of doubts) warnings.push(`The scan was flagged: ${w.message}`);
+    evidence.suspect = doubts.length > 0;
     const derived = deriveReport({ catalog, coverage, evidence, overrides });
     const report: VpatReport = {
       id: newId('vpt'),

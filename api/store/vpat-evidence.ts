@@ -24,6 +24,8 @@ export interface EvidenceScan {
   issueCount: number;
   /** null = the scan did not say which rules ran. */
   rulesRun: string[] | null;
+  /** The scan's own suspicions (login-page trap, HTTP errors, …), as stored at ingest. */
+  warnings: Array<{ code: string; message: string }>;
   createdAt: string;
 }
 
@@ -40,6 +42,7 @@ function toEvidenceScan(s: ScanRecord): EvidenceScan {
     pageCount: Number(s.page_count),
     issueCount: Number(s.issue_count),
     rulesRun: s.rules_run,
+    warnings: s.warnings.map((w) => ({ code: w.code, message: w.message })),
     createdAt: s.created_at,
   };
 }

@@ -382,6 +382,31 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect((await h.db('vpat_reports').count({ n: '*' }))[0].n).toBe(before);
   });
 
+  test("the scan's own suspicions (login-page trap, HTTP errors) are repeated in the report", async () => {
+    const pages = ['a', 'b', 'c', 'd'].map((p) => ({
+      url: `https://trap.test/${p}`,
+      final_url: `https://trap.test/login?next=/${p}`,
+      http_status: p === 'd' ? 500 : 200,
+      issues: [],
+    }));
+    const id = await scan({
+      siteId: 'trap',
+      url: 'https://trap.test/',
+      branch: 'main',
+      rules_run: ['html-has-lang'],
+      pages,
+    });
+    const r = (await generate({ siteId: 'trap', scan_id: id })).body;
+    const text = r.warnings.join(' ');
+    expect(text).toContain('ended at the same URL');
+    expect(text).toContain('HTTP error status');
+    // Supports still rests on those pages: the remark of every automated Supports row points at the warning.
+    expect(row(r, '3.1.1').conformance).toBe('supports');
+    expect(row(r, '3.1.1').remarks).toContain('the scan itself was flagged');
+    const html = await h.request('GET', `/api/v1/vpat/${r.id}?format=html`, { key });
+    expect(html.text).toContain('ended at the same URL');
+  });
+
   test('rules_run decides between supports and not-evaluated on a native scan', async () => {
     const id = await scan({
       siteId: 'native',
