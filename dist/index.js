@@ -31450,7 +31450,10 @@ class ApiClient {
                     method: 'POST',
                     headers,
                     body: payload,
-                    redirect: 'error',
+                    // Not followed: a redirect would carry the key to another host (or turn the POST into a GET).
+                    // 'manual' rather than 'error' so it is reported as the configuration mistake it is, not as an
+                    // outage that `fail-on-error: false` would wave through.
+                    redirect: 'manual',
                     signal: AbortSignal.timeout(timeoutMs),
                 });
             }
@@ -31488,6 +31491,10 @@ class ApiClient {
                     replayed: res.headers.get('idempotent-replayed') === 'true',
                     requestId,
                 };
+            }
+            if (res.status >= 300 && res.status < 400) {
+                const target = res.headers.get('location');
+                throw new ApiError('rejected', `POST ${path} answered ${res.status}${target ? ` (a redirect to ${target})` : ''}: set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
             }
             const problem = parseProblem(text);
             const detail = problem.detail ?? problem.title ?? (res.statusText || `HTTP ${res.status}`);

@@ -224,3 +224,21 @@ test('parseRetryAfter: seconds or an HTTP date', () => {
   expect(parseRetryAfter('soon', now)).toBeNull();
   expect(parseRetryAfter(null, now)).toBeNull();
 });
+
+test('a redirect (http → https, a moved service) is a configuration mistake: rejected at once, naming the target', async () => {
+  script = [
+    (res) => {
+      res.writeHead(308, { location: 'https://a11y.example.com/api/v1/scans' });
+      res.end();
+    },
+  ];
+  const { c, sleeps } = client();
+  const err = (await c.post('/api/v1/scans', {}, 'k').catch((e: unknown) => e)) as ApiError;
+  expect(err).toBeInstanceOf(ApiError);
+  expect(err.kind).toBe('rejected');
+  expect(err.message).toBe(
+    'POST /api/v1/scans answered 308 (a redirect to https://a11y.example.com/api/v1/scans): set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere',
+  );
+  expect(seen).toHaveLength(1);
+  expect(sleeps).toEqual([]);
+});
