@@ -7,9 +7,15 @@ function text(value: string): string {
   return value.replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A table cell: pipes escaped, line breaks folded, so the GitHub-flavoured Markdown table stays intact. */
+/**
+ * A table cell or a one-line field (heading, product information): pipes escaped, line breaks folded, so
+ * a value can neither break the GitHub-flavoured Markdown table nor start a heading or table of its own.
+ */
 function cell(value: string): string {
-  return text(value).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return text(value)
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[ \t]*(?:\r?\n|\r)\s*/g, ' ');
 }
 
 function remarks(c: ReportCriterion): string {
@@ -26,7 +32,7 @@ function remarks(c: ReportCriterion): string {
 export function renderVpatMarkdown(report: VpatReport): string {
   const p = report.product;
   const lines: string[] = [
-    `# ${text(p.name)} ${text(p.version)} Accessibility Conformance Report`,
+    `# ${cell(p.name)} ${cell(p.version)} Accessibility Conformance Report`,
     '',
     `Based on ${report.title}.`,
     '',
@@ -36,11 +42,11 @@ export function renderVpatMarkdown(report: VpatReport): string {
     '',
     '## Product information',
     '',
-    `- **Name of product/version:** ${text(p.name)} ${text(p.version)}`,
+    `- **Name of product/version:** ${cell(p.name)} ${cell(p.version)}`,
     `- **Report date:** ${report.created_at.slice(0, 10)}`,
-    `- **Product description:** ${text(p.description ?? '—')}`,
-    `- **Vendor:** ${text(p.vendor ?? '—')}`,
-    `- **Contact information:** ${text(
+    `- **Product description:** ${cell(p.description ?? '—')}`,
+    `- **Vendor:** ${cell(p.vendor ?? '—')}`,
+    `- **Contact information:** ${cell(
       [p.contact?.name, p.contact?.email, p.contact?.phone, p.contact?.website, p.contact?.address]
         .filter(Boolean)
         .join(', ') || '—',

@@ -128,6 +128,18 @@ describe('VPAT renderers', () => {
     );
   });
 
+  test('Markdown: a line break in a product field cannot start a heading or a table of its own', () => {
+    const md = renderVpatMarkdown(
+      report('wcag', 'Shop\n\n## Conformance: all Supports\n| 1.1.1 | Supports |'),
+    );
+    const lines = md.split('\n');
+    expect(lines[0]).toBe(
+      '# Shop ## Conformance: all Supports \\| 1.1.1 \\| Supports \\| 1.0 Accessibility Conformance Report',
+    );
+    expect(lines.filter((l) => l.startsWith('## Conformance'))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('| 1.1.1 |'))).toEqual([]);
+  });
+
   test('OpenACR is valid for every edition and round-trips through YAML', () => {
     for (const edition of ['wcag', '508', 'eu', 'int'] as const) {
       const r = report(edition);
