@@ -121,6 +121,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       const last = attempt > this.retries;
       let res: Response;
+      let text: string;
       try {
         res = await fetch(url, {
           method: 'POST',
@@ -132,6 +133,8 @@ export class ApiClient {
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
         });
+        // Read inside the try: a connection that breaks mid-answer is a network error, retried like one.
+        text = await res.text();
       } catch (err) {
         const why = networkReason(err, timeoutMs);
         if (last) {
@@ -145,18 +148,20 @@ export class ApiClient {
         continue;
       }
 
-      const text = await res.text().catch(() => '');
       const requestId = res.headers.get('x-request-id');
       if (res.ok) {
         let parsed: T;
         try {
           parsed = JSON.parse(text) as T;
         } catch {
-          throw new ApiError('outage', `POST ${path} answered ${res.status} with a body that is not JSON`, {
-            status: res.status,
-            requestId: requestId ?? undefined,
-            attempts: attempt,
-          });
+          // The whole answer arrived, and it is not the API's: a wrong api-url or an SSO proxy's page, a
+          // configuration mistake that fail-on-error: false must not hide.
+          const type = res.headers.get('content-type')?.split(';')[0]?.trim();
+          throw new ApiError(
+            'rejected',
+            `POST ${path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`,
+            { status: res.status, requestId: requestId ?? undefined, attempts: attempt },
+          );
         }
         const location = res.headers.get('location');
         return {

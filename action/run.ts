@@ -113,6 +113,7 @@ export async function run(): Promise<void> {
       idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null),
     );
     const event = res.body;
+    assertDeployEvent(event, res.status);
     const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
     const total = event.new_issues_total ?? event.counts.new;
 
@@ -138,6 +139,28 @@ export async function run(): Promise<void> {
     }
   } catch (err) {
     await handleError(err, inputs, upload);
+  }
+}
+
+/**
+ * The fields the action reads, checked before it reads them: JSON from something that is not a11y-gate
+ * would otherwise end in a TypeError, or worse, in a verdict read from a missing field.
+ */
+function assertDeployEvent(event: DeployEvent, status: number): void {
+  const e = (typeof event === 'object' && event !== null ? event : null) as Record<string, unknown> | null;
+  const checks: [string, (v: unknown) => boolean][] = [
+    ['passed', (v) => typeof v === 'boolean'],
+    ['id', (v) => typeof v === 'string'],
+    ['counts', (v) => typeof v === 'object' && v !== null],
+    ['reasons', Array.isArray],
+  ];
+  const missing = e ? checks.find(([field, ok]) => !ok(e[field]))?.[0] : 'passed';
+  if (missing) {
+    throw new ApiError(
+      'rejected',
+      `POST /api/v1/deploy/trigger answered ${status} with JSON that is not a deploy event (no "${missing}"): is api-url the a11y-gate service?`,
+      { status, attempts: 1 },
+    );
   }
 }
 

@@ -31445,6 +31445,7 @@ class ApiClient {
         for (let attempt = 1;; attempt++) {
             const last = attempt > this.retries;
             let res;
+            let text;
             try {
                 res = await fetch(url, {
                     method: 'POST',
@@ -31456,6 +31457,8 @@ class ApiClient {
                     redirect: 'manual',
                     signal: AbortSignal.timeout(timeoutMs),
                 });
+                // Read inside the try: a connection that breaks mid-answer is a network error, retried like one.
+                text = await res.text();
             }
             catch (err) {
                 const why = networkReason(err, timeoutMs);
@@ -31469,7 +31472,6 @@ class ApiClient {
                 await this.sleep(wait);
                 continue;
             }
-            const text = await res.text().catch(() => '');
             const requestId = res.headers.get('x-request-id');
             if (res.ok) {
                 let parsed;
@@ -31477,11 +31479,10 @@ class ApiClient {
                     parsed = JSON.parse(text);
                 }
                 catch {
-                    throw new ApiError('outage', `POST ${path} answered ${res.status} with a body that is not JSON`, {
-                        status: res.status,
-                        requestId: requestId ?? undefined,
-                        attempts: attempt,
-                    });
+                    // The whole answer arrived, and it is not the API's: a wrong api-url or an SSO proxy's page, a
+                    // configuration mistake that fail-on-error: false must not hide.
+                    const type = res.headers.get('content-type')?.split(';')[0]?.trim();
+                    throw new ApiError('rejected', `POST ${path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
                 }
                 const location = res.headers.get('location');
                 return {
@@ -36067,6 +36068,7 @@ async function run() {
         // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey).
         idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null));
         const event = res.body;
+        assertDeployEvent(event, res.status);
         const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
         const total = event.new_issues_total ?? event.counts.new;
         setOutputs({
@@ -36088,6 +36090,23 @@ async function run() {
     }
     catch (err) {
         await handleError(err, inputs, upload);
+    }
+}
+/**
+ * The fields the action reads, checked before it reads them: JSON from something that is not a11y-gate
+ * would otherwise end in a TypeError, or worse, in a verdict read from a missing field.
+ */
+function assertDeployEvent(event, status) {
+    const e = (typeof event === 'object' && event !== null ? event : null);
+    const checks = [
+        ['passed', (v) => typeof v === 'boolean'],
+        ['id', (v) => typeof v === 'string'],
+        ['counts', (v) => typeof v === 'object' && v !== null],
+        ['reasons', Array.isArray],
+    ];
+    const missing = e ? checks.find(([field, ok]) => !ok(e[field]))?.[0] : 'passed';
+    if (missing) {
+        throw new ApiError('rejected', `POST /api/v1/deploy/trigger answered ${status} with JSON that is not a deploy event (no "${missing}"): is api-url the a11y-gate service?`, { status, attempts: 1 });
     }
 }
 async function handleError(err, inputs, upload) {

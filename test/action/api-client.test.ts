@@ -242,3 +242,37 @@ test('a redirect (http → https, a moved service) is a configuration mistake: r
   expect(seen).toHaveLength(1);
   expect(sleeps).toEqual([]);
 });
+
+test('a 2xx that is not JSON (a proxy login page, api-url pointing at a website) is rejected at once, not an outage', async () => {
+  script = [
+    (res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>Sign in</body></html>');
+    },
+  ];
+  const { c, sleeps } = client();
+  const err = (await c.post('/api/v1/deploy/trigger', {}, 'k').catch((e: unknown) => e)) as ApiError;
+  expect(err).toBeInstanceOf(ApiError);
+  expect(err.kind).toBe('rejected');
+  expect(err.message).toBe(
+    'POST /api/v1/deploy/trigger answered 200 text/html that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?',
+  );
+  expect(seen).toHaveLength(1);
+  expect(sleeps).toEqual([]);
+});
+
+test('a connection that breaks while the answer is read is retried like any network error', async () => {
+  script = [
+    (res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"id":');
+      setTimeout(() => res.destroy(), 20);
+    },
+    json(201, { id: 'dep_1' }),
+  ];
+  const { c, sleeps } = client();
+  const res = await c.post<{ id: string }>('/api/v1/deploy/trigger', {}, 'k');
+  expect(res.body).toEqual({ id: 'dep_1' });
+  expect(seen).toHaveLength(2);
+  expect(sleeps).toHaveLength(1);
+});

@@ -413,3 +413,19 @@ test('triggerBody leaves empty optional thresholds to the site settings', () => 
   );
   expect(triggerBody(inputs)).toEqual({ siteId: 's', sha: SHA, fail_on_critical: false });
 });
+
+test('a 2xx JSON answer that is not a deploy event fails naming what is wrong, even with fail-on-error: false', async () => {
+  inputValues['fail-on-error'] = 'false';
+  script = [json(200, { ok: true, message: 'hello from another service' })];
+  await run();
+  expect(failures()).toEqual([
+    'POST /api/v1/deploy/trigger answered 200 with JSON that is not a deploy event (no "passed"): is api-url the a11y-gate service?',
+  ]);
+  expect(outputs()).toEqual({
+    passed: 'false',
+    'deploy-id': '',
+    'scan-id': '',
+    'new-issues': '',
+    'details-url': '',
+  });
+});
