@@ -257,7 +257,7 @@ export class DeliveryWorker {
             ? parseRetryAfter(res.headers['retry-after'] as string)
             : undefined;
         const done = () => {
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, this.o.excerptChars);
+          const text = excerptOf(Buffer.concat(chunks), this.o.excerptChars);
           const redirect = status >= 300 && status < 400 ? 'redirects are not followed' : null;
           finish({
             status,
@@ -283,4 +283,13 @@ export class DeliveryWorker {
       req.end(body);
     });
   }
+}
+
+/**
+ * The stored excerpt of an answer: text, cut to `chars`. A receiver may answer with binary; PostgreSQL
+ * refuses NUL in a text column, and a refused attempt row would leave the delivery leased and re-sent
+ * for ever without an attempt on record, so NUL becomes U+FFFD (as invalid UTF-8 already does).
+ */
+export function excerptOf(body: Buffer, chars: number): string {
+  return body.toString('utf8').replace(/\0/g, '\uFFFD').slice(0, chars);
 }

@@ -282,6 +282,22 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
 
+  test('a binary answer (NUL bytes) is recorded as an attempt, not left leased and re-sent', async () => {
+    const sub = await subscribe('/binary', ['scan.created']);
+    rx.respond = (_n, _req, res) => {
+      res.statusCode = 500;
+      res.end(Buffer.from([0x41, 0x00, 0x42, 0xff]));
+    };
+    await emit('scan.created');
+    await worker.runOnce();
+    const list = await attempts(sub.id);
+    expect(list.map((a) => [a.attempt, a.outcome, a.response_status])).toEqual([[1, 'retrying', 500]]);
+    expect(list[0].response_excerpt).toBe('A\uFFFDB\uFFFD');
+    const [delivery] = await h.db('webhook_deliveries').where({ subscription_id: sub.id });
+    expect(delivery).toMatchObject({ attempts: 1, locked_by: null });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
   test('deleting a subscription stops its pending deliveries', async () => {
     const sub = await subscribe('/deleted', ['*']);
     await emit('waiver.created');
