@@ -48,7 +48,7 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
     const file = path.relative(cwd, absolute) || absolute;
     let data: unknown;
     try {
-      data = JSON.parse(await fs.readFile(absolute, 'utf8'));
+      data = JSON.parse(decodeText(await fs.readFile(absolute)));
     } catch (err) {
       throw new ResultsFormatError(file, `is not valid JSON (${(err as Error).message})`);
     }
@@ -78,6 +78,16 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
   if (engine) scan.engine = engine.version ? engine : { name: engine.name };
   if (inputs.runAttempt) scan.run_attempt = inputs.runAttempt;
   return { scan, files: loaded, warnings, notes };
+}
+
+/**
+ * UTF-8, with or without a byte order mark, or UTF-16LE with one: what Windows PowerShell 5's `>` writes
+ * (`pa11y-ci --json > report.json` on a Windows runner). JSON.parse refuses a BOM.
+ */
+function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function originOf(url: string | undefined): string | undefined {

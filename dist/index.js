@@ -35934,7 +35934,7 @@ async function loadResults(inputs, cwd = process.cwd()) {
         const file = external_node_path_default().relative(cwd, absolute) || absolute;
         let data;
         try {
-            data = JSON.parse(await promises_default().readFile(absolute, 'utf8'));
+            data = JSON.parse(decodeText(await promises_default().readFile(absolute)));
         }
         catch (err) {
             throw new ResultsFormatError(file, `is not valid JSON (${err.message})`);
@@ -35965,6 +35965,16 @@ async function loadResults(inputs, cwd = process.cwd()) {
     if (inputs.runAttempt)
         scan.run_attempt = inputs.runAttempt;
     return { scan, files: loaded, warnings, notes };
+}
+/**
+ * UTF-8, with or without a byte order mark, or UTF-16LE with one: what Windows PowerShell 5's `>` writes
+ * (`pa11y-ci --json > report.json` on a Windows runner). JSON.parse refuses a BOM.
+ */
+function decodeText(bytes) {
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return bytes.subarray(2).toString('utf16le');
+    const text = bytes.toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 function originOf(url) {
     if (!url)

@@ -198,3 +198,17 @@ describe('loadResults: glob → one scan body', () => {
     expect(withUrl.warnings).toEqual(['empty.json: the array is empty']);
   });
 });
+
+test('a result file with a UTF-8 byte order mark (Windows tools write one) is read like any other', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-results-'));
+  const text = fs.readFileSync(path.join(fixtures, 'pa11y.json'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'bom.json'), '\uFEFF' + text);
+  // Windows PowerShell 5's `>` writes UTF-16LE with a BOM (`pa11y-ci --json > report.json`).
+  fs.writeFileSync(path.join(dir, 'utf16.json'), Buffer.from('\uFEFF' + text, 'utf16le'));
+  const loaded = await loadResults(inputs({ results: '*.json' }), dir);
+  expect(loaded.files).toEqual([
+    { file: 'bom.json', format: 'pa11y', pages: 1 },
+    { file: 'utf16.json', format: 'pa11y', pages: 1 },
+  ]);
+  expect(loaded.scan.pages[1]).toEqual(loaded.scan.pages[0]);
+});
