@@ -10,7 +10,7 @@ import {
   type ScanSummary,
   type ScanWarning,
 } from './scan-summary.js';
-import { truncateUtf8 } from './text-truncation.js';
+import { replaceNul, truncateUtf8 } from './text-truncation.js';
 import { defaultSiteId, normalizeUrl, pageKey } from './url-normalisation.js';
 
 /**
@@ -156,6 +156,10 @@ export function prepareScan(
       return fail(413, `#/pages/${index}`, `a scan may have at most ${limits.issuesPerScan} issues`);
     }
     for (const issue of imported) {
+      issue.message = replaceNul(issue.message);
+      issue.selector = replaceNul(issue.selector);
+      issue.help_url = replaceNul(issue.help_url);
+      issue.html = replaceNul(issue.html);
       if (issue.html !== null) {
         const cut = truncateUtf8(issue.html, limits.issueHtmlBytes);
         if (cut.truncated) {
@@ -172,7 +176,7 @@ export function prepareScan(
       axeRules ??= new Set();
       for (const id of rulesRunByAxe(page.axe)) axeRules.add(id);
     }
-    const title = pageTitle(page);
+    const title = replaceNul(pageTitle(page));
     pages.push({
       index,
       url: page.url,

@@ -13,3 +13,19 @@ export function truncateUtf8(text: string, maxBytes: number): { text: string; tr
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return { text: bytes.subarray(0, end).toString('utf8'), truncated: true };
 }
+
+/**
+ * PostgreSQL `text` cannot hold U+0000 (SQLite can), so one NUL would turn a whole scan into a 500 on
+ * one database and not the other. Identifiers (rules, URLs, branches) carrying it are refused by the
+ * schemas with this message; free text (markup, messages, titles) gets U+FFFD instead, as an HTML
+ * parser does, so one odd attribute value does not reject a 50,000-issue scan.
+ */
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+export function isNulFree(text: string): boolean {
+  return !text.includes('\u0000');
+}
+
+export function replaceNul<T extends string | null>(text: T): T {
+  return (text !== null && text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text) as T;
+}

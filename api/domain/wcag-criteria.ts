@@ -7,6 +7,12 @@
 export const CRITERION_ID = /^[1-4]\.\d{1,2}\.\d{1,2}$/;
 
 /**
+ * Criteria one issue may name: an issue's criteria are stored comma-separated in a 255-character
+ * column (32 ids of up to 7 characters). Real axe rules name one to three.
+ */
+export const MAX_CRITERIA_PER_ISSUE = 32;
+
+/**
  * axe tags `wcag143` → `1.4.3`, `wcag1412` → `1.4.12`, `wcag258` → `2.5.8`. WCAG guidelines are single
  * digits (at most 1.4 / 2.5 / 3.3 / 4.1), so everything after the second digit is the criterion.
  * Level tags (`wcag2aa`, `wcag21a`) and others are ignored.

@@ -1,4 +1,5 @@
-import { CRITERION_ID } from '../domain/wcag-criteria.js';
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
+import { CRITERION_ID, criteriaFromAxeTags, MAX_CRITERIA_PER_ISSUE } from '../domain/wcag-criteria.js';
 import { pageOf, PageQuery, Sha, SiteId, Timestamp } from './common.js';
 import { z } from './zod.js';
 
@@ -14,18 +15,24 @@ export const IssueKind = z
   .enum(['violation', 'incomplete'])
   .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
 
-const Url = z.string().min(1).max(4096);
+const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
+
+/** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
+const INT32_MAX = 2_147_483_647;
+
+/** Stored identifiers (rules, branches, engine names): no U+0000, which PostgreSQL cannot store. */
+const Identifier = (max: number) => z.string().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
 
 export const SourceLocation = z
   .object({
-    path: z.string().min(1).max(1024).openapi({ example: 'src/components/Header.tsx' }),
-    line: z.number().int().min(1).nullable().optional(),
+    path: Identifier(1024).openapi({ example: 'src/components/Header.tsx' }),
+    line: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
   })
   .openapi('SourceLocation', { description: 'Where CI knows the issue comes from in the repository.' });
 
 export const NativeIssue = z
   .object({
-    rule: z.string().min(1).max(200).openapi({ example: 'color-contrast' }),
+    rule: Identifier(200).openapi({ example: 'color-contrast' }),
     impact: Impact.nullable().optional(),
     kind: IssueKind.default('violation'),
     message: z.string().max(16_384).nullable().optional(),
@@ -36,7 +43,7 @@ export const NativeIssue = z
     }),
     wcag: z
       .array(z.string().regex(CRITERION_ID, 'must be a WCAG criterion id such as "1.4.3"'))
-      .max(100)
+      .max(MAX_CRITERIA_PER_ISSUE)
       .optional(),
     help_url: z.string().max(2048).nullable().optional(),
     source: SourceLocation.nullable().optional(),
@@ -53,26 +60,35 @@ const AxeNode = z.object({
   failureSummary: NullableString,
 });
 
-const AxeRuleResult = z.object({
-  id: z.string().min(1).max(200),
-  impact: Impact.nullable().optional(),
-  tags: z.array(z.string()).default([]),
-  description: NullableString,
-  help: NullableString,
-  helpUrl: NullableString,
-  nodes: z.array(AxeNode).default([]),
-});
+const AxeRuleResult = z
+  .object({
+    id: Identifier(200),
+    impact: Impact.nullable().optional(),
+    tags: z.array(z.string()).default([]),
+    description: NullableString,
+    help: NullableString,
+    helpUrl: NullableString,
+    nodes: z.array(AxeNode).default([]),
+  })
+  .refine((r) => criteriaFromAxeTags(r.tags).length <= MAX_CRITERIA_PER_ISSUE, {
+    path: ['tags'],
+    message: `may name at most ${MAX_CRITERIA_PER_ISSUE} WCAG criteria (wcagNNN tags)`,
+  });
 
 // passes and inapplicable only tell which rules ran: their nodes are not read.
-const AxeRuleId = z.object({ id: z.string().min(1).max(200) });
+const AxeRuleId = z.object({ id: Identifier(200) });
 
 export const AxeResults = z
   .object({
     testEngine: z
-      .object({ name: z.string().max(100), version: z.string().max(100) })
+      .object({
+        name: z.string().max(100).refine(isNulFree, NUL_MESSAGE),
+        version: z.string().max(100).refine(isNulFree, NUL_MESSAGE),
+      })
       .partial()
       .optional(),
-    url: z.string().optional(),
+    // Stands in for a missing final_url, so it is stored.
+    url: z.string().max(4096).refine(isNulFree, NUL_MESSAGE).optional(),
     violations: z.array(AxeRuleResult).default([]),
     incomplete: z.array(AxeRuleResult).default([]),
     passes: z.array(AxeRuleId).default([]),
@@ -85,7 +101,8 @@ export const AxeResults = z
   });
 
 export const Pa11yIssue = z.object({
-  code: z.string().min(1).max(500),
+  // The rule of the stored issue (a 200-character column).
+  code: Identifier(200),
   type: z.string().max(50).optional(),
   typeCode: z.number().int().optional(),
   message: NullableString,
@@ -106,7 +123,11 @@ export const Pa11yIssue = z.object({
 export const Pa11yInput = z
   .union([
     z.array(Pa11yIssue),
-    z.object({ documentTitle: NullableString, pageUrl: NullableString, issues: z.array(Pa11yIssue) }),
+    z.object({
+      documentTitle: NullableString,
+      pageUrl: z.string().max(4096).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+      issues: z.array(Pa11yIssue),
+    }),
   ])
   .openapi('Pa11yResults', {
     description:
@@ -147,15 +168,18 @@ export const CreateScanBody = z
     pages: z.array(ScanPageInput),
     siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
     sha: Sha.nullable().optional(),
-    branch: z.string().min(1).max(255).nullable().optional(),
+    branch: Identifier(255).nullable().optional(),
     engine: z
-      .object({ name: z.string().min(1).max(100), version: z.string().max(100).nullable().optional() })
+      .object({
+        name: Identifier(100),
+        version: z.string().max(100).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+      })
       .nullable()
       .optional()
       .openapi({ description: "Default: the first axe result's `testEngine`." }),
-    run_attempt: z.number().int().min(1).nullable().optional(),
+    run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
     rules_run: z
-      .array(z.string().min(1).max(200))
+      .array(Identifier(200))
       .max(5000)
       .nullable()
       .optional()
@@ -260,5 +284,5 @@ export const ScanList = pageOf(ScanListItem, 'ScanList');
 export const ScanListQuery = PageQuery.extend({
   siteId: SiteId.optional(),
   sha: Sha.optional(),
-  branch: z.string().min(1).max(255).optional(),
+  branch: Identifier(255).optional(),
 });

@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { isHttpUrl } from '../domain/url-normalisation.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from './common.js';
 import { GateSettings } from './gate-settings.js';
@@ -11,12 +12,17 @@ const Repository = z
   .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be `owner/name` of a GitHub repository')
   .openapi({ example: 'acme/shop-web' });
 
-// What git accepts as a branch name, minus the rare corners: no spaces, no "..", no leading "-".
+// What git accepts as a branch name, minus the rare corners: no spaces or control characters
+// (PostgreSQL cannot even store U+0000), no "..", no leading "-".
 const Branch = z
   .string()
   .min(1)
   .max(255)
-  .refine((b) => !/[\s~^:?*[\\]|\.\.|^-|\/$|\.lock$|@\{/.test(b), 'must be a valid git branch name')
+  .refine(
+    // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
+    (b) => !/[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|^-|\/$|\.lock$|@\{/.test(b),
+    'must be a valid git branch name',
+  )
   .openapi({ example: 'main' });
 
 export const Site = z
@@ -38,8 +44,14 @@ export const SitesQuery = PageQuery;
 
 export const PatchSiteBody = z
   .object({
-    name: z.string().min(1).max(200).nullable().optional(),
-    url: z.string().max(2048).refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().optional(),
+    name: z.string().min(1).max(200).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+    url: z
+      .string()
+      .max(2048)
+      .refine(isHttpUrl, 'must be an absolute http(s) URL')
+      .refine(isNulFree, NUL_MESSAGE)
+      .nullable()
+      .optional(),
     repository: Repository.nullable().optional(),
     base_branch: Branch.nullable().optional().openapi({ description: 'null resets it to `main`.' }),
     gate: GateSettings.nullable().optional().openapi({

@@ -66,7 +66,13 @@ export async function ingestScan(ctx: ApiContext, org: string, body: CreateScanB
     await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
     return stored;
   });
-  ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
+  try {
+    ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
+  } catch (err) {
+    // The scan is committed: a failing in-process listener must not answer 500 (a CI retry without
+    // Idempotency-Key would then store the scan twice).
+    ctx.logger.error({ err, scan_id: id }, 'a scan.created listener failed');
+  }
   ctx.logger.info(
     { org, scan_id: id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
     'scan stored',

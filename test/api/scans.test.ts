@@ -449,6 +449,99 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     });
   });
 
+  test('what a database column cannot hold is 422 with a pointer (never a 500) and stores nothing', async () => {
+    const before = await rowCounts(h);
+    const page = (p: Record<string, unknown>) => nativeScan({ pages: [{ url: '/a', ...p }] });
+    const manyCriteria = Array.from({ length: 40 }, (_, i) => `1.${1 + (i % 9)}.${10 + Math.floor(i / 9)}`);
+    const cases: Array<[unknown, string]> = [
+      // PostgreSQL text cannot hold U+0000; identifiers with it are refused.
+      [nativeScan({ branch: 'ma\u0000in' }), '#/branch'],
+      [page({ url: '/a\u0000' }), '#/pages/0/url'],
+      [page({ issues: [{ rule: 'r\u0000' }] }), '#/pages/0/issues/0/rule'],
+      [page({ issues: [{ rule: 'r', source: { path: 'a\u0000' } }] }), '#/pages/0/issues/0/source/path'],
+      [nativeScan({ engine: { name: 'x\u0000' } }), '#/engine/name'],
+      [page({ axe: { violations: [{ id: 'x\u0000', nodes: [] }] } }), '#/pages/0/axe/violations/0/id'],
+      [page({ pa11y: [{ code: 'c\u0000' }] }), '#/pages/0/pa11y/0/code'],
+      // Integer columns are 32-bit.
+      [nativeScan({ run_attempt: 2 ** 31 }), '#/run_attempt'],
+      [
+        page({ issues: [{ rule: 'r', source: { path: 'a', line: 2 ** 31 } }] }),
+        '#/pages/0/issues/0/source/line',
+      ],
+      // The rule column holds 200 characters; the criteria of one issue 255.
+      [page({ pa11y: [{ code: 'x'.repeat(201) }] }), '#/pages/0/pa11y/0/code'],
+      [page({ issues: [{ rule: 'r', wcag: manyCriteria }] }), '#/pages/0/issues/0/wcag'],
+      [
+        page({
+          axe: {
+            violations: [
+              {
+                id: 'x',
+                tags: manyCriteria.map((c) => 'wcag' + c.replace(/\./g, '')),
+                nodes: [{ target: ['a'] }],
+              },
+            ],
+          },
+        }),
+        '#/pages/0/axe/violations/0/tags',
+      ],
+    ];
+    for (const [body, pointer] of cases) {
+      const res = await h.request('POST', '/api/v1/scans', { key, body });
+      expect({ pointer, status: res.status }).toEqual({ pointer, status: 422 });
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    }
+    expect(await rowCounts(h)).toEqual(before);
+    const list = await h.request('GET', '/api/v1/scans?branch=a%00b', { key });
+    expect(list.status).toBe(422);
+  });
+
+  test('U+0000 in free text (markup, messages, titles) is stored as U+FFFD rather than refusing the scan', async () => {
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({
+        pages: [
+          {
+            url: '/nul',
+            title: 'T\u0000',
+            issues: [
+              {
+                rule: 'r',
+                message: 'm\u0000',
+                selector: '#a\u0000',
+                html: '<a title="\u0000">',
+                help_url: 'https://h.example/\u0000',
+              },
+            ],
+          },
+          {
+            url: '/axe',
+            axe: { violations: [{ id: 'x', nodes: [{ target: ['#b'], failureSummary: 'f\u0000' }] }] },
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    expect(got.body.pages[0].title).toBe('T\uFFFD');
+    expect(got.body.issues[0]).toMatchObject({
+      message: 'm\uFFFD',
+      selector: '#a\uFFFD',
+      html: '<a title="\uFFFD">',
+      help_url: 'https://h.example/\uFFFD',
+    });
+    expect(got.body.issues[1].message).toBe('f\uFFFD');
+  });
+
+  test('a throwing in-process scan.created listener cannot turn a stored scan into a 500', async () => {
+    h.server.service.ctx.events.once('scan.created', () => {
+      throw new Error('listener failed');
+    });
+    const res = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ siteId: 'listened' }) });
+    expect(res.status).toBe(201);
+    expect((await h.request('GET', `/api/v1/scans/${res.body.id}`, { key })).status).toBe(200);
+  });
+
   test('a failure at the last step of the transaction leaves nothing behind', async () => {
     if (db === 'sqlite') {
       await h.db.raw(

@@ -109,6 +109,10 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       [{ gate: { fail_on_critical: 'yes' } }, '#/gate/fail_on_critical'],
       [{ gate: { unknown_threshold: 1 } }, '#/gate'],
       [{ base_brach: 'typo' }, '#'],
+      // PostgreSQL text cannot hold U+0000: refused rather than a 500.
+      [{ name: 'Shop\u0000' }, '#/name'],
+      [{ base_branch: 'ma\u0000in' }, '#/base_branch'],
+      [{ url: 'https://shop.example.com/\u0000' }, '#/url'],
     ] as const) {
       const res = await h.request('PATCH', '/api/v1/sites/strict', { key, body });
       expect(res.status).toBe(422);
