@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as prettier from 'prettier';
 import { benchTargets, type BenchSuite } from './env.js';
 import { summarize, type SuiteFigures } from './summary.js';
 
@@ -68,7 +69,9 @@ async function main(): Promise<void> {
         targets_missed: missed,
       },
     };
-    fs.writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
+    // Formatted as the repository formats JSON, so a committed result passes `npm run lint`.
+    const options = (await prettier.resolveConfig(path.resolve(jsonFile))) ?? {};
+    fs.writeFileSync(jsonFile, await prettier.format(JSON.stringify(out), { ...options, parser: 'json' }));
     console.log(`\nwrote ${jsonFile}`);
   }
   if (missed.length > 0) {
