@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { EVENT_TYPES } from '../events/outbox.js';
 import { pageOf, Timestamp } from './common.js';
 import { z } from './zod.js';
@@ -26,7 +27,7 @@ export const CreateWebhookBody = z
         description: 'Event types to receive, or `["*"]` for all of them.',
         example: ['deploy.completed'],
       }),
-    description: z.string().max(500).optional(),
+    description: z.string().max(500).refine(isNulFree, NUL_MESSAGE).optional(),
   })
   .openapi('CreateWebhook');
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isNulFree } from '../domain/text-truncation.js';
 
 export type SubscriptionStatus = 'active' | 'disabled';
 
@@ -67,6 +68,8 @@ export class WebhookRepository {
   }
 
   async find(org: string, id: string): Promise<SubscriptionRecord | undefined> {
+    // No id holds NUL, and PostgreSQL would refuse the query (a 500) instead of finding nothing.
+    if (!isNulFree(id)) return undefined;
     const row = await this.db<Row>('webhook_subscriptions').where({ org, id }).first();
     return row ? fromRow(row) : undefined;
   }
@@ -96,6 +99,7 @@ export class WebhookRepository {
 
   /** Deletes the subscription with its deliveries and attempts (nothing pending is sent afterwards). */
   async delete(org: string, id: string): Promise<boolean> {
+    if (!isNulFree(id)) return false;
     return this.db.transaction(async (trx) => {
       const sub = await trx<Row>('webhook_subscriptions').where({ org, id }).first('id');
       if (!sub) return false;

@@ -98,6 +98,38 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(after).toEqual(before);
   });
 
+  test('NUL in a description, an id or a forged cursor is a client mistake (422/404), never a 500', async () => {
+    const before = await h.db('webhook_subscriptions').count({ n: '*' }).first();
+    const nul = await h.request('POST', '/api/v1/webhooks', {
+      key,
+      body: { url: rx.url + '/nul', events: ['*'], description: 'a\u0000b' },
+    });
+    expect(nul.status).toBe(422);
+    expect(nul.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/description']);
+    expect(await h.db('webhook_subscriptions').count({ n: '*' }).first()).toEqual(before);
+
+    const badId = encodeURIComponent('whk_\u0000');
+    expect((await h.request('GET', `/api/v1/webhooks/${badId}/deliveries`, { key })).status).toBe(404);
+    expect((await h.request('DELETE', `/api/v1/webhooks/${badId}`, { key })).status).toBe(404);
+
+    const sub = await subscribe('/cursor');
+    const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const forged: Array<[string, unknown[]]> = [
+      [`/api/v1/webhooks/${sub.id}/deliveries`, ['2026-01-01T00:00:00.000Z', 'abc']],
+      [`/api/v1/webhooks/${sub.id}/deliveries`, ['2026-01-01T00:00:00.000Z', 1.5]],
+      [`/api/v1/webhooks/${sub.id}/deliveries`, ['2026-01-01T00:00:00.000Z', 1e30]],
+      [`/api/v1/webhooks/${sub.id}/deliveries`, ['a\u0000', 1]],
+      ['/api/v1/webhooks', ['a\u0000', 'whk_x']],
+      ['/api/v1/webhooks', [1, 2]],
+    ];
+    for (const [path, values] of forged) {
+      const res = await h.request('GET', `${path}?cursor=${cursor(values)}`, { key });
+      expect([path, values, res.status]).toEqual([path, values, 422]);
+      expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+    }
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
   test("another org's subscription answers 404 and receives nothing of this org", async () => {
     const other = await h.createKey({ org: 'other' });
     const mine = await subscribe('/iso');

@@ -1,4 +1,5 @@
 import { newId, nowIso } from '../../domain/ids.js';
+import { isNulFree } from '../../domain/text-truncation.js';
 import { webhookSecretBox } from '../../events/jobs.js';
 import { generateWebhookSecret } from '../../events/signer.js';
 import { checkTargetUrl } from '../../events/ssrf-guard.js';
@@ -42,6 +43,23 @@ function presentAttempt(a: AttemptRecord) {
     attempted_at: a.attemptedAt,
     next_attempt_at: a.nextAttemptAt,
   };
+}
+
+/**
+ * A cursor's values go into SQL: a forged one whose id is not an integer, or whose text holds NUL, would
+ * make PostgreSQL fail the query (a 500); it is refused like any cursor this API did not issue.
+ */
+function keysetCursor(cursor: string | undefined, kinds: Array<'text' | 'integer'>) {
+  const values = decodeCursor(cursor, kinds.length);
+  if (!values) return undefined;
+  const fits = values.every((v, i) =>
+    kinds[i] === 'integer'
+      ? Number.isSafeInteger(v) && (v as number) >= 0
+      : typeof v === 'string' && isNulFree(v) && v.length <= 100,
+  );
+  if (!fits)
+    throw problems.validation([{ pointer: '#/query/cursor', detail: 'is not a cursor this API issued' }]);
+  return values;
 }
 
 export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
@@ -109,7 +127,7 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
         },
       },
       handler: async ({ query, req, org }) => {
-        const after = decodeCursor(query.cursor, 2);
+        const after = keysetCursor(query.cursor, ['text', 'text']);
         const rows = await webhooks.list(
           org,
           query.limit + 1,
@@ -146,7 +164,7 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       },
       handler: async ({ params, query, req, org }) => {
         if (!(await webhooks.find(org, params.id))) throw problems.notFound('webhook');
-        const after = decodeCursor(query.cursor, 2);
+        const after = keysetCursor(query.cursor, ['text', 'integer']);
         const rows = await deliveries.listAttempts(
           org,
           params.id,
