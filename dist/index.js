@@ -36088,6 +36088,10 @@ async function run() {
             'new-issues': String(event.counts.new),
             'details-url': detailsUrl,
         });
+        // The inputs speak of new issues; a site may have chosen to gate on every issue instead.
+        if (event.settings?.new_only === false) {
+            warning(`The site's gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/${inputs.siteId} to change it).`);
+        }
         annotateNewIssues(event.new_issues ?? [], total);
         await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload));
         if (event.passed) {

@@ -429,3 +429,35 @@ test('a 2xx JSON answer that is not a deploy event fails naming what is wrong, e
     'details-url': '',
   });
 });
+
+test('max-new-issues on a site whose gate counts every issue (new_only: false) says so', async () => {
+  inputValues['max-new-issues'] = '0';
+  const settings = {
+    fail_on_critical: true,
+    fail_on_serious: false,
+    max_critical: null,
+    max_serious: null,
+    max_moderate: null,
+    max_minor: null,
+    max_total: 0,
+    new_only: false,
+    include_incomplete: false,
+  };
+  script = [
+    json(
+      201,
+      deployEvent({
+        passed: false,
+        status: 'failed',
+        settings,
+        reasons: [{ code: 'max_total_exceeded', message: '4 issues, at most 0 allowed (max_total)' }],
+        thresholds: [{ name: 'max_total', limit: 0, actual: 4, passed: false }],
+      }),
+    ),
+  ];
+  await run();
+  expect(of('warning').map((c) => c.args[0])).toEqual([
+    'The site\'s gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/shop to change it).',
+  ]);
+  expect(failures()).toHaveLength(1);
+});
