@@ -88,6 +88,21 @@ function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedI
   }));
 }
 
+/**
+ * How many issues a page will give, counted without building them: a 25 MB body can hold millions
+ * of tiny axe nodes, and expanding them all before checking the limit would cost gigabytes.
+ */
+function pageIssueCount(page: ScanPageInput): number {
+  if (page.axe) {
+    let n = 0;
+    for (const rule of page.axe.violations) n += rule.nodes.length;
+    for (const rule of page.axe.incomplete) n += rule.nodes.length;
+    return n;
+  }
+  if (page.pa11y) return Array.isArray(page.pa11y) ? page.pa11y.length : page.pa11y.issues.length;
+  return page.issues?.length ?? 0;
+}
+
 function pageTitle(page: ScanPageInput): string | null {
   if (page.title !== undefined && page.title !== null) return page.title;
   if (page.pa11y && !Array.isArray(page.pa11y)) return page.pa11y.documentTitle ?? null;
@@ -151,10 +166,10 @@ export function prepareScan(
     const finalUrl = page.final_url ?? engineReportedUrl(page);
     const normalizedFinal = finalUrl ? (normalizeUrl(finalUrl, normalized) ?? null) : null;
     const key = pageKey(normalized);
-    const imported = pageIssues(page, options);
-    if (issues.length + imported.length > limits.issuesPerScan) {
+    if (issues.length + pageIssueCount(page) > limits.issuesPerScan) {
       return fail(413, `#/pages/${index}`, `a scan may have at most ${limits.issuesPerScan} issues`);
     }
+    const imported = pageIssues(page, options);
     for (const issue of imported) {
       issue.message = replaceNul(issue.message);
       issue.selector = replaceNul(issue.selector);

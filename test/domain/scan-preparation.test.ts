@@ -116,6 +116,29 @@ describe('prepareScan', () => {
     expect(long.scan.warnings.map((w) => w.code)).toEqual(['html_truncated']);
   });
 
+  test('the issue limit is checked on counts before a page is expanded (a 25 MB body holds millions of axe nodes)', () => {
+    const body = CreateScanBody.parse({
+      url: 'https://a.example/',
+      pages: [
+        { url: '/ok', issues: [{ rule: 'r' }] },
+        { url: '/huge', axe: { violations: [{ id: 'r', nodes: [] }], incomplete: [{ id: 's', nodes: [] }] } },
+      ],
+    });
+    // Holes: expanding them would throw, counting them does not.
+    body.pages[1].axe!.violations[0].nodes = new Array(60);
+    body.pages[1].axe!.incomplete[0].nodes = new Array(40);
+    expect(prepareScan(body, limits)).toEqual({
+      ok: false,
+      error: { status: 413, pointer: '#/pages/1', detail: expect.stringContaining('100 issues') },
+    });
+    const pa11y = CreateScanBody.parse({ url: 'https://a.example/', pages: [{ url: '/p', pa11y: [] }] });
+    pa11y.pages[0].pa11y = new Array(101);
+    expect(prepareScan(pa11y, limits)).toMatchObject({
+      ok: false,
+      error: { status: 413, pointer: '#/pages/0' },
+    });
+  });
+
   test('a siteId the host cannot provide, or a bad page URL, is 422 with a pointer', () => {
     expect(prepare({ url: 'http://[::1]/', pages: [] })).toMatchObject({
       ok: false,
