@@ -5,6 +5,7 @@ import {
   type WaivableIssue,
   type WaiverRule,
 } from '../../api/domain/waiver-match.js';
+import { compileGlob, urlMatcher } from '../../api/domain/glob.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 const LATER = '2026-12-23T12:00:00.000Z';
@@ -142,5 +143,65 @@ describe('compileWaivers', () => {
       NOW,
     );
     expect(m.match(issue())).toBe('older');
+  });
+});
+
+describe('URL globs', () => {
+  test('`*` stays within a path segment, `**` crosses them, `?` is one character, the rest is literal', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['/products/*', '/products/42', true],
+      ['/products/*', '/products/42/reviews', false],
+      ['/products/**', '/products/42/reviews', true],
+      ['/products/**', '/products/', true],
+      ['/p?/x', '/p1/x', true],
+      ['/p?/x', '/p//x', false],
+      ['/p?/x', '/p12/x', false],
+      ['/a.b', '/a.b', true],
+      ['/a.b', '/aXb', false],
+      ['/(x)+[y]$', '/(x)+[y]$', true],
+      ['/***/z', '/a/b/z', true],
+      ['/*/**/*', '/a/x/b', true],
+      // The slashes around `**` are literal (unlike .gitignore's `a/**/b`).
+      ['/*/**/*', '/a/b', false],
+      ['/*/**/*', '/a', false],
+    ];
+    for (const [pattern, path, expected] of cases) {
+      expect([pattern, path, urlMatcher(pattern)(`https://shop.example${path}`)]).toEqual([
+        pattern,
+        path,
+        expected,
+      ]);
+    }
+    expect(compileGlob('')('')).toBe(true);
+    expect(compileGlob('')('x')).toBe(false);
+    expect(compileGlob('**')('')).toBe(true);
+    expect(urlMatcher('https://*.example/**')('https://shop.example/a/b')).toBe(true);
+    expect(urlMatcher('https://*.example/*')('https://shop.example/a/b')).toBe(false);
+  });
+
+  test('a pattern with many wildcards answers (no backtracking blow-up on a URL that almost matches)', () => {
+    // As a regular expression (`^.*a.*a…b$`) this took minutes on one 40-character URL.
+    const pattern = '/' + '**a'.repeat(40) + 'b';
+    const m = urlMatcher(pattern);
+    expect(m('https://shop.example/' + 'a'.repeat(60))).toBe(false);
+    expect(m('https://shop.example/' + 'a'.repeat(60) + 'b')).toBe(true);
+    const segments = urlMatcher('/' + '*a'.repeat(40) + 'b');
+    expect(segments('https://shop.example/' + 'a'.repeat(60))).toBe(false);
+  });
+
+  test('non-ASCII and spaces in a path pattern match however the URL spells them', () => {
+    expect(urlMatcher('/café/*')('https://shop.example/café/menu')).toBe(true);
+    expect(urlMatcher('/café/*')('https://shop.example/caf%C3%A9/menu')).toBe(true);
+    expect(urlMatcher('/caf%C3%A9/*')('https://shop.example/café/menu')).toBe(true);
+    expect(urlMatcher('/my page')('https://shop.example/my%20page?x=1')).toBe(true);
+    expect(urlMatcher('/日本/?')('https://shop.example/日本/a')).toBe(true);
+    expect(urlMatcher('https://shop.example/café/**')('https://shop.example/caf%C3%A9/a/b')).toBe(true);
+    // A malformed escape is tried as given only.
+    expect(urlMatcher('/a%zz')('https://shop.example/a%zz')).toBe(true);
+  });
+
+  test('a waiver with a non-ASCII url_pattern waives issues on that page', () => {
+    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/über-uns' })], NOW);
+    expect(m.match(issue({ pageUrls: ['https://shop.example/%C3%BCber-uns'] }))).toBe('w1');
   });
 });
