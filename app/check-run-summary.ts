@@ -297,8 +297,9 @@ function baselineSentence(result: GateResult): string {
 }
 
 function issueRow(issue: GateIssue): string {
+  // In a link, brackets end the text and these characters end the URL or the table cell.
   const rule = issue.help_url
-    ? `[${cell(issue.rule)}](${issue.help_url.replace(/[()\s]/g, encodeURIComponent)})`
+    ? `[${cell(issue.rule).replace(/[[\]]/g, '\\$&')}](${linkUrl(issue.help_url)})`
     : `\`${cell(issue.rule)}\``;
   const source = issue.source?.path
     ? `\`${cell(issue.source.path)}${issue.source.line ? `:${issue.source.line}` : ''}\``
@@ -315,6 +316,13 @@ function issueRow(issue: GateIssue): string {
   ]
     .join(' | ')
     .trim();
+}
+
+/** Percent-encodes what would end a markdown link destination or a table cell (encodeURIComponent keeps parentheses). */
+function linkUrl(url: string): string {
+  return url.replace(/[()\s|<>`[\]]/g, (c) =>
+    c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c),
+  );
 }
 
 /** Makes text safe inside a markdown table cell: one line, no column breaks, no stray backticks. */

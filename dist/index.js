@@ -31947,8 +31947,9 @@ function baselineSentence(result) {
     return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
 }
 function issueRow(issue) {
+    // In a link, brackets end the text and these characters end the URL or the table cell.
     const rule = issue.help_url
-        ? `[${cell(issue.rule)}](${issue.help_url.replace(/[()\s]/g, encodeURIComponent)})`
+        ? `[${cell(issue.rule).replace(/[[\]]/g, '\\$&')}](${linkUrl(issue.help_url)})`
         : `\`${cell(issue.rule)}\``;
     const source = issue.source?.path
         ? `\`${cell(issue.source.path)}${issue.source.line ? `:${issue.source.line}` : ''}\``
@@ -31965,6 +31966,10 @@ function issueRow(issue) {
     ]
         .join(' | ')
         .trim();
+}
+/** Percent-encodes what would end a markdown link destination or a table cell (encodeURIComponent keeps parentheses). */
+function linkUrl(url) {
+    return url.replace(/[()\s|<>`[\]]/g, (c) => c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c));
 }
 /** Makes text safe inside a markdown table cell: one line, no column breaks, no stray backticks. */
 function cell(text) {

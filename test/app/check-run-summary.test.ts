@@ -147,6 +147,18 @@ describe('check-run payload', () => {
     expect(rows[2].split(/(?<!\\)\|/).length).toBe(8);
   });
 
+  test('a help link or a rule with markdown characters cannot break the table or the link', () => {
+    const r = result({
+      new_issues: [
+        issue(1, { rule: 'my]rule[x', help_url: 'https://help.example/a|b (c)`d`<e>', message: 'm' }),
+      ],
+    });
+    const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
+    const row = text.split('\n').filter((l) => l.startsWith('|'))[2];
+    expect(row.split(/(?<!\\)\|/).length).toBe(8);
+    expect(row).toContain('[my\\]rule\\[x](https://help.example/a%7Cb%20%28c%29%60d%60%3Ce%3E)');
+  });
+
   test('a huge issue list is cut under 65,535 characters with a note of what was left out', () => {
     const many = Array.from({ length: 3000 }, (_, i) =>
       issue(i, { selector: `#very-long-selector-${'x'.repeat(40)}-${i}` }),
