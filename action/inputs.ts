@@ -86,6 +86,7 @@ function apiBase(value: string): string {
 
 interface GitHubEvent {
   pull_request?: { head?: { sha?: string; ref?: string } };
+  workflow_run?: { head_sha?: string; head_branch?: string | null };
 }
 
 function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {
@@ -113,8 +114,17 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   }
 
   const event = readEvent(env);
+  // On workflow_run (how fork pull requests get the secrets: scan in the PR's workflow, gate in this one)
+  // GITHUB_SHA and GITHUB_REF name the default branch; the commit being judged is the triggering run's head.
+  // Taking GITHUB_SHA there would file the PR's results as a scan of the default branch: its baseline.
+  const triggeringRun = env.GITHUB_EVENT_NAME === 'workflow_run' ? event.workflow_run : undefined;
   // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged.
-  const sha = optional(get, 'sha') ?? event.pull_request?.head?.sha ?? env.GITHUB_SHA ?? null;
+  const sha =
+    optional(get, 'sha') ??
+    event.pull_request?.head?.sha ??
+    triggeringRun?.head_sha ??
+    env.GITHUB_SHA ??
+    null;
   if (!sha) throw new InputError('sha', 'is required outside GitHub Actions (GITHUB_SHA is not set)');
   if (!SHA.test(sha)) throw new InputError('sha', `must be a hex commit sha (7-64 characters), got "${sha}"`);
 
@@ -147,8 +157,9 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
     ? env.GITHUB_REF.slice('refs/heads/'.length)
     : null;
-  const branch = env.GITHUB_HEAD_REF || event.pull_request?.head?.ref || pushedBranch || null;
-  const ref = env.GITHUB_HEAD_REF ? `refs/heads/${env.GITHUB_HEAD_REF}` : env.GITHUB_REF || null;
+  const headBranch = env.GITHUB_HEAD_REF || triggeringRun?.head_branch || null;
+  const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
+  const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
 
   return {
     apiUrl,

@@ -76,6 +76,27 @@ describe('parseInputs', () => {
     );
   });
 
+  test('on workflow_run (the usual way to give fork pull requests the secrets) the triggering run’s head is judged, not the default branch', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
+    const eventPath = path.join(dir, 'event.json');
+    fs.writeFileSync(
+      eventPath,
+      JSON.stringify({
+        workflow_run: { head_sha: 'abcdef1234567890abcdef1234567890abcdef12', head_branch: 'fork-fix' },
+      }),
+    );
+    const inputs = parseInputs(getter(base), {
+      GITHUB_EVENT_NAME: 'workflow_run',
+      GITHUB_EVENT_PATH: eventPath,
+      // GITHUB_SHA and GITHUB_REF name the default branch's latest commit on workflow_run.
+      GITHUB_SHA: SHA,
+      GITHUB_REF: 'refs/heads/main',
+    });
+    expect(inputs.sha).toBe('abcdef1234567890abcdef1234567890abcdef12');
+    expect(inputs.branch).toBe('fork-fix');
+    expect(inputs.ref).toBe('refs/heads/fork-fix');
+  });
+
   test('a tag push has no branch; an unreadable event file only loses the PR default', () => {
     const inputs = parseInputs(getter(base), {
       GITHUB_SHA: SHA,
