@@ -232,6 +232,8 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
 
   test.each([
     ['answers 500', 500],
+    // The installation exists but creating the run is 404 (e.g. the App lost access): failed, not skipped.
+    ['answers 404 to the check run', 404],
     ['refuses the run (422)', 422],
   ])(
     'GitHub %s: the trigger still answers 201; the event records failed with the reason',
