@@ -124,8 +124,11 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
     };
     // The base branch's scan: the axe result (its issues are the baseline, "existing" for later commits).
     const base = await runStep({ ...inputs, sha: SHA_BASE, results: 'a11y-results/axe-result.json' });
+    // Every test below builds on this scan: when it is missing, say why (the step's log) instead of "".
+    if (!/^scn_/.test(base.outputs['scan-id'] ?? '')) {
+      throw new Error(`the baseline step stored no scan (exit ${base.code}):\n${base.stdout}${base.stderr}`);
+    }
     expect(base.stderr).toBe('');
-    expect(base.outputs['scan-id']).toMatch(/^scn_/);
   });
   afterAll(async () => {
     await h?.close();
