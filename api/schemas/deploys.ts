@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { Sha, SiteId, Timestamp } from './common.js';
 import { GateSettings } from './gate-settings.js';
 import { z } from './zod.js';
@@ -20,7 +21,7 @@ export const DeployTriggerBody = GateSettings.extend({
   repository: Repository.optional().openapi({
     description: "Where the GitHub App posts the check run; default: the site's `repository` setting.",
   }),
-  ref: z.string().min(1).max(255).optional().openapi({
+  ref: z.string().min(1).max(255).refine(isNulFree, NUL_MESSAGE).optional().openapi({
     description: 'The git ref being deployed (recorded with the event).',
     example: 'refs/pull/42/merge',
   }),

@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from './common.js';
 import { z } from './zod.js';
 
@@ -8,11 +9,12 @@ const DAY_MS = 86_400_000;
 export const CreateWaiverBody = z
   .object({
     siteId: SiteId,
-    rule: z.string().trim().min(1).max(200).openapi({
+    // PostgreSQL text cannot hold U+0000: refused here rather than a 500 from the insert.
+    rule: z.string().trim().min(1).max(200).refine(isNulFree, NUL_MESSAGE).openapi({
       description: 'The rule id it waives (axe-core rule, e.g. `color-contrast`).',
       example: 'color-contrast',
     }),
-    selector: z.string().trim().min(1).max(2000).optional().openapi({
+    selector: z.string().trim().min(1).max(2000).refine(isNulFree, NUL_MESSAGE).optional().openapi({
       description: 'Only issues on this element (compared with runs of whitespace collapsed).',
       example: '#promo-banner > .cta',
     }),
@@ -21,6 +23,7 @@ export const CreateWaiverBody = z
       .trim()
       .min(1)
       .max(2000)
+      .refine(isNulFree, NUL_MESSAGE)
       .optional()
       .openapi({
         description:
@@ -31,7 +34,12 @@ export const CreateWaiverBody = z
     fingerprint: z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9:_-]{8,100}$/, 'must be an issue fingerprint as shown in a scan or deploy event')
+      // Exactly what scans and deploy events show (sha256, hex): a shortened copy would be a waiver
+      // that can never match (and longer text overflowed the column: a 500 on PostgreSQL).
+      .regex(
+        /^[0-9a-fA-F]{64}$/,
+        'must be an issue fingerprint as shown in a scan or deploy event (64 hex digits)',
+      )
       .optional()
       .openapi({ description: 'Only the issue with this fingerprint (the most precise waiver).' }),
     reason: z
@@ -39,6 +47,7 @@ export const CreateWaiverBody = z
       .trim()
       .min(1)
       .max(2000)
+      .refine(isNulFree, NUL_MESSAGE)
       .openapi({ example: 'Third-party widget; vendor fix due in Q1' }),
     expires_at: z.iso
       .datetime({ offset: true })

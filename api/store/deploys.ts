@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isNulFree } from '../domain/text-truncation.js';
 
 export type CheckRunStatus = 'pending' | 'completed' | 'failed' | 'skipped';
 
@@ -134,12 +135,15 @@ export class DeployRepository {
   }
 
   async find(org: string, id: string): Promise<DeployRecord | undefined> {
+    // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
+    if (!isNulFree(id)) return undefined;
     const row = (await this.db('deploys').where({ org, id }).first()) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }
 
   /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
   async findAnyOrg(id: string): Promise<DeployRecord | undefined> {
+    if (!isNulFree(id)) return undefined;
     const row = (await this.db('deploys').where({ id }).first()) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isNulFree } from '../domain/text-truncation.js';
 
 export interface WaiverRecord {
   id: string;
@@ -52,6 +53,8 @@ export class WaiverRepository {
   }
 
   async find(org: string, id: string): Promise<WaiverRecord | undefined> {
+    // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
+    if (!isNulFree(id)) return undefined;
     return (await this.db('waivers')
       .where({ org, id })
       .first(...COLUMNS)) as WaiverRecord | undefined;
@@ -101,6 +104,7 @@ export class WaiverRepository {
 
   /** Sets `revoked_at` unless already revoked; true when this call revoked it. */
   async revoke(org: string, id: string, at: string, by: string | null): Promise<boolean> {
+    if (!isNulFree(id)) return false;
     const n = await this.db('waivers')
       .where({ org, id })
       .whereNull('revoked_at')

@@ -282,6 +282,8 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const mine = (await trigger({ sha: HEAD_SHA })).body;
     expect((await h.request('GET', `/api/v1/deploy/${mine.id}`, { key: other })).status).toBe(404);
     expect((await h.request('GET', '/api/v1/deploy/dep_doesnotexist', { key })).status).toBe(404);
+    // An id no event can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
+    expect((await h.request('GET', '/api/v1/deploy/dep_%00', { key })).status).toBe(404);
     expect((await trigger({ siteId: 'no-such-site', sha: HEAD_SHA })).status).toBe(404);
   });
 
@@ -298,6 +300,8 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       [{ sha: HEAD_SHA, siteId: 'Not A Site' }, '#/siteId'],
       [{ sha: HEAD_SHA, repository: 'no-slash' }, '#/repository'],
       [{ sha: HEAD_SHA, max_totl: 3 }, '#'],
+      // PostgreSQL text cannot hold U+0000: this answered 500 there, after evaluating the gate.
+      [{ sha: HEAD_SHA, ref: 'refs/heads/a\u0000b' }, '#/ref'],
     ];
     for (const [body, pointer] of cases) {
       const res = await trigger(body);

@@ -70,6 +70,14 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
       [{ rule: '' }, '#/rule'],
       [{ siteId: 'Bad Site' }, '#/siteId'],
       [{ fingerprint: 'not a fingerprint!' }, '#/fingerprint'],
+      // Scans show 64 hex digits: a shortened copy could never match, a longer one overflowed the column.
+      [{ fingerprint: 'abcdef12' }, '#/fingerprint'],
+      [{ fingerprint: 'a'.repeat(80) }, '#/fingerprint'],
+      // PostgreSQL text cannot hold U+0000: each of these answered 500 there.
+      [{ rule: 'color\u0000contrast' }, '#/rule'],
+      [{ selector: '#a\u0000b' }, '#/selector'],
+      [{ url_pattern: '/a\u0000' }, '#/url_pattern'],
+      [{ reason: 'why\u0000' }, '#/reason'],
       [{ colour: 'red' }, '#'],
     ];
     for (const [body, pointer] of cases) {
@@ -140,6 +148,11 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     expect(page2.body.next_cursor).toBeNull();
 
     expect((await h.request('GET', '/api/v1/waivers?active=maybe', { key: k })).status).toBe(422);
+    // A forged cursor holding U+0000 is refused like any other (it answered 500 on PostgreSQL).
+    const forged = Buffer.from(JSON.stringify(['\u0000', 'wvr_x'])).toString('base64url');
+    const bad = await h.request('GET', `/api/v1/waivers?cursor=${forged}`, { key: k });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ pointer: '#/query/cursor' })]);
   });
 
   test("another org's waivers and sites answer 404", async () => {
@@ -152,6 +165,11 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     expect(theirs.body.data).toEqual([]);
     expect((await create({}, other)).status).toBe(404);
     expect((await create({ siteId: 'never-scanned' })).status).toBe(404);
+    // An id no waiver can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
+    for (const method of ['GET', 'DELETE']) {
+      const res = await h.request(method, '/api/v1/waivers/wvr_%00', { key });
+      expect([method, res.status, res.body.code]).toEqual([method, 404, 'not_found']);
+    }
   });
 
   test('scopes: manage creates and revokes; read or manage may list and read', async () => {

@@ -1,4 +1,5 @@
 import { newId, nowIso } from '../../domain/ids.js';
+import { isNulFree } from '../../domain/text-truncation.js';
 import { waiverState } from '../../domain/waiver-match.js';
 import { recordEvent } from '../../events/outbox.js';
 import { IdParam } from '../../schemas/common.js';
@@ -92,6 +93,13 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
       handler: async ({ query, req, org, principal }) => {
         requireAnyScope(principal, ['manage', 'read']);
         const after = decodeCursor(query.cursor, 2);
+        // A forged cursor may carry U+0000, which PostgreSQL refuses in a query: the same 422 as any
+        // cursor this API did not issue.
+        if (after?.some((v) => !isNulFree(String(v)))) {
+          throw problems.validation([
+            { pointer: '#/query/cursor', detail: 'is not a cursor this API issued' },
+          ]);
+        }
         const now = nowIso();
         const rows = await waivers.list(
           org,
