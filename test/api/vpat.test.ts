@@ -482,6 +482,59 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(r, '1.1.1').remarks).toContain('2 issues of these are waived and still counted');
   });
 
+  test('waivers by rule, by url_pattern, by selector and by fingerprint are each counted once; a revoked one is not', async () => {
+    const img = (selector: string) => ({ rule: 'image-alt', impact: 'critical', wcag: ['1.1.1'], selector });
+    const contrast = (selector: string) => ({
+      rule: 'color-contrast',
+      impact: 'serious',
+      wcag: ['1.4.3'],
+      selector,
+    });
+    const id = await scan({
+      siteId: 'waivers-mix',
+      url: 'https://mix.test/',
+      branch: 'main',
+      pages: [
+        { url: 'https://mix.test/blog/1', issues: [img('img.a'), img('img.b'), contrast('p')] },
+        {
+          url: 'https://mix.test/shop',
+          issues: [img('img.hero'), img('img.c'), contrast('h1'), contrast('h2')],
+        },
+        { url: 'https://mix.test/about', issues: [img('img.d'), img('div.css-1a2b3c > img'), contrast('a')] },
+      ],
+    });
+    const full = await h.request('GET', `/api/v1/scans/${id}`, { key });
+    const fp = full.body.issues.find((i: any) => i.selector === 'img.d').fingerprint;
+    const waive = async (body: Record<string, unknown>) => {
+      const res = await h.request('POST', '/api/v1/waivers', {
+        key,
+        body: {
+          siteId: 'waivers-mix',
+          reason: 'Known, tracked in JIRA-1',
+          expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          ...body,
+        },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    await waive({ rule: 'image-alt', url_pattern: '/blog/*' }); // 2 on /blog/1
+    await waive({ rule: 'image-alt', selector: 'img.hero' }); // 1 on /shop
+    await waive({ rule: 'image-alt', selector: 'img.a' }); // already waived by the url_pattern: not twice
+    await waive({ rule: 'image-alt', fingerprint: fp }); // img.d on /about
+    // Selectors compare normalised: another build's generated class name, other whitespace.
+    await waive({ rule: 'image-alt', selector: 'div.css-9z8y7x>img', url_pattern: '/about' });
+    await waive({ rule: 'image-alt', selector: 'div.css-9z8y7x>img', url_pattern: '/shop' }); // no such issue there
+    await waive({ rule: 'color-contrast' }); // all 4
+    const revoked = await waive({ rule: 'image-alt' });
+    expect((await h.request('DELETE', `/api/v1/waivers/${revoked}`, { key })).status).toBeLessThan(300);
+    const r = (await generate({ siteId: 'waivers-mix', scan_id: id })).body;
+    expect(row(r, '1.1.1').evidence).toMatchObject({ issues: 6, waived: 5, pages_affected: 3 });
+    expect(row(r, '1.1.1').conformance).toBe('does-not-support');
+    expect(row(r, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
+    expect(row(r, '1.4.3').conformance).toBe('does-not-support');
+  });
+
   test('a report can reach final when people answer every criterion the scan cannot', async () => {
     const id = await scan({
       siteId: 'final',
