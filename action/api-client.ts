@@ -39,8 +39,13 @@ export interface ApiClientOptions {
   retries?: number;
   /** First backoff delay; each retry doubles it (default 2 s). */
   retryDelayMs?: number;
-  /** Longest backoff delay and longest Retry-After honoured (default 30 s). */
+  /** Longest backoff delay (default 30 s). */
   maxRetryDelayMs?: number;
+  /**
+   * Longest Retry-After honoured (default 60 s: the service's rate limits count per minute, so what it asks
+   * for is never longer; waking earlier would only spend an attempt on another 429).
+   */
+  maxRetryAfterMs?: number;
   /** Per-attempt timeout (default 30 s). */
   timeoutMs?: number;
   /** Bodies larger than this are sent gzip-compressed (default 64 KiB; the service inflates them). */
@@ -79,6 +84,7 @@ export class ApiClient {
   private readonly retries: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
+  private readonly maxRetryAfterMs: number;
   private readonly timeoutMs: number;
   private readonly gzipAboveBytes: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -90,6 +96,7 @@ export class ApiClient {
     this.retries = options.retries ?? 4;
     this.retryDelayMs = options.retryDelayMs ?? 2_000;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.gzipAboveBytes = options.gzipAboveBytes ?? 64 * 1024;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -204,7 +211,7 @@ export class ApiClient {
         );
       }
       const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-      const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryDelayMs) : this.backoff(attempt);
+      const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryAfterMs) : this.backoff(attempt);
       this.log(
         `POST ${path}: ${res.status}${problem.code ? ` ${problem.code}` : ''}; retry ${attempt}/${this.retries} in ${seconds(wait)}` +
           (retryAfter !== null ? ' (Retry-After)' : ''),

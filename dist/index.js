@@ -31410,6 +31410,7 @@ class ApiClient {
     retries;
     retryDelayMs;
     maxRetryDelayMs;
+    maxRetryAfterMs;
     timeoutMs;
     gzipAboveBytes;
     sleep;
@@ -31421,6 +31422,7 @@ class ApiClient {
         this.retries = options.retries ?? 4;
         this.retryDelayMs = options.retryDelayMs ?? 2_000;
         this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+        this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
         this.timeoutMs = options.timeoutMs ?? 30_000;
         this.gzipAboveBytes = options.gzipAboveBytes ?? 64 * 1024;
         this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -31515,7 +31517,7 @@ class ApiClient {
                 throw new ApiError('outage', `${describe(path, res.status, problem, detail)} (after ${attempt} attempts)`, details);
             }
             const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-            const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryDelayMs) : this.backoff(attempt);
+            const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryAfterMs) : this.backoff(attempt);
             this.log(`POST ${path}: ${res.status}${problem.code ? ` ${problem.code}` : ''}; retry ${attempt}/${this.retries} in ${seconds(wait)}` +
                 (retryAfter !== null ? ' (Retry-After)' : ''));
             await this.sleep(wait);

@@ -125,16 +125,18 @@ test('backoff doubles up to the cap', async () => {
   expect(sleeps).toEqual([500, 1000, 1500]);
 });
 
-test('429 with Retry-After waits what the server asks (capped), then succeeds', async () => {
+test('429 with Retry-After waits what the server asks, beyond the backoff cap (the service counts per minute), then succeeds', async () => {
   script = [
     problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '7' } }),
-    problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '120' } }),
+    problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '45' } }),
+    problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '3600' } }),
     json(201, { id: 'dep_1' }, { 'idempotent-replayed': 'true' }),
   ];
   const { c, sleeps, logs } = client({ maxRetryDelayMs: 30_000 });
   const res = await c.post('/api/v1/deploy/trigger', {}, 'k');
   expect(res.replayed).toBe(true);
-  expect(sleeps).toEqual([7000, 30_000]);
+  // An hour is not waited for: at most a minute, the longest window the service itself uses.
+  expect(sleeps).toEqual([7000, 45_000, 60_000]);
   expect(logs[0]).toBe('POST /api/v1/deploy/trigger: 429 rate_limited; retry 1/3 in 7.0 s (Retry-After)');
 });
 
