@@ -533,6 +533,11 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(r, '1.1.1').conformance).toBe('does-not-support');
     expect(row(r, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
     expect(row(r, '1.4.3').conformance).toBe('does-not-support');
+    // A scan fingerprinted by another version is matched issue by issue: the same counts.
+    expect(await h.db('scans').where({ id }).update({ fingerprint_version: 0 })).toBe(1);
+    const old = (await generate({ siteId: 'waivers-mix', scan_id: id })).body;
+    expect(row(old, '1.1.1').evidence).toMatchObject({ issues: 6, waived: 5 });
+    expect(row(old, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
   });
 
   test('a report can reach final when people answer every criterion the scan cannot', async () => {
