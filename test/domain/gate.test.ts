@@ -266,6 +266,18 @@ describe('evaluateGate', () => {
     expect(gate(h, null).thresholds.map((t) => t.name)).toEqual(['fail_on_critical']);
   });
 
+  test('thresholds never relax one another (docs/gate.md): max_critical does not lift fail_on_critical', () => {
+    const h = [head('c1', 'critical')];
+    const both = gate(h, null, { max_critical: 3 });
+    expect(both.reasons.map((x) => x.code)).toEqual(['critical_issues']);
+    expect(both.thresholds).toEqual([
+      { name: 'fail_on_critical', limit: 0, actual: 1, passed: false },
+      { name: 'max_critical', limit: 3, actual: 1, passed: true },
+    ]);
+    expect(gate(h, null, { max_critical: 3, fail_on_critical: false }).passed).toBe(true);
+    expect(gate(h, null, { fail_on_serious: true, fail_on_critical: false }).passed).toBe(true);
+  });
+
   test('max_total counts issues of unknown impact; new_only false counts existing too', () => {
     const h = [head('u', null), head('e', 'minor')];
     const b = [base('e', 'minor')];
