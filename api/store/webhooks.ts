@@ -74,6 +74,11 @@ export class WebhookRepository {
     return row ? fromRow(row) : undefined;
   }
 
+  async count(org: string): Promise<number> {
+    const row = await this.db('webhook_subscriptions').where({ org }).count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   /** Keyset page ordered by (created_at, id) descending. */
   async list(
     org: string,

@@ -130,6 +130,35 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
 
+  test('an org holds at most 50 subscriptions: every event fans out to each of them inside the ingest', async () => {
+    const k = await h.createKey({ org: 'many' });
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await h.request('POST', '/api/v1/webhooks', {
+        key: k,
+        body: { url: `${rx.url}/many-${i}`, events: ['scan.created'] },
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    const refused = await h.request('POST', '/api/v1/webhooks', {
+      key: k,
+      body: { url: `${rx.url}/many-50`, events: ['scan.created'] },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', detail: expect.stringMatching(/50 webhook/) });
+    expect(await h.db('webhook_subscriptions').where({ org: 'many' })).toHaveLength(50);
+    // Another org is not affected, and deleting one makes room again.
+    const notMany = await subscribe('/not-many');
+    await h.request('DELETE', `/api/v1/webhooks/${notMany.id}`, { key });
+    expect((await h.request('DELETE', `/api/v1/webhooks/${ids[0]}`, { key: k })).status).toBe(204);
+    const again = await h.request('POST', '/api/v1/webhooks', {
+      key: k,
+      body: { url: `${rx.url}/many-again`, events: ['scan.created'] },
+    });
+    expect(again.status).toBe(201);
+  });
+
   test("another org's subscription answers 404 and receives nothing of this org", async () => {
     const other = await h.createKey({ org: 'other' });
     const mine = await subscribe('/iso');

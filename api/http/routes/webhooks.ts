@@ -17,6 +17,13 @@ import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
+/**
+ * Every event fans out to each subscription of its org inside the transaction of the change (a scan
+ * ingest, a gate decision), so their number is bounded, like GitHub's 20 hooks per event or Stripe's 16
+ * endpoints. Disabled subscriptions count: delete one to make room.
+ */
+export const MAX_SUBSCRIPTIONS_PER_ORG = 50;
+
 function present(s: SubscriptionRecord) {
   return {
     id: s.id,
@@ -72,6 +79,7 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Webhooks',
       summary: 'Subscribe a URL to events (the signing secret is shown once)',
       description:
+        `An org holds at most ${MAX_SUBSCRIPTIONS_PER_ORG} subscriptions (409 beyond). ` +
         'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
         'retried with backoff and jitter (about immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), ' +
         'redirects not followed, 10 s timeout; `410` disables the subscription.',
@@ -87,6 +95,11 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       handler: async ({ body, org }) => {
         const refused = checkTargetUrl(body.url, ctx.config.webhooks.allowPrivate);
         if (refused) throw problems.validation([{ pointer: '#/url', detail: refused }]);
+        if ((await webhooks.count(org)) >= MAX_SUBSCRIPTIONS_PER_ORG) {
+          throw problems.conflict(
+            `This org already has ${MAX_SUBSCRIPTIONS_PER_ORG} webhook subscriptions, the most it may hold; delete one first.`,
+          );
+        }
         const secret = generateWebhookSecret();
         const now = nowIso();
         const events = body.events.includes('*') ? ['*'] : body.events;
