@@ -140,6 +140,16 @@ describe('VPAT renderers', () => {
     expect(lines.filter((l) => l.startsWith('| 1.1.1 |'))).toEqual([]);
   });
 
+  test("the report's warnings reach every format (a scan flagged as the login-page trap, say)", () => {
+    const r = { ...report(), warnings: ['The scan was flagged: 4 of 4 pages ended at the same URL.'] };
+    expect(renderVpatHtml(r)).toContain('<li>The scan was flagged: 4 of 4 pages ended at the same URL.</li>');
+    expect(renderVpatMarkdown(r)).toContain('- The scan was flagged: 4 of 4 pages ended at the same URL.');
+    const doc = openAcrDocument(r) as any;
+    expect(doc.notes).toContain('The scan was flagged: 4 of 4 pages ended at the same URL.');
+    expect(doc.evaluation_methods_used).toContain('The scan was flagged');
+    expect(validate(doc)).toBe(true);
+  });
+
   test('OpenACR is valid for every edition and round-trips through YAML', () => {
     for (const edition of ['wcag', '508', 'eu', 'int'] as const) {
       const r = report(edition);
