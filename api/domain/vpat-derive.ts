@@ -398,7 +398,9 @@ export function deriveReport(input: {
         criteria.push({ id: row.id, title: row.title, level: row.level, chapter: chapter.id, ...base });
         continue;
       }
-      const reason = staleReason(override, base.evidence);
+      // Only answers the evidence decides can be contradicted by it: 4.1.1 and the chapter rows are
+      // decided by the VPAT rules, whatever a scan (an older axe-core's duplicate-id, say) finds.
+      const reason = base.source === 'evidence' ? staleReason(override, base.evidence) : null;
       const appliedOverride: AppliedOverride = { ...override, stale: reason !== null, stale_reason: reason };
       applied.push(appliedOverride);
       criteria.push({

@@ -329,6 +329,18 @@ describe('VPAT derivation', () => {
     expect(d.row('1.1.1').override?.stale).toBe(false);
   });
 
+  test('4.1.1: duplicate-id violations (older axe-core runs that rule) never make an override of it stale', () => {
+    const dup = [violation('duplicate-id', 0, 2, '4.1.1'), violation('duplicate-id', 1, 1, '4.1.1')];
+    const d = derive({ groups: dup }, [override('4.1.1', 'not-applicable')]);
+    // The VPAT instructions answer 4.1.1 whatever a scan finds (always satisfied; obsolete in 2.2).
+    expect(d.row('4.1.1').override?.stale).toBe(false);
+    expect(d.row('4.1.1').needs_review).toBe(false);
+    expect(d.row('4.1.1').evidence.issues).toBe(3);
+    const in508 = derive({ groups: dup }, [override('4.1.1', 'supports')], '508');
+    expect(in508.row('4.1.1').override?.stale).toBe(false);
+    expect(in508.summary.stale_overrides).toBe(0);
+  });
+
   test('4.1.1 in WCAG 2.2 does not apply; the 508 chapter rows use their defaults and can be overridden', () => {
     const d = derive({ rulesRun: [] }, [override('402.2.1', 'supports')], '508');
     expect(d.row('4.1.1')).toMatchObject({
