@@ -31490,7 +31490,7 @@ class ApiClient {
                 return {
                     status: res.status,
                     body: parsed,
-                    location: location ? new URL(location, this.baseUrl + '/').href : null,
+                    location: location ? this.resolveLocation(location) : null,
                     replayed: res.headers.get('idempotent-replayed') === 'true',
                     requestId,
                 };
@@ -31522,6 +31522,16 @@ class ApiClient {
                 (retryAfter !== null ? ' (Retry-After)' : ''));
             await this.sleep(wait);
         }
+    }
+    /**
+     * The service answers `Location: /api/v1/...`, relative to its own root, which behind a reverse proxy with a
+     * path prefix (api-url `https://tools.example.com/a11y`) is the prefix: resolved against the host alone
+     * it would lose the prefix and point nowhere.
+     */
+    resolveLocation(location) {
+        if (location.startsWith('/') && !location.startsWith('//'))
+            return this.baseUrl + location;
+        return new URL(location, this.baseUrl + '/').href;
     }
     /** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
     backoff(attempt) {

@@ -461,3 +461,12 @@ test('max-new-issues on a site whose gate counts every issue (new_only: false) s
   ]);
   expect(failures()).toHaveLength(1);
 });
+
+test('behind a path prefix (api-url https://host/prefix), the service-relative Location keeps the prefix in details-url', async () => {
+  inputValues['api-url'] = `${baseUrl}/a11y/api/v1`;
+  script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
+  await run();
+  expect(seen[0].url).toBe('/a11y/api/v1/deploy/trigger');
+  expect(outputs()['details-url']).toBe(`${baseUrl}/a11y/api/v1/deploy/dep_1`);
+  expect(summaryText).toContain(`(${baseUrl}/a11y/api/v1/deploy/dep_1)`);
+});
