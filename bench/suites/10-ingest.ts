@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Knex } from 'knex';
 import path from 'node:path';
 import { newId, nowIso } from '../../api/domain/ids.js';
 import { createDb, insertInChunks } from '../../api/store/db.js';
@@ -9,8 +10,11 @@ import { seeded, table, type BenchSuite, type BenchTarget } from '../env.js';
  * Ingest: `POST /api/v1/scans` of 1,000 pages × 50 issues (50,000 issues, about 19 MB of JSON) to the
  * real server running as a child process (what `npm start` runs), timed by the client from the first
  * byte sent to the 201. The floor, measured in the same run against the same database: `JSON.parse`
- * of the same body plus the same rows (one scans row, the pages, the issues) inserted raw with knex
- * and the same driver, in one transaction, in ≤ 500-row batches. Whatever the service does beyond
+ * of the same body plus the same rows (one scans row, the pages, the issues) inserted with the same
+ * driver in one transaction, the issues as hand-written multi-row INSERTs (`trx.raw`, as the issue
+ * asks: not knex's query builder, whose compile time for 500-row inserts would flatter the ratio):
+ * 500 rows per statement on SQLite (its limit), 5,000 on PostgreSQL (65,000 bindings, under the
+ * protocol's 65,535). Whatever the service does beyond
  * that (HTTP, validation, URL and selector normalisation, fingerprints, summary, the site row, the
  * outbox event) is what the ratio prices. Median of ROUNDS interleaved rounds; peak RSS of the server.
  */
@@ -69,8 +73,40 @@ function scanBody(sha: string, random: () => number) {
   };
 }
 
+const ISSUE_COLUMNS = [
+  'scan_id',
+  'page_index',
+  'rule',
+  'impact',
+  'kind',
+  'message',
+  'selector',
+  'html',
+  'wcag',
+  'help_url',
+  'source_path',
+  'source_line',
+  'fingerprint',
+] as const;
+type IssueRow = Record<(typeof ISSUE_COLUMNS)[number], string | number | null>;
+
+/** Raw multi-row INSERTs of the issues, as many rows per statement as the database allows. */
+async function insertIssuesRaw(trx: Knex.Transaction, rows: IssueRow[], postgres: boolean) {
+  const perStatement = postgres ? 5000 : 500;
+  const tuple = `(${ISSUE_COLUMNS.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const bindings: Array<string | number | null> = [];
+    for (const row of chunk) for (const c of ISSUE_COLUMNS) bindings.push(row[c]);
+    await trx.raw(
+      `insert into scan_issues (${ISSUE_COLUMNS.join(', ')}) values ${new Array(chunk.length).fill(tuple).join(', ')}`,
+      bindings,
+    );
+  }
+}
+
 /** The floor: parse the same body and insert the same rows, nothing else. */
-async function floorOnce(db: ReturnType<typeof createDb>, text: string): Promise<number> {
+async function floorOnce(db: ReturnType<typeof createDb>, text: string, postgres: boolean): Promise<number> {
   const started = performance.now();
   const body = JSON.parse(text) as ReturnType<typeof scanBody>;
   const id = newId('scn');
@@ -85,7 +121,7 @@ async function floorOnce(db: ReturnType<typeof createDb>, text: string): Promise
     http_status: p.http_status,
     issue_count: p.issues.length,
   }));
-  const issues = body.pages.flatMap((p, index) =>
+  const issues: IssueRow[] = body.pages.flatMap((p, index) =>
     p.issues.map((i) => ({
       scan_id: id,
       page_index: index,
@@ -121,7 +157,7 @@ async function floorOnce(db: ReturnType<typeof createDb>, text: string): Promise
       created_at: now,
     });
     await insertInChunks(trx, 'scan_pages', pages);
-    await insertInChunks(trx, 'scan_issues', issues);
+    await insertIssuesRaw(trx, issues, postgres);
   });
   return performance.now() - started;
 }
@@ -167,6 +203,7 @@ const suite: BenchSuite = {
       // The floor writes to the same database the server uses (the SQLite file in WAL mode, or the same
       // PostgreSQL database), with the service's own connection settings.
       floorDb = createDb({ url: database?.url, dataDir: server.dataDir });
+      const postgres = database !== undefined;
       const random = seeded(10);
       const object = scanBody('0'.repeat(40), random);
       const bodies = Array.from({ length: ROUNDS + 1 }, (_, r) =>
@@ -177,13 +214,13 @@ const suite: BenchSuite = {
 
       // Warm-up of both paths (JIT, connection pool, SQLite page cache), not counted.
       await postOnce(server.url, key, bodies[0]);
-      await floorOnce(floorDb, bodies[0]);
+      await floorOnce(floorDb, bodies[0], postgres);
 
       const ours: number[] = [];
       const floor: number[] = [];
       for (let r = 1; r <= ROUNDS; r++) {
         ours.push(await postOnce(server.url, key, bodies[r]));
-        floor.push(await floorOnce(floorDb, bodies[r]));
+        floor.push(await floorOnce(floorDb, bodies[r], postgres));
       }
       const oursMs = median(ours);
       const floorMs = median(floor);
