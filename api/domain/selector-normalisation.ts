@@ -61,8 +61,11 @@ function rewriteIdent(ident: string): string {
 
 /** Selector key: generated names, UUIDs and long numbers replaced, whitespace and combinators tidied. */
 export function normalizeSelector(selector: string): string {
-  let s = selector.trim().replace(/\s+/g, ' ');
-  s = s.replace(/\s*([>+~,])\s*/g, '$1');
+  let s = selector.trim();
+  // Most selectors are already tidy: the replacements cost more than the tests that skip them.
+  if (/\s\s|[^\S ]/.test(s)) s = s.replace(/\s+/g, ' ');
+  // Whitespace is single spaces from here on.
+  if (/ [>+~,]|[>+~,] /.test(s)) s = s.replace(/ ?([>+~,]) ?/g, '$1');
   s = s.replace(UUID, '*');
   s = s.replace(IDENT, rewriteIdent);
   // Database ids and timestamps: runs of 4+ digits (nth-child(3) and h1 are untouched).

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { normalizeSelector } from '../../api/domain/selector-normalisation.js';
 
 describe('normalizeSelector', () => {
@@ -40,5 +41,40 @@ describe('normalizeSelector', () => {
     const build2 = normalizeSelector('.css-9q8w7e >  .sc-XyZwV > button.Button_primary__9kLm2');
     expect(build1).toBe(build2);
     expect(normalizeSelector('#checkout > button')).not.toBe(normalizeSelector('#cart > button'));
+  });
+});
+
+describe('normalizeSelector fast paths', () => {
+  // The straightforward tidy-up the fast paths must equal: a changed key would change fingerprints
+  // without a FINGERPRINT_VERSION bump.
+  const tidy = (s: string) =>
+    s
+      .trim()
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([>+~,])\s*/g, '$1');
+
+  test('skipping the whitespace passes changes no key', () => {
+    const piece = fc.constantFrom(
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '>',
+      '+',
+      '~',
+      ',',
+      'a',
+      '.b',
+      '#c',
+      ':nth-child(2n + 1)',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const selector = parts.join('');
+        expect(normalizeSelector(selector)).toBe(normalizeSelector(tidy(selector)));
+        expect(normalizeSelector(selector)).toBe(tidy(selector).replace(/\d{4,}/g, '*'));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
