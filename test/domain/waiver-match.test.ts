@@ -146,6 +146,80 @@ describe('compileWaivers', () => {
   });
 });
 
+describe('compileWaivers with selector and rule-only waivers together', () => {
+  const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+
+  test('the oldest matching waiver is named, whether or not it names a selector', () => {
+    const selectorOlder = compileWaivers(
+      [
+        waiver({ id: 'rule-only', rule: 'color-contrast', created_at: at(10) }),
+        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', created_at: at(5) }),
+      ],
+      NOW,
+    );
+    expect(selectorOlder.match(issue())).toBe('by-selector');
+    expect(selectorOlder.match(issue({ selector: '#other' }))).toBe('rule-only');
+
+    const ruleOlder = compileWaivers(
+      [
+        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', created_at: at(5) }),
+        waiver({ id: 'rule-only', rule: 'color-contrast', created_at: at(3) }),
+      ],
+      NOW,
+    );
+    expect(ruleOlder.match(issue())).toBe('rule-only');
+  });
+
+  test('waivers on one selector are tried oldest first, each with its other criteria', () => {
+    const m = compileWaivers(
+      [
+        waiver({
+          id: 'cart',
+          rule: 'color-contrast',
+          selector: '#buy>.price',
+          url_pattern: '/cart',
+          created_at: at(1),
+        }),
+        waiver({
+          id: 'fp',
+          rule: 'color-contrast',
+          selector: '#buy > .price',
+          fingerprint: 'b'.repeat(64),
+          created_at: at(2),
+        }),
+        waiver({
+          id: 'products',
+          rule: 'color-contrast',
+          selector: ' #buy  > .price',
+          url_pattern: '/products/**',
+          created_at: at(3),
+        }),
+      ],
+      NOW,
+    );
+    expect(m.match(issue())).toBe('products');
+    expect(m.match(issue({ fingerprint: 'b'.repeat(64) }))).toBe('fp');
+    expect(m.match(issue({ pageUrls: ['https://shop.example/cart'] }))).toBe('cart');
+    expect(m.match(issue({ pageUrls: ['https://shop.example/about'] }))).toBeUndefined();
+    expect(m.match(issue({ selector: null }))).toBeUndefined();
+    expect(m.size).toBe(3);
+  });
+
+  test('many selector waivers on one rule: each is still matched on its own element', () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      waiver({
+        id: `w${i}`,
+        rule: 'color-contrast',
+        selector: `#promo-${i} > .css-1a2b3c`,
+        created_at: at(1),
+      }),
+    );
+    const m = compileWaivers(many, NOW);
+    expect(m.match(issue({ selector: '#promo-42 > .css-9z8y7x' }))).toBe('w42');
+    expect(m.match(issue({ selector: '#promo-300 > .css-9z8y7x' }))).toBeUndefined();
+  });
+});
+
 describe('URL globs', () => {
   test('`*` stays within a path segment, `**` crosses them, `?` is one character, the rest is literal', () => {
     const cases: Array<[string, string, boolean]> = [
