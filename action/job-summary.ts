@@ -46,11 +46,15 @@ export function errorSummaryMarkdown(
   return parts.join('\n');
 }
 
+/** "1 page, 3 issues": the scan's size as the log and the summary say it. */
+export function scanSize(summary: { pages: number; issues: number }): string {
+  const n = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return `${n(summary.pages, 'page')}, ${n(summary.issues, 'issue')}`;
+}
+
 function uploadLine(upload: UploadNote): string {
   const s = upload.scan.summary;
-  const counts = s
-    ? ` (${s.pages} ${s.pages === 1 ? 'page' : 'pages'}, ${s.issues} ${s.issues === 1 ? 'issue' : 'issues'})`
-    : '';
+  const counts = s ? ` (${scanSize(s)})` : '';
   const files = `${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`;
   return `Submitted scan \`${upload.scan.id}\`${counts} from ${files}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
 }

@@ -6,6 +6,7 @@ import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './in
 import {
   errorSummaryMarkdown,
   gateSummaryMarkdown,
+  scanSize,
   writeJobSummary,
   type UploadNote,
 } from './job-summary.js';
@@ -96,7 +97,7 @@ export async function run(): Promise<void> {
       upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
       core.info(
         `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
-          (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''),
+          (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''),
       );
       for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
     } else if (inputs.url) {

@@ -31855,14 +31855,26 @@ function newIssuesTable(result, limit = GITHUB_TEXT_LIMIT) {
         '|---|---|---|---|---|---|',
     ].join('\n');
     const rows = result.new_issues.map(issueRow);
+    // The deploy event itself lists only its first `listed` new issues (capped by the gate): rows cut here
+    // for size are there, the ones beyond its list are only in the scan, and the note must say which.
+    const listed = result.new_issues.length;
+    const scan = result.scan_id ? `the scan \`${result.scan_id}\`` : 'the scan';
     const note = (shown) => {
         const left = total - shown;
-        return left > 0
-            ? `\n\n_${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here; the deploy event lists them._\n`
-            : '\n';
+        if (left <= 0)
+            return '\n';
+        const more = `${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here`;
+        const cut = listed - shown;
+        if (listed >= total)
+            return `\n\n_${more}; the deploy event lists ${left === 1 ? 'it' : 'them'}._\n`;
+        if (cut <= 0) {
+            return `\n\n_${more}, nor in the deploy event, which lists the first ${listed} of ${total}; ${scan} has every issue._\n`;
+        }
+        return `\n\n_${more}: the deploy event lists ${cut} of them (its first ${listed} of ${total}); ${scan} has every issue._\n`;
     };
-    // Reserve room for the longest possible note, then add rows while they fit.
-    const budget = limit - byteLength(note(0)) - byteLength(head);
+    // Reserve room for the longest possible note (with no row shown, or with every listed row), then add
+    // rows while they fit.
+    const budget = limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head);
     let used = 0;
     let shown = 0;
     for (const row of rows) {
@@ -32051,11 +32063,14 @@ function errorSummaryMarkdown(siteId, message, failed, upload) {
         parts.push('`fail-on-error` is `false`, so this outage does not fail the job.', '');
     return parts.join('\n');
 }
+/** "1 page, 3 issues": the scan's size as the log and the summary say it. */
+function scanSize(summary) {
+    const n = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+    return `${n(summary.pages, 'page')}, ${n(summary.issues, 'issue')}`;
+}
 function uploadLine(upload) {
     const s = upload.scan.summary;
-    const counts = s
-        ? ` (${s.pages} ${s.pages === 1 ? 'page' : 'pages'}, ${s.issues} ${s.issues === 1 ? 'issue' : 'issues'})`
-        : '';
+    const counts = s ? ` (${scanSize(s)})` : '';
     const files = `${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`;
     return `Submitted scan \`${upload.scan.id}\`${counts} from ${files}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
 }
@@ -36092,7 +36107,7 @@ async function run() {
             const res = await client.post('/api/v1/scans', loaded.scan, idempotencyKey(inputs, 'scan', loaded.scan), { timeoutMs: SCAN_TIMEOUT_MS });
             upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
             info(`Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
-                (res.body.summary ? `: ${res.body.summary.pages} pages, ${res.body.summary.issues} issues` : ''));
+                (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''));
             for (const w of res.body.warnings ?? [])
                 warning(`a11y-gate: ${w.message} (${w.code})`);
         }

@@ -296,6 +296,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   ]);
 
   expect(summaryText).toContain('Submitted scan `scn_9` (1 page, 3 issues) from 1 result file.');
+  expect(of('info').map((c) => c.args[0])).toContain('Scan scn_9 submitted: 1 page, 3 issues');
   expect(summaryText).toContain('Accessibility gate failed');
   expect(summaryText).toContain('`threshold_exceeded`: 1 new critical issue');
   expect(summaryText).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
