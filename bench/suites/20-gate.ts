@@ -15,6 +15,7 @@ const PAGES = 1_000;
 const ROUNDS = Number(process.env.BENCH_GATE_ROUNDS ?? 7);
 const LOAD_SECONDS = Number(process.env.BENCH_GATE_LOAD_SECONDS ?? 10);
 const LOAD_CLIENTS = 20;
+const WAIVERS = 200;
 
 const RULES = [
   'color-contrast',
@@ -125,6 +126,25 @@ const suite: BenchSuite = {
       const floorMs = Math.round(median(floors));
       const ratio = Math.round((median(gates) / median(floors)) * 100) / 100;
 
+      // (1b) The same trigger with 200 active waivers naming selectors on one rule (a site that waives
+      // elements one by one): matching must stay one normalisation per issue, not one per waiver.
+      const expires = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      for (let i = 0; i < WAIVERS; i++) {
+        await post(
+          '/api/v1/waivers',
+          JSON.stringify({
+            siteId: 'big',
+            rule: 'color-contrast',
+            selector: `#promo-${i} > .cta`,
+            reason: 'bench',
+            expires_at: expires,
+          }),
+        );
+      }
+      const waived: number[] = [];
+      for (let i = 0; i < 3; i++) waived.push(await gateOnce());
+      const waivedMs = Math.round(median(waived));
+
       // (2) 20 clients triggering against 1,000-issue scans.
       await post('/api/v1/scans', scanBody('small', hex40(0x5ba5e), 'main', 1_000, 0, random));
       const smallHead = hex40(0x54ead);
@@ -152,6 +172,10 @@ const suite: BenchSuite = {
           ratio_to_floor: ratio,
         },
         {
+          figure: `the same with ${WAIVERS} selector waivers on one rule (median of 3)`,
+          ms: waivedMs,
+        },
+        {
           figure: `${LOAD_CLIENTS} clients × ${LOAD_SECONDS} s, 1,000-issue scans`,
           req_per_s: loaded.req_per_s,
           p50_ms: loaded.p50_ms,
@@ -165,6 +189,7 @@ const suite: BenchSuite = {
         ratio_to_floor: ratio,
         issues: ISSUES,
         rounds: ROUNDS,
+        with_selector_waivers_ms: waivedMs,
         gate_runs_ms: gates.map(Math.round),
         floor_runs_ms: floors.map(Math.round),
         concurrent: { clients: LOAD_CLIENTS, seconds: LOAD_SECONDS, ...loaded },
