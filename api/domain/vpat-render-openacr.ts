@@ -20,7 +20,8 @@ interface OpenAcrContact {
 function notes(c: ReportCriterion): string {
   let text = c.remarks;
   if (c.override) {
-    text += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}.)`;
+    const carried = c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : '';
+    text += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${carried}.)`;
   }
   if (c.conformance === 'not-evaluated' && c.level !== 'AAA' && !text.startsWith('Not evaluated')) {
     text = `Not evaluated (needs human review; the VPAT allows Not Evaluated only for Level AAA): ${text}`;

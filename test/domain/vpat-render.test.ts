@@ -157,6 +157,11 @@ describe('VPAT renderers', () => {
       expect(doc).toEqual(openAcrDocument(r));
       expect(validate(doc)).toBe(true);
     }
+    // An override's row names its reviewer and where it was carried from, as in HTML and Markdown.
+    const a = (openAcrDocument(report()) as any).chapters.success_criteria_level_a.criteria;
+    expect(a.find((c: any) => c.num === '1.3.3').components[0].adherence.notes).toContain(
+      '(Reviewed by Ada "the reviewer" <ada@x>, 2026-11-01, carried forward from vpt_earlier.)',
+    );
     // The schema really checks: a criterion without `num` is rejected.
     const broken = openAcrDocument(report()) as any;
     delete broken.chapters.success_criteria_level_a.criteria[0].num;
