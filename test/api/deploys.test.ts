@@ -165,6 +165,62 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect((await h.request('GET', `/api/v1/deploy/${waived.id}`, { key })).body.passed).toBe(true);
   });
 
+  test('a waiver by the fingerprint copied from a deploy event, or by selector, waives that issue only', async () => {
+    const failed = (await trigger({ sha: HEAD_SHA })).body;
+    expect(failed.passed).toBe(false);
+    const fingerprint: string = failed.new_issues[0].fingerprint;
+    const expires_at = new Date(Date.now() + 86_400_000).toISOString();
+    const byFp = await h.request('POST', '/api/v1/waivers', {
+      key,
+      // As a person copies it from the event (upper case works too).
+      body: {
+        siteId: site,
+        rule: 'image-alt',
+        fingerprint: fingerprint.toUpperCase(),
+        reason: 'x',
+        expires_at,
+      },
+    });
+    expect(byFp.status).toBe(201);
+    const e = (await trigger({ sha: HEAD_SHA })).body;
+    expect(e).toMatchObject({ passed: true, counts: { new: 0, waived: 1 } });
+    expect(e.waived_issues[0]).toMatchObject({ fingerprint, waiver_id: byFp.body.id });
+    await h.request('DELETE', `/api/v1/waivers/${byFp.body.id}`, { key });
+
+    const wrongElement = await h.request('POST', '/api/v1/waivers', {
+      key,
+      body: { siteId: site, rule: 'image-alt', selector: '#hero > picture', reason: 'x', expires_at },
+    });
+    expect((await trigger({ sha: HEAD_SHA })).body.passed).toBe(false);
+    const bySelector = await h.request('POST', '/api/v1/waivers', {
+      key,
+      body: { siteId: site, rule: 'image-alt', selector: '#hero>img', reason: 'x', expires_at },
+    });
+    const s = (await trigger({ sha: HEAD_SHA })).body;
+    expect(s.passed).toBe(true);
+    expect(s.waived_issues.map((w: { waiver_id: string }) => w.waiver_id)).toEqual([bySelector.body.id]);
+    for (const w of [wrongElement, bySelector])
+      await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key });
+  });
+
+  test("another org's waivers on a site of the same name do not touch this org's gate", async () => {
+    const other = await h.createKey({ org: 'other-waiver-org' });
+    await scan(MAIN_SHA, 'main', [contrast], site, other);
+    const w = await h.request('POST', '/api/v1/waivers', {
+      key: other,
+      body: {
+        siteId: site,
+        rule: 'image-alt',
+        reason: 'theirs',
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    expect(w.status).toBe(201);
+    const e = (await trigger({ sha: HEAD_SHA })).body;
+    expect(e).toMatchObject({ passed: false, scan_id: headScan, counts: { waived: 0 } });
+    expect((await h.request('GET', `/api/v1/waivers/${w.body.id}`, { key })).status).toBe(404);
+  });
+
   test('an expired waiver no longer applies', async () => {
     const w = await h.request('POST', '/api/v1/waivers', {
       key,
