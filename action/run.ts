@@ -32,6 +32,15 @@ function setOutputs(outputs: Outputs): void {
   core.setOutput('details-url', outputs['details-url']);
 }
 
+/**
+ * core.info for text that carries file names or file contents. core.info writes as is, and a line starting
+ * with `::` is a workflow command: result files may be an untrusted artifact (a fork's pull request, gated
+ * on workflow_run with the secret), so they must not be able to add one. (core.warning/error escape.)
+ */
+function logLine(text: string): void {
+  core.info(text.replace(/[\r\n]+/g, ' '));
+}
+
 export function triggerBody(inputs: ActionInputs): TriggerRequest {
   const body: TriggerRequest = {
     siteId: inputs.siteId,
@@ -84,8 +93,8 @@ export async function run(): Promise<void> {
     if (inputs.results) {
       const loaded = await loadResults(inputs);
       for (const f of loaded.files)
-        core.info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
-      for (const n of loaded.notes) core.info(n);
+        logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+      for (const n of loaded.notes) logLine(n);
       for (const w of loaded.warnings) core.warning(w);
       // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.
       const res = await client.post<ScanCreated>(

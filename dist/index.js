@@ -36045,6 +36045,14 @@ function setOutputs(outputs) {
     setOutput('new-issues', outputs['new-issues']);
     setOutput('details-url', outputs['details-url']);
 }
+/**
+ * core.info for text that carries file names or file contents. core.info writes as is, and a line starting
+ * with `::` is a workflow command: result files may be an untrusted artifact (a fork's pull request, gated
+ * on workflow_run with the secret), so they must not be able to add one. (core.warning/error escape.)
+ */
+function logLine(text) {
+    info(text.replace(/[\r\n]+/g, ' '));
+}
 function triggerBody(inputs) {
     const body = {
         siteId: inputs.siteId,
@@ -36098,9 +36106,9 @@ async function run() {
         if (inputs.results) {
             const loaded = await loadResults(inputs);
             for (const f of loaded.files)
-                info(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+                logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
             for (const n of loaded.notes)
-                info(n);
+                logLine(n);
             for (const w of loaded.warnings)
                 warning(w);
             // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.

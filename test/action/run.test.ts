@@ -1,6 +1,8 @@
 import { jest } from '@jest/globals';
+import fs from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -470,4 +472,25 @@ test('behind a path prefix (api-url https://host/prefix), the service-relative L
   expect(seen[0].url).toBe('/a11y/api/v1/deploy/trigger');
   expect(outputs()['details-url']).toBe(`${baseUrl}/a11y/api/v1/deploy/dep_1`);
   expect(summaryText).toContain(`(${baseUrl}/a11y/api/v1/deploy/dep_1)`);
+});
+
+test('text from result files cannot start a workflow command in the log (untrusted artifacts on workflow_run)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-inject-'));
+  fs.copyFileSync(path.join(fixtures, 'axe-result.json'), path.join(dir, 'a.json'));
+  const evil = {
+    url: 'https://shop.example.com/',
+    engine: { name: 'x\n::set-output name=passed::true\n::stop-commands::tok', version: '1' },
+    pages: [{ url: 'https://shop.example.com/', issues: [] }],
+  };
+  fs.writeFileSync(path.join(dir, 'b.json'), JSON.stringify(evil));
+  fs.writeFileSync(path.join(dir, 'c\n::add-mask::x.json'), JSON.stringify(evil));
+  inputValues.results = path.join(dir, '*.json');
+  script = [
+    json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
+    json(201, deployEvent()),
+  ];
+  await run();
+  const logged = of('info').map((c) => String(c.args[0]));
+  expect(logged.some((l) => l.includes('results from x'))).toBe(true);
+  for (const line of logged.join('\n').split('\n')) expect(line).not.toMatch(/^::/);
 });
