@@ -20,6 +20,16 @@ const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
 /** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
 const INT32_MAX = 2_147_483_647;
 
+/**
+ * A branch as scans store it: its name. `refs/heads/main` (what `$GITHUB_REF` holds) becomes `main`,
+ * so a pipeline that sends the ref still finds its baselines on the site's `base_branch`.
+ */
+export function branchName(branch: string): string {
+  return branch.startsWith('refs/heads/') && branch.length > 'refs/heads/'.length
+    ? branch.slice('refs/heads/'.length)
+    : branch;
+}
+
 /** Stored identifiers (rules, branches, engine names): no U+0000, which PostgreSQL cannot store. */
 const Identifier = (max: number) => z.string().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
 
@@ -168,7 +178,11 @@ export const CreateScanBody = z
     pages: z.array(ScanPageInput),
     siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
     sha: Sha.nullable().optional(),
-    branch: Identifier(255).nullable().optional(),
+    branch: Identifier(255)
+      .transform(branchName)
+      .nullable()
+      .optional()
+      .openapi({ description: 'The branch name (`refs/heads/` is dropped).' }),
     engine: z
       .object({
         name: Identifier(100),
@@ -284,5 +298,5 @@ export const ScanList = pageOf(ScanListItem, 'ScanList');
 export const ScanListQuery = PageQuery.extend({
   siteId: SiteId.optional(),
   sha: Sha.optional(),
-  branch: Identifier(255).optional(),
+  branch: Identifier(255).transform(branchName).optional(),
 });

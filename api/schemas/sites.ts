@@ -1,5 +1,6 @@
 import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { isHttpUrl } from '../domain/url-normalisation.js';
+import { branchName } from './scans.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from './common.js';
 import { GateSettings } from './gate-settings.js';
 import { z } from './zod.js';
@@ -23,7 +24,8 @@ const Branch = z
     (b) => !/[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|^-|\/$|\.lock$|@\{/.test(b),
     'must be a valid git branch name',
   )
-  .openapi({ example: 'main' });
+  .transform(branchName)
+  .openapi({ example: 'main', description: 'A branch name; `refs/heads/` is dropped.' });
 
 export const Site = z
   .object({
@@ -53,7 +55,9 @@ export const PatchSiteBody = z
       .nullable()
       .optional(),
     repository: Repository.nullable().optional(),
-    base_branch: Branch.nullable().optional().openapi({ description: 'null resets it to `main`.' }),
+    base_branch: Branch.nullable()
+      .optional()
+      .openapi({ description: 'A branch name (`refs/heads/` is dropped); null resets it to `main`.' }),
     gate: GateSettings.nullable().optional().openapi({
       description:
         'Default thresholds of the deploy gate; replaces the stored ones as a whole (null removes them).',

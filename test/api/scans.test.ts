@@ -542,6 +542,20 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect((await h.request('GET', `/api/v1/scans/${res.body.id}`, { key })).status).toBe(200);
   });
 
+  test('a branch given as a git ref (GITHUB_REF) is stored and filtered by its name', async () => {
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({ siteId: 'refs', branch: 'refs/heads/release/1.2', pages: [] }),
+    });
+    expect(created.body.branch).toBe('release/1.2');
+    for (const branch of ['release/1.2', 'refs/heads/release/1.2']) {
+      const list = await h.request('GET', `/api/v1/scans?siteId=refs&branch=${encodeURIComponent(branch)}`, {
+        key,
+      });
+      expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
+    }
+  });
+
   test('a failure at the last step of the transaction leaves nothing behind', async () => {
     if (db === 'sqlite') {
       await h.db.raw(

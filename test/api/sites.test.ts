@@ -86,6 +86,14 @@ describe.each(dbKinds)('sites (%s)', (db) => {
     expect(cleared.body.gate).toBeNull();
   });
 
+  test('a base_branch given as a git ref is stored as the branch name scans carry', async () => {
+    const res = await h.request('PATCH', '/api/v1/sites/ref-site', {
+      key,
+      body: { base_branch: 'refs/heads/develop' },
+    });
+    expect(res.body.base_branch).toBe('develop');
+  });
+
   test('PATCH may configure a site before its first scan', async () => {
     const res = await h.request('PATCH', '/api/v1/sites/not-scanned-yet', {
       key,
