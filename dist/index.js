@@ -31648,6 +31648,10 @@ function apiBase(value) {
     const parsed = httpUrl('api-url', value);
     if (parsed.search || parsed.hash)
         throw new InputError('api-url', 'must not have a query or fragment');
+    // fetch refuses such a URL with an error quoting it, password and all; the API key is the credential.
+    if (parsed.username || parsed.password) {
+        throw new InputError('api-url', 'must not contain a user name or password (the API key is the credential)');
+    }
     return parsed.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 function readEvent(env) {

@@ -151,6 +151,8 @@ describe('parseInputs', () => {
     [{ 'api-url': 'a11y.example.com' }, 'api-url', /absolute http\(s\) URL/],
     [{ 'api-url': 'ftp://a11y.example.com' }, 'api-url', /http\(s\) URL/],
     [{ 'api-url': 'https://a.example/?x=1' }, 'api-url', /query or fragment/],
+    // fetch refuses such a URL with a message that quotes it, password included.
+    [{ 'api-url': 'https://ci:hunter2@a.example/' }, 'api-url', /^[^]*user name or password[^]*$/],
     [{ 'api-key': '  ' }, 'api-key', /is required/],
     [{ 'api-key': 'a b' }, 'api-key', /whitespace/],
     [{ 'site-id': '' }, 'site-id', /is required/],
@@ -174,6 +176,12 @@ describe('parseInputs', () => {
 
   test('no sha anywhere names the sha input', () => {
     expectInputError(() => parseInputs(getter(base), {}), 'sha', /GITHUB_SHA is not set/);
+  });
+
+  test('credentials in api-url never appear in the error message', () => {
+    expect(() =>
+      parseInputs(getter({ ...base, 'api-url': 'https://ci:hunter2@a.example/' }), { GITHUB_SHA: SHA }),
+    ).toThrow(/^(?!.*hunter2)/s);
   });
 
   test('the api key never appears in an error message', () => {
