@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
+import { isNulFree } from '../domain/text-truncation.js';
 import type { ImportedIssue, Impact, IssueKind } from '../domain/imported-issue.js';
 import type { PreparedIssue, PreparedScan } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
@@ -264,6 +265,8 @@ export async function insertScan(
 }
 
 export async function findScan(db: Knex, org: string, id: string): Promise<ScanRecord | undefined> {
+  // No stored id holds U+0000, and PostgreSQL would refuse the query: not found, like any unknown id.
+  if (!isNulFree(id)) return undefined;
   const row = await db<ScanRow>('scans').where({ org, id }).first();
   return row ? scanFromRow(row) : undefined;
 }

@@ -556,6 +556,16 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     }
   });
 
+  test('an id or a forged cursor with U+0000 is 404 / 422, not a PostgreSQL error', async () => {
+    expect((await h.request('GET', '/api/v1/scans/scn_a%00b', { key })).status).toBe(404);
+    const forged = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z\u0000', 'scn_x'])).toString(
+      'base64url',
+    );
+    const res = await h.request('GET', `/api/v1/scans?cursor=${forged}`, { key });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+  });
+
   test('a failure at the last step of the transaction leaves nothing behind', async () => {
     if (db === 'sqlite') {
       await h.db.raw(

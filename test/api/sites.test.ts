@@ -94,6 +94,13 @@ describe.each(dbKinds)('sites (%s)', (db) => {
     expect(res.body.base_branch).toBe('develop');
   });
 
+  test('a forged list cursor with U+0000 is 422, not a PostgreSQL error', async () => {
+    const forged = Buffer.from(JSON.stringify(['a\u0000'])).toString('base64url');
+    const res = await h.request('GET', `/api/v1/sites?cursor=${forged}`, { key });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+  });
+
   test('PATCH may configure a site before its first scan', async () => {
     const res = await h.request('PATCH', '/api/v1/sites/not-scanned-yet', {
       key,
