@@ -301,7 +301,12 @@ export function evaluateGate(input: GateInput): GateEvaluation {
           code: 'no_scan',
           message:
             `No scan of site "${input.siteId}" exists for commit ${input.sha.slice(0, 12)}, so there is ` +
-            'nothing to judge: submit the scan for this commit before triggering the gate.',
+            'nothing to judge: submit the scan for this commit before triggering the gate.' +
+            // Shas compare exactly: a short one never finds a scan submitted with the full sha.
+            (input.sha.length < 40
+              ? ` Scans are found by their exact sha, and this one has ${input.sha.length} characters: ` +
+                'send the same (full) sha to both.'
+              : ''),
         },
       ],
       counts,

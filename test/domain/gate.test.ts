@@ -181,6 +181,27 @@ describe('evaluateGate', () => {
     expect(r.thresholds).toEqual([]);
   });
 
+  test('no_scan for a short sha says that shas compare exactly', () => {
+    const r = evaluateGate({
+      siteId: 'shop',
+      sha: 'abcdef1',
+      head: null,
+      baseline: null,
+      waivers: noWaivers,
+      settings: BUILT_IN_GATE_SETTINGS,
+    });
+    expect(r.reasons[0].message).toMatch(/exact sha, and this one has 7 characters/);
+    const full = evaluateGate({
+      siteId: 'shop',
+      sha: 'a'.repeat(40),
+      head: null,
+      baseline: null,
+      waivers: noWaivers,
+      settings: BUILT_IN_GATE_SETTINGS,
+    });
+    expect(full.reasons[0].message).not.toMatch(/exact sha/);
+  });
+
   test('new / existing / fixed by fingerprint', () => {
     const r = gate(
       [head('n1', 'minor'), head('e1', 'minor'), head('e2', 'moderate')],
