@@ -174,6 +174,18 @@ describe('parseInputs', () => {
     );
   });
 
+  test('an empty api-key on a pull_request event says why it may be empty (forks get no secrets)', () => {
+    expectInputError(
+      () =>
+        parseInputs(getter({ ...base, 'api-key': '' }), {
+          GITHUB_SHA: SHA,
+          GITHUB_EVENT_NAME: 'pull_request',
+        }),
+      'api-key',
+      /is required.*pull requests from forks.*workflow_run/,
+    );
+  });
+
   test('no sha anywhere names the sha input', () => {
     expectInputError(() => parseInputs(getter(base), {}), 'sha', /GITHUB_SHA is not set/);
   });
