@@ -172,14 +172,24 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
     '|---|---|---|---|---|---|',
   ].join('\n');
   const rows = result.new_issues.map(issueRow);
+  // The deploy event itself lists only its first `listed` new issues (capped by the gate): rows cut here
+  // for size are there, the ones beyond its list are only in the scan, and the note must say which.
+  const listed = result.new_issues.length;
+  const scan = result.scan_id ? `the scan \`${result.scan_id}\`` : 'the scan';
   const note = (shown: number) => {
     const left = total - shown;
-    return left > 0
-      ? `\n\n_${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here; the deploy event lists them._\n`
-      : '\n';
+    if (left <= 0) return '\n';
+    const more = `${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here`;
+    const cut = listed - shown;
+    if (listed >= total) return `\n\n_${more}; the deploy event lists ${left === 1 ? 'it' : 'them'}._\n`;
+    if (cut <= 0) {
+      return `\n\n_${more}, nor in the deploy event, which lists the first ${listed} of ${total}; ${scan} has every issue._\n`;
+    }
+    return `\n\n_${more}: the deploy event lists ${cut} of them (its first ${listed} of ${total}); ${scan} has every issue._\n`;
   };
-  // Reserve room for the longest possible note, then add rows while they fit.
-  const budget = limit - byteLength(note(0)) - byteLength(head);
+  // Reserve room for the longest possible note (with no row shown, or with every listed row), then add
+  // rows while they fit.
+  const budget = limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head);
   let used = 0;
   let shown = 0;
   for (const row of rows) {

@@ -4,6 +4,7 @@ import {
   buildCheckRun,
   checkRunTitle,
   GITHUB_TEXT_LIMIT,
+  newIssuesTable,
   type GateIssue,
   type GateResult,
 } from '../../app/check-run-summary.js';
@@ -170,10 +171,36 @@ describe('check-run payload', () => {
     const shown = text.split('\n').filter((l) => l.startsWith('| serious')).length;
     expect(shown).toBeGreaterThan(100);
     expect(shown).toBeLessThan(3000);
+    // Some rows were cut for size (they are in the deploy event), the rest are beyond its list of 3,000.
     expect(text).toContain(
-      `_${5000 - shown} more new issues are not listed here; the deploy event lists them._`,
+      `_${5000 - shown} more new issues are not listed here: the deploy event lists ${3000 - shown} of them ` +
+        '(its first 3000 of 5000); the scan `scn_head` has every issue._',
     );
     expect(summary.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+  });
+
+  test("new issues beyond the deploy event's own list are not said to be in the deploy event", () => {
+    const capped = result({ new_issues: [issue(1), issue(2), issue(3)], new_issues_total: 120 });
+    const { text } = buildCheckRun(capped, { detailsUrl: 'x' }).output;
+    expect(text).toContain(
+      '_117 more new issues are not listed here, nor in the deploy event, which lists the first 3 of 120; ' +
+        'the scan `scn_head` has every issue._',
+    );
+    expect(text).not.toContain('the deploy event lists them');
+
+    const listedAll = result({
+      new_issues: [issue(1)],
+      new_issues_total: 1,
+      counts: { ...result().counts, new: 1 },
+    });
+    expect(buildCheckRun(listedAll, { detailsUrl: 'x' }).output.text).not.toContain('more new');
+
+    // Cut only to fit GitHub's limit: the deploy event does list the rest.
+    const long = Array.from({ length: 100 }, (_, i) => issue(i, { selector: `#${'s'.repeat(190)}-${i}` }));
+    const cut = result({ new_issues: long, new_issues_total: 100, counts: { ...result().counts, new: 100 } });
+    const small = newIssuesTable(cut, 5_000);
+    expect(Buffer.byteLength(small)).toBeLessThanOrEqual(5_000);
+    expect(small).toMatch(/_\d+ more new issues are not listed here; the deploy event lists them\._/);
   });
 
   test('a summary over the limit (many reasons) is cut with a note', () => {
