@@ -113,7 +113,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     // The usual cause, and not a typo to hunt for: GitHub passes no secrets to pull requests from forks.
     throw new InputError(
       'api-key',
-      'is required; it is empty here, as secrets are on pull requests from forks: gate those on workflow_run (docs/action.md)',
+      'is required; it is empty, as it is on pull requests from forks (GitHub passes them no secrets): gate those on workflow_run (docs/action.md)',
     );
   }
   const apiKey = required(get, 'api-key');

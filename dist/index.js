@@ -31670,7 +31670,7 @@ function parseInputs(get, env = process.env) {
     const apiUrl = apiBase(required(get, 'api-url'));
     if (!get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request') {
         // The usual cause, and not a typo to hunt for: GitHub passes no secrets to pull requests from forks.
-        throw new InputError('api-key', 'is required; it is empty here, as secrets are on pull requests from forks: gate those on workflow_run (docs/action.md)');
+        throw new InputError('api-key', 'is required; it is empty, as it is on pull requests from forks (GitHub passes them no secrets): gate those on workflow_run (docs/action.md)');
     }
     const apiKey = required(get, 'api-key');
     if (/\s/.test(apiKey))
