@@ -197,21 +197,29 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const pointers = res.body.errors.map((e: { pointer: string }) => e.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['#/pages/1/issues/0/impact', '#/pages/0/http_status']));
 
-    for (const body of [
-      { pages: [] },
-      { url: 'ftp://x.example/', pages: [] },
-      { url: 'https://x.example/', pages: [{ url: 'https://x.example/a', issues: [{ impact: 'minor' }] }] },
-      {
-        url: 'https://x.example/',
-        pages: [{ url: 'https://x.example/a', issues: [], axe: { violations: [] } }],
-      },
-      { url: 'https://x.example/', sha: 'not-a-sha', pages: [] },
-      { url: 'https://[::1]/', pages: [] },
-      { url: 'https://x.example/', pages: [{ url: 'mailto:a@b.c' }] },
-    ]) {
+    for (const [body, pointer] of [
+      [{ pages: [] }, '#/url'],
+      [{ url: 'ftp://x.example/', pages: [] }, '#/url'],
+      [
+        { url: 'https://x.example/', pages: [{ url: 'https://x.example/a', issues: [{ impact: 'minor' }] }] },
+        '#/pages/0/issues/0/rule',
+      ],
+      [
+        {
+          url: 'https://x.example/',
+          pages: [{ url: 'https://x.example/a', issues: [], axe: { violations: [] } }],
+        },
+        '#/pages/0',
+      ],
+      [{ url: 'https://x.example/', sha: 'not-a-sha', pages: [] }, '#/sha'],
+      [{ url: 'https://[::1]/', pages: [] }, '#/siteId'],
+      [{ url: 'https://x.example/', pages: [{ url: 'mailto:a@b.c' }] }, '#/pages/0/url'],
+      [{ url: 'https://x.example/', pages: {} }, '#/pages'],
+      [{ url: 'https://x.example/', pages: [{ url: '/a', axe: [{ violations: [] }] }] }, '#/pages/0/axe'],
+    ] as const) {
       const r = await h.request('POST', '/api/v1/scans', { key, body });
-      expect(r.status).toBe(422);
-      expect(r.body.errors.length).toBeGreaterThan(0);
+      expect({ pointer, status: r.status }).toEqual({ pointer, status: 422 });
+      expect(r.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
     }
     expect(await rowCounts(h)).toEqual(before);
 
