@@ -98,6 +98,28 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(after).toEqual(before);
   });
 
+  test('the subscription list is newest first and follows its cursor to the end', async () => {
+    const k = await h.createKey({ org: 'paged' });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await h.request('POST', '/api/v1/webhooks', {
+        key: k,
+        body: { url: `${rx.url}/paged-${i}`, events: ['scan.created'] },
+      });
+      ids.push(res.body.id);
+    }
+    const first = await h.request('GET', '/api/v1/webhooks?limit=2', { key: k });
+    expect(first.body.data.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
+    expect(first.headers.get('link')).toContain('rel="next"');
+    const second = await h.request('GET', `/api/v1/webhooks?limit=2&cursor=${first.body.next_cursor}`, {
+      key: k,
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.data.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
+    expect(second.body.next_cursor).toBeNull();
+    for (const id of ids) await h.request('DELETE', `/api/v1/webhooks/${id}`, { key: k });
+  });
+
   test('NUL in a description, an id or a forged cursor is a client mistake (422/404), never a 500', async () => {
     const before = await h.db('webhook_subscriptions').count({ n: '*' }).first();
     const nul = await h.request('POST', '/api/v1/webhooks', {
