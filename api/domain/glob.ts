@@ -25,7 +25,7 @@ function tokenize(pattern: string): Token[] {
       t = chars[i + 1] === '*' ? GLOBSTAR : STAR;
       if (t === GLOBSTAR) i++;
     }
-    // Adjacent stars add nothing but states: `***` is `**`, `* *`-free runs collapse to the widest.
+    // Adjacent stars add states, not meaning: `***` is `**`, and `*` next to `**` is `**`.
     const prev = out[out.length - 1];
     if ((t === STAR || t === GLOBSTAR) && (prev === STAR || prev === GLOBSTAR)) {
       if (t === GLOBSTAR) out[out.length - 1] = GLOBSTAR;
