@@ -67,6 +67,15 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
     fileUrl ??= parsed.url;
   }
 
+  // A scan without pages passes the gate (nothing new, everything "fixed") while it tested nothing: the
+  // site was down for pa11y-ci, or the scanner wrote an empty array. That must fail, not pass.
+  if (pages.length === 0) {
+    throw new InputError(
+      'results',
+      `holds no tested page (${files.length} ${files.length === 1 ? 'file' : 'files'}): an empty scan would pass the gate without testing anything`,
+    );
+  }
+
   // The scanned site: the `url` input, else what a native file says, else the origin of the first page.
   const url = inputs.url ?? fileUrl ?? originOf(pages[0]?.url);
   if (!url) {

@@ -187,15 +187,21 @@ describe('loadResults: glob → one scan body', () => {
     );
   });
 
-  test('results with no page and no url input name the url input', async () => {
+  test('results with no page at all fail naming the input: an empty scan would pass the gate', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-results-'));
     fs.writeFileSync(path.join(dir, 'empty.json'), '[]');
-    await expect(loadResults(inputs({ results: 'empty.json' }), dir)).rejects.toThrow(
-      /^Input "url" is required/,
-    );
-    const withUrl = await loadResults(inputs({ results: 'empty.json', url: 'https://x.example/' }), dir);
-    expect(withUrl.scan.pages).toEqual([]);
-    expect(withUrl.warnings).toEqual(['empty.json: the array is empty']);
+    fs.writeFileSync(path.join(dir, 'native.json'), JSON.stringify({ url: 'https://x.example/', pages: [] }));
+    for (const url of ['', 'https://x.example/']) {
+      await expect(loadResults(inputs({ results: '*.json', url }), dir)).rejects.toThrow(
+        'Input "results" holds no tested page (2 files): an empty scan would pass the gate without testing anything',
+      );
+    }
+  });
+
+  test('a page without a usable URL to take the site from names the url input', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-results-'));
+    fs.writeFileSync(path.join(dir, 'n.json'), JSON.stringify({ pages: [{ url: 'about:blank' }] }));
+    await expect(loadResults(inputs({ results: 'n.json' }), dir)).rejects.toThrow(/^Input "url" is required/);
   });
 });
 

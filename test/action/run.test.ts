@@ -494,3 +494,32 @@ test('text from result files cannot start a workflow command in the log (untrust
   expect(logged.some((l) => l.includes('results from x'))).toBe(true);
   for (const line of logged.join('\n').split('\n')) expect(line).not.toMatch(/^::/);
 });
+
+test('results in which no page was tested (every pa11y-ci URL failed to load) fail the step instead of gating an empty scan', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-empty-'));
+  fs.writeFileSync(
+    path.join(dir, 'pa11y-ci.json'),
+    JSON.stringify({
+      total: 2,
+      passes: 0,
+      errors: 2,
+      results: {
+        'https://shop.example.com/': [
+          { message: 'net::ERR_CONNECTION_REFUSED at https://shop.example.com/' },
+        ],
+        'https://shop.example.com/cart': [
+          { message: 'net::ERR_CONNECTION_REFUSED at https://shop.example.com/cart' },
+        ],
+      },
+    }),
+  );
+  inputValues.results = path.join(dir, '*.json');
+  inputValues.url = 'https://shop.example.com/';
+  inputValues['fail-on-error'] = 'false';
+  await run();
+  expect(seen).toHaveLength(0);
+  expect(failures()).toEqual([
+    'Input "results" holds no tested page (1 file): an empty scan would pass the gate without testing anything',
+  ]);
+  expect(outputs().passed).toBe('false');
+});
