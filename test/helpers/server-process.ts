@@ -68,7 +68,9 @@ export class ServerProcess {
       ...(this.options.databaseUrl ? { DATABASE_URL: this.options.databaseUrl } : {}),
       ...this.options.env,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'app/server.ts'], {
+    // Profiling the server: SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench
+    const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'app/server.ts'], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -130,6 +132,12 @@ export class ServerProcess {
 
   /** Kills the process and removes the data dir (unless it was given). */
   async dispose(): Promise<void> {
+    // A profiled server must exit normally to write its profile.
+    if (process.env.SERVER_NODE_ARGS && this.running) {
+      const timer = setTimeout(() => void this.kill(), 15_000);
+      await this.stop();
+      clearTimeout(timer);
+    }
     await this.kill();
     if (!this.options.dataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
