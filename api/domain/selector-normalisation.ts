@@ -16,13 +16,28 @@ const hasDigitOrUpper = (s: string) => /[\dA-Z]/.test(s);
  * Emotion's base-36 hashes without a digit (about one in ten) are not recognised: we prefer a rare
  * "new" issue to merging two different elements.
  */
-const GENERATED: Array<{ pattern: RegExp; group: number; hash: (h: string) => boolean; replace: string }> = [
+const GENERATED: Array<{
+  pattern: RegExp;
+  group: number;
+  hash: (h: string) => boolean;
+  replace: string;
+  /** A further condition on the match, where a regex would backtrack. */
+  also?: (m: RegExpExecArray) => boolean;
+}> = [
   // emotion / MUI v5: css-1x2y3z, css-1x2y3z-Button
   { pattern: /^css-([a-z0-9]{5,8})(-.+)?$/, group: 1, hash: hasDigit, replace: 'css-*$2' },
   // styled-components: sc-AbCdE, Button__Styled-sc-1h74qkx-0
   { pattern: /^(.*-)?sc-([A-Za-z0-9]{5,10})(-\d+)?$/, group: 2, hash: hasDigitOrUpper, replace: '$1sc-*' },
-  // CSS Modules (Next.js, css-loader): Button_primary__3xY7z
-  { pattern: /^(.+?_.+?)__([A-Za-z0-9_-]{5})$/, group: 2, hash: hasDigitOrUpper, replace: '$1__*' },
+  // CSS Modules (Next.js, css-loader): Button_primary__3xY7z. The name before `__` must hold an inner
+  // `_`; checked in code, since `^(.+?_.+?)__` backtracks quadratically on a long name of underscores
+  // (a 400,000-character class in a raw axe target held the event loop for half a minute).
+  {
+    pattern: /^(.+)__([A-Za-z0-9_-]{5})$/,
+    group: 2,
+    hash: hasDigitOrUpper,
+    replace: '$1__*',
+    also: (m) => m[1].slice(1, -1).includes('_'),
+  },
   // CSS Modules with hash-only names: _a1b2c, _1xY2z3
   { pattern: /^_([A-Za-z0-9]{5,8})$/, group: 1, hash: hasDigit, replace: '_*' },
   // styled-jsx: jsx-123456789
@@ -52,7 +67,7 @@ function rewriteIdent(ident: string): string {
   if (!MAYBE_GENERATED.test(ident)) return ident;
   for (const g of GENERATED) {
     const m = g.pattern.exec(ident);
-    if (m && g.hash(m[g.group])) {
+    if (m && g.hash(m[g.group]) && (!g.also || g.also(m))) {
       return ident.replace(g.pattern, g.replace);
     }
   }
