@@ -134,6 +134,12 @@ export async function run(): Promise<void> {
       'new-issues': String(event.counts.new),
       'details-url': detailsUrl,
     });
+    // The gate judges the commit's latest scan: in a matrix, another job's upload may have come later.
+    if (upload && event.scan_id && event.scan_id !== upload.scan.id) {
+      core.warning(
+        `The gate judged scan ${event.scan_id}, not ${upload.scan.id} that this step submitted: another scan of ${inputs.sha} for ${inputs.siteId} arrived in between (a matrix job?), and the gate judges a commit's latest scan.`,
+      );
+    }
     // The inputs speak of new issues; a site may have chosen to gate on every issue instead.
     if (event.settings?.new_only === false) {
       core.warning(

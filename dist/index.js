@@ -31806,14 +31806,23 @@ function checkRunTitle(result) {
     if (result.reasons.some((r) => r.code === 'no_scan'))
         return 'No accessibility scan for this commit';
     if (newCount === 0) {
-        return result.passed ? 'No new accessibility issues' : 'Accessibility gate failed';
+        if (result.passed)
+            return 'No new accessibility issues';
+        // Failed without new issues: thresholds on every issue (`new_only: false`), so those are the figures.
+        const all = result.counts.new + result.counts.existing;
+        if (all === 0)
+            return 'Accessibility gate failed';
+        return `${all} accessibility ${all === 1 ? 'issue' : 'issues'}${severeNote(unwaivedByImpact(result))}, none new`;
     }
-    const perImpact = newByImpact(result);
+    const noun = newCount === 1 ? 'issue' : 'issues';
+    return `${newCount} new accessibility ${noun}${severeNote(newByImpact(result))}`;
+}
+/** " (1 critical, 2 serious)", or nothing when there are neither. */
+function severeNote(perImpact) {
     const severe = ['critical', 'serious']
         .filter((i) => perImpact[i] > 0)
         .map((i) => `${perImpact[i]} ${i}`);
-    const noun = newCount === 1 ? 'issue' : 'issues';
-    return `${newCount} new accessibility ${noun}${severe.length ? ` (${severe.join(', ')})` : ''}`;
+    return severe.length ? ` (${severe.join(', ')})` : '';
 }
 function checkRunSummary(result, detailsUrl) {
     const lines = [];
@@ -31943,6 +31952,15 @@ function newByImpact(result) {
     for (const issue of result.new_issues)
         if (issue.impact)
             counts[issue.impact]++;
+    return counts;
+}
+/** New plus existing issues per impact (what thresholds count when `new_only` is false). */
+function unwaivedByImpact(result) {
+    const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+    for (const impact of IMPACTS) {
+        const v = result.counts.by_impact?.[impact];
+        counts[impact] = typeof v === 'object' && v ? (v.new ?? 0) + (v.existing ?? 0) : (v ?? 0);
+    }
     return counts;
 }
 function impactRows(result) {
@@ -36150,6 +36168,10 @@ async function run() {
             'new-issues': String(event.counts.new),
             'details-url': detailsUrl,
         });
+        // The gate judges the commit's latest scan: in a matrix, another job's upload may have come later.
+        if (upload && event.scan_id && event.scan_id !== upload.scan.id) {
+            warning(`The gate judged scan ${event.scan_id}, not ${upload.scan.id} that this step submitted: another scan of ${inputs.sha} for ${inputs.siteId} arrived in between (a matrix job?), and the gate judges a commit's latest scan.`);
+        }
         // The inputs speak of new issues; a site may have chosen to gate on every issue instead.
         if (event.settings?.new_only === false) {
             warning(`The site's gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/${inputs.siteId} to change it).`);

@@ -244,7 +244,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
       },
       { location: '/api/v1/scans/scn_9' },
     ),
-    json(201, failingEvent(), { location: '/api/v1/deploy/dep_2' }),
+    json(201, { ...failingEvent(), scan_id: 'scn_9' }, { location: '/api/v1/deploy/dep_2' }),
   ];
   await run();
 
@@ -269,7 +269,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   expect(outputs()).toEqual({
     passed: 'false',
     'deploy-id': 'dep_2',
-    'scan-id': 'scn_1',
+    'scan-id': 'scn_9',
     'new-issues': '3',
     'details-url': `${baseUrl}/api/v1/deploy/dep_2`,
   });
@@ -522,4 +522,17 @@ test('results in which no page was tested (every pa11y-ci URL failed to load) fa
     'Input "results" holds no tested page (1 file): an empty scan would pass the gate without testing anything',
   ]);
   expect(outputs().passed).toBe('false');
+});
+
+test('when the gate judged another scan than the one this step submitted (a later upload for the commit), the step says so', async () => {
+  inputValues.results = path.join(fixtures, 'axe-result.json');
+  script = [
+    json(201, { id: 'scn_mine', siteId: 'shop', url: 'https://shop.example.com/' }),
+    json(201, deployEvent({ scan_id: 'scn_theirs' })),
+  ];
+  await run();
+  expect(of('warning').map((c) => c.args[0])).toEqual([
+    `The gate judged scan scn_theirs, not scn_mine that this step submitted: another scan of ${SHA} for shop arrived in between (a matrix job?), and the gate judges a commit's latest scan.`,
+  ]);
+  expect(outputs()['scan-id']).toBe('scn_theirs');
 });
