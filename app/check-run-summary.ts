@@ -105,14 +105,22 @@ export function checkRunTitle(result: GateResult): string {
   const newCount = totalNew(result);
   if (result.reasons.some((r) => r.code === 'no_scan')) return 'No accessibility scan for this commit';
   if (newCount === 0) {
-    return result.passed ? 'No new accessibility issues' : 'Accessibility gate failed';
+    if (result.passed) return 'No new accessibility issues';
+    // Failed without new issues: thresholds on every issue (`new_only: false`), so those are the figures.
+    const all = result.counts.new + result.counts.existing;
+    if (all === 0) return 'Accessibility gate failed';
+    return `${all} accessibility ${all === 1 ? 'issue' : 'issues'}${severeNote(unwaivedByImpact(result))}, none new`;
   }
-  const perImpact = newByImpact(result);
+  const noun = newCount === 1 ? 'issue' : 'issues';
+  return `${newCount} new accessibility ${noun}${severeNote(newByImpact(result))}`;
+}
+
+/** " (1 critical, 2 serious)", or nothing when there are neither. */
+function severeNote(perImpact: Record<Impact, number>): string {
   const severe = (['critical', 'serious'] as const)
     .filter((i) => perImpact[i] > 0)
     .map((i) => `${perImpact[i]} ${i}`);
-  const noun = newCount === 1 ? 'issue' : 'issues';
-  return `${newCount} new accessibility ${noun}${severe.length ? ` (${severe.join(', ')})` : ''}`;
+  return severe.length ? ` (${severe.join(', ')})` : '';
 }
 
 export function checkRunSummary(result: GateResult, detailsUrl: string): string {
@@ -250,6 +258,16 @@ function newByImpact(result: GateResult): Record<Impact, number> {
     return counts;
   }
   for (const issue of result.new_issues) if (issue.impact) counts[issue.impact]++;
+  return counts;
+}
+
+/** New plus existing issues per impact (what thresholds count when `new_only` is false). */
+function unwaivedByImpact(result: GateResult): Record<Impact, number> {
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  for (const impact of IMPACTS) {
+    const v = result.counts.by_impact?.[impact];
+    counts[impact] = typeof v === 'object' && v ? (v.new ?? 0) + (v.existing ?? 0) : (v ?? 0);
+  }
   return counts;
 }
 

@@ -93,6 +93,26 @@ describe('check-run payload', () => {
     ).toBe('No accessibility scan for this commit');
   });
 
+  test('a gate failed on existing issues (new_only false) still titles its figures', () => {
+    const existingOnly = result({
+      reasons: [{ code: 'threshold_exceeded', message: '12 issues (max_total 10)' }],
+      counts: {
+        new: 0,
+        existing: 12,
+        fixed: 0,
+        waived: 0,
+        by_impact: {
+          critical: { new: 0, existing: 3, fixed: 0, waived: 0 },
+          serious: { new: 0, existing: 2, fixed: 0, waived: 0 },
+          moderate: { new: 0, existing: 7, fixed: 0, waived: 0 },
+          minor: { new: 0, existing: 0, fixed: 0, waived: 0 },
+        },
+      },
+      new_issues: [],
+    });
+    expect(checkRunTitle(existingOnly)).toBe('12 accessibility issues (3 critical, 2 serious), none new');
+  });
+
   test('summary shows counts by impact, every threshold with limit and actual, the baseline and why', () => {
     const { summary } = buildCheckRun(result(), {
       detailsUrl: 'https://gate.example/api/v1/deploy/dep_01',
