@@ -23,7 +23,8 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
   let key: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db, probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '1000' } });
+    // Nothing here waits for the deadline; a loaded machine (JWT signing, token exchange) must not trip it.
+    h = await startHarness({ db, probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '4000' } });
     key = await h.createKey({ org: 'acme' });
   });
   afterAll(async () => {
