@@ -26,6 +26,9 @@ export function errorHandler(ctx: ApiContext) {
 
 function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  // Express throws a URIError for a path parameter that is not valid percent-encoding (`/scans/%FF`):
+  // such a path cannot name anything, so it is answered like a missing resource.
+  if (err instanceof URIError) return problems.notFound();
   if (isUnavailable(err)) return problems.unavailable();
   return new HttpProblem(
     500,

@@ -13,7 +13,8 @@ export function decodeCursor(cursor: string | undefined, arity: number): Array<s
     if (
       Array.isArray(values) &&
       values.length === arity &&
-      values.every((v) => typeof v === 'string' || typeof v === 'number')
+      // U+0000 cannot be in any stored value, and PostgreSQL refuses it in a query parameter.
+      values.every((v) => (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number')
     ) {
       return values;
     }

@@ -79,6 +79,37 @@ describe.each(dbKinds)('HTTP behaviour of every endpoint (%s)', (db) => {
     expect(wrongMethod.headers.get('allow')).toBe('POST, GET, HEAD');
   });
 
+  test('a path id that is not valid percent-encoding is 404, on every resource with an id', async () => {
+    const key = await h.createKey({ org: 'acme' });
+    for (const path of [
+      '/api/v1/scans/%FF',
+      '/api/v1/deploy/%E0%A4',
+      '/api/v1/waivers/%FF',
+      '/api/v1/vpat/%C0',
+      '/api/v1/webhooks/%FF/deliveries',
+      '/api/v1/sites/%FF',
+    ]) {
+      const res = await h.request('GET', path, { key });
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'not_found']);
+    }
+  });
+
+  test('a forged cursor is 422 on every list, also when it carries U+0000', async () => {
+    const key = await h.createKey({ org: 'acme' });
+    const forged = [
+      Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'a\u0000b'])).toString('base64url'),
+      Buffer.from(JSON.stringify(['x\u0000'])).toString('base64url'),
+      'not-a-cursor',
+    ];
+    for (const list of ['/api/v1/scans', '/api/v1/sites', '/api/v1/waivers', '/api/v1/webhooks']) {
+      for (const cursor of forged) {
+        const res = await h.request('GET', `${list}?cursor=${cursor}`, { key });
+        expect([list, cursor, res.status]).toEqual([list, cursor, 422]);
+        expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+      }
+    }
+  });
+
   test('request ids are echoed when sane and generated otherwise', async () => {
     const echoed = await h.request('GET', '/api/v1', { headers: { 'x-request-id': 'ci-run-42.step-3' } });
     expect(echoed.headers.get('x-request-id')).toBe('ci-run-42.step-3');
