@@ -5,7 +5,8 @@ import { normalizeSelector } from './selector-normalisation.js';
  * Bumped whenever the fingerprint inputs or the normalisations change. Every scan stores the version
  * it was fingerprinted with; comparing scans of different versions is comparing different keys.
  */
-export const FINGERPRINT_VERSION = 1;
+// 2: single-page-app routes (`#/inbox`) lose tracking parameters, sort the rest and drop a trailing slash.
+export const FINGERPRINT_VERSION = 2;
 
 export interface FingerprintInput {
   rule: string;

@@ -64,6 +64,25 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/** Tracking parameters dropped, the rest sorted by name (stable: `a=1&a=2` keeps its order). */
+function normalizeQuery(params: URLSearchParams): string {
+  const kept = [...params.entries()].filter(([name]) => !isDroppedParam(name));
+  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return new URLSearchParams(kept).toString();
+}
+
+/**
+ * A single-page-app route (`#/inbox/?utm_source=x`) names a page: it is normalised like a path and
+ * query. Any other fragment names a spot on the page and is dropped.
+ */
+function normalizeRoute(hash: string): string {
+  const m = /^(#!?)(\/[^?]*)(?:\?(.*))?$/s.exec(hash);
+  if (!m) return '';
+  const path = m[2].length > 1 ? m[2].replace(/\/+$/, '') || '/' : m[2];
+  const query = m[3] === undefined ? '' : normalizeQuery(new URLSearchParams(m[3]));
+  return m[1] + path + (query ? `?${query}` : '');
+}
+
 /**
  * Resolves `url` against `base` (so a page may be given as `/about`) and returns it normalised:
  * lower-case scheme and host (WHATWG URL), no default port, no `;jsessionid=…` path parameter, no
@@ -84,11 +103,8 @@ export function normalizeUrl(url: string, base?: string): string | undefined {
   // Java and old PHP put the session into the path: /shop;jsessionid=ABC?x=1
   u.pathname = u.pathname.replace(/;(jsessionid|phpsessid|sid)=[^/]*/gi, '');
   if (u.pathname.length > 1 && u.pathname.endsWith('/')) u.pathname = u.pathname.replace(/\/+$/, '') || '/';
-  const kept = [...u.searchParams.entries()].filter(([name]) => !isDroppedParam(name));
-  // Stable sort by name only: the order of repeated parameters (a=1&a=2) can matter to the page.
-  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  u.search = new URLSearchParams(kept).toString();
-  if (!/^#!?\//.test(u.hash)) u.hash = '';
+  u.search = normalizeQuery(u.searchParams);
+  u.hash = normalizeRoute(u.hash);
   return u.href;
 }
 

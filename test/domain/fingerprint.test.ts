@@ -5,7 +5,8 @@ const key = (url: string) => pageKey(normalizeUrl(url)!);
 
 describe('issueFingerprint', () => {
   test('is sha256 of rule | page key | normalised selector, and has a version', () => {
-    expect(FINGERPRINT_VERSION).toBe(1);
+    // 2: single-page-app routes are normalised like paths (tracking parameters, order, trailing slash).
+    expect(FINGERPRINT_VERSION).toBe(2);
     // echo -n 'image-alt|/|img.hero' | sha256sum
     // printf '%s' 'image-alt|/|img.hero' | sha256sum
     expect(issueFingerprint({ rule: 'image-alt', pageKey: '/', selector: 'img.hero' })).toBe(

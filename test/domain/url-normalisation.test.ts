@@ -20,6 +20,11 @@ describe('normalizeUrl', () => {
     ['https://shop.example.com/shop;jsessionid=ABC123?x=1', 'https://shop.example.com/shop?x=1'],
     ['https://app.example.com/#/settings/profile', 'https://app.example.com/#/settings/profile'],
     ['https://app.example.com/#!/inbox', 'https://app.example.com/#!/inbox'],
+    // A single-page-app route is a page URL too: its own tracking parameters, order and trailing slash.
+    ['https://app.example.com/#/inbox?utm_source=mail&b=2&a=1', 'https://app.example.com/#/inbox?a=1&b=2'],
+    ['https://app.example.com/#/settings/', 'https://app.example.com/#/settings'],
+    ['https://app.example.com/#!/inbox/?gclid=1', 'https://app.example.com/#!/inbox'],
+    ['https://app.example.com/#/', 'https://app.example.com/#/'],
   ])('%s → %s', (input, expected) => {
     expect(normalizeUrl(input)).toBe(expected);
   });
