@@ -85,6 +85,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['org', 'site_id', 'sha', 'created_at']);
     t.index(['org', 'site_id', 'branch', 'created_at']);
     t.index(['org', 'created_at']);
+    // `GET /api/v1/scans?sha=` without a site: "which scans exist for this commit?"
+    t.index(['org', 'sha', 'created_at']);
   });
 
   await knex.schema.createTable('scan_pages', (t) => {
