@@ -47,6 +47,18 @@ interface SendOutcome {
 
 const DAY = 24 * 3_600_000;
 
+/** `locked_by` holds at most this many characters (migration 0004). */
+const WORKER_ID_MAX = 60;
+
+/**
+ * host:pid:random, for the logs and the lease. Host names may be 63 characters (Kubernetes pod names
+ * are): longer than the column, PostgreSQL would refuse every claim, so the host part is what gets cut.
+ */
+function defaultWorkerId(): string {
+  const suffix = `:${process.pid}:${newId('dlv').slice(4, 12)}`;
+  return os.hostname().slice(0, WORKER_ID_MAX - suffix.length) + suffix;
+}
+
 /**
  * Claims due deliveries with a lease, sends them (Standard Webhooks signature over the exact bytes
  * sent, no redirects, a timeout, a capped read of the answer) and records every attempt.
@@ -66,7 +78,7 @@ export class DeliveryWorker {
     private readonly deps: WorkerDeps,
     options: DeliveryWorkerOptions,
   ) {
-    this.id = options.workerId ?? `${os.hostname()}:${process.pid}:${newId('dlv').slice(4, 12)}`;
+    this.id = options.workerId ?? defaultWorkerId();
     this.repo = new DeliveryRepository(deps.db, deps.dialect);
     this.o = {
       allowPrivate: options.allowPrivate,

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import os from 'node:os';
+import { jest } from '@jest/globals';
 import { createDeliveryWorker } from '../../api/events/jobs.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { recordEvent, type EventType } from '../../api/events/outbox.js';
@@ -378,6 +380,23 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(list[0].response_excerpt).toBe('A\uFFFDB\uFFFD');
     const [delivery] = await h.db('webhook_deliveries').where({ subscription_id: sub.id });
     expect(delivery).toMatchObject({ attempts: 1, locked_by: null });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+  });
+
+  test('a worker on a host with a long name (63 characters, as Kubernetes allows) still claims and delivers', async () => {
+    const sub = await subscribe('/long-host', ['scan.created']);
+    const hostname = jest.spyOn(os, 'hostname').mockReturnValue('a'.repeat(63));
+    let longNamed: DeliveryWorker;
+    try {
+      longNamed = createDeliveryWorker(h.server.service.ctx, { timeoutMs: 2000 });
+    } finally {
+      hostname.mockRestore();
+    }
+    expect(longNamed.id.length).toBeLessThanOrEqual(60);
+    await emit('scan.created');
+    expect(await longNamed.runOnce()).toBe(1);
+    await longNamed.stop();
+    expect(rx.received).toHaveLength(1);
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
 
