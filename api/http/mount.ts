@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { webhookSecretBox } from '../events/jobs.js';
 import { IdempotencyRepository } from '../store/idempotency.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
 import type { Authenticator } from './auth.js';
@@ -21,6 +22,11 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
   const idempotency = new IdempotencyRepository(deps.ctx.db, deps.ctx.requestLocks);
+  // Replay copies of answers that hold a secret are sealed with the service's secret key.
+  const sealIf = (def: AnyRoute, text: string) =>
+    def.secretInAnswer ? webhookSecretBox(deps.ctx).seal(text) : text;
+  const openIf = (def: AnyRoute, text: string) =>
+    def.secretInAnswer ? webhookSecretBox(deps.ctx).open(text) : text;
 
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
@@ -74,7 +80,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     }
     if (begun.state === 'replay') {
       res.status(begun.response.status).set(begun.response.headers).set('Idempotent-Replayed', 'true');
-      res.type('application/json').send(begun.response.body);
+      res.type('application/json').send(openIf(def, begun.response.body));
       return;
     }
     let result: Reply | 'sent';
@@ -94,7 +100,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
       await idempotency.complete(owner, idemKey, {
         status: result.status,
         headers: result.headers ?? {},
-        body: text,
+        body: sealIf(def, text),
       });
     } else {
       await idempotency.release(owner, idemKey);

@@ -55,6 +55,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   query?: ZodType<Q>;
   body?: ZodType<B>;
   responses: Record<number, ResponseSpec>;
+  /**
+   * The answer holds a secret shown once (an API key, a webhook signing secret). An Idempotency-Key
+   * replay must return it again, so the stored copy is kept, but encrypted at rest like the secrets.
+   */
+  secretInAnswer?: boolean;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<HandlerResult>;
 }
 

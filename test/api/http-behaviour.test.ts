@@ -110,6 +110,48 @@ describe.each(dbKinds)('HTTP behaviour of every endpoint (%s)', (db) => {
     }
   });
 
+  test('answers that hold a secret are replayed by Idempotency-Key but never stored in clear', async () => {
+    const headers = { 'idempotency-key': `secret-${db}` };
+    const first = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      headers,
+      body: keyBody('ci-secret'),
+    });
+    expect(first.status).toBe(201);
+    const replay = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      headers,
+      body: keyBody('ci-secret'),
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.key).toBe(first.body.key);
+
+    const manage = await h.createKey({ org: 'acme', scopes: ['manage'] });
+    const hook = { url: 'https://hooks.example.com/a11y', events: ['scan.created'] };
+    const hookHeaders = { 'idempotency-key': `hook-${db}` };
+    const created = await h.request('POST', '/api/v1/webhooks', {
+      key: manage,
+      headers: hookHeaders,
+      body: hook,
+    });
+    expect(created.status).toBe(201);
+    const again = await h.request('POST', '/api/v1/webhooks', {
+      key: manage,
+      headers: hookHeaders,
+      body: hook,
+    });
+    expect(again.body.secret).toBe(created.body.secret);
+
+    const stored = (await h.db('idempotency_keys').select('response_body')).map((r) =>
+      String(r.response_body),
+    );
+    const all = stored.join('\n');
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    expect(all).not.toContain(first.body.key);
+    expect(all).not.toContain(created.body.secret);
+    expect(all).not.toContain(created.body.secret.slice('whsec_'.length));
+  });
+
   test('request ids are echoed when sane and generated otherwise', async () => {
     const echoed = await h.request('GET', '/api/v1', { headers: { 'x-request-id': 'ci-run-42.step-3' } });
     expect(echoed.headers.get('x-request-id')).toBe('ci-run-42.step-3');

@@ -29,6 +29,7 @@ export function keyRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/keys',
       tag: 'API keys',
       summary: 'Create an API key (shown once)',
+      secretInAnswer: true,
       access: 'admin',
       body: CreateKeyBody,
       responses: {

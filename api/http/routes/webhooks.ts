@@ -78,6 +78,7 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/webhooks',
       tag: 'Webhooks',
       summary: 'Subscribe a URL to events (the signing secret is shown once)',
+      secretInAnswer: true,
       description:
         `An org holds at most ${MAX_SUBSCRIPTIONS_PER_ORG} subscriptions (409 beyond). ` +
         'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
