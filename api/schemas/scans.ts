@@ -284,6 +284,15 @@ export const ScanIssue = z
     fingerprint: z
       .string()
       .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),
+    waiver_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'The oldest active waiver of this site that covers the issue at the time of reading (the deploy ' +
+          "gate's matcher), else null. A live view: waivers change after the scan; a deploy event records " +
+          'what its gate waived. A waived issue is still an issue.',
+      }),
   })
   .openapi('ScanIssue');
 
@@ -291,6 +300,11 @@ export const ScanDetail = ScanListItem.extend({
   rules_run: z.array(z.string()).nullable(),
   pages: z.array(ScanPage),
   issues: z.array(ScanIssue),
+  waived: z
+    .number()
+    .int()
+    .min(0)
+    .openapi({ description: 'How many of the issues an active waiver covers at the time of reading.' }),
 }).openapi('Scan');
 
 export const ScanList = pageOf(ScanListItem, 'ScanList');

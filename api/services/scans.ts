@@ -1,10 +1,13 @@
 import { newId, nowIso } from '../domain/ids.js';
+import { scanWaiverLookup, type ScanWaiverLookup, type WaiverViewPage } from '../domain/scan-waivers.js';
+import { compileWaivers } from '../domain/waiver-match.js';
 import { criteriaFromAxeTags } from '../domain/wcag-criteria.js';
 import { prepareScan, type PreparationError } from '../domain/scan-preparation.js';
 import { recordEvent } from '../events/outbox.js';
 import type { ApiContext } from '../http/context.js';
 import type { CreateScanBody } from '../schemas/scans.js';
 import { insertScan, type ScanRecord } from '../store/scans.js';
+import { WaiverRepository } from '../store/waivers.js';
 
 let axeCriteria: Promise<(ruleId: string) => string[]> | undefined;
 
@@ -78,4 +81,20 @@ export async function ingestScan(ctx: ApiContext, org: string, body: CreateScanB
     'scan stored',
   );
   return { ok: true, scan };
+}
+
+/**
+ * Which active waiver covers each issue of a scan, as of now: one query for the site's active waivers,
+ * then the gate's matcher per issue in memory. A live view: waivers are created, revoked and expire after
+ * the scan, so the same scan can read differently tomorrow; the deploy event is the record of what a
+ * gate decision waived.
+ */
+export async function scanWaivers(
+  ctx: ApiContext,
+  scan: Pick<ScanRecord, 'org' | 'siteId'>,
+  pages: readonly WaiverViewPage[],
+): Promise<ScanWaiverLookup> {
+  const now = nowIso();
+  const active = await new WaiverRepository(ctx.db).activeForSite(scan.org, scan.siteId, now);
+  return scanWaiverLookup(compileWaivers(active, now), pages);
 }

@@ -134,7 +134,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
       source: { path: 'src/Header.tsx', line: 12 },
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      waiver_id: null,
     });
+    expect(got.body.waived).toBe(0);
     expect(got.body.issues[1]).toMatchObject({ rule: 'image-alt', source: null, message: null, html: null });
     expect(got.body.issues[2]).toMatchObject({ rule: 'label', kind: 'incomplete', page_url: '/checkout' });
 
@@ -409,6 +411,77 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       pages.flatMap((p, pi) => p.issues.map((_, i) => `#el-${pi}-${i}`)),
     );
     expect(got.body.issues[4999]).toMatchObject({ page_index: 49, page_url: '/page/49' });
+  });
+
+  test('waived issues are shown as waived: the oldest active waiver of the site, read live', async () => {
+    const waive = async (k: string, body: Record<string, unknown>) => {
+      const res = await h.request('POST', '/api/v1/waivers', {
+        key: k,
+        body: {
+          reason: 'Known; fix tracked in JIRA-7',
+          expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+          ...body,
+        },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    // 50 pages × 100 issues: more than one streamed batch, so matching spans batch boundaries.
+    const pages = Array.from({ length: 50 }, (_, p) => ({
+      url: `/page/${p}`,
+      issues: Array.from({ length: 100 }, (_, i) => ({ rule: `rule-${i % 7}`, selector: `#el-${p}-${i}` })),
+    }));
+    const created = await h.request('POST', '/api/v1/scans', {
+      key,
+      body: nativeScan({ siteId: 'waived-view', pages }),
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const read = async () => (await h.request('GET', `/api/v1/scans/${id}`, { key })).body;
+
+    const before = await read();
+    expect(before.waived).toBe(0);
+    expect(before.issues.every((i: { waiver_id: unknown }) => i.waiver_id === null)).toBe(true);
+
+    // Pages 4 and 40-49 (11 pages) × 14 issues of rule-3 each; one element by selector on page 0.
+    const byUrl = await waive(key, { siteId: 'waived-view', rule: 'rule-3', url_pattern: '/page/4*' });
+    const bySelector = await waive(key, { siteId: 'waived-view', rule: 'rule-0', selector: '#el-0-7' });
+    // Newer and broader: the issues the first waiver covers keep naming it (the oldest match).
+    const broad = await waive(key, { siteId: 'waived-view', rule: 'rule-3' });
+    // Another site's and another org's waivers cover nothing here.
+    const otherKey = await h.createKey({ org: 'other-org' });
+    for (const [k, site] of [
+      [key, 'elsewhere'],
+      [otherKey, 'waived-view'],
+    ]) {
+      expect(
+        (await h.request('PATCH', `/api/v1/sites/${site}`, { key: k, body: { name: site } })).status,
+      ).toBe(200);
+    }
+    await waive(key, { siteId: 'elsewhere', rule: 'rule-1' });
+    await waive(otherKey, { siteId: 'waived-view', rule: 'rule-2' });
+
+    const after = await read();
+    const waiverOf = (p: number, i: number) => after.issues[p * 100 + i].waiver_id;
+    expect(waiverOf(4, 3)).toBe(byUrl);
+    expect(waiverOf(45, 10)).toBe(byUrl);
+    expect(waiverOf(5, 3)).toBe(broad);
+    expect(waiverOf(0, 7)).toBe(bySelector);
+    expect(waiverOf(0, 14)).toBeNull();
+    expect(waiverOf(0, 1)).toBeNull();
+    expect(waiverOf(0, 2)).toBeNull();
+    // rule-3: 14 issues on each of 50 pages, plus the one selector waiver.
+    expect(after.waived).toBe(50 * 14 + 1);
+    expect(after.issues.filter((i: { waiver_id: unknown }) => i.waiver_id !== null)).toHaveLength(
+      after.waived,
+    );
+
+    // Revoked, a waiver stops covering at once: the view is live, not a record.
+    expect((await h.request('DELETE', `/api/v1/waivers/${broad}`, { key })).status).toBe(200);
+    const revoked = await read();
+    expect(revoked.issues[5 * 100 + 3].waiver_id).toBeNull();
+    expect(revoked.issues[4 * 100 + 3].waiver_id).toBe(byUrl);
+    expect(revoked.waived).toBe(11 * 14 + 1);
   });
 
   test('a gzip-compressed body is accepted', async () => {

@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import type { Response } from 'express';
 import { isNulFree } from '../../domain/text-truncation.js';
 import { IdParam } from '../../schemas/common.js';
-import { ingestScan, presentCreatedScan } from '../../services/scans.js';
+import type { ScanWaiverLookup } from '../../domain/scan-waivers.js';
+import { ingestScan, presentCreatedScan, scanWaivers } from '../../services/scans.js';
 import { CreatedScan, CreateScanBody, ScanDetail, ScanList, ScanListQuery } from '../../schemas/scans.js';
 import {
   findScan,
@@ -27,7 +28,7 @@ function presentListItem(s: ScanRecord) {
   };
 }
 
-function presentIssue(i: ScanIssueRecord, pageUrl: string) {
+function presentIssue(i: ScanIssueRecord, pageUrl: string, waiverId: string | null) {
   return {
     page_index: i.page_index,
     page_url: pageUrl,
@@ -41,6 +42,7 @@ function presentIssue(i: ScanIssueRecord, pageUrl: string) {
     help_url: i.help_url,
     source: i.source,
     fingerprint: i.fingerprint,
+    waiver_id: waiverId,
   };
 }
 
@@ -56,22 +58,35 @@ async function write(res: Response, chunk: string): Promise<void> {
 }
 
 /**
- * Streams `{…scan, pages: […], issues: […]}`: the head is built in memory (pages are bounded by the
- * page limit), the issues are read from the database and written in batches with back-pressure.
+ * Streams `{…scan, pages: […], issues: […], waived}`: the head is built in memory (pages are bounded by
+ * the page limit), the issues are read from the database and written in batches with back-pressure.
+ * Each issue is matched against the site's active waivers in memory as it passes, so the count of
+ * waived issues is known only at the end and is written after the issues (JSON objects are unordered).
  */
-async function streamScan(ctx: ApiContext, res: Response, scan: ScanRecord, pages: ScanPageRecord[]) {
+async function streamScan(
+  ctx: ApiContext,
+  res: Response,
+  scan: ScanRecord,
+  pages: ScanPageRecord[],
+  waiverOf: ScanWaiverLookup,
+) {
   const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
   const head = JSON.stringify({ ...presentListItem(scan), rules_run: scan.rules_run, pages });
   res.status(200).type('application/json');
   await write(res, head.slice(0, -1) + ',"issues":[');
   let after = 0;
   let first = true;
+  let waived = 0;
   for (;;) {
     if (res.destroyed) return;
     const batch = await listScanIssues(ctx.db, scan.id, STREAM_BATCH, after);
     if (batch.length > 0) {
       const text = batch
-        .map((i) => JSON.stringify(presentIssue(i, pageUrls.get(i.page_index) ?? '')))
+        .map((i) => {
+          const waiverId = waiverOf(i);
+          if (waiverId) waived++;
+          return JSON.stringify(presentIssue(i, pageUrls.get(i.page_index) ?? '', waiverId));
+        })
         .join(',');
       await write(res, (first ? '' : ',') + text);
       first = false;
@@ -79,7 +94,7 @@ async function streamScan(ctx: ApiContext, res: Response, scan: ScanRecord, page
     }
     if (batch.length < STREAM_BATCH) break;
   }
-  res.end(']}');
+  res.end(`],"waived":${waived}}`);
 }
 
 export function scanRoutes(ctx: ApiContext): AnyRoute[] {
@@ -131,7 +146,9 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Scans',
       summary: 'Get a scan with every page and every issue',
       description:
-        'Issues are in submission order, each with its fingerprint, WCAG criteria and page URL. Streamed.',
+        'Issues are in submission order, each with its fingerprint, WCAG criteria, page URL and `waiver_id` ' +
+        '(the oldest active waiver that covers it now, else null; `waived` counts them). Waivers are a live ' +
+        'view at read time: they change after the scan, and the deploy event records what a gate waived. Streamed.',
       access: 'read',
       params: IdParam,
       responses: { 200: { description: 'The scan.', schema: ScanDetail } },
@@ -139,8 +156,9 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
         const scan = await findScan(ctx.db, org, params.id);
         if (!scan) throw problems.notFound('scan');
         const pages = await listScanPages(ctx.db, scan.id);
+        const waiverOf = await scanWaivers(ctx, scan, pages);
         try {
-          await streamScan(ctx, res, scan, pages);
+          await streamScan(ctx, res, scan, pages, waiverOf);
         } catch (err) {
           // The status line is gone: all we can do is cut the response so the client sees it is incomplete.
           ctx.logger.error({ err, scan_id: scan.id }, 'streaming a scan failed');
