@@ -32,6 +32,12 @@ export interface PreparedPage {
   final_url: string | null;
   http_status: number | null;
   issue_count: number;
+  /**
+   * Rule ids that ran on this page, sorted, or null when unknown. An axe page lists its own (passes,
+   * violations, incomplete, inapplicable); a native or pa11y page gets the body's `rules_run`, which
+   * speaks for those pages only (an axe page's own list is more precise than a scan-wide claim).
+   */
+  rules_run: string[] | null;
 }
 
 export interface PreparedIssue extends ImportedIssue {
@@ -155,6 +161,7 @@ export function prepareScan(
   const facts: PageFacts[] = [];
   const issues: PreparedIssue[] = [];
   const rulesRun = body.rules_run ? new Set(body.rules_run) : undefined;
+  const declaredRules = rulesRun ? [...rulesRun].sort() : null;
   let axeRules: Set<string> | undefined;
   let truncated = 0;
 
@@ -187,9 +194,12 @@ export function prepareScan(
       prepared.fingerprint = issueFingerprint({ rule: issue.rule, pageKey: key, selector: issue.selector });
       issues.push(prepared);
     }
+    let pageRules = declaredRules;
     if (page.axe) {
       axeRules ??= new Set();
-      for (const id of rulesRunByAxe(page.axe)) axeRules.add(id);
+      const ran = new Set(rulesRunByAxe(page.axe));
+      for (const id of ran) axeRules.add(id);
+      pageRules = [...ran].sort();
     }
     const title = replaceNul(pageTitle(page));
     pages.push({
@@ -200,6 +210,7 @@ export function prepareScan(
       final_url: finalUrl,
       http_status: page.http_status ?? null,
       issue_count: imported.length,
+      rules_run: pageRules,
     });
     facts.push({
       normalizedUrl: normalized,
@@ -209,6 +220,8 @@ export function prepareScan(
     });
   }
 
+  // The scan-wide list stays the union (body and every axe page), or null when nothing says, as before
+  // per-page lists existed; the VPAT reads the per-page lists.
   let rules_run: string[] | null = null;
   if (rulesRun || axeRules) rules_run = [...new Set([...(rulesRun ?? []), ...(axeRules ?? [])])].sort();
 

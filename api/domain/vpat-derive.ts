@@ -38,9 +38,22 @@ export interface EvidenceGroup {
   waived?: number;
 }
 
+export interface EvidencePage {
+  index: number;
+  url: string;
+  /**
+   * Rule ids that ran on this page; null when unknown (then a rule counts as run there only if it reported
+   * a result there). Absent: the scan-wide `rulesRun` stands for every page.
+   */
+  rulesRun?: readonly string[] | null;
+}
+
 export interface ScanEvidence {
-  pages: ReadonlyArray<{ index: number; url: string }>;
-  /** Rule ids the scan says ran; null when unknown (then a rule counts as run only if it reported a result). */
+  pages: ReadonlyArray<EvidencePage>;
+  /**
+   * Rule ids the scan says ran, for pages that carry no list of their own; null when unknown (then a rule
+   * counts as run only where it reported a result).
+   */
   rulesRun: readonly string[] | null;
   groups: readonly EvidenceGroup[];
   /** True when `waived` counts are filled in. */
@@ -184,6 +197,40 @@ export function resultsByRule(
   return out;
 }
 
+/** Where each rule ran: the pages whose list names it, and the pages where it reported a result. */
+export interface RulesRunByPage {
+  /** Rule id → indexes of the pages it ran on. */
+  pagesByRule: Map<string, Set<number>>;
+  /** True when every page says which rules ran on it. */
+  known: boolean;
+  /** How many pages said nothing about which rules ran. */
+  unknownPages: number;
+}
+
+export function rulesRunByPage(
+  evidence: Pick<ScanEvidence, 'pages' | 'rulesRun' | 'groups'>,
+): RulesRunByPage {
+  const pagesByRule = new Map<string, Set<number>>();
+  const add = (rule: string, page: number) => {
+    let set = pagesByRule.get(rule);
+    if (!set) pagesByRule.set(rule, (set = new Set()));
+    set.add(page);
+  };
+  let unknownPages = 0;
+  for (const p of evidence.pages) {
+    const list = p.rulesRun === undefined ? evidence.rulesRun : p.rulesRun;
+    if (list === null) {
+      unknownPages++;
+      continue;
+    }
+    for (const r of list) add(r, p.index);
+  }
+  // A rule that reported a result on a page ran there, whatever the page's list says.
+  for (const g of evidence.groups) add(g.rule, g.page);
+  const known = evidence.pages.length > 0 ? unknownPages === 0 : evidence.rulesRun !== null;
+  return { pagesByRule, known, unknownPages };
+}
+
 /** The answer the evidence alone gives a WCAG criterion (before overrides). */
 export function answerFromEvidence(
   criterion: string,
@@ -193,6 +240,8 @@ export function answerFromEvidence(
     pagesTotal: number;
     rulesRan: ReadonlySet<string>;
     rulesRunKnown: boolean;
+    /** The pages each rule ran on (absent: every rule in `rulesRan` ran on every page). */
+    ranOn?: ReadonlyMap<string, ReadonlySet<number>>;
     pageUrl: Map<number, string>;
     waiversKnown: boolean;
     suspect?: boolean;
@@ -330,10 +379,43 @@ export function answerFromEvidence(
   const notRun = covering.filter((r) => !ctx.rulesRan.has(r));
   evidence.rules = [...ran];
   evidence.help_urls = helpOf(ran);
+  // Supports needs every scanned page tested by some covering rule: a rule that ran on one page says
+  // nothing about a page where it did not run (a page submitted as native issues, say).
+  const ranCount = (r: string) => ctx.ranOn?.get(r)?.size ?? pagesTotal;
+  const partial = ran.some((r) => ranCount(r) < pagesTotal);
+  let tested = pagesTotal;
+  let untested: number[] = [];
+  if (partial && ctx.ranOn) {
+    const covered = new Set<number>();
+    for (const r of ran) for (const p of ctx.ranOn.get(r) ?? []) covered.add(p);
+    untested = [...ctx.pageUrl.keys()].filter((p) => !covered.has(p)).sort((a, b) => a - b);
+    tested = pagesTotal - untested.length;
+  }
+  const perRule = ran
+    .map(
+      (r) =>
+        `${r} on ${ranCount(r) === pagesTotal ? `all ${pagesTotal}` : `${ranCount(r)} of ${pagesTotal}`}`,
+    )
+    .join(', ');
+  if (tested < pagesTotal) {
+    const urls = untested.map((p) => ctx.pageUrl.get(p)).filter((u): u is string => Boolean(u));
+    return {
+      conformance: 'not-evaluated',
+      remarks:
+        `Not evaluated: the axe-core ${ran.length === 1 ? 'rule' : 'rules'} that test this criterion ran on only ${tested} of ${plural(pagesTotal, 'page')} ` +
+        `(${perRule}) and found no violations there; ${plural(untested.length, 'page was', 'pages were')} not tested for it ` +
+        `(${listWords(urls, 3)}${ctx.rulesRunKnown ? '' : '; some pages did not list the rules that ran'}). Needs human review.`,
+      basis: 'rules-not-run',
+      needsReview: true,
+      evidence,
+    };
+  }
   return {
     conformance: 'supports',
     remarks:
-      `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations ` +
+      (partial
+        ? `Automated evidence only: every one of the ${plural(pagesTotal, 'page')} was tested by at least one of the axe-core rules ${listWords(ran)} (${perRule}), and they found no violations `
+        : `Automated evidence only: axe-core ${ran.length === 1 ? 'rule' : 'rules'} ${listWords(ran)} ran on ${plural(pagesTotal, 'page')} and found no violations `) +
       '(a rule that found nothing to test on a page counts too). ' +
       (notRun.length > 0
         ? `${notRun.length === 1 ? 'A rule that also tests it' : 'Rules that also test it'} did not run: ${listWords(notRun)}. `
@@ -379,14 +461,26 @@ export function deriveReport(input: {
   const { catalog, coverage, evidence } = input;
   const pagesTotal = evidence.pages.length;
   const pageUrl = new Map(evidence.pages.map((p) => [p.index, p.url]));
-  const rulesRunKnown = evidence.rulesRun !== null;
-  const rulesRan = new Set(evidence.rulesRun ?? evidence.groups.map((g) => g.rule));
+  const byPage = rulesRunByPage(evidence);
+  const rulesRunKnown = byPage.known;
+  const rulesRan = new Set(byPage.pagesByRule.keys());
+  const ranOn = byPage.pagesByRule;
   const waiversKnown = evidence.waiversKnown ?? false;
   const suspect = evidence.suspect ?? false;
   const tallies = tallyByCriterion(evidence.groups, coverage);
   const overrideByCriterion = new Map(input.overrides.map((o) => [o.criterion, o]));
   const ruleResults = resultsByRule(evidence.groups, coverage);
-  const ctx = { coverage, pagesTotal, rulesRan, rulesRunKnown, pageUrl, waiversKnown, suspect, ruleResults };
+  const ctx = {
+    coverage,
+    pagesTotal,
+    rulesRan,
+    rulesRunKnown,
+    ranOn,
+    pageUrl,
+    waiversKnown,
+    suspect,
+    ruleResults,
+  };
 
   const criteria: ReportCriterion[] = [];
   const applied: AppliedOverride[] = [];

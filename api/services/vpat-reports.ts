@@ -135,7 +135,17 @@ export class VpatReportService {
 
     const coverage = await axeRuleCoverage();
     const evidence = await this.evidence.evidence(scan, now, new Set(coverage.helpUrls.keys()));
-    if (scan.rulesRun === null) {
+    const unlisted = evidence.pages.filter((p) => p.rulesRun === null).length;
+    if (unlisted > 0 && unlisted === evidence.pages.length) {
+      warnings.push(
+        'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.',
+      );
+    } else if (unlisted > 0) {
+      warnings.push(
+        `${unlisted} of the ${evidence.pages.length} pages did not list the rules that ran on them (native pages without rules_run): ` +
+          'a rule counts as run on those pages only where it reported a result, so criteria without results on them stay Not Evaluated.',
+      );
+    } else if (evidence.pages.length === 0 && scan.rulesRun === null) {
       warnings.push(
         'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.',
       );

@@ -258,6 +258,8 @@ export async function insertScan(
       final_url: p.final_url,
       http_status: p.http_status,
       issue_count: p.issue_count,
+      // [] (nothing ran) and NULL (unknown) differ.
+      rules_run: p.rules_run === null ? null : JSON.stringify(p.rules_run),
     })),
   );
   await insertIssues(trx, id, scan.issues);

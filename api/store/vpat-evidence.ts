@@ -62,6 +62,13 @@ interface IssueForWaiver {
   fingerprint: string;
 }
 
+export interface EvidencePageRow {
+  index: number;
+  url: string;
+  normalizedUrl: string;
+  rulesRun: string[] | null;
+}
+
 const groupKey = (rule: string, kind: string, wcag: string | null, page: number) =>
   `${rule}\u0000${kind}\u0000${wcag ?? ''}\u0000${page}`;
 
@@ -121,16 +128,20 @@ export class VpatEvidenceRepository {
     return new Map(rows.filter((r) => r.help_url).map((r) => [r.rule, r.help_url as string]));
   }
 
-  async pages(scanId: string): Promise<Array<{ index: number; url: string; normalizedUrl: string }>> {
+  /** The scan's pages, each with the rules that ran on it (null: the page did not say). */
+  async pages(scanId: string): Promise<EvidencePageRow[]> {
     const rows = await this.db('scan_pages')
       .where({ scan_id: scanId })
       .orderBy('page_index')
-      .select('page_index', 'url', 'normalized_url');
-    return rows.map((r: { page_index: number; url: string; normalized_url: string }) => ({
-      index: Number(r.page_index),
-      url: r.url,
-      normalizedUrl: r.normalized_url,
-    }));
+      .select('page_index', 'url', 'normalized_url', 'rules_run');
+    return rows.map(
+      (r: { page_index: number; url: string; normalized_url: string; rules_run: string | null }) => ({
+        index: Number(r.page_index),
+        url: r.url,
+        normalizedUrl: r.normalized_url,
+        rulesRun: r.rules_run === null ? null : (JSON.parse(r.rules_run) as string[]),
+      }),
+    );
   }
 
   /**
@@ -149,7 +160,7 @@ export class VpatEvidenceRepository {
     for (const g of groups) g.helpUrl = stored.get(g.rule) ?? null;
     const waiversKnown = await this.countWaived(scan, pages, groups, now);
     return {
-      pages: pages.map((p) => ({ index: p.index, url: p.url })),
+      pages: pages.map((p) => ({ index: p.index, url: p.url, rulesRun: p.rulesRun })),
       rulesRun: scan.rulesRun,
       groups,
       waiversKnown,

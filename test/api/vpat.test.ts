@@ -450,6 +450,42 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(r.warnings).toEqual([]);
   });
 
+  test("rules count as run only on the pages where they ran: a native page does not inherit an axe page's rules", async () => {
+    const body = (extra: Record<string, unknown>) => ({
+      siteId: 'mixed',
+      url: 'https://mixed.test/',
+      branch: 'main',
+      pages: [
+        { url: 'https://mixed.test/about', axe: fixture('clean') },
+        { url: 'https://mixed.test/legacy', issues: [] },
+      ],
+      ...extra,
+    });
+    // The native page says nothing about which rules ran on it.
+    const unlisted = await scan(body({}));
+    const scanned = (await h.request('GET', `/api/v1/scans/${unlisted}`, { key })).body;
+    expect(scanned.rules_run).toContain('color-contrast');
+    const r = (await generate({ siteId: 'mixed', scan_id: unlisted })).body;
+    expect(row(r, '1.4.3')).toMatchObject({
+      conformance: 'not-evaluated',
+      basis: 'rules-not-run',
+      needs_review: true,
+    });
+    expect(row(r, '1.4.3').remarks).toContain('ran on only 1 of 2 pages');
+    expect(row(r, '1.4.3').remarks).toContain('https://mixed.test/legacy');
+    expect(row(r, '1.4.3').evidence.rules).toEqual(['color-contrast']);
+    expect(r.warnings).toEqual([expect.stringContaining('1 of the 2 pages did not list the rules that ran')]);
+
+    // The body's rules_run speaks for the native page: color-contrast now ran on both, document-title on one.
+    const listed = await scan(body({ rules_run: ['color-contrast'] }));
+    const both = (await generate({ siteId: 'mixed', scan_id: listed })).body;
+    expect(row(both, '1.4.3')).toMatchObject({ conformance: 'supports', basis: 'rules-passed' });
+    expect(row(both, '1.4.3').remarks).toContain('ran on 2 pages');
+    expect(row(both, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
+    expect(row(both, '2.4.2').remarks).toContain('document-title on 1 of 2');
+    expect(both.warnings).toEqual([]);
+  });
+
   test('waived violations still count against conformance, and the remarks say how many', async () => {
     const id = await scan({
       siteId: 'waived',

@@ -93,6 +93,55 @@ describe('prepareScan', () => {
     expect(none.ok && none.scan.rules_run).toBeNull();
   });
 
+  test('rules_run per page: each axe page its own; the body list only for native and pa11y pages', () => {
+    const clean = axeFixture('clean');
+    const defects = axeFixture('defects');
+    const result = prepare({
+      url: 'http://fixture.test/',
+      rules_run: ['custom-rule', 'color-contrast'],
+      pages: [
+        { url: '/clean', axe: clean },
+        { url: '/defects', axe: defects },
+        { url: '/native', issues: [{ rule: 'custom-rule' }] },
+        { url: '/legacy', pa11y: pa11yFixture('htmlcs-issues') },
+      ],
+    });
+    if (!result.ok) throw new Error(result.error.detail);
+    const ids = (r: { passes: any[]; violations: any[]; incomplete: any[]; inapplicable: any[] }) =>
+      [
+        ...new Set(
+          [...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id as string),
+        ),
+      ].sort();
+    const [a, b, native, pa11y] = result.scan.pages.map((p) => p.rules_run);
+    expect(a).toEqual(ids(clean));
+    expect(b).toEqual(ids(defects));
+    // The scan-wide claim does not leak onto axe pages, which say for themselves what ran.
+    expect(a).not.toContain('custom-rule');
+    expect(native).toEqual(['color-contrast', 'custom-rule']);
+    expect(pa11y).toEqual(['color-contrast', 'custom-rule']);
+    // The scan keeps the union, as before.
+    expect(result.scan.rules_run).toEqual(
+      [...new Set([...ids(clean), ...ids(defects), 'custom-rule'])].sort(),
+    );
+
+    const unknown = prepare({
+      url: 'http://fixture.test/',
+      pages: [
+        { url: '/clean', axe: clean },
+        { url: '/native', issues: [] },
+      ],
+    });
+    if (!unknown.ok) throw new Error(unknown.error.detail);
+    expect(unknown.scan.pages.map((p) => p.rules_run)).toEqual([ids(clean), null]);
+    const nothingRan = prepare({
+      url: 'http://fixture.test/',
+      rules_run: [],
+      pages: [{ url: '/n', issues: [] }],
+    });
+    expect(nothingRan.ok && nothingRan.scan.pages[0].rules_run).toEqual([]);
+  });
+
   test('limits: pages and issues are 413 with a pointer; html is truncated and counted', () => {
     const pages = Array.from({ length: 3 }, (_, i) => ({
       url: `/${i}`,

@@ -125,6 +125,59 @@ describe('VPAT derivation', () => {
     expect(d.row('1.1.1').evidence.rules).toEqual(['image-alt']);
   });
 
+  describe('rules run per page', () => {
+    // Pages 0-1: axe, each with its own list; pages 2-3: native issues.
+    const withLists = (native: readonly string[] | null) =>
+      pages(4).map((p) => ({
+        ...p,
+        rulesRun: p.index < 2 ? ['color-contrast', 'image-alt', 'html-has-lang'] : native,
+      }));
+
+    test('a covering rule that ran on some pages only is never supports: not-evaluated, saying on how many', () => {
+      const d = derive({
+        pages: withLists(null),
+        rulesRun: ['color-contrast', 'image-alt', 'html-has-lang'],
+      });
+      const c = d.row('1.4.3');
+      expect(c.conformance).toBe('not-evaluated');
+      expect(c.basis).toBe('rules-not-run');
+      expect(c.needs_review).toBe(true);
+      expect(c.remarks).toContain('ran on only 2 of 4 pages');
+      expect(c.remarks).toContain('color-contrast on 2 of 4');
+      expect(c.remarks).toContain('https://shop.test/p2 and https://shop.test/p3');
+      expect(c.evidence.rules).toEqual(['color-contrast']);
+      expect(d.status).toBe('draft');
+    });
+
+    test('a native page whose list names the rule counts; one that names other rules does not', () => {
+      const covered = derive({ pages: withLists(['color-contrast']), rulesRun: null });
+      expect(covered.row('1.4.3').conformance).toBe('supports');
+      expect(covered.row('1.4.3').remarks).toContain('ran on 4 pages');
+      expect(covered.row('1.1.1').conformance).toBe('not-evaluated');
+      expect(covered.row('1.1.1').remarks).toContain('image-alt on 2 of 4');
+    });
+
+    test('a rule that reported a result on a page ran there, whatever the page listed', () => {
+      // link-name's result on native page 2 is attributed to 2.4.4 only: for 4.1.2 it ran (and did not
+      // find nothing), not "did not run".
+      const d = derive({
+        pages: withLists([]),
+        rulesRun: null,
+        groups: [{ rule: 'link-name', kind: 'incomplete', wcag: '2.4.4', page: 2, count: 1, helpUrl: null }],
+      });
+      expect(d.row('4.1.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rule-results-elsewhere' });
+      expect(d.row('1.4.3').remarks).toContain('ran on only 2 of 4 pages');
+    });
+
+    test('every page tested by some covering rule is enough; the remark says which rule ran where', () => {
+      const split = pages(4).map((p) => ({ ...p, rulesRun: p.index < 2 ? ['image-alt'] : ['role-img-alt'] }));
+      const c = derive({ pages: split, rulesRun: null }).row('1.1.1');
+      expect(c.conformance).toBe('supports');
+      expect(c.remarks).toContain('every one of the 4 pages was tested by at least one');
+      expect(c.remarks).toContain('image-alt on 2 of 4, role-img-alt on 2 of 4');
+    });
+  });
+
   test('covering rules did not run → not-evaluated, never supports', () => {
     const d = derive({ rulesRun: ['image-alt'] });
     expect(d.row('1.4.3').conformance).toBe('not-evaluated');

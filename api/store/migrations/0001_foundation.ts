@@ -98,6 +98,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('final_url');
     t.integer('http_status');
     t.integer('issue_count').notNullable();
+    // JSON array of the rule ids that ran on this page, or NULL when unknown (the VPAT's per-page evidence).
+    t.text('rules_run');
     t.primary(['scan_id', 'page_index']);
   });
 
