@@ -134,12 +134,20 @@ export class VpatEvidenceRepository {
       .where({ scan_id: scanId })
       .orderBy('page_index')
       .select('page_index', 'url', 'normalized_url', 'rules_run');
+    // Native pages share the body's list, and axe pages of one site mostly ran the same rules: parse each
+    // distinct list once (the derivation only reads them).
+    const parsed = new Map<string, string[]>();
+    const list = (text: string) => {
+      let ids = parsed.get(text);
+      if (!ids) parsed.set(text, (ids = JSON.parse(text) as string[]));
+      return ids;
+    };
     return rows.map(
       (r: { page_index: number; url: string; normalized_url: string; rules_run: string | null }) => ({
         index: Number(r.page_index),
         url: r.url,
         normalizedUrl: r.normalized_url,
-        rulesRun: r.rules_run === null ? null : (JSON.parse(r.rules_run) as string[]),
+        rulesRun: r.rules_run === null ? null : list(r.rules_run),
       }),
     );
   }
