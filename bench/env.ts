@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig } from '../api/index.js';
 import { startServer, type RunningServer } from '../app/host.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 import { createPgDatabase, ServerProcess } from '../test/helpers/server-process.js';
 
 export type BenchKind = 'sqlite' | 'postgres';
@@ -68,16 +69,7 @@ export async function startBenchServer(
 }
 
 /** Deterministic PRNG (mulberry32) so every run generates the same data. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = seededRandom;
 
 export function table(rows: Array<Record<string, string | number>>): void {
   console.table(rows);

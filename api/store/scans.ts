@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
 import { isNulFree } from '../domain/text-truncation.js';
-import type { ImportedIssue, Impact, IssueKind } from '../domain/imported-issue.js';
-import type { PreparedIssue, PreparedScan } from '../domain/scan-preparation.js';
+import type { Impact, IssueKind } from '../domain/imported-issue.js';
+import type { PreparedIssue, PreparedPage, PreparedScan } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
 import { dialectOf, insertInChunks, MAX_ROWS_PER_INSERT } from './db.js';
 import { ensureSite } from './sites.js';
@@ -31,21 +31,12 @@ export interface ScanRecord {
   created_at: string;
 }
 
-export interface ScanPageRecord {
-  index: number;
-  url: string;
-  normalized_url: string;
-  title: string | null;
-  final_url: string | null;
-  http_status: number | null;
-  issue_count: number;
-}
+/** A stored page as reads return it (its `rules_run` list is read only by the VPAT evidence). */
+export type ScanPageRecord = Omit<PreparedPage, 'rules_run'>;
 
-export interface ScanIssueRecord extends ImportedIssue {
+export interface ScanIssueRecord extends PreparedIssue {
   /** Database id; ascending in submission order within a scan. */
   id: number;
-  page_index: number;
-  fingerprint: string;
 }
 
 interface ScanRow {
