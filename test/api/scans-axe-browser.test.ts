@@ -1,12 +1,16 @@
 import fs from 'node:fs';
-import { closeBrowser, runAxe, type AxeResults } from '../helpers/axe-browser.js';
+import {
+  CHROMIUM_PATH,
+  closeBrowser,
+  haveChromium,
+  runAxe,
+  type AxeResults,
+} from '../helpers/axe-browser.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { FIXTURE_PAGES } from '../fixtures/axe/pages.js';
 
 // Real axe-core in Debian's Chromium (.ci/run installs the `chromium` package).
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = fs.existsSync(chromium);
-if (!haveChromium) console.warn(`${chromium} not found: the real-browser axe ingest tests are SKIPPED.`);
+if (!haveChromium) console.warn(`${CHROMIUM_PATH} not found: the real-browser axe ingest tests are SKIPPED.`);
 
 const describeBrowser = haveChromium ? describe : describe.skip;
 

@@ -1,6 +1,6 @@
 // Runs the real axe-core package inside Debian's Chromium, so importer and report tests work on what axe
 // actually emits. One browser per test file (jest module registry isolates files); call closeBrowser() in afterAll.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
@@ -21,11 +21,15 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Tests that need it skip, saying so, without it. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM_PATH);
+
 let browserPromise: Promise<Browser> | undefined;
 
 function browser(): Promise<Browser> {
   browserPromise ??= chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
   return browserPromise;
