@@ -48,7 +48,7 @@ export class Authenticator {
     return { kind: 'admin' };
   }
 
-  private async apiKey(req: Request, scope: Scope | 'key'): Promise<Principal> {
+  private async apiKey(req: Request, access: Scope | Scope[] | 'key'): Promise<Principal> {
     const presented = bearer(req);
     const parsed = presented ? parseApiKey(presented) : null;
     if (!parsed) throw problems.unauthorized();
@@ -60,8 +60,13 @@ export class Authenticator {
     if (!record || !matches || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) {
       throw problems.unauthorized('The API key is unknown, revoked or expired.');
     }
-    if (scope !== 'key' && !record.scopes.includes(scope)) {
-      throw problems.forbidden(`This API key lacks the "${scope}" scope.`);
+    const anyOf = access === 'key' ? [] : Array.isArray(access) ? access : [access];
+    if (anyOf.length > 0 && !anyOf.some((s) => record.scopes.includes(s))) {
+      throw problems.forbidden(
+        anyOf.length === 1
+          ? `This API key lacks the "${anyOf[0]}" scope.`
+          : `This API key needs one of these scopes: ${anyOf.map((s) => `"${s}"`).join(', ')}.`,
+      );
     }
     void this.keys.touch(record.id, now, record.lastUsedAt).catch((err) => {
       this.ctx.logger.warn({ err }, 'could not record last_used_at');

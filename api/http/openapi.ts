@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
-import { openApiPath, type AnyRoute, type ResponseSpec } from './route.js';
+import { accessLabel, openApiPath, type AnyRoute, type ResponseSpec } from './route.js';
 
 export interface OpenApiWebhook {
   /** Event type, e.g. `scan.created`. */
@@ -149,13 +149,15 @@ export function generateOpenApi(input: OpenApiInput) {
         (keyed
           ? route.access === 'key'
             ? 'Requires any valid API key.'
-            : `Requires an API key with the \`${route.access}\` scope.`
+            : Array.isArray(route.access)
+              ? `Requires an API key with one of the scopes ${route.access.map((s) => `\`${s}\``).join(', ')}.`
+              : `Requires an API key with the \`${route.access}\` scope.`
           : route.access === 'admin'
             ? 'Requires the admin token.'
             : 'No credential required.'),
       tags: [route.tag],
       security: keyed ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : [],
-      'x-required-scope': keyed && route.access !== 'key' ? route.access : undefined,
+      'x-required-scope': keyed && route.access !== 'key' ? accessLabel(route.access) : undefined,
       request: {
         params: route.params as never,
         query: route.query as never,

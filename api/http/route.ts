@@ -8,8 +8,14 @@ import type { Principal } from './context.js';
  * the handler. The same declaration mounts the express route, validates the request, documents the
  * endpoint in OpenAPI and lists it at GET /api/v1, so the three can never drift apart.
  */
-/** `key` = any valid API key, whatever its scopes. */
-export type Access = 'public' | 'admin' | 'key' | Scope;
+/** `key` = any valid API key, whatever its scopes; a list of scopes = a key with any one of them. */
+export type Access = 'public' | 'admin' | 'key' | Scope | Scope[];
+
+/** How an access rule reads in the OpenAPI document and `GET /api/v1` (`gate or read`). */
+export function accessLabel(access: Access): string {
+  if (access === 'public') return 'none';
+  return Array.isArray(access) ? access.join(' or ') : access;
+}
 
 export interface ResponseSpec {
   description: string;

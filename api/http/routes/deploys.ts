@@ -4,7 +4,6 @@ import { getDeploy, triggerGate } from '../../services/gate.js';
 import type { ApiContext } from '../context.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { requireAnyScope } from '../scope-check.js';
 
 export function deployRoutes(ctx: ApiContext): AnyRoute[] {
   return [
@@ -33,14 +32,11 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/deploy/:id',
       tag: 'Deploy gate',
       summary: 'A deploy event, as decided (with its check run’s current state)',
-      description:
-        'Requires an API key with the `gate` or the `read` scope. The decision is a record: later waivers or ' +
-        'scans do not change it.',
-      access: 'key',
+      description: 'The decision is a record: later waivers or scans do not change it.',
+      access: ['gate', 'read'],
       params: IdParam,
       responses: { 200: { description: 'The deploy event.', schema: DeployEvent } },
-      handler: async ({ params, org, principal }) => {
-        requireAnyScope(principal, ['gate', 'read']);
+      handler: async ({ params, org }) => {
         const event = await getDeploy(ctx, org, params.id);
         if (!event) throw problems.notFound('deploy event');
         return { status: 200, body: event };

@@ -1,6 +1,6 @@
 import { z } from '../../schemas/zod.js';
 import type { ApiContext } from '../context.js';
-import { defineRoute, openApiPath, type AnyRoute } from '../route.js';
+import { accessLabel, defineRoute, openApiPath, type AnyRoute } from '../route.js';
 
 const Info = z
   .object({
@@ -20,7 +20,11 @@ const Info = z
       z.object({
         method: z.string(),
         path: z.string(),
-        auth: z.string().openapi({ description: '`none`, `admin`, `key` (any key) or the required scope.' }),
+        auth: z
+          .string()
+          .openapi({
+            description: '`none`, `admin`, `key` (any key), the required scope, or scopes joined by `or`.',
+          }),
         summary: z.string(),
       }),
     ),
@@ -61,7 +65,7 @@ export function infoRoutes(
           endpoints: allRoutes().map((r) => ({
             method: r.method.toUpperCase(),
             path: openApiPath(r.path),
-            auth: r.access === 'public' ? 'none' : r.access,
+            auth: accessLabel(r.access),
             summary: r.summary,
           })),
         },
