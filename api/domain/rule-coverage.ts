@@ -1,3 +1,5 @@
+import { criteriaFromAxeTags } from './wcag-criteria.js';
+
 /**
  * Which WCAG success criteria each axe-core rule tests, from the rules' own tags (`axe.getRules()`). Pure:
  * the loader that asks the installed axe-core package lives outside domain/.
@@ -19,15 +21,6 @@ export interface RuleCoverage {
   helpUrls: ReadonlyMap<string, string>;
 }
 
-/**
- * `wcag1412` → `1.4.12`. Level tags (`wcag2a`, `wcag21aa`, `wcag22aa`, `wcag2aaa`) name the WCAG version a
- * criterion first appeared in, not a criterion, so they never match (they contain letters after the digits).
- */
-export function criterionFromTag(tag: string): string | null {
-  const m = /^wcag(\d)(\d)(\d{1,2})$/.exec(tag);
-  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
-}
-
 export function buildRuleCoverage(
   rules: readonly AxeRuleInfo[],
   engineVersion: string | null = null,
@@ -36,7 +29,7 @@ export function buildRuleCoverage(
   const byRule = new Map<string, string[]>();
   const helpUrls = new Map<string, string>();
   for (const rule of rules) {
-    const criteria = [...new Set(rule.tags.map(criterionFromTag).filter((c): c is string => c !== null))];
+    const criteria = criteriaFromAxeTags(rule.tags);
     byRule.set(rule.ruleId, criteria);
     if (rule.helpUrl) helpUrls.set(rule.ruleId, rule.helpUrl);
     for (const c of criteria) {

@@ -1,31 +1,13 @@
 import { newId, nowIso } from '../domain/ids.js';
 import { scanWaiverLookup, type ScanWaiverLookup, type WaiverViewPage } from '../domain/scan-waivers.js';
 import { compileWaivers } from '../domain/waiver-match.js';
-import { criteriaFromAxeTags } from '../domain/wcag-criteria.js';
 import { prepareScan, type PreparationError } from '../domain/scan-preparation.js';
 import { recordEvent } from '../events/outbox.js';
 import type { ApiContext } from '../http/context.js';
 import type { CreateScanBody } from '../schemas/scans.js';
 import { insertScan, type ScanRecord } from '../store/scans.js';
 import { WaiverRepository } from '../store/waivers.js';
-
-let axeCriteria: Promise<(ruleId: string) => string[]> | undefined;
-
-/**
- * WCAG criteria of an axe rule id, from the installed axe-core's own rule tags. pa11y's axe runner
- * drops the tags, so its issues get their criteria here. Loaded once, and only when a pa11y page
- * arrives (axe-core is a large module).
- */
-export function axeRuleCriteria(): Promise<(ruleId: string) => string[]> {
-  axeCriteria ??= import('axe-core').then((mod) => {
-    const axe =
-      (mod as unknown as { default?: typeof import('axe-core') }).default ??
-      (mod as typeof import('axe-core'));
-    const byRule = new Map(axe.getRules().map((r) => [r.ruleId, criteriaFromAxeTags(r.tags)]));
-    return (ruleId: string) => byRule.get(ruleId) ?? [];
-  });
-  return axeCriteria;
-}
+import { axeRuleCriteria } from './axe-rule-coverage.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
