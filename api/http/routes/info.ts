@@ -20,11 +20,9 @@ const Info = z
       z.object({
         method: z.string(),
         path: z.string(),
-        auth: z
-          .string()
-          .openapi({
-            description: '`none`, `admin`, `key` (any key), the required scope, or scopes joined by `or`.',
-          }),
+        auth: z.string().openapi({
+          description: '`none`, `admin`, `key` (any key), the required scope, or scopes joined by `or`.',
+        }),
         summary: z.string(),
       }),
     ),
