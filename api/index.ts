@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
-import type { ApiContext } from './http/context.js';
+import type { ApiContext } from './context.js';
 import { openApiWebhooks } from './events/catalog.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { backgroundJobs, type BackgroundJob } from './jobs.js';
@@ -14,7 +14,7 @@ import { RequestLocks } from './store/request-locks.js';
 
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
-export type { ApiContext } from './http/context.js';
+export type { ApiContext } from './context.js';
 // For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
 export {
   claimStalePendingCheckRuns,

@@ -1,4 +1,4 @@
-import type { ApiContext } from './http/context.js';
+import type { ApiContext } from './context.js';
 import { webhookJobs } from './events/jobs.js';
 import { IdempotencyRepository } from './store/idempotency.js';
 import { rateLimitStoreFor } from './store/rate-limits.js';

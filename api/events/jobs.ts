@@ -1,4 +1,4 @@
-import type { ApiContext } from '../http/context.js';
+import type { ApiContext } from '../context.js';
 import { intervalJob, type BackgroundJob } from '../jobs.js';
 import { nowIso } from '../domain/ids.js';
 import { markExpiredWaivers, type ExpiredWaiverRow } from '../store/waiver-expiry.js';

@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import client from 'prom-client';
 import { rateLimitStoreFor } from '../store/rate-limits.js';
 import { Authenticator } from './auth.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext } from '../context.js';
 import { generateOpenApi, type OpenApiWebhook } from './openapi.js';
 import { methodNotAllowed, mountRoutes } from './mount.js';
 import { errorHandler } from './errors.js';

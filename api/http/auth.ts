@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-key.js';
 import { nowIso } from '../domain/ids.js';
 import { KeyRepository } from '../store/keys.js';
-import type { ApiContext, Principal } from './context.js';
+import type { ApiContext, Principal } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import type { Access } from './route.js';
 import type { RateLimitStore } from '../store/rate-limits.js';

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { ApiContext } from './context.js';
+import type { ApiContext } from '../context.js';
+import { DomainError } from '../domain/errors.js';
 import { HttpProblem, problemBody, problems } from './problem.js';
 
 /**
@@ -26,6 +27,7 @@ export function errorHandler(ctx: ApiContext) {
 
 function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  if (err instanceof DomainError) return fromDomainError(err);
   // Express throws a URIError for a path parameter that is not valid percent-encoding (`/scans/%FF`):
   // such a path cannot name anything, so it is answered like a missing resource.
   if (err instanceof URIError) return problems.notFound();
@@ -35,6 +37,20 @@ function toProblem(err: unknown): HttpProblem {
     'internal',
     'An unexpected error occurred; quote the request id when reporting it.',
   );
+}
+
+/** The one mapping from the service's errors to HTTP. */
+function fromDomainError(err: DomainError): HttpProblem {
+  switch (err.kind) {
+    case 'not_found':
+      return new HttpProblem(404, 'not_found', err.message);
+    case 'invalid':
+      return problems.validation(err.errors ?? [], err.message);
+    case 'conflict':
+      return problems.conflict(err.message);
+    case 'forbidden':
+      return problems.forbidden(err.message);
+  }
 }
 
 function isUnavailable(err: unknown): boolean {

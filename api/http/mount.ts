@@ -5,7 +5,7 @@ import { IdempotencyRepository } from '../store/idempotency.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
 import type { Authenticator } from './auth.js';
 import { createBodyReader } from './body.js';
-import type { ApiContext, Principal } from './context.js';
+import type { ApiContext, Principal } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';
 import type { AnyRoute, Reply } from './route.js';

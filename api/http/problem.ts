@@ -1,3 +1,5 @@
+import type { FieldError } from '../domain/errors.js';
+
 /**
  * Errors as RFC 9457 problem details. Handlers throw HttpProblem; the error middleware turns it (and
  * anything else) into `application/problem+json` with a stable `code`.
@@ -17,11 +19,6 @@ export type ProblemCode =
   | 'internal'
   | 'unavailable';
 
-export interface FieldError {
-  pointer: string;
-  detail: string;
-}
-
 const TITLES: Record<ProblemCode, string> = {
   malformed_json: 'Malformed JSON',
   unauthorized: 'Unauthorized',
@@ -37,6 +34,8 @@ const TITLES: Record<ProblemCode, string> = {
   internal: 'Internal server error',
   unavailable: 'Service unavailable',
 };
+
+export type { FieldError };
 
 export class HttpProblem extends Error {
   constructor(

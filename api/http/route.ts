@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ZodType } from 'zod';
 import type { Scope } from '../domain/api-key.js';
-import type { Principal } from './context.js';
+import type { Principal } from '../context.js';
 
 /**
  * One declaration per endpoint: method, path, access, the zod schemas of its input and output, and

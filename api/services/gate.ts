@@ -11,7 +11,7 @@ import {
 import { newId, nowIso } from '../domain/ids.js';
 import { compileWaivers, type WaiverRule } from '../domain/waiver-match.js';
 import { recordEvent } from '../events/outbox.js';
-import type { ApiContext } from '../http/context.js';
+import type { ApiContext } from '../context.js';
 import { problems } from '../http/problem.js';
 import { DeployTriggerBody, type DeployEvent, type GateIssue } from '../schemas/deploys.js';
 import { DeployRepository, type DeployRecord } from '../store/deploys.js';

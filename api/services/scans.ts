@@ -3,7 +3,7 @@ import { scanWaiverLookup, type ScanWaiverLookup, type WaiverViewPage } from '..
 import { compileWaivers } from '../domain/waiver-match.js';
 import { prepareScan, type PreparationError } from '../domain/scan-preparation.js';
 import { recordEvent } from '../events/outbox.js';
-import type { ApiContext } from '../http/context.js';
+import type { ApiContext } from '../context.js';
 import type { CreateScanBody } from '../schemas/scans.js';
 import { insertScan, type ScanRecord } from '../store/scans.js';
 import { WaiverRepository } from '../store/waivers.js';

@@ -2,7 +2,7 @@ import { newId, nowIso } from '../domain/ids.js';
 import { deriveReport } from '../domain/vpat-derive.js';
 import { catalogRowIds, editionCatalog } from '../domain/vpat-editions.js';
 import type { OverrideRecord, ProductContact, ReportProduct, VpatReport } from '../domain/vpat-report.js';
-import type { ApiContext } from '../http/context.js';
+import type { ApiContext } from '../context.js';
 import { problems, type FieldError } from '../http/problem.js';
 import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../schemas/vpat.js';
 import { VpatEvidenceRepository, type EvidenceScan } from '../store/vpat-evidence.js';

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { errorHandler } from '../../api/http/errors.js';
 import { createLogger } from '../../api/index.js';
-import type { ApiContext } from '../../api/http/context.js';
+import type { ApiContext } from '../../api/context.js';
 
 describe('the error handler', () => {
   const lines: string[] = [];

@@ -1,7 +1,7 @@
 import { IdParam } from '../../schemas/common.js';
 import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
 import { getDeploy, triggerGate } from '../../services/gate.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

@@ -1,4 +1,4 @@
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
 import { deployRoutes } from './deploys.js';
 import { keyRoutes } from './keys.js';

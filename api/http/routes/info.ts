@@ -1,5 +1,5 @@
 import { z } from '../../schemas/zod.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { accessLabel, defineRoute, openApiPath, type AnyRoute } from '../route.js';
 
 const Info = z

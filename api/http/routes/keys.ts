@@ -3,7 +3,7 @@ import { newId, nowIso } from '../../domain/ids.js';
 import { IdParam, PageQuery } from '../../schemas/common.js';
 import { CreatedKey, CreateKeyBody, KeyInfo, KeyList } from '../../schemas/keys.js';
 import { KeyRepository, type ApiKeyRecord } from '../../store/keys.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { migrationsApplied } from '../../store/migrations/index.js';
 import { z } from '../../schemas/zod.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

@@ -13,7 +13,7 @@ import {
   type ScanPageRecord,
   type ScanRecord,
 } from '../../store/scans.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { HttpProblem, problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -1,7 +1,7 @@
 import { nowIso } from '../../domain/ids.js';
 import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites.js';
 import { getSite, listSites, patchSite, type SiteRecord } from '../../store/sites.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -5,7 +5,7 @@ import { IdParam } from '../../schemas/common.js';
 import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../schemas/vpat.js';
 import { z } from '../../schemas/zod.js';
 import { VpatReportService } from '../../services/vpat-reports.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

@@ -5,7 +5,7 @@ import { IdParam } from '../../schemas/common.js';
 import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers.js';
 import { getSite } from '../../store/sites.js';
 import { WaiverRepository, type WaiverRecord } from '../../store/waivers.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -12,7 +12,7 @@ import {
 } from '../../schemas/webhooks.js';
 import { DeliveryRepository, type AttemptRecord } from '../../store/deliveries.js';
 import { WebhookRepository, type SubscriptionRecord } from '../../store/webhooks.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -1,10 +1,10 @@
 import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { Scope } from '../domain/api-key.js';
-import type { Dialect } from '../store/db.js';
-import type { RequestLocks } from '../store/request-locks.js';
+import type { Config } from './config.js';
+import type { Scope } from './domain/api-key.js';
+import type { Dialect } from './store/db.js';
+import type { RequestLocks } from './store/request-locks.js';
 
 /** What every router gets: configuration, the database and the process-wide collaborators. */
 export interface ApiContext {

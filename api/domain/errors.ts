@@ -1,0 +1,34 @@
+/**
+ * Errors the layers below HTTP throw when a request cannot be carried out. They name what went wrong
+ * in the service's terms; `http/errors.ts` is the one place that turns them into problem+json.
+ */
+export interface FieldError {
+  /** JSON pointer into the request body (`#/decisions/0/criterion`). */
+  pointer: string;
+  detail: string;
+}
+
+export type DomainErrorKind = 'not_found' | 'invalid' | 'conflict' | 'forbidden';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const domainErrors = {
+  notFound: (what = 'resource') => new DomainError('not_found', `No such ${what}.`),
+  invalid: (errors: FieldError[], detail?: string) =>
+    new DomainError(
+      'invalid',
+      detail ?? `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`,
+      errors,
+    ),
+  conflict: (detail: string) => new DomainError('conflict', detail),
+  forbidden: (detail: string) => new DomainError('forbidden', detail),
+};
