@@ -7,7 +7,7 @@ import { DeliveryRepository, type AttemptResult, type ClaimedDelivery } from '..
 import type { Knex } from 'knex';
 import type { Dialect } from '../store/db.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay, parseRetryAfter } from './retry-schedule.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../secret-box.js';
 import { signDelivery } from './signer.js';
 import { checkTargetUrl, guardedLookup, systemResolver, type Resolver } from './ssrf-guard.js';
 

@@ -1,16 +1,7 @@
 import type { Knex } from 'knex';
 import { newId, nowIso } from '../domain/ids.js';
+import type { EventType } from '../schemas/events.js';
 import { fanOutMessage } from '../store/deliveries.js';
-
-export const EVENT_TYPES = [
-  'scan.created',
-  'deploy.completed',
-  'vpat.generated',
-  'waiver.created',
-  'waiver.revoked',
-  'waiver.expired',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface OutboxEvent {
   org: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { webhookSecretBox } from '../events/jobs.js';
+import { webhookSecretBox } from '../secret-box.js';
 import { IdempotencyRepository } from '../store/idempotency.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
 import type { Authenticator } from './auth.js';

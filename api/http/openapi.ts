@@ -3,15 +3,8 @@ import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
+import type { OpenApiWebhook } from '../schemas/events.js';
 import { accessLabel, openApiPath, type AnyRoute, type ResponseSpec } from './route.js';
-
-export interface OpenApiWebhook {
-  /** Event type, e.g. `scan.created`. */
-  name: string;
-  summary: string;
-  /** Schema of the payload `{type, timestamp, data}`. */
-  payload: ZodType;
-}
 
 export interface OpenApiInput {
   version: string;

@@ -1,5 +1,5 @@
 import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
-import { EVENT_TYPES } from '../events/outbox.js';
+import { EVENT_TYPES } from './events.js';
 import { pageOf, Timestamp } from './common.js';
 import { z } from './zod.js';
 

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { createDeliveryWorker } from '../../api/events/jobs.js';
+import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createDeliveryWorker } from '../../api/events/jobs.js';
+import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { recordEvent } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';

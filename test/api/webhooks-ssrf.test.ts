@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { createDeliveryWorker } from '../../api/events/jobs.js';
+import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { recordEvent } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import os from 'node:os';
 import { jest } from '@jest/globals';
-import { createDeliveryWorker } from '../../api/events/jobs.js';
+import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
-import { recordEvent, type EventType } from '../../api/events/outbox.js';
+import { recordEvent } from '../../api/events/outbox.js';
+import type { EventType } from '../../api/schemas/events.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nextRetryDelay, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS } from '../../api/events/retry-schedule.js';
-import { SecretBox, secretBoxFor } from '../../api/events/secret-box.js';
+import { SecretBox, secretBoxFor } from '../../api/secret-box.js';
 import { generateWebhookSecret, signDelivery } from '../../api/events/signer.js';
 
 describe('webhook signing', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { sweepExpiredWaivers } from '../../api/events/jobs.js';
+import { sweepExpiredWaivers } from '../../api/services/waiver-expiry.js';
 import { newId } from '../../api/domain/ids.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 

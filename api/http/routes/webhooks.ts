@@ -1,6 +1,6 @@
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree } from '../../domain/text-truncation.js';
-import { webhookSecretBox } from '../../events/jobs.js';
+import { webhookSecretBox } from '../../secret-box.js';
 import { generateWebhookSecret } from '../../events/signer.js';
 import { checkTargetUrl } from '../../events/ssrf-guard.js';
 import { IdParam, PageQuery } from '../../schemas/common.js';

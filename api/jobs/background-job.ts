@@ -1,7 +1,4 @@
-import type { ApiContext } from './context.js';
-import { webhookJobs } from './events/jobs.js';
-import { IdempotencyRepository } from './store/idempotency.js';
-import { rateLimitStoreFor } from './store/rate-limits.js';
+import type { ApiContext } from '../context.js';
 
 /** Work the server does in the background; stopped (and awaited) on shutdown. */
 export interface BackgroundJob {
@@ -41,18 +38,4 @@ export function intervalJob(
       await running;
     },
   };
-}
-
-export function pruneJob(ctx: ApiContext): BackgroundJob {
-  const idempotency = new IdempotencyRepository(ctx.db);
-  const limits = rateLimitStoreFor(ctx.db, ctx.dialect);
-  return intervalJob(ctx, 'prune', 10 * 60_000, async () => {
-    await idempotency.prune();
-    await limits.prune();
-  });
-}
-
-/** Every background job of the service; features add theirs here. */
-export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
-  return [pruneJob(ctx), ...webhookJobs(ctx)];
 }

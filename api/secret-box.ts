@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { ApiContext } from './context.js';
 
 /**
  * Encrypts subscription secrets at rest with AES-256-GCM. The key comes from WEBHOOK_SECRET_KEY
@@ -73,4 +74,16 @@ function resolveKey(
       : 'WEBHOOK_SECRET_KEY is not set: generated a webhook secret key and stored it in this file (mode 0600)',
   );
   return key;
+}
+
+/** The subscription-secret box of this service (the webhook routes, the idempotency replay store and the worker share it). */
+export function webhookSecretBox(ctx: ApiContext): SecretBox {
+  return secretBoxFor(
+    {
+      secretKey: ctx.config.webhooks.secretKey,
+      dataDir: ctx.config.dataDir,
+      multiInstance: ctx.dialect === 'postgres',
+    },
+    ctx.logger,
+  );
 }

@@ -1,12 +1,29 @@
-import type { OpenApiWebhook } from '../http/openapi.js';
 import type { ZodType } from 'zod';
-import { Timestamp } from '../schemas/common.js';
-import { DeployEvent } from '../schemas/deploys.js';
-import { CreatedScan } from '../schemas/scans.js';
-import { VpatReport } from '../schemas/vpat.js';
-import { Waiver } from '../schemas/waivers.js';
-import { z } from '../schemas/zod.js';
-import type { EventType } from './outbox.js';
+import { Timestamp } from './common.js';
+import { DeployEvent } from './deploys.js';
+import { CreatedScan } from './scans.js';
+import { VpatReport } from './vpat.js';
+import { Waiver } from './waivers.js';
+import { z } from './zod.js';
+
+/** The event catalogue: every event the outbox records and webhooks deliver. */
+export const EVENT_TYPES = [
+  'scan.created',
+  'deploy.completed',
+  'vpat.generated',
+  'waiver.created',
+  'waiver.revoked',
+  'waiver.expired',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface OpenApiWebhook {
+  /** Event type, e.g. `scan.created`. */
+  name: string;
+  summary: string;
+  /** Schema of the payload `{type, timestamp, data}`. */
+  payload: ZodType;
+}
 
 const VpatGenerated = VpatReport.pick({
   id: true,

@@ -1,0 +1,21 @@
+import type { ApiContext } from '../context.js';
+import { IdempotencyRepository } from '../store/idempotency.js';
+import { rateLimitStoreFor } from '../store/rate-limits.js';
+import { intervalJob, type BackgroundJob } from './background-job.js';
+import { webhookJobs } from './webhooks.js';
+
+export type { BackgroundJob } from './background-job.js';
+
+export function pruneJob(ctx: ApiContext): BackgroundJob {
+  const idempotency = new IdempotencyRepository(ctx.db);
+  const limits = rateLimitStoreFor(ctx.db, ctx.dialect);
+  return intervalJob(ctx, 'prune', 10 * 60_000, async () => {
+    await idempotency.prune();
+    await limits.prune();
+  });
+}
+
+/** Every background job of the service; features add theirs here. */
+export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
+  return [pruneJob(ctx), ...webhookJobs(ctx)];
+}
