@@ -7,7 +7,7 @@ import type { ScanPage } from './api-types.js';
  * - an array of them (`@axe-core/cli --save`, most Playwright/Cypress setups)
  * - pa11y-ci's JSON report: `{total, passes, errors, results: {"<url>": [issue | {message}]}}`
  * - pa11y's own JSON (`pa11y --reporter json`): `{pageUrl, documentTitle, issues}` or an array of them
- * - a native scan body (`{url, pages: [...]}`, DESIGN §Scans)
+ * - a native scan body (`{url, pages: [...]}`, docs/scans.md)
  */
 
 export type ResultFormat = 'axe' | 'axe-array' | 'pa11y-ci' | 'pa11y' | 'native';

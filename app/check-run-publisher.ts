@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import { annotationBatches, buildCheckRun, type GateResult } from './check-run-summary.js';
 
-/** The check-run state a deploy event records (DESIGN §Deploy gate: `check_run`). */
+/** The check-run state a deploy event records (its `check_run` field). */
 export interface CheckRunState {
   status: 'pending' | 'completed' | 'failed' | 'skipped';
   id?: number;

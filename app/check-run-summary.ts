@@ -30,7 +30,7 @@ export type ImpactCounts = Partial<
   Record<Impact | 'unknown', number | { new?: number; existing?: number; fixed?: number; waived?: number }>
 >;
 
-/** The parts of a deploy event (DESIGN §Deploy gate) that a check run shows. */
+/** The parts of a deploy event (docs/gate.md) that a check run shows. */
 export interface GateResult {
   id: string;
   siteId: string;

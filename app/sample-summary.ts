@@ -26,7 +26,7 @@ function issue(extra: Partial<GateIssue> & Pick<GateIssue, 'rule'>): GateIssue {
   };
 }
 
-/** A failed gate as the deploy event of DESIGN.md §Deploy gate describes it. */
+/** A failed gate as its deploy event describes it (docs/gate.md). */
 export const SAMPLE_RESULT: GateResult = {
   id: 'dep_2fJ8kQ0aXm4Rt9Lp1ZcV',
   siteId: 'shop-web',

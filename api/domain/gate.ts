@@ -1,7 +1,7 @@
 import type { WaivableIssue, WaiverMatcher } from './waiver-match.js';
 
 /**
- * The deploy gate (DESIGN §Deploy gate) as pure functions: which scan is the head, which is the
+ * The deploy gate (docs/gate.md) as pure functions: which scan is the head, which is the
  * baseline, and — from the two scans' issues, the site's active waivers and the thresholds — the
  * decision with its reasons, counts and threshold table. No I/O: the service reads the evidence,
  * calls `evaluateGate`, and stores what it returns.

@@ -1,8 +1,8 @@
 import type { WaiverMatcher } from './waiver-match.js';
 
 /**
- * Which active waiver covers each issue of a stored scan (DESIGN §Waivers: "a waived issue is still
- * shown everywhere, as waived"). Uses the gate's own matcher, so the scan view and the gate never
+ * Which active waiver covers each issue of a stored scan (a waived issue is still shown
+ * everywhere, as waived). Uses the gate's own matcher, so the scan view and the gate never
  * disagree about what a waiver covers at the same moment. Pure; the caller reads the waivers.
  */
 

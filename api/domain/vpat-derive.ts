@@ -16,7 +16,7 @@ import type {
 } from './vpat-report.js';
 
 /**
- * Derives every row of a VPAT / ACR from one scan's evidence, as DESIGN.md §VPAT / ACR says:
+ * Derives every row of a VPAT / ACR from one scan's evidence (docs/vpat.md):
  * - violations (waived ones too) on more than half of the scanned pages → does-not-support; on half or
  *   fewer → partially-supports;
  * - rules that test the criterion ran and found nothing → supports, remarked "automated evidence only";

@@ -1,7 +1,7 @@
 import { urlMatcher } from './glob.js';
 import { normalizeSelector } from './selector-normalisation.js';
 
-/** A waiver as the gate sees it (DESIGN §Waivers). Every criterion that is set must match. */
+/** A waiver as the gate sees it (docs/gate.md). Every criterion that is set must match. */
 export interface WaiverRule {
   id: string;
   rule: string;

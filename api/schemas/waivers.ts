@@ -2,7 +2,7 @@ import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from './common.js';
 import { z } from './zod.js';
 
-/** Waivers may last at most this long (DESIGN §Waivers): a waiver is a plan to fix, not a pardon. */
+/** Waivers may last at most this long (docs/gate.md): a waiver is a plan to fix, not a pardon. */
 export const MAX_WAIVER_DAYS = 365;
 const DAY_MS = 86_400_000;
 

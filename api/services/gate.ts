@@ -32,8 +32,8 @@ export type CheckRunUpdate = {
 };
 
 /**
- * Evaluates the deploy gate for a commit and records the decision as a deploy event (DESIGN §Deploy
- * gate). A failed gate is a normal result, not an error; only an unknown site is (404).
+ * Evaluates the deploy gate for a commit and records the decision as a deploy event
+ * (docs/gate.md). A failed gate is a normal result, not an error; only an unknown site is (404).
  * After the transaction commits, `deploy.completed` is emitted in-process for the GitHub App; the
  * outbox row for webhooks is written inside it.
  */

@@ -12,7 +12,7 @@ test('docs/action.md carries the inputs/outputs tables generated from action.yml
   expect(docsAreCurrent()).toBe(true);
 });
 
-test('action.yml declares exactly the inputs and outputs of DESIGN §GitHub Action', () => {
+test('action.yml declares exactly the inputs and outputs docs/action.md documents', () => {
   const meta = yaml.load(actionYml) as any;
   expect(Object.keys(meta.inputs)).toEqual([
     'api-url',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action
-// makes is observable; the API is a real HTTP server on loopback answering per the DESIGN contract.
+// makes is observable; the API is a real HTTP server on loopback answering as the service's OpenAPI document says.
 
 interface Call {
   fn: string;

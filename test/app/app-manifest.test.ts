@@ -16,7 +16,7 @@ describe('app.yml (the GitHub App manifest)', () => {
     expect(manifest.public).toBe(false);
   });
 
-  test('asks for exactly the permissions of DESIGN.md', () => {
+  test('asks for exactly the permissions docs/github-app.md explains', () => {
     expect(manifest.default_permissions).toEqual({
       checks: 'write',
       metadata: 'read',
@@ -26,7 +26,7 @@ describe('app.yml (the GitHub App manifest)', () => {
 
   test('subscribes to check_run and check_suite; installation is not listed because GitHub refuses it', () => {
     // GitHub delivers `installation` to every App and rejects a manifest that names it
-    // ("Default events unsupported: installation"), so DESIGN.md's third event is received, not subscribed.
+    // ("Default events unsupported: installation"), so the App receives it without subscribing.
     expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite']);
   });
 

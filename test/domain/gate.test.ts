@@ -389,7 +389,7 @@ describe('evaluateGate', () => {
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['zz', 'aa', 'mm']);
   });
 
-  test('agrees with a plain set-based reading of DESIGN on random scans', () => {
+  test('agrees with a plain set-based reading of docs/gate.md on random scans', () => {
     const impact = fc.constantFrom<Impact | null>('critical', 'serious', 'moderate', 'minor', null);
     const kind = fc.constantFrom<IssueKind>('violation', 'incomplete');
     // A small fingerprint alphabet so that scans overlap and repeat fingerprints.
@@ -410,7 +410,7 @@ describe('evaluateGate', () => {
             { new_only: newOnly, include_incomplete: includeIncomplete, max_total: 3, fail_on_serious: true },
             waivedFp ? [waiver({ rule: 'r', fingerprint: waivedFp })] : [],
           );
-          // The reference: DESIGN §Deploy gate steps 3-5, with sets.
+          // The reference: the gate's steps (new, existing, fixed; waivers; thresholds), with sets.
           const counted = (k: IssueKind) => k === 'violation' || includeIncomplete;
           const baseSet = new Set((b ?? []).map((x) => x.fingerprint));
           const headSet = new Set(h.map((x) => x.fingerprint));
