@@ -135,7 +135,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/**/*.ts', 'app/**/*.ts', 'action/**/*.ts'],
+    files: ['api/**/*.ts', 'app/**/*.ts', 'action/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],
       'max-lines': ['error', { max: 300 }],
@@ -169,7 +169,7 @@ export default tseslint.config(
   {
     // The Action is bundled on its own: it imports the service's types, and no server code except the
     // shared pure renderer of the gate report.
-    files: ['action/**/*.ts'],
+    files: ['action/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

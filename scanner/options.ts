@@ -1,0 +1,82 @@
+import os from 'node:os';
+
+/**
+ * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
+ * inputs. Plain data: parsing and validation happen in each face's input module, defaults here.
+ */
+
+/** axe-core tags run by default: WCAG 2.0-2.2 A and AA, plus axe's best practices. */
+export const DEFAULT_AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+export const DEFAULT_MAX_PAGES = 50;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'commit'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+/** Where the pages come from; several sources are merged in this order, duplicates removed. */
+export interface PageSources {
+  urls: string[];
+  /** A sitemap.xml or sitemap index URL. */
+  sitemap: string | null;
+  /** `from => to`: sitemap URLs starting with `from` are scanned at `to` (a preview deployment). */
+  sitemapRewrite: { from: string; to: string } | null;
+  /** A file of URLs, one a line (`#` comments). */
+  urlsFile: string | null;
+  /** Follow same-origin links from the pages above, up to maxPages pages in all. */
+  crawl: boolean;
+  maxPages: number;
+  /** Globs of URLs (or paths) never scanned. */
+  exclude: string[];
+}
+
+export interface ScanOptions extends PageSources {
+  chromePath: string | null;
+  bypassCsp: boolean;
+  axeTags: string[];
+  concurrency: number;
+  timeoutMs: number;
+  waitUntil: WaitUntil;
+  /** A selector each page must show before it is scanned. */
+  waitFor: string | null;
+  headers: Record<string, string>;
+  cookies: { name: string; value: string }[];
+  /** A Playwright storage state file (cookies and local storage) a login step saved. */
+  storageState: string | null;
+  /** A module whose default export receives a page (and its context) to log in, once per worker. */
+  loginScript: string | null;
+  /** A glob: a page that ends there was redirected to the login page. */
+  loginUrl: string | null;
+}
+
+/** Progress as the scan goes: the Action logs lines, the CLI draws a bar on a TTY. */
+export interface ScanProgress {
+  planned(total: number): void;
+  page(result: { url: string; ok: boolean; detail: string }, done: number, total: number): void;
+  note(message: string): void;
+}
+
+export const silentProgress: ScanProgress = { planned: () => {}, page: () => {}, note: () => {} };
+
+/** Every option at its default; each face overrides what its inputs set. */
+export function defaultScanOptions(): ScanOptions {
+  return {
+    urls: [],
+    sitemap: null,
+    sitemapRewrite: null,
+    urlsFile: null,
+    crawl: false,
+    maxPages: DEFAULT_MAX_PAGES,
+    exclude: [],
+    chromePath: null,
+    bypassCsp: true,
+    axeTags: [...DEFAULT_AXE_TAGS],
+    concurrency: Math.max(1, os.availableParallelism()),
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    waitUntil: 'load',
+    waitFor: null,
+    headers: {},
+    cookies: [],
+    storageState: null,
+    loginScript: null,
+    loginUrl: null,
+  };
+}

@@ -1,0 +1,113 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { runAxe, type AxeResults } from './axe.js';
+import type { ScanOptions } from './options.js';
+
+export interface ScannedPage {
+  ok: true;
+  url: string;
+  finalUrl: string;
+  status: number | null;
+  title: string;
+  axe: AxeResults;
+  /** Same-document links of the page (absolute), for the crawl. */
+  links: string[];
+}
+
+export interface FailedPage {
+  ok: false;
+  url: string;
+  finalUrl: string | null;
+  status: number | null;
+  error: string;
+  /** The page ended on the login page: the session was not signed in. */
+  loginRedirect: boolean;
+}
+
+export type PageOutcome = ScannedPage | FailedPage;
+
+class PageTimeout extends Error {}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+async function load(
+  page: Page,
+  url: string,
+  options: ScanOptions,
+  isLoginPage: (url: string) => boolean,
+  collectLinks: boolean,
+): Promise<PageOutcome> {
+  const response = await page.goto(url, { waitUntil: options.waitUntil, timeout: options.timeoutMs });
+  const status = response?.status() ?? null;
+  const finalUrl = page.url();
+  const failed = (error: string, loginRedirect = false): FailedPage => ({
+    ok: false,
+    url,
+    finalUrl,
+    status,
+    error,
+    loginRedirect,
+  });
+  // Checked before the status: a login page answers 200, and its scan would pass for the app behind it.
+  if (isLoginPage(finalUrl)) return failed(`redirected to the login page (${finalUrl})`, true);
+  if (status !== null && status >= 400) return failed(`HTTP ${status}`);
+  if (options.waitFor) {
+    try {
+      await page.waitForSelector(options.waitFor, { timeout: options.timeoutMs });
+    } catch {
+      return failed(`"${options.waitFor}" did not appear within ${seconds(options.timeoutMs)}`);
+    }
+  }
+  const links = collectLinks
+    ? await page.evaluate(() =>
+        Array.from(
+          (
+            globalThis as unknown as {
+              document: { querySelectorAll(s: string): ArrayLike<{ href: unknown }> };
+            }
+          ).document.querySelectorAll('a[href]'),
+          (a) => (typeof a.href === 'string' ? a.href : ''),
+        ),
+      )
+    : [];
+  const axe = await runAxe(page, options.axeTags);
+  return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
+}
+
+/**
+ * Opens one page in the worker's context, waits as the options say, and runs axe-core. Never throws: a page
+ * that fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the
+ * HTTP status when there was one. The whole page, axe included, has `timeout` to finish.
+ */
+export async function scanPage(
+  context: BrowserContext,
+  url: string,
+  options: ScanOptions,
+  isLoginPage: (url: string) => boolean,
+  collectLinks: boolean,
+): Promise<PageOutcome> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(options.timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PageTimeout()), options.timeoutMs);
+  });
+  try {
+    return await Promise.race([load(page, url, options, isLoginPage, collectLinks), deadline]);
+  } catch (err) {
+    const timedOut = err instanceof PageTimeout || (err instanceof Error && err.name === 'TimeoutError');
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    return {
+      ok: false,
+      url,
+      finalUrl: null,
+      status: null,
+      error: timedOut ? `timed out after ${seconds(options.timeoutMs)}` : message,
+      loginRedirect: false,
+    };
+  } finally {
+    clearTimeout(timer);
+    await page.close().catch(() => {});
+  }
+}

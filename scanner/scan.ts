@@ -1,0 +1,132 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { AXE_VERSION } from './axe.js';
+import { launchBrowser, resolveBrowser } from './browser.js';
+import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
+import { scanPage, type PageOutcome } from './page-scan.js';
+import { startPages } from './pages.js';
+import { openSession } from './session.js';
+import { looksLikePage, pageKey, urlMatcher } from './url-match.js';
+
+export interface ScanRun {
+  /** Every page in scan order (the sources' order, then the crawl's, level by level). */
+  pages: PageOutcome[];
+  engine: { name: 'axe-core'; version: string };
+  browser: string;
+  /** Pages the crawl found beyond max-pages, not scanned. */
+  notScanned: number;
+}
+
+/**
+ * A pool of workers, one browser context each, taking pages from a shared list. Results keep the list's
+ * order whatever order the workers finish in.
+ */
+async function scanLevel(
+  contexts: BrowserContext[],
+  urls: string[],
+  options: ScanOptions,
+  isLoginPage: (url: string) => boolean,
+  progress: { report: (o: PageOutcome) => void },
+): Promise<PageOutcome[]> {
+  const out: PageOutcome[] = new Array(urls.length);
+  let next = 0;
+  await Promise.all(
+    contexts.map(async (context) => {
+      while (next < urls.length) {
+        const i = next++;
+        out[i] = await scanPage(context, urls[i], options, isLoginPage, options.crawl);
+        progress.report(out[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+/** New same-origin pages linked from a level, in page order then link order, not yet seen or excluded. */
+function discover(
+  level: PageOutcome[],
+  origins: Set<string>,
+  seen: Set<string>,
+  exclude: string[],
+): string[] {
+  const excluded = urlMatcher(exclude);
+  const found: string[] = [];
+  for (const outcome of level) {
+    if (!outcome.ok) continue;
+    for (const link of outcome.links) {
+      const key = pageKey(link);
+      if (!key || seen.has(key) || !origins.has(new URL(key).origin)) continue;
+      seen.add(key);
+      if (!excluded(key) && looksLikePage(key)) found.push(key);
+    }
+  }
+  return found;
+}
+
+/**
+ * Finds the pages, scans each in one browser with `concurrency` workers, and crawls level by level (so
+ * which pages fit under max-pages never depends on which worker was faster). Failed pages are in the
+ * result; scanProblem says whether the run as a whole can be trusted.
+ */
+export async function scan(
+  options: ScanOptions,
+  progress: ScanProgress = silentProgress,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ScanRun> {
+  const executable = resolveBrowser({ chromePath: options.chromePath, env });
+  let level = await startPages(options, options.headers);
+  const origins = new Set(level.map((u) => new URL(u).origin));
+  const seen = new Set(level);
+  if (options.crawl) level = level.slice(0, options.maxPages);
+  progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
+  const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
+  const browser: Browser = await launchBrowser(executable);
+  const pages: PageOutcome[] = [];
+  let notScanned = 0;
+  try {
+    const workers = Math.max(1, Math.min(options.concurrency, level.length));
+    const contexts = await Promise.all(
+      Array.from({ length: workers }, () => openSession(browser, options, [...origins])),
+    );
+    let planned = level.length;
+    let finished = 0;
+    progress.planned(planned);
+    const report = { report: (o: PageOutcome) => progress.page(describe(o), ++finished, planned) };
+    while (level.length > 0) {
+      const outcomes = await scanLevel(contexts, level, options, isLoginPage, report);
+      pages.push(...outcomes);
+      if (!options.crawl) break;
+      const found = discover(outcomes, origins, seen, options.exclude);
+      level = found.slice(0, Math.max(0, options.maxPages - pages.length));
+      notScanned += found.length - level.length;
+      if (level.length > 0) progress.planned((planned = pages.length + level.length));
+    }
+  } finally {
+    await browser.close();
+  }
+  return { pages, engine: { name: 'axe-core', version: AXE_VERSION }, browser: executable, notScanned };
+}
+
+function describe(o: PageOutcome): { url: string; ok: boolean; detail: string } {
+  if (!o.ok) return { url: o.url, ok: false, detail: o.error };
+  const n = o.axe.violations.reduce((sum, v) => sum + v.nodes.length, 0);
+  return { url: o.url, ok: true, detail: `${n} ${n === 1 ? 'violation' : 'violations'}` };
+}
+
+/**
+ * Why the run must fail even before any gate: a page landed on the login page (the session is not signed in,
+ * so the scan tested the login form instead of the app), or every page failed (nothing was tested).
+ */
+export function scanProblem(pages: PageOutcome[]): string | null {
+  const login = pages.filter((p) => !p.ok && p.loginRedirect);
+  if (login.length > 0) {
+    return (
+      `${login.length} of ${pages.length} ${pages.length === 1 ? 'page was' : 'pages were'} redirected to the login page ` +
+      `(first: ${login[0].url}): the session is not signed in, so the scan would test the login form instead of the app.`
+    );
+  }
+  const failed = pages.filter((p) => !p.ok);
+  if (pages.length > 0 && failed.length === pages.length) {
+    return `Every page failed (${pages.length}); the first, ${failed[0].url}: ${failed[0].error}. Nothing was tested.`;
+  }
+  return null;
+}
