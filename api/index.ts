@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
 import type { ApiContext } from './context.js';
+import { consoleRouter } from './console/index.js';
 import { openApiWebhooks } from './schemas/events.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { backgroundJobs, type BackgroundJob } from './jobs/index.js';
@@ -71,7 +72,13 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
         ? new RequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
         : undefined,
   };
-  const http = createHttpApp({ ctx, adminToken, version: VERSION, webhooks: openApiWebhooks });
+  const http = createHttpApp({
+    ctx,
+    adminToken,
+    version: VERSION,
+    webhooks: openApiWebhooks,
+    pages: consoleRouter(ctx),
+  });
   let jobs: BackgroundJob[] = [];
   return {
     ctx,

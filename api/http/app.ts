@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   adminToken: string;
   version: string;
   webhooks?: OpenApiWebhook[];
+  /** Pages served beside the API by the same process (the console); mounted before the API's 404. */
+  pages?: express.Router;
 }
 
 export interface HttpApp {
@@ -103,6 +105,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     next();
   });
 
+  if (options.pages) app.use(options.pages);
   app.use(mountRoutes(routes, { ctx, auth, rateLimits }));
   app.use(methodNotAllowed(routes));
   app.use(errorHandler(ctx));

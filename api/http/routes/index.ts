@@ -3,6 +3,7 @@ import type { AnyRoute } from '../route.js';
 import { deployRoutes } from './deploys.js';
 import { keyRoutes } from './keys.js';
 import { scanRoutes } from './scans.js';
+import { siteHistoryRoutes } from './site-history.js';
 import { siteRoutes } from './sites.js';
 import { vpatRoutes } from './vpat.js';
 import { waiverRoutes } from './waivers.js';
@@ -15,6 +16,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteRoutes(ctx),
     ...scanRoutes(ctx),
     ...deployRoutes(ctx),
+    ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...webhookRoutes(ctx),

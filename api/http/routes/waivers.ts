@@ -1,34 +1,13 @@
-import { newId, nowIso } from '../../domain/ids.js';
-import { waiverState } from '../../domain/waiver-match.js';
+import { nowIso } from '../../domain/ids.js';
 import { recordEvent } from '../../events/outbox.js';
 import { IdParam } from '../../schemas/common.js';
 import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers.js';
-import { getSite } from '../../store/sites.js';
-import { WaiverRepository, type WaiverRecord } from '../../store/waivers.js';
+import { createWaiver, presentWaiver } from '../../services/waivers.js';
+import { WaiverRepository } from '../../store/waivers.js';
 import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-
-export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {
-  const status = waiverState(w, now);
-  return {
-    id: w.id,
-    siteId: w.site_id,
-    rule: w.rule,
-    selector: w.selector,
-    url_pattern: w.url_pattern,
-    fingerprint: w.fingerprint,
-    reason: w.reason,
-    expires_at: w.expires_at,
-    status,
-    active: status === 'active',
-    created_at: w.created_at,
-    created_by: w.created_by,
-    revoked_at: w.revoked_at,
-    revoked_by: w.revoked_by,
-  };
-}
 
 export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
   const waivers = new WaiverRepository(ctx.db);
@@ -48,33 +27,8 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
         201: { description: 'The waiver.', schema: Waiver, headers: { Location: '' } },
       },
       handler: async ({ body, org, principal }) => {
-        if (!(await getSite(ctx.db, org, body.siteId))) throw problems.notFound('site');
-        const record: WaiverRecord = {
-          id: newId('wvr'),
-          org,
-          site_id: body.siteId,
-          rule: body.rule,
-          selector: body.selector ?? null,
-          url_pattern: body.url_pattern ?? null,
-          fingerprint: body.fingerprint?.toLowerCase() ?? null,
-          reason: body.reason,
-          // Stored in one format (UTC, milliseconds) so it compares correctly as text in SQL.
-          expires_at: new Date(body.expires_at).toISOString(),
-          created_at: nowIso(),
-          created_by: principal.kind === 'key' ? principal.keyId : null,
-          revoked_at: null,
-          revoked_by: null,
-        };
-        const view = presentWaiver(record);
-        await ctx.db.transaction(async (trx) => {
-          await waivers.with(trx).insert(record);
-          await recordEvent(trx, { org, type: 'waiver.created', data: view });
-        });
-        ctx.logger.info(
-          { waiver_id: record.id, org, site_id: record.site_id, rule: record.rule },
-          'waiver created',
-        );
-        return { status: 201, headers: { Location: `/api/v1/waivers/${record.id}` }, body: view };
+        const view = await createWaiver(ctx, org, principal.kind === 'key' ? principal.keyId : null, body);
+        return { status: 201, headers: { Location: `/api/v1/waivers/${view.id}` }, body: view };
       },
     }),
     defineRoute({

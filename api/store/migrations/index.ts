@@ -3,6 +3,7 @@ import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_deploys_waivers.js';
 import * as m0003 from './0003_vpat.js';
 import * as m0004 from './0004_webhooks.js';
+import * as m0010 from './0010_console.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -13,6 +14,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0002_deploys_waivers': m0002,
   '0003_vpat': m0003,
   '0004_webhooks': m0004,
+  '0010_console': m0010,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,102 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Scope } from '../domain/api-key.js';
+import { DomainError } from '../domain/errors.js';
+import type { ApiContext } from '../context.js';
+import { html } from './html.js';
+import { layout } from './layout.js';
+import { sendPage } from './respond.js';
+import { csrfMatches, hasScope, redirectToSignIn, visitorOf, type Visitor } from './session.js';
+
+export type PageHandler = (visitor: Visitor, req: Request, res: Response) => Promise<void>;
+
+/** Form bodies are small; a larger one is refused before it is read. */
+const readForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
+
+export function sendNotFound(res: Response, visitor: Visitor | undefined): void {
+  sendPage(
+    res,
+    404,
+    layout({
+      title: 'Not found',
+      visitor,
+      main: html`<p>There is nothing here, or it belongs to another organisation.</p>
+        <p><a href="/">Back to your sites</a></p>`,
+    }),
+  );
+}
+
+export function sendForbidden(res: Response, visitor: Visitor, detail: string): void {
+  sendPage(
+    res,
+    403,
+    layout({
+      title: 'Not allowed',
+      visitor,
+      main: html`<p>${detail}</p>
+        <p><a href="/">Back to your sites</a></p>`,
+    }),
+  );
+}
+
+function scopeText(scopes: Scope[]): string {
+  return scopes.map((s) => `“${s}”`).join(' or ');
+}
+
+async function run(handler: PageHandler, visitor: Visitor, req: Request, res: Response): Promise<void> {
+  try {
+    await handler(visitor, req, res);
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'not_found') return sendNotFound(res, visitor);
+    if (err instanceof DomainError && err.kind === 'forbidden')
+      return sendForbidden(res, visitor, err.message);
+    throw err;
+  }
+}
+
+/**
+ * A page for signed-in visitors whose key has one of `scopes`: without a session the visitor is sent to
+ * sign in and brought back; without the scope the page says so (403). Services throw `not_found` for
+ * another org's ids, which reads as a plain 404 page.
+ */
+export function page(ctx: ApiContext, scopes: Scope[], handler: PageHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    (async () => {
+      const visitor = await visitorOf(ctx, req);
+      if (!visitor) return redirectToSignIn(req, res);
+      if (!hasScope(visitor, ...scopes)) {
+        return sendForbidden(res, visitor, `This page needs a key with the ${scopeText(scopes)} scope.`);
+      }
+      await run(handler, visitor, req, res);
+    })().catch(next);
+  };
+}
+
+/** A form's target: like `page`, and the form must carry this session's CSRF token. */
+export function action(ctx: ApiContext, scopes: Scope[], handler: PageHandler): RequestHandler[] {
+  return [
+    readForm,
+    (req: Request, res: Response, next: NextFunction) => {
+      (async () => {
+        const visitor = await visitorOf(ctx, req);
+        if (!visitor) return redirectToSignIn(req, res);
+        if (!csrfMatches(visitor.csrf, (req.body as Record<string, unknown> | undefined)?._csrf)) {
+          return sendForbidden(
+            res,
+            visitor,
+            'This form was not sent from this console (its security token is missing or out of date). Go back, reload the page and try again.',
+          );
+        }
+        if (!hasScope(visitor, ...scopes)) {
+          return sendForbidden(res, visitor, `This needs a key with the ${scopeText(scopes)} scope.`);
+        }
+        await run(handler, visitor, req, res);
+      })().catch(next);
+    },
+  ];
+}
+
+/** A form field as one string ('' when absent or repeated). */
+export function field(req: Request, name: string): string {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v : '';
+}

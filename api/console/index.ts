@@ -1,0 +1,33 @@
+import express, { type Router } from 'express';
+import type { ApiContext } from '../context.js';
+import { rateLimitStoreFor } from '../store/rate-limits.js';
+import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
+import { action, page } from './guard.js';
+import { deployPage, waiveAction } from './pages/deploy.js';
+import { reportDownload, reportPage } from './pages/report.js';
+import { scanPage } from './pages/scan.js';
+import { signInRoutes } from './pages/sign-in.js';
+import { sitePage, siteSettingsAction } from './pages/site.js';
+import { sitesPage } from './pages/sites.js';
+
+/**
+ * The console: server-rendered pages over the same services as the API, for people with a browser.
+ * Paths outside it fall through to the API (and its 404 problem).
+ */
+export function consoleRouter(ctx: ApiContext): Router {
+  const r = express.Router({ strict: false });
+  r.get(STYLESHEET_PATH, serveStylesheet);
+  signInRoutes(r, ctx, rateLimitStoreFor(ctx.db, ctx.dialect));
+  r.get(
+    '/',
+    page(ctx, ['read'], (v, req, res) => sitesPage(ctx, v, req, res)),
+  );
+  r.get('/sites/:siteId', page(ctx, ['read'], sitePage(ctx)));
+  r.post('/sites/:siteId/settings', ...action(ctx, ['manage'], siteSettingsAction(ctx)));
+  r.get('/scans/:id', page(ctx, ['read'], scanPage(ctx)));
+  r.get('/deploys/:id', page(ctx, ['gate', 'read'], deployPage(ctx)));
+  r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));
+  r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
+  r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));
+  return r;
+}

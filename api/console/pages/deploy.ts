@@ -1,0 +1,268 @@
+import type { Request, Response } from 'express';
+import { domainErrors } from '../../domain/errors.js';
+import type { ApiContext } from '../../context.js';
+import type { DeployEvent, GateIssue } from '../../schemas/deploys.js';
+import { CreateWaiverBody } from '../../schemas/waivers.js';
+import { getDeploy } from '../../services/gate.js';
+import { createWaiver } from '../../services/waivers.js';
+import { field } from '../guard.js';
+import { html, type Html } from '../html.js';
+import { layout } from '../layout.js';
+import { redirectAfterPost, sendPage } from '../respond.js';
+import { hasScope, type Visitor } from '../session.js';
+import {
+  decisionBadge,
+  IMPACTS,
+  impactBadge,
+  shortSha,
+  tableWrap,
+  when,
+  type FieldProblem,
+} from '../views/parts.js';
+import { waiveForm, type WaiveState } from './deploy-waive.js';
+
+const MATCH_TEXT: Record<string, string> = {
+  fingerprint: 'same fingerprint as in the baseline',
+  similar: 'a similar element in the baseline (moved or changed slightly)',
+  none: 'nothing like it in the baseline',
+};
+
+/** How the gate matched an issue with the baseline, where the deploy event records it. */
+function matchOf(issue: GateIssue): Html | null {
+  const match = (issue as GateIssue & { match?: string }).match;
+  return match
+    ? html`<dt>Matched by</dt>
+        <dd>${MATCH_TEXT[match] ?? match}</dd>`
+    : null;
+}
+
+function issueCard(issue: GateIssue, extra: Html | null): Html {
+  return html`<li class="issue">
+    <p>${impactBadge(issue.impact)} <strong>${issue.rule}</strong>: ${issue.message ?? ''}</p>
+    <dl class="facts">
+      <dt>Page</dt>
+      <dd>${issue.page_url}</dd>
+      ${
+        issue.selector
+          ? html`<dt>Element</dt>
+              <dd><code>${issue.selector}</code></dd>`
+          : null
+      }
+      ${
+        issue.wcag.length
+          ? html`<dt>WCAG</dt>
+              <dd>${issue.wcag.join(', ')}</dd>`
+          : null
+      }
+      ${
+        issue.source
+          ? html`<dt>Source</dt>
+              <dd><code>${issue.source.path}${issue.source.line ? `:${issue.source.line}` : ''}</code></dd>`
+          : null
+      }
+      ${matchOf(issue)}
+      ${
+        issue.help_url
+          ? html`<dt>Help</dt>
+              <dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>`
+          : null
+      }
+    </dl>
+    ${extra}
+  </li>`;
+}
+
+function countsTable(e: DeployEvent): Html {
+  const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
+  return tableWrap(
+    'Issues by impact',
+    html`<table>
+      <caption>
+        Issues of the head scan by impact
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Impact</th>
+          <th scope="col" class="num">New</th>
+          <th scope="col" class="num">Existing</th>
+          <th scope="col" class="num">Fixed</th>
+          <th scope="col" class="num">Waived</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map((i) => {
+          const c = e.counts.by_impact[i]!;
+          return html`<tr>
+            <th scope="row">${i}</th>
+            <td class="num">${c.new}</td>
+            <td class="num">${c.existing}</td>
+            <td class="num">${c.fixed}</td>
+            <td class="num">${c.waived}</td>
+          </tr>`;
+        })}
+        <tr>
+          <th scope="row">Total</th>
+          <td class="num">${e.counts.new}</td>
+          <td class="num">${e.counts.existing}</td>
+          <td class="num">${e.counts.fixed}</td>
+          <td class="num">${e.counts.waived}</td>
+        </tr>
+      </tbody>
+    </table>`,
+  );
+}
+
+function decision(e: DeployEvent): Html {
+  return html`<p>
+      ${decisionBadge(e.passed)} ${e.passed ? 'This commit may deploy.' : 'This commit may not deploy.'}
+    </p>
+    ${
+      e.reasons.length
+        ? html`<ul>
+            ${e.reasons.map((r) => html`<li><code>${r.code}</code>: ${r.message}</li>`)}
+          </ul>`
+        : null
+    }
+    ${
+      e.thresholds.length
+        ? tableWrap(
+            'Thresholds',
+            html`<table>
+              <caption>
+                Thresholds checked
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Threshold</th>
+                  <th scope="col" class="num">Limit</th>
+                  <th scope="col" class="num">Actual</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${e.thresholds.map(
+                  (t) =>
+                    html`<tr>
+                      <th scope="row"><code>${t.name}</code></th>
+                      <td class="num">${t.limit}</td>
+                      <td class="num">${t.actual}</td>
+                      <td>${t.passed ? 'pass' : 'fail'}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`,
+          )
+        : null
+    }`;
+}
+
+function baseline(e: DeployEvent): Html {
+  if (!e.baseline) return html`<p>No baseline: the commit has no scan.</p>`;
+  const b = e.baseline;
+  return html`<dl class="facts">
+    <dt>Compared with</dt>
+    <dd>
+      ${b.scan_id ? html`<a href=${`/scans/${b.scan_id}`}>scan of commit ${shortSha(b.sha)}</a>` : 'no scan'}
+    </dd>
+    <dt>Strategy</dt>
+    <dd><code>${b.strategy}</code></dd>
+    <dt>Why</dt>
+    <dd>${b.reason}</dd>
+  </dl>`;
+}
+
+async function render(
+  ctx: ApiContext,
+  visitor: Visitor,
+  req: Request,
+  res: Response,
+  waive?: WaiveState,
+): Promise<void> {
+  const e = await getDeploy(ctx, visitor.user.org, String(req.params.id));
+  if (!e) throw domainErrors.notFound('deploy event');
+  const canWaive = hasScope(visitor, 'manage');
+  const waived = typeof req.query.waived === 'string' ? req.query.waived : undefined;
+  const main = html`${waived ? html`<p class="notice" role="status">Waiver <code>${waived}</code> created. It applies to later gate decisions.</p>` : null}
+    <dl class="facts">
+      <dt>Site</dt>
+      <dd><a href=${`/sites/${e.siteId}`}>${e.siteId}</a></dd>
+      <dt>Commit</dt>
+      <dd>${shortSha(e.sha)}${e.ref ? html` (<code>${e.ref}</code>)` : null}</dd>
+      <dt>Decided</dt>
+      <dd>${when(e.created_at)}</dd>
+      <dt>Head scan</dt>
+      <dd>${e.scan_id ? html`<a href=${`/scans/${e.scan_id}`}>${e.scan_id}</a>` : 'none'}</dd>
+    </dl>
+    <h2>Decision</h2>
+    ${decision(e)}
+    <h2>Baseline</h2>
+    ${baseline(e)}
+    <h2>Counts</h2>
+    ${countsTable(e)}
+    <h2 id="new">New issues (${e.new_issues_total})</h2>
+    ${e.new_issues_total > e.new_issues.length ? html`<p>The ${e.new_issues.length} most severe are listed; the scan has them all.</p>` : null}
+    ${
+      e.new_issues.length
+        ? html`<ol class="issues">
+            ${e.new_issues.map((i, n) => issueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null))}
+          </ol>`
+        : html`<p>None.</p>`
+    }
+    <h2>Fixed issues (${e.counts.fixed})</h2>
+    <p>
+      ${e.counts.fixed ? 'Issues of the baseline that this commit no longer has; the baseline scan lists them.' : 'None.'}
+    </p>
+    <h2>Waived issues (${e.counts.waived})</h2>
+    ${
+      e.waived_issues.length
+        ? html`<ol class="issues">
+            ${e.waived_issues.map((i) => issueCard(i, html`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
+          </ol>`
+        : html`<p>None.</p>`
+    }`;
+  const title = `Gate decision for ${e.sha.slice(0, 12)}`;
+  sendPage(
+    res,
+    waive ? 400 : 200,
+    layout({
+      title,
+      visitor,
+      breadcrumbs: [['Sites', '/'], [e.siteId, `/sites/${e.siteId}`], ['Deploy']],
+      main,
+    }),
+  );
+}
+
+export function deployPage(ctx: ApiContext) {
+  return (visitor: Visitor, req: Request, res: Response) => render(ctx, visitor, req, res);
+}
+
+/** "Waive" on a new issue: a waiver for exactly that issue (its fingerprint), with a reason and an end. */
+export function waiveAction(ctx: ApiContext) {
+  return async (visitor: Visitor, req: Request, res: Response) => {
+    const e = await getDeploy(ctx, visitor.user.org, String(req.params.id));
+    if (!e) throw domainErrors.notFound('deploy event');
+    const fingerprint = field(req, 'fingerprint');
+    const issue = e.new_issues.find((i) => i.fingerprint === fingerprint);
+    if (!issue) throw domainErrors.notFound('issue');
+    const values = { reason: field(req, 'reason').trim(), expires: field(req, 'expires').trim() };
+    const expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expires) ? `${values.expires}T23:59:59Z` : 'invalid';
+    const parsed = CreateWaiverBody.safeParse({
+      siteId: e.siteId,
+      rule: issue.rule,
+      fingerprint,
+      reason: values.reason,
+      expires_at: expiresAt,
+    });
+    if (!parsed.success) {
+      const problems: FieldProblem[] = parsed.error.issues.map((i) =>
+        i.path[0] === 'reason'
+          ? { field: 'reason', message: 'Give a reason for the waiver.' }
+          : { field: 'expires', message: 'Choose an end date in the next 365 days.' },
+      );
+      return render(ctx, visitor, req, res, { fingerprint, values, problems });
+    }
+    const created = await createWaiver(ctx, visitor.user.org, visitor.user.keyId, parsed.data);
+    redirectAfterPost(res, `/deploys/${encodeURIComponent(e.id)}?waived=${encodeURIComponent(created.id)}`);
+  };
+}

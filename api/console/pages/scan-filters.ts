@@ -1,0 +1,44 @@
+import type { IssueFilter, ScanBrowse } from '../../services/scan-browse.js';
+import { html, type Html } from '../html.js';
+import { IMPACTS } from '../views/parts.js';
+
+/** Beyond this many pages, a page is picked by its number rather than from a list. */
+const PAGE_SELECT_MAX = 100;
+
+/** The GET form that narrows the issues; it works without script and keeps its state in the address. */
+export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
+  const rules = [...new Set(b.groups.map((g) => g.rule))].sort();
+  if (f.rule && !rules.includes(f.rule)) rules.unshift(f.rule);
+  const pageField =
+    b.pages.length <= PAGE_SELECT_MAX
+      ? html`<select id="f-page" name="page">
+          <option value="">All pages</option>
+          ${b.pages.map((p) => html`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
+        </select>`
+      : html`<input
+            id="f-page"
+            name="page"
+            inputmode="numeric"
+            size="6"
+            value=${f.pageIndex === undefined ? '' : String(f.pageIndex + 1)}
+            aria-describedby="f-page-hint"
+          /><span class="hint" id="f-page-hint">1 to ${b.pages.length}; empty for all</span>`;
+  return html`<form method="get" action="#issues" class="filters">
+    <div class="field">
+      <label for="f-impact">Impact</label>
+      <select id="f-impact" name="impact">
+        <option value="">All impacts</option>
+        ${[...IMPACTS, 'unknown'].map((i) => html`<option value=${i} selected=${f.impact === i}>${i}</option>`)}
+      </select>
+    </div>
+    <div class="field">
+      <label for="f-rule">Rule</label>
+      <select id="f-rule" name="rule">
+        <option value="">All rules</option>
+        ${rules.map((r) => html`<option value=${r} selected=${f.rule === r}>${r}</option>`)}
+      </select>
+    </div>
+    <div class="field"><label for="f-page">Page</label>${pageField}</div>
+    <div><button type="submit">Show issues</button></div>
+  </form>`;
+}

@@ -1,0 +1,239 @@
+import type { Request, Response } from 'express';
+import type { ApiContext } from '../../context.js';
+import {
+  browseScan,
+  type BrowsedIssue,
+  type IssueFilter,
+  type ScanBrowse,
+} from '../../services/scan-browse.js';
+import { html, type Html } from '../html.js';
+import { layout } from '../layout.js';
+import { sendPage } from '../respond.js';
+import type { Visitor } from '../session.js';
+import { decodePageCursor, encodePageCursor } from '../views/cursor.js';
+import { IMPACTS, impactBadge, plural, shortSha, tableWrap, when } from '../views/parts.js';
+import { scanFilters } from './scan-filters.js';
+
+export const ISSUES_PER_PAGE = 50;
+/** Pages listed at once (those with the most issues); the page filter reaches every page. */
+const PAGES_LISTED = 50;
+const IMPACT_FILTERS = [...IMPACTS, 'unknown'] as const;
+
+export function filterOf(req: Request, pageCount: number): IssueFilter {
+  const q = req.query;
+  const impact = IMPACT_FILTERS.find((i) => i === q.impact);
+  const rule = typeof q.rule === 'string' && q.rule.length > 0 && q.rule.length <= 200 ? q.rule : undefined;
+  const page = typeof q.page === 'string' && /^\d{1,6}$/.test(q.page) ? Number(q.page) - 1 : undefined;
+  return { impact, rule, pageIndex: page !== undefined && page >= 0 && page < pageCount ? page : undefined };
+}
+
+export function filterQuery(f: IssueFilter, extra: Record<string, string> = {}): string {
+  const p = new URLSearchParams();
+  if (f.impact) p.set('impact', f.impact);
+  if (f.rule) p.set('rule', f.rule);
+  if (f.pageIndex !== undefined) p.set('page', String(f.pageIndex + 1));
+  for (const [k, v] of Object.entries(extra)) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
+  const listed = [...b.pages]
+    .sort((x, y) => y.issue_count - x.issue_count || x.index - y.index)
+    .slice(0, PAGES_LISTED);
+  return html`${
+    b.pages.length > PAGES_LISTED
+      ? html`<p>
+          The ${PAGES_LISTED} pages with the most issues, of ${b.pages.length}; the page filter below reaches
+          every page.
+        </p>`
+      : null
+  }
+  ${tableWrap(
+    'Pages',
+    html`<table>
+      <caption>
+        Pages and their issues
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num">No.</th>
+          <th scope="col">Page</th>
+          <th scope="col">Title</th>
+          <th scope="col" class="num">HTTP</th>
+          <th scope="col" class="num">Issues</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${listed.map(
+          (p) =>
+            html`<tr>
+              <td class="num">${p.index + 1}</td>
+              <th scope="row">
+                <a href=${`${filterQuery({ ...f, pageIndex: p.index })}#issues`}>${p.url}</a>
+              </th>
+              <td>${p.title ?? '—'}</td>
+              <td class="num">${p.http_status ?? '—'}</td>
+              <td class="num">${p.issue_count}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
+  )}`;
+}
+
+function groupsTable(b: ScanBrowse, f: IssueFilter): Html {
+  if (b.groups.length === 0) return html`<p>No issues match these filters.</p>`;
+  return tableWrap(
+    'Issues by rule',
+    html`<table>
+      <caption>
+        Issues by rule${f.impact || f.pageIndex !== undefined ? ' (filtered)' : ''}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Rule</th>
+          <th scope="col">Impact</th>
+          <th scope="col">WCAG criteria</th>
+          <th scope="col" class="num">Issues</th>
+          <th scope="col">Help</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${b.groups.map(
+          (g) =>
+            html`<tr>
+              <th scope="row"><a href=${`${filterQuery({ ...f, rule: g.rule })}#issues`}>${g.rule}</a></th>
+              <td>${impactBadge(g.impact)}</td>
+              <td>${g.wcag.length ? g.wcag.join(', ') : '—'}</td>
+              <td class="num">${g.count}</td>
+              <td>${g.helpUrl ? html`<a href=${g.helpUrl}>About ${g.rule}</a>` : '—'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
+  );
+}
+
+function issueItem(i: BrowsedIssue, pageUrl: string): Html {
+  return html`<li class="issue">
+    <p>
+      ${impactBadge(i.impact)} ${i.waiverId ? html`<span class="badge waived">waived</span> ` : null}
+      ${i.kind === 'incomplete' ? html`<span class="muted">needs review</span> ` : null}${i.message ?? i.rule}
+    </p>
+    <dl class="facts">
+      <dt>Page</dt>
+      <dd>${pageUrl}</dd>
+      ${
+        i.selector
+          ? html`<dt>Element</dt>
+              <dd><code>${i.selector}</code></dd>`
+          : null
+      }
+      ${
+        i.html
+          ? html`<dt>HTML</dt>
+              <dd>
+                <pre><code>${i.html}</code></pre>
+              </dd>`
+          : null
+      }
+      ${
+        i.wcag.length
+          ? html`<dt>WCAG</dt>
+              <dd>${i.wcag.join(', ')}</dd>`
+          : null
+      }
+      ${
+        i.source
+          ? html`<dt>Source</dt>
+              <dd><code>${i.source.path}${i.source.line ? `:${i.source.line}` : ''}</code></dd>`
+          : null
+      }
+      ${
+        i.waiverId
+          ? html`<dt>Waiver</dt>
+              <dd><code>${i.waiverId}</code></dd>`
+          : null
+      }
+    </dl>
+  </li>`;
+}
+
+function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
+  const urls = new Map(b.pages.map((p) => [p.index, p.url]));
+  const byRule = new Map<string, BrowsedIssue[]>();
+  for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
+  return html`${[...byRule].map(
+    ([rule, issues]) =>
+      html`<section aria-labelledby=${`rule-${rule}`}>
+        <h3 id=${`rule-${rule}`}>
+          ${rule} <span class="muted">(${plural(issues.length, 'issue')} on this screen)</span>
+        </h3>
+        <ol class="issues">
+          ${issues.map((i) => issueItem(i, urls.get(i.page_index) ?? ''))}
+        </ol>
+      </section>`,
+  )}`;
+}
+
+function pager(f: IssueFilter, cursor: string | null, continued: boolean): Html | null {
+  if (!cursor && !continued) return null;
+  return html`<nav class="pager" aria-label="Issue pages">
+    ${continued ? html`<a href=${`${filterQuery(f)}#issues`}>First issues</a>` : null}
+    ${cursor ? html`<a href=${`${filterQuery(f, { after: cursor })}#issues`}>Next ${ISSUES_PER_PAGE} issues</a>` : null}
+  </nav>`;
+}
+
+export function scanPage(ctx: ApiContext) {
+  return async (visitor: Visitor, req: Request, res: Response): Promise<void> => {
+    const rawAfter = decodePageCursor(req.query.after, 2);
+    const after = rawAfter ? { rule: String(rawAfter[0]), id: Number(rawAfter[1]) } : undefined;
+    // The page filter is validated against the scan's page count once the scan is read.
+    const loose = filterOf(req, Number.MAX_SAFE_INTEGER);
+    const b = await browseScan(
+      ctx,
+      visitor.user.org,
+      String(req.params.id),
+      loose,
+      ISSUES_PER_PAGE + 1,
+      after,
+    );
+    const f = filterOf(req, b.pages.length);
+    const shown = b.issues.slice(0, ISSUES_PER_PAGE);
+    const last = shown[shown.length - 1];
+    const cursor = b.issues.length > ISSUES_PER_PAGE && last ? encodePageCursor([last.rule, last.id]) : null;
+    const s = b.scan;
+    const main = html`<dl class="facts">
+        <dt>Site</dt>
+        <dd><a href=${`/sites/${s.siteId}`}>${s.siteId}</a></dd>
+        <dt>Commit</dt>
+        <dd>${shortSha(s.sha)}${s.branch ? html` on <code>${s.branch}</code>` : null}</dd>
+        <dt>Scanned</dt>
+        <dd>${when(s.created_at)}${s.engine ? ` with ${s.engine.name} ${s.engine.version ?? ''}` : ''}</dd>
+        <dt>Address</dt>
+        <dd>${s.url}</dd>
+        <dt>Found</dt>
+        <dd>
+          ${plural(s.issue_count, 'issue')} on ${plural(s.page_count, 'page')}:
+          ${IMPACTS.map((i) => html` ${impactBadge(i)} ${s.summary.by_impact[i]}`)}
+        </dd>
+      </dl>
+      <h2>Pages</h2>
+      ${pagesTable(b, f)}
+      <h2 id="issues" tabindex="-1">Issues</h2>
+      ${scanFilters(b, f)} ${groupsTable(b, f)} ${issueList(b, f, shown)}
+      ${pager(f, cursor, after !== undefined)}`;
+    const title = `Scan of ${s.siteId}, ${s.created_at.slice(0, 10)}`;
+    sendPage(
+      res,
+      200,
+      layout({
+        title,
+        visitor,
+        breadcrumbs: [['Sites', '/'], [s.siteId, `/sites/${s.siteId}`], ['Scan']],
+        main,
+      }),
+    );
+  };
+}

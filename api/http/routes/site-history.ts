@@ -1,0 +1,58 @@
+import { DeployList, DeployListQuery } from '../../schemas/deploy-history.js';
+import { SiteParam } from '../../schemas/sites.js';
+import { SiteTrend, TrendQuery } from '../../schemas/site-trend.js';
+import { deployHistory, siteTrend } from '../../services/site-history.js';
+import type { ApiContext } from '../../context.js';
+import { decodeCursor, toPage } from '../pagination.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+
+export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/deploys',
+      tag: 'Deploy gate',
+      summary: 'Gate history: deploy events, newest first',
+      description: 'Every deploy event of the org, or of one site with `siteId`, as summary lines.',
+      access: ['gate', 'read'],
+      query: DeployListQuery,
+      responses: {
+        200: { description: 'Deploy events, newest first.', schema: DeployList, headers: { Link: '' } },
+      },
+      handler: async ({ query, req, org }) => {
+        const after = decodeCursor(query.cursor, 2);
+        const rows = await deployHistory(
+          ctx,
+          org,
+          { siteId: query.siteId },
+          query.limit + 1,
+          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
+        );
+        const page = toPage(
+          req,
+          rows,
+          query.limit,
+          (d) => [d.created_at, d.id],
+          (d) => d,
+        );
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/sites/:siteId/trend',
+      tag: 'Sites',
+      summary: "Trend of issues by impact over the base branch's latest scans",
+      description:
+        "One point per scan on the site's base branch, oldest first. `404` when the site does not exist.",
+      access: 'read',
+      params: SiteParam,
+      query: TrendQuery,
+      responses: { 200: { description: 'The trend.', schema: SiteTrend } },
+      handler: async ({ params, query, org }) => ({
+        status: 200,
+        body: await siteTrend(ctx, org, params.siteId, query.limit),
+      }),
+    }),
+  ];
+}

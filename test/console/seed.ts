@@ -1,0 +1,97 @@
+import type { Harness } from '../helpers/harness.js';
+
+const SHA = (n: number) => n.toString(16).padStart(40, 'a');
+
+function issue(rule: string, impact: string, selector: string, wcag: string[]) {
+  return {
+    rule,
+    impact,
+    selector,
+    wcag,
+    message: `${rule} problem at ${selector}`,
+    html: `<div class="x">${selector} <span>“quoted” & <b>markup</b></span></div>`,
+    help_url: `https://dequeuniversity.com/rules/axe/4.11/${rule}`,
+  };
+}
+
+export interface Seeded {
+  key: string;
+  readOnlyKey: string;
+  otherKey: string;
+  siteId: string;
+  baseScanIds: string[];
+  headScanId: string;
+  deployId: string;
+  failingFingerprint: string;
+  reportId: string;
+  otherScanId: string;
+  otherDeployId: string;
+}
+
+/** A site with a trend on main, a failing gate decision with new issues, and a report; another org beside it. */
+export async function seedConsole(h: Harness): Promise<Seeded> {
+  const key = await h.createKey({ org: 'acme', scopes: ['ingest', 'gate', 'read', 'manage'], name: 'Ada' });
+  const readOnlyKey = await h.createKey({ org: 'acme', scopes: ['read'], name: 'Reader' });
+  const otherKey = await h.createKey({ org: 'globex', scopes: ['ingest', 'gate', 'read', 'manage'] });
+  const siteId = 'shop-web';
+  const scan = async (k: string, site: string, sha: string, branch: string, issues: unknown[]) => {
+    const r = await h.request('POST', '/api/v1/scans', {
+      key: k,
+      body: {
+        siteId: site,
+        url: 'https://shop.example/',
+        sha,
+        branch,
+        pages: [
+          { url: 'https://shop.example/', title: 'Home', issues: issues.slice(0, 3) },
+          { url: 'https://shop.example/cart', title: 'Cart', issues: issues.slice(3) },
+        ],
+      },
+    });
+    if (r.status !== 201) throw new Error(`scan: ${r.status} ${r.text}`);
+    return r.body.id as string;
+  };
+  const base = [
+    issue('image-alt', 'critical', '#hero > img', ['1.1.1']),
+    issue('color-contrast', 'serious', '.price', ['1.4.3']),
+    issue('label', 'serious', '#q', ['1.3.1', '4.1.2']),
+    issue('region', 'moderate', 'footer', []),
+    issue('color-contrast', 'serious', '.total', ['1.4.3']),
+  ];
+  const baseScanIds: string[] = [];
+  for (let n = 0; n < 4; n++)
+    baseScanIds.push(await scan(key, siteId, SHA(n + 1), 'main', base.slice(0, 5 - n)));
+  const headScanId = await scan(key, siteId, SHA(9), 'feature/hero', [
+    ...base.slice(0, 2),
+    issue('button-name', 'critical', '#buy', ['4.1.2']),
+    issue('link-name', 'serious', 'a.more', ['2.4.4', '4.1.2']),
+  ]);
+  const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+    key,
+    body: { siteId, sha: SHA(9), ref: 'refs/heads/feature/hero' },
+  });
+  if (gate.status !== 201) throw new Error(`gate: ${gate.status} ${gate.text}`);
+  const vpat = await h.request('POST', '/api/v1/vpat/generate', {
+    key,
+    body: { siteId, product: { name: 'Shop', version: '2026.11', vendor: 'Acme' } },
+  });
+  if (vpat.status !== 201) throw new Error(`vpat: ${vpat.status} ${vpat.text}`);
+  const otherScanId = await scan(otherKey, 'globex-site', SHA(20), 'main', base.slice(0, 2));
+  const otherGate = await h.request('POST', '/api/v1/deploy/trigger', {
+    key: otherKey,
+    body: { siteId: 'globex-site', sha: SHA(20) },
+  });
+  return {
+    key,
+    readOnlyKey,
+    otherKey,
+    siteId,
+    baseScanIds,
+    headScanId,
+    deployId: gate.body.id,
+    failingFingerprint: gate.body.new_issues[0].fingerprint,
+    reportId: vpat.body.id,
+    otherScanId,
+    otherDeployId: otherGate.body.id,
+  };
+}

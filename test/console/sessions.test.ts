@@ -1,0 +1,151 @@
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { ConsoleClient } from './client.js';
+import { seedConsole, type Seeded } from './seed.js';
+
+describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
+  let h: Harness;
+  let s: Seeded;
+  beforeAll(async () => {
+    h = await startHarness({ db });
+    s = await seedConsole(h);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('GET / without a session leads to the sign-in page, which comes back to the page asked for', async () => {
+    const c = new ConsoleClient(h.url);
+    const first = await c.get(`/scans/${s.headScanId}`);
+    expect(first.status).toBe(303);
+    expect(first.location).toBe(`/sign-in?next=${encodeURIComponent(`/scans/${s.headScanId}`)}`);
+    expect((await c.get('/')).location).toBe('/sign-in?next=%2F');
+    const form = await c.get(first.location!);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<label for="key">API key</label>');
+    const res = await c.post('/sign-in', {
+      _csrf: ConsoleClient.csrfOf(form.text),
+      key: s.key,
+      next: `/scans/${s.headScanId}`,
+    });
+    expect(res).toMatchObject({ status: 303, location: `/scans/${s.headScanId}` });
+    const page = await c.get(`/scans/${s.headScanId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.text).not.toMatch(/<script|style=/);
+  });
+
+  test('the session cookie is HttpOnly and SameSite=Lax, and stored only as a hash', async () => {
+    const res = await fetch(`${h.url}/sign-in`);
+    const csrf = ConsoleClient.csrfOf(await res.text());
+    const signIn = res.headers.getSetCookie()[0].split(';')[0];
+    const posted = await fetch(`${h.url}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: signIn, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, key: s.key, next: 'https://evil.example/' }),
+    });
+    expect(posted.headers.get('location')).toBe('/');
+    const cookie = posted.headers.getSetCookie().find((c) => c.startsWith('a11y_session='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const token = cookie.split(';')[0].split('=')[1];
+    const rows = await h.db('console_sessions').select('token_hash');
+    expect(rows.map((r: { token_hash: string }) => r.token_hash)).not.toContain(token);
+  });
+
+  test('a wrong key is refused with the same answer whatever it is, and opens no session', async () => {
+    const c = new ConsoleClient(h.url);
+    const before = await h.db('console_sessions').count({ n: '*' });
+    for (const key of ['nonsense', s.key.slice(0, -2) + 'xx']) {
+      const form = await c.get('/sign-in');
+      const res = await c.post('/sign-in', { _csrf: ConsoleClient.csrfOf(form.text), key, next: '/' });
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('This API key is unknown, revoked or expired.');
+    }
+    expect(await h.db('console_sessions').count({ n: '*' })).toEqual(before);
+  });
+
+  test("another org's scan, deploy event, site and report are 404 pages", async () => {
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.otherKey);
+    for (const path of [
+      `/scans/${s.headScanId}`,
+      `/deploys/${s.deployId}`,
+      `/sites/${s.siteId}`,
+      `/reports/${s.reportId}`,
+    ]) {
+      const res = await c.get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+    expect((await c.get(`/scans/${s.otherScanId}`)).status).toBe(200);
+  });
+
+  test('a form without its CSRF token is refused and changes nothing', async () => {
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.key);
+    const before = await h.db('waivers').count({ n: '*' });
+    const form = { fingerprint: s.failingFingerprint, reason: 'vendor fix due', expires: '2027-01-01' };
+    expect((await c.post(`/deploys/${s.deployId}/waive`, form)).status).toBe(403);
+    expect((await c.post(`/deploys/${s.deployId}/waive`, { ...form, _csrf: 'forged' })).status).toBe(403);
+    expect((await c.post(`/sites/${s.siteId}/settings`, { base_branch: 'evil' })).status).toBe(403);
+    expect(await h.db('waivers').count({ n: '*' })).toEqual(before);
+    expect((await c.post('/sign-in', { key: s.key, next: '/' })).status).toBe(403);
+  });
+
+  test('a read-only key sees pages but its session cannot waive', async () => {
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.readOnlyKey);
+    const page = await c.get(`/deploys/${s.deployId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Waive this issue');
+    const res = await c.post(`/deploys/${s.deployId}/waive`, {
+      _csrf: ConsoleClient.csrfOf(page.text),
+      fingerprint: s.failingFingerprint,
+      reason: 'x',
+      expires: '2027-01-01',
+    });
+    expect(res.status).toBe(403);
+  });
+
+  test('revoking a key ends its sessions; signing out ends one', async () => {
+    const key = await h.createKey({ org: 'acme', scopes: ['read'] });
+    const c = new ConsoleClient(h.url);
+    await c.signIn(key);
+    expect((await c.get('/')).status).toBe(200);
+    const me = await h.request('GET', '/api/v1/keys/me', { key });
+    expect((await h.request('DELETE', `/api/v1/keys/${me.body.id}`, { admin: true })).status).toBe(204);
+    expect((await c.get('/')).status).toBe(303);
+    const left = await h.db('console_sessions').where({ key_id: me.body.id }).count({ n: '*' });
+    expect(Number(left[0].n)).toBe(0);
+
+    const d = new ConsoleClient(h.url);
+    await d.signIn(s.key);
+    const page = await d.get('/');
+    const out = await d.post('/sign-out', { _csrf: ConsoleClient.csrfOf(page.text) });
+    expect(out).toMatchObject({ status: 303, location: '/sign-in?signed_out=1' });
+    expect(d.cookie('a11y_session')).toBeUndefined();
+    expect((await d.get('/')).status).toBe(303);
+  });
+
+  test('GET /api/v1/deploys lists the gate history newest first; the trend follows the base branch', async () => {
+    const list = await h.request('GET', `/api/v1/deploys?siteId=${s.siteId}&limit=1`, { key: s.key });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: s.deployId, status: 'failed' })]);
+    const other = await h.request('GET', '/api/v1/deploys', { key: s.otherKey });
+    expect(other.body.data.map((d: { id: string }) => d.id)).toEqual([s.otherDeployId]);
+    const trend = await h.request('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.key });
+    expect(trend.status).toBe(200);
+    expect(trend.body.points.map((p: { scan_id: string }) => p.scan_id)).toEqual(s.baseScanIds);
+    expect(trend.body.points.map((p: { issues: number }) => p.issues)).toEqual([5, 4, 3, 2]);
+    expect((await h.request('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.otherKey })).status).toBe(404);
+  });
+
+  test('the stylesheet is a file with long caching', async () => {
+    const page = await new ConsoleClient(h.url).get('/sign-in');
+    const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.text)![1];
+    const css = await fetch(h.url + href);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+});
