@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * The layers of the service (docs/architecture.md draws them). Each entry names a folder or file under api/
  * and what it must NOT import; a wrong-way import fails `npm run lint`.
  *
- *   domain (pure) <- schemas <- store <- events (outbox) <- services <- http / jobs <- api/index.ts <- app
+ *   domain (pure) <- schemas <- store <- events (outbox) <- services <- http / console / jobs <- api/index.ts <- app
  *
  * The shared modules at api/'s root (context, config, logger, secret box, admin token) are reachable from
  * every layer above the domain; they import nothing above the store.
@@ -21,14 +21,32 @@ const SHARED = [
 ];
 const ENTRY = './api/index.ts';
 const above = {
-  domain: ['./api/store', './api/events', './api/services', './api/http', './api/jobs', ...SHARED],
-  schemas: ['./api/store', './api/events', './api/services', './api/http', './api/jobs', ...SHARED],
-  store: ['./api/events', './api/services', './api/http', './api/jobs'],
-  events: ['./api/services', './api/http', './api/jobs'],
-  services: ['./api/http', './api/jobs'],
-  http: ['./api/jobs'],
-  jobs: ['./api/http'],
-  shared: ['./api/events', './api/services', './api/http', './api/jobs'],
+  domain: [
+    './api/store',
+    './api/events',
+    './api/services',
+    './api/http',
+    './api/jobs',
+    './api/console',
+    ...SHARED,
+  ],
+  schemas: [
+    './api/store',
+    './api/events',
+    './api/services',
+    './api/http',
+    './api/jobs',
+    './api/console',
+    ...SHARED,
+  ],
+  store: ['./api/events', './api/services', './api/http', './api/jobs', './api/console'],
+  events: ['./api/services', './api/http', './api/jobs', './api/console'],
+  services: ['./api/http', './api/jobs', './api/console'],
+  http: ['./api/jobs', './api/console'],
+  jobs: ['./api/http', './api/console'],
+  // The console's pages call the services, like the API's routes; never the store or the API's http code.
+  console: ['./api/store', './api/events', './api/http', './api/jobs'],
+  shared: ['./api/events', './api/services', './api/http', './api/jobs', './api/console'],
 };
 const layerZones = [
   ...Object.entries(above).map(([layer, from]) => ({

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
-import { rateLimitStoreFor } from '../store/rate-limits.js';
+import { SignInThrottle } from '../services/console-sessions.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
 import { action, page } from './guard.js';
 import { deployPage, waiveAction } from './pages/deploy.js';
@@ -17,7 +17,7 @@ import { sitesPage } from './pages/sites.js';
 export function consoleRouter(ctx: ApiContext): Router {
   const r = express.Router({ strict: false });
   r.get(STYLESHEET_PATH, serveStylesheet);
-  signInRoutes(r, ctx, rateLimitStoreFor(ctx.db, ctx.dialect));
+  signInRoutes(r, ctx, new SignInThrottle(ctx));
   r.get(
     '/',
     page(ctx, ['read'], (v, req, res) => sitesPage(ctx, v, req, res)),

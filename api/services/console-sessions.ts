@@ -2,6 +2,7 @@ import { hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-ke
 import { randomBase62, nowIso } from '../domain/ids.js';
 import type { ApiContext } from '../context.js';
 import { KeyRepository } from '../store/keys.js';
+import { rateLimitStoreFor, type RateLimitStore } from '../store/rate-limits.js';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -85,4 +86,26 @@ export async function sessionUser(ctx: ApiContext, token: string): Promise<Conso
 export async function closeSession(ctx: ApiContext, user: ConsoleUser): Promise<void> {
   await deleteSession(ctx.db, user.tokenHash);
   ctx.logger.info({ key_id: user.keyId, org: user.org }, 'console session closed');
+}
+
+/**
+ * Failed sign-ins count against the caller's address in the same bucket as failed API authentications,
+ * so the form is no way around AUTH_FAILURES_PER_MINUTE.
+ */
+export class SignInThrottle {
+  private readonly limits: RateLimitStore;
+
+  constructor(private readonly ctx: ApiContext) {
+    this.limits = rateLimitStoreFor(ctx.db, ctx.dialect);
+  }
+
+  async blocked(ip: string): Promise<boolean> {
+    return (
+      (await this.limits.peek(`authfail:${ip}`, 60)).count >= this.ctx.config.limits.authFailuresPerMinute
+    );
+  }
+
+  async failed(ip: string): Promise<void> {
+    await this.limits.hit(`authfail:${ip}`, 60);
+  }
 }

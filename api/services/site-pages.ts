@@ -50,3 +50,5 @@ export async function changeSiteSettings(
   ctx.logger.info({ org, site_id: siteId, fields: Object.keys(patch) }, 'site settings changed');
   return site;
 }
+
+export type { ScanRecord, SiteRecord, WaiverRecord };

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ApiContext } from '../../context.js';
-import { closeSession, openSession } from '../../services/console-sessions.js';
-import type { RateLimitStore } from '../../store/rate-limits.js';
+import { closeSession, openSession, type SignInThrottle } from '../../services/console-sessions.js';
 import { action, field } from '../guard.js';
 import { html } from '../html.js';
 import { layout } from '../layout.js';
@@ -75,7 +74,7 @@ async function showSignIn(ctx: ApiContext, req: Request, res: Response): Promise
 
 async function submitSignIn(
   ctx: ApiContext,
-  limits: RateLimitStore,
+  throttle: SignInThrottle,
   req: Request,
   res: Response,
 ): Promise<void> {
@@ -88,9 +87,8 @@ async function submitSignIn(
       error: 'The form had expired. Enter the key again.',
     });
   }
-  const bucket = `authfail:${req.ip ?? 'unknown'}`;
-  const max = ctx.config.limits.authFailuresPerMinute;
-  if ((await limits.peek(bucket, 60)).count >= max) {
+  const ip = req.ip ?? 'unknown';
+  if (await throttle.blocked(ip)) {
     return signInPage(res, 429, {
       csrf: expected,
       next,
@@ -99,7 +97,7 @@ async function submitSignIn(
   }
   const opened = await openSession(ctx, field(req, 'key'));
   if (!opened) {
-    await limits.hit(bucket, 60);
+    await throttle.failed(ip);
     return signInPage(res, 401, {
       csrf: expected,
       next,
@@ -115,9 +113,13 @@ async function submitSignIn(
   redirectAfterPost(res, next);
 }
 
-export function signInRoutes(router: Router, ctx: ApiContext, limits: RateLimitStore): void {
+export function signInRoutes(router: Router, ctx: ApiContext, throttle: SignInThrottle): void {
   router.get('/sign-in', (req, res, next) => void showSignIn(ctx, req, res).catch(next));
-  router.post('/sign-in', readForm, (req, res, next) => void submitSignIn(ctx, limits, req, res).catch(next));
+  router.post(
+    '/sign-in',
+    readForm,
+    (req, res, next) => void submitSignIn(ctx, throttle, req, res).catch(next),
+  );
   router.get(
     '/sign-out',
     (req, res, next) =>

@@ -3,10 +3,15 @@ import { waiverState } from '../../domain/waiver-match.js';
 import { nowIso } from '../../domain/ids.js';
 import type { ApiContext } from '../../context.js';
 import { deployHistory, siteTrend } from '../../services/site-history.js';
-import { changeSiteSettings, requireSite, siteScans, siteWaivers } from '../../services/site-pages.js';
+import {
+  changeSiteSettings,
+  requireSite,
+  siteScans,
+  siteWaivers,
+  type ScanRecord,
+  type WaiverRecord,
+} from '../../services/site-pages.js';
 import type { DeploySummary } from '../../schemas/deploy-history.js';
-import type { ScanRecord } from '../../store/scans.js';
-import type { WaiverRecord } from '../../store/waivers.js';
 import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
