@@ -36,6 +36,14 @@ export const DeployTriggerBody = GateSettings.extend({
 
 export const ImpactName = z.enum(['critical', 'serious', 'moderate', 'minor']);
 
+export const BaselineIssueRef = z
+  .object({
+    fingerprint: z.string(),
+    selector: z.string().nullable(),
+    page_url: z.string(),
+  })
+  .openapi('BaselineIssueRef');
+
 export const GateIssue = z
   .object({
     rule: z.string(),
@@ -48,6 +56,24 @@ export const GateIssue = z
     help_url: z.string().nullable(),
     source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
     fingerprint: z.string(),
+    match: z.enum(['fingerprint', 'similar', 'none']).openapi({
+      description:
+        "How the issue was told apart from the baseline's: `fingerprint` (the same rule, page and normalised " +
+        'selector), `similar` (paired with `baseline_issue` by its element: tag, snippet, identifying ' +
+        'attributes, text, selector path and order; see `evidence`), `none` (no baseline issue is this element: new).',
+    }),
+    baseline_issue: BaselineIssueRef.nullable().openapi({
+      description: 'The baseline issue it was paired with (`fingerprint` and `similar`), else null.',
+    }),
+    similarity: z
+      .number()
+      .nullable()
+      .openapi({ description: 'The similarity score (0 to 1) of a `similar` pair.' }),
+    evidence: z.string().nullable().openapi({
+      description: 'Why a `similar` pair is the same element.',
+      example:
+        'Same element (similarity 0.90: same tag, snippet, attributes, text); selector changed from `a` to `a[href$="cart.html"]`.',
+    }),
   })
   .openapi('GateIssue');
 
@@ -164,8 +190,17 @@ export const DeployEvent = z
     new_issues: z.array(GateIssue).openapi({ description: 'New issues, most severe first, at most 100.' }),
     new_issues_total: z.number().int(),
     waived_issues: z.array(WaivedGateIssue).openapi({
-      description: 'Waived issues, most severe first, at most 100 (the total is `counts.waived`).',
+      description:
+        'Waived issues, most severe first, at most 100 (the total is `counts.waived`). A waiver that covers a ' +
+        'baseline issue covers the head issue matched to it.',
     }),
+    similar_issues: z.array(GateIssue).openapi({
+      description:
+        'Existing issues whose fingerprint changed (a renamed selector, a shifted sibling, regenerated class ' +
+        'names) and that were paired with a baseline issue by similarity, each with its evidence; most severe ' +
+        'first, at most 100.',
+    }),
+    similar_issues_total: z.number().int(),
     check_run: CheckRunState,
     created_at: Timestamp,
   })

@@ -24,6 +24,9 @@ export interface DeployRecord {
   newIssues: unknown[];
   newIssuesTotal: number;
   waivedIssues: unknown[];
+  /** Existing issues paired by similarity, as listed (capped), and their exact number. */
+  similarIssues: unknown[];
+  similarIssuesTotal: number;
   checkRun: { status: CheckRunStatus; id: number | null; url: string | null; error: string | null };
   createdAt: string;
   updatedAt: string;
@@ -50,6 +53,8 @@ interface Row {
   new_issues: string;
   new_issues_total: number;
   waived_issues: string;
+  similar_issues: string;
+  similar_issues_total: number;
   check_run_status: CheckRunStatus;
   check_run_id: number | string | null;
   check_run_url: string | null;
@@ -80,6 +85,8 @@ function toRow(d: DeployRecord): Row {
     new_issues: JSON.stringify(d.newIssues),
     new_issues_total: d.newIssuesTotal,
     waived_issues: JSON.stringify(d.waivedIssues),
+    similar_issues: JSON.stringify(d.similarIssues),
+    similar_issues_total: d.similarIssuesTotal,
     check_run_status: d.checkRun.status,
     check_run_id: d.checkRun.id,
     check_run_url: d.checkRun.url,
@@ -116,6 +123,8 @@ function fromRow(r: Row): DeployRecord {
     newIssues: JSON.parse(r.new_issues),
     newIssuesTotal: r.new_issues_total,
     waivedIssues: JSON.parse(r.waived_issues),
+    similarIssues: JSON.parse(r.similar_issues),
+    similarIssuesTotal: Number(r.similar_issues_total),
     checkRun: {
       status: r.check_run_status,
       id: r.check_run_id === null ? null : Number(r.check_run_id),
@@ -127,60 +136,67 @@ function fromRow(r: Row): DeployRecord {
   };
 }
 
-export class DeployRepository {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
+export async function insertDeploy(db: Knex | Knex.Transaction, d: DeployRecord): Promise<void> {
+  await db('deploys').insert(toRow(d));
+}
 
-  async insert(d: DeployRecord): Promise<void> {
-    await this.db('deploys').insert(toRow(d));
-  }
+export async function findDeploy(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
+  // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
+  if (!isNulFree(id)) return undefined;
+  const row = (await db('deploys').where({ org, id }).first()) as Row | undefined;
+  return row ? fromRow(row) : undefined;
+}
 
-  async find(org: string, id: string): Promise<DeployRecord | undefined> {
-    // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
-    if (!isNulFree(id)) return undefined;
-    const row = (await this.db('deploys').where({ org, id }).first()) as Row | undefined;
-    return row ? fromRow(row) : undefined;
-  }
+/** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
+export async function findDeployAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
+  if (!isNulFree(id)) return undefined;
+  const row = (await db('deploys').where({ id }).first()) as Row | undefined;
+  return row ? fromRow(row) : undefined;
+}
 
-  /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
-  async findAnyOrg(id: string): Promise<DeployRecord | undefined> {
-    if (!isNulFree(id)) return undefined;
-    const row = (await this.db('deploys').where({ id }).first()) as Row | undefined;
-    return row ? fromRow(row) : undefined;
-  }
+export async function setCheckRun(
+  db: Knex,
+  id: string,
+  state: DeployRecord['checkRun'],
+  at: string,
+): Promise<boolean> {
+  const n = await db('deploys').where({ id }).update({
+    check_run_status: state.status,
+    check_run_id: state.id,
+    check_run_url: state.url,
+    check_run_error: state.error,
+    updated_at: at,
+  });
+  return n === 1;
+}
 
-  async setCheckRun(id: string, state: DeployRecord['checkRun'], at: string): Promise<boolean> {
-    const n = await this.db('deploys').where({ id }).update({
-      check_run_status: state.status,
-      check_run_id: state.id,
-      check_run_url: state.url,
-      check_run_error: state.error,
-      updated_at: at,
-    });
-    return n === 1;
-  }
+/** Deploy events whose check run is still pending and was last touched before `before`, oldest first. */
+export async function stalePendingCheckRuns(
+  db: Knex,
+  before: string,
+  limit: number,
+): Promise<Array<{ id: string; updatedAt: string }>> {
+  const rows = (await db('deploys')
+    .where({ check_run_status: 'pending' })
+    .andWhere('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .select('id', 'updated_at')) as Array<{ id: string; updated_at: string }>;
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
+}
 
-  /** Deploy events whose check run is still pending and was last touched before `before`, oldest first. */
-  async stalePendingCheckRuns(
-    before: string,
-    limit: number,
-  ): Promise<Array<{ id: string; updatedAt: string }>> {
-    const rows = (await this.db('deploys')
-      .where({ check_run_status: 'pending' })
-      .andWhere('updated_at', '<', before)
-      .orderBy('updated_at')
-      .limit(limit)
-      .select('id', 'updated_at')) as Array<{ id: string; updated_at: string }>;
-    return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
-  }
-
-  /**
-   * Takes a stale pending check run for posting: the conditional update succeeds for one caller only,
-   * so several instances sweeping at once never post the same deploy event twice.
-   */
-  async claimPendingCheckRun(id: string, seenUpdatedAt: string, at: string): Promise<boolean> {
-    const n = await this.db('deploys')
-      .where({ id, check_run_status: 'pending', updated_at: seenUpdatedAt })
-      .update({ updated_at: at });
-    return n === 1;
-  }
+/**
+ * Takes a stale pending check run for posting: the conditional update succeeds for one caller only,
+ * so several instances sweeping at once never post the same deploy event twice.
+ */
+export async function claimPendingCheckRun(
+  db: Knex,
+  id: string,
+  seenUpdatedAt: string,
+  at: string,
+): Promise<boolean> {
+  const n = await db('deploys')
+    .where({ id, check_run_status: 'pending', updated_at: seenUpdatedAt })
+    .update({ updated_at: at });
+  return n === 1;
 }

@@ -1,31 +1,64 @@
 import type { Knex } from 'knex';
 import { dialectOf } from './db.js';
-import type { BaselineIssue, GatePage, HeadIssue, Impact, IssueKind, ScanRef } from '../domain/gate.js';
+import type { ScanRef } from '../domain/gate-baseline.js';
+import type { GatePage, GateScanIssue } from '../domain/gate-evaluation.js';
+import type { Impact, IssueKind } from '../domain/gate-settings.js';
 
 /**
  * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).
- * The issue reads are shaped for speed: the 50,000-issue head and baseline are read with one plain
- * query each and only the columns the decision needs; the details (message, wcag, source, …) are
- * fetched afterwards for the few issues a deploy event lists.
+ * Shaped for speed: a 50,000-issue scan is read with one query returning one row (fingerprints and a
+ * code per issue); the matcher's details (rule, page, selector, HTML) only for the issues it could not
+ * pair by fingerprint; the listed issues' details (message, wcag, source, …) last, for the few shown.
  */
 
-export interface ScanDetailRow {
+export interface IssueDetail {
   id: number;
-  scan_id: string;
   rule: string;
   impact: Impact | null;
   kind: IssueKind;
   message: string | null;
   selector: string | null;
-  wcag: string | null;
-  help_url: string | null;
-  source_path: string | null;
-  source_line: number | null;
+  wcag: string[];
+  helpUrl: string | null;
+  sourcePath: string | null;
+  sourceLine: number | null;
   fingerprint: string;
-  page_url: string;
+  pageUrl: string;
 }
 
+/** What the matcher's similarity step needs of an issue. */
+export interface MatchRow {
+  id: number;
+  rule: string;
+  pageIndex: number;
+  selector: string | null;
+  html: string | null;
+}
+
+export interface GatePageRow extends GatePage {
+  index: number;
+  normalizedUrl: string;
+}
+
+type ScanRow = {
+  id: string;
+  sha: string | null;
+  branch: string | null;
+  created_at: string;
+  fingerprint_version: number;
+};
 const SCAN_COLUMNS = ['id', 'sha', 'branch', 'created_at', 'fingerprint_version'] as const;
+const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
+  r && {
+    id: r.id,
+    sha: r.sha,
+    branch: r.branch,
+    createdAt: r.created_at,
+    fingerprintVersion: Number(r.fingerprint_version),
+  };
+
+/** The matcher reads the start of a snippet only (element-identity.ts looks at 2,000 characters). */
+const HTML_PREFIX = 2_000;
 
 /** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete). */
 const CODE_SQL =
@@ -33,179 +66,203 @@ const CODE_SQL =
   "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
 const IMPACT_OF_CODE: Array<Impact | null> = ['critical', 'serious', 'moderate', 'minor', null];
 
-export class GateEvidence {
-  constructor(private readonly db: Knex) {}
+const newestFirst = [
+  { column: 'created_at', order: 'desc' as const },
+  { column: 'id', order: 'desc' as const },
+];
 
-  /** The latest scan of the site with that sha (the head scan), if any. */
-  async latestScanForSha(org: string, siteId: string, sha: string): Promise<ScanRef | undefined> {
-    return (await this.db('scans')
+/** The latest scan of the site with that sha (the head scan), if any. */
+export async function latestScanForSha(
+  db: Knex,
+  org: string,
+  siteId: string,
+  sha: string,
+): Promise<ScanRef | undefined> {
+  return toScanRef(
+    await db('scans')
       .where({ org, site_id: siteId, sha })
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .first(...SCAN_COLUMNS)) as ScanRef | undefined;
-  }
+      .orderBy(newestFirst)
+      .first(...SCAN_COLUMNS),
+  );
+}
 
-  /**
-   * The latest scan on `branch` created before `before`, whose sha is not `excludeSha` (a scan
-   * without a sha qualifies).
-   */
-  async latestOnBranchBefore(
-    org: string,
-    siteId: string,
-    branch: string,
-    before: string,
-    excludeSha: string | null,
-  ): Promise<ScanRef | undefined> {
-    const q = this.db('scans')
-      .where({ org, site_id: siteId, branch })
-      .andWhere('created_at', '<', before)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ]);
-    if (excludeSha) q.andWhere((w) => w.whereNot('sha', excludeSha).orWhereNull('sha'));
-    return (await q.first(...SCAN_COLUMNS)) as ScanRef | undefined;
-  }
+/** The latest scan on `branch` created before `before`, whose sha is not `excludeSha` (none qualifies). */
+export async function latestOnBranchBefore(
+  db: Knex,
+  scope: { org: string; siteId: string; branch: string },
+  before: string,
+  excludeSha: string | null,
+): Promise<ScanRef | undefined> {
+  const q = db('scans')
+    .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch })
+    .andWhere('created_at', '<', before)
+    .orderBy(newestFirst);
+  if (excludeSha) q.andWhere((w) => w.whereNot('sha', excludeSha).orWhereNull('sha'));
+  return toScanRef(await q.first(...SCAN_COLUMNS));
+}
 
-  /**
-   * Every issue of a scan as two parallel arrays: fingerprints, and one number per issue holding
-   * impact and kind (and, with `withIds`, the row id: id × 16 + code). The drivers' cost is per row and
-   * column, so the database concatenates each column into one string and sends a single row; with the
-   * (scan_id, fingerprint, impact, kind) index of migration 0002 this reads 50,000 issues faster than
-   * plain rows of their fingerprints alone (see bench/suites/20-gate.ts). Both aggregates consume the
-   * same rows in the same order (every input row goes through every aggregate of the query), so the
-   * two lists line up. Fingerprints are hex: they hold no comma.
-   */
-  private async issueKeys(
-    scanId: string,
-    withIds: boolean,
-  ): Promise<{ fingerprints: string[]; codes: number[] }> {
-    const code = withIds ? `id * 16 + ${CODE_SQL}` : CODE_SQL;
-    const concat = (expr: string) =>
-      dialectOf(this.db) === 'postgres'
-        ? `string_agg(cast(${expr} as text), ',')`
-        : `group_concat(${expr}, ',')`;
-    const row = (await this.db('scan_issues')
+/**
+ * Every issue of a scan, in row order, as lean gate issues (fingerprint, impact, kind, row id). The
+ * drivers' cost is per row and column, so the database concatenates each column into one string and
+ * sends a single row; with the (scan_id, fingerprint, impact, kind) index of migration 0002 this reads
+ * 50,000 issues faster than plain rows of their fingerprints alone (bench/suites/20-gate.ts). Both
+ * aggregates consume the same rows in the same order, so the lists line up; the codes hold the row id
+ * (id × 16 + code), and the issues are sorted by it. Fingerprints are hex: they hold no comma.
+ */
+export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssue[]> {
+  const concat = (expr: string) =>
+    dialectOf(db) === 'postgres' ? `string_agg(cast(${expr} as text), ',')` : `group_concat(${expr}, ',')`;
+  const row = (await db('scan_issues')
+    .where({ scan_id: scanId })
+    .first(db.raw(`${concat('fingerprint')} as f`), db.raw(`${concat(`id * 16 + ${CODE_SQL}`)} as c`))) as
+    { f: string | null; c: string | null } | undefined;
+  if (!row?.f || !row.c) return [];
+  const fingerprints = row.f.split(',');
+  const codes = parseNumberList(row.c);
+  if (codes.length !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
+  const noPage: GatePage = { url: '' };
+  const issues: GateScanIssue[] = new Array(fingerprints.length);
+  for (let i = 0; i < fingerprints.length; i++) {
+    const c = codes[i];
+    const code = c % 16;
+    issues[i] = {
+      ref: (c - code) / 16,
+      fingerprint: fingerprints[i],
+      rule: '',
+      impact: IMPACT_OF_CODE[code >> 1],
+      kind: code & 1 ? 'incomplete' : 'violation',
+      selector: null,
+      page: noPage,
+    };
+  }
+  // Scan order (row ids are given in submission order): the matcher's "order on the page" uses it.
+  return issues.sort((a, b) => (a.ref as number) - (b.ref as number));
+}
+
+/** The scan's pages by index. */
+export async function scanPages(db: Knex, scanId: string): Promise<Map<number, GatePageRow>> {
+  const rows = (await db('scan_pages')
+    .where({ scan_id: scanId })
+    .select('page_index', 'url', 'normalized_url')) as Array<{
+    page_index: number;
+    url: string;
+    normalized_url: string;
+  }>;
+  return new Map(
+    rows.map((p) => [p.page_index, { index: p.page_index, url: p.url, normalizedUrl: p.normalized_url }]),
+  );
+}
+
+/**
+ * Fills in rule, selector and page of the issues of the rules active waivers name (others keep an
+ * empty rule, which no waiver has): only those can be waived.
+ */
+export async function addWaiverFields(
+  db: Knex,
+  scanId: string,
+  issues: GateScanIssue[],
+  rules: readonly string[],
+  pages: ReadonlyMap<number, GatePageRow>,
+): Promise<void> {
+  if (rules.length === 0) return;
+  const byId = new Map<number, GateScanIssue>();
+  for (const issue of issues) byId.set(issue.ref as number, issue);
+  for (let i = 0; i < rules.length; i += 500) {
+    const rows = (await db('scan_issues')
       .where({ scan_id: scanId })
-      .first(this.db.raw(`${concat('fingerprint')} as f`), this.db.raw(`${concat(code)} as c`))) as
-      { f: string | null; c: string | null } | undefined;
-    if (!row?.f || !row.c) return { fingerprints: [], codes: [] };
-    const fingerprints = row.f.split(',');
-    const codes = parseNumberList(row.c);
-    if (codes.length !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
-    return { fingerprints, codes };
-  }
-
-  /**
-   * The head scan's issues for evaluation. Rule, selector and page only matter to waivers, so they
-   * are read only for the rules that active waivers name (other issues get an empty rule, which no
-   * waiver has).
-   */
-  async headIssues(scanId: string, waiverRules: readonly string[]): Promise<HeadIssue[]> {
-    const { fingerprints, codes } = await this.issueKeys(scanId, true);
-    const noPage: GatePage = { url: '' };
-    const issues: HeadIssue[] = new Array(fingerprints.length);
-    for (let i = 0; i < fingerprints.length; i++) {
-      const c = codes[i];
-      const code = c % 16;
-      issues[i] = {
-        ref: (c - code) / 16,
-        fingerprint: fingerprints[i],
-        rule: '',
-        impact: IMPACT_OF_CODE[code >> 1],
-        kind: code & 1 ? 'incomplete' : 'violation',
-        selector: null,
-        page: noPage,
-      };
-    }
-    if (waiverRules.length > 0) await this.addWaiverFields(scanId, issues, waiverRules);
-    return issues;
-  }
-
-  private async addWaiverFields(
-    scanId: string,
-    issues: HeadIssue[],
-    rules: readonly string[],
-  ): Promise<void> {
-    const byId = new Map<number, HeadIssue>();
-    for (const issue of issues) byId.set(issue.ref as number, issue);
-    const pages = new Map<number, GatePage>();
-    const pageRows = (await this.db('scan_pages')
-      .where({ scan_id: scanId })
-      .select('page_index', 'url', 'normalized_url')) as Array<{
+      .whereIn('rule', rules.slice(i, i + 500))
+      .select('id', 'rule', 'selector', 'page_index')) as Array<{
+      id: number | string;
+      rule: string;
+      selector: string | null;
       page_index: number;
-      url: string;
-      normalized_url: string | null;
     }>;
-    for (const p of pageRows) pages.set(p.page_index, { url: p.url, normalizedUrl: p.normalized_url });
-    const noPage: GatePage = { url: '' };
-    for (let i = 0; i < rules.length; i += 500) {
-      const rows = (await this.db('scan_issues')
-        .where({ scan_id: scanId })
-        .whereIn('rule', rules.slice(i, i + 500))
-        .select('id', 'rule', 'selector', 'page_index')) as Array<{
-        id: number | string;
-        rule: string;
-        selector: string | null;
-        page_index: number;
-      }>;
-      for (const r of rows) {
-        const issue = byId.get(Number(r.id));
-        if (!issue) continue;
-        issue.rule = r.rule;
-        issue.selector = r.selector;
-        issue.page = pages.get(r.page_index) ?? noPage;
-      }
+    for (const r of rows) {
+      const issue = byId.get(Number(r.id));
+      if (!issue) continue;
+      issue.rule = r.rule;
+      issue.selector = r.selector;
+      issue.page = pages.get(r.page_index) ?? { url: '' };
     }
   }
+}
 
-  /** The baseline scan's issues: fingerprint, impact and kind are all the comparison needs. */
-  async baselineIssues(scanId: string): Promise<BaselineIssue[]> {
-    const { fingerprints, codes } = await this.issueKeys(scanId, false);
-    const issues: BaselineIssue[] = new Array(fingerprints.length);
-    for (let i = 0; i < fingerprints.length; i++) {
-      const c = codes[i];
-      issues[i] = {
-        fingerprint: fingerprints[i],
-        impact: IMPACT_OF_CODE[c >> 1],
-        kind: c & 1 ? 'incomplete' : 'violation',
-      };
-    }
-    return issues;
-  }
+/**
+ * The similarity step's details of these issues, by row id. One statement whatever the count: the ids
+ * go as one JSON array (SQLite's `json_each`) or one array parameter (PostgreSQL's `any`).
+ */
+export async function matchDetails(db: Knex, scanId: string, ids: readonly number[]): Promise<MatchRow[]> {
+  if (ids.length === 0) return [];
+  const q = db('scan_issues')
+    .where({ scan_id: scanId })
+    .select('id', 'rule', 'page_index', 'selector', db.raw('substr(html, 1, ?) as html', [HTML_PREFIX]));
+  if (dialectOf(db) === 'postgres') q.whereRaw('id = any(?::bigint[])', [ids as number[]]);
+  else q.whereRaw('id in (select value from json_each(?))', [JSON.stringify(ids)]);
+  const rows = (await q) as Array<{
+    id: number | string;
+    rule: string;
+    page_index: number;
+    selector: string | null;
+    html: string | null;
+  }>;
+  return rows.map((r) => ({
+    id: Number(r.id),
+    rule: r.rule,
+    pageIndex: r.page_index,
+    selector: r.selector,
+    html: r.html,
+  }));
+}
 
-  /** Everything a deploy event shows about the listed issues, by row id (order not kept). */
-  async issueDetails(scanId: string, ids: number[]): Promise<Map<number, ScanDetailRow>> {
-    const out = new Map<number, ScanDetailRow>();
-    // Chunked: SQLite caps the number of bound variables per statement.
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = (await this.db('scan_issues as i')
-        .join('scan_pages as p', function () {
-          this.on('p.scan_id', '=', 'i.scan_id').andOn('p.page_index', '=', 'i.page_index');
-        })
-        // By primary key only: with `i.scan_id = ?` as well, SQLite may walk the scan's whole index.
-        .whereIn('i.id', ids.slice(i, i + 500))
-        .select(
-          'i.id',
-          'i.scan_id',
-          'i.rule',
-          'i.impact',
-          'i.kind',
-          'i.message',
-          'i.selector',
-          'i.wcag',
-          'i.help_url',
-          'i.source_path',
-          'i.source_line',
-          'i.fingerprint',
-          'p.url as page_url',
-        )) as ScanDetailRow[];
-      for (const r of rows) if (r.scan_id === scanId) out.set(Number(r.id), { ...r, id: Number(r.id) });
+/** Everything a deploy event shows about the listed issues, by row id (order not kept). */
+export async function issueDetails(
+  db: Knex,
+  scanId: string,
+  ids: readonly number[],
+): Promise<Map<number, IssueDetail>> {
+  const out = new Map<number, IssueDetail>();
+  // Chunked: SQLite caps the number of bound variables per statement.
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await db('scan_issues as i')
+      .join('scan_pages as p', function () {
+        this.on('p.scan_id', '=', 'i.scan_id').andOn('p.page_index', '=', 'i.page_index');
+      })
+      // By primary key only: with `i.scan_id = ?` as well, SQLite may walk the scan's whole index.
+      .whereIn('i.id', ids.slice(i, i + 500))
+      .select(
+        'i.id',
+        'i.scan_id',
+        'i.rule',
+        'i.impact',
+        'i.kind',
+        'i.message',
+        'i.selector',
+        'i.wcag',
+        'i.help_url',
+        'i.source_path',
+        'i.source_line',
+        'i.fingerprint',
+        'p.url as page_url',
+      )) as Array<Record<string, string | number | null>>;
+    for (const r of rows) {
+      if (r.scan_id !== scanId) continue;
+      out.set(Number(r.id), {
+        id: Number(r.id),
+        rule: r.rule as string,
+        impact: r.impact as Impact | null,
+        kind: r.kind as IssueKind,
+        message: r.message as string | null,
+        selector: r.selector as string | null,
+        wcag: r.wcag ? String(r.wcag).split(',').filter(Boolean) : [],
+        helpUrl: r.help_url as string | null,
+        sourcePath: r.source_path as string | null,
+        sourceLine: r.source_line === null ? null : Number(r.source_line),
+        fingerprint: r.fingerprint as string,
+        pageUrl: r.page_url as string,
+      });
     }
-    return out;
   }
+  return out;
 }
 
 /** "12,7,40" → [12, 7, 40] without a string per number. */

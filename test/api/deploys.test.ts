@@ -103,6 +103,10 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         help_url: null,
         source: { path: 'src/Hero.tsx', line: 12 },
         fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+        match: 'none',
+        baseline_issue: null,
+        similarity: null,
+        evidence: null,
       },
     ]);
     expect(e.settings).toEqual({

@@ -1,17 +1,13 @@
 import fc from 'fast-check';
+import { chooseBaseline, chooseHeadScan, type ScanRef } from '../../api/domain/gate-baseline.js';
+import { evaluateGate, type GateScanIssue } from '../../api/domain/gate-evaluation.js';
 import {
   BUILT_IN_GATE_SETTINGS,
-  chooseBaseline,
-  chooseHeadScan,
-  evaluateGate,
   resolveGateSettings,
   type AppliedGateSettings,
-  type BaselineIssue,
-  type HeadIssue,
   type Impact,
   type IssueKind,
-  type ScanRef,
-} from '../../api/domain/gate.js';
+} from '../../api/domain/gate-settings.js';
 import { compileWaivers, type WaiverRule } from '../../api/domain/waiver-match.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
@@ -23,21 +19,21 @@ function head(
   impact: Impact | null = 'critical',
   kind: IssueKind = 'violation',
   rule = 'image-alt',
-): HeadIssue {
+): GateScanIssue {
   return { ref: ++ref, fingerprint, rule, impact, kind, selector: `#${fingerprint}`, page };
 }
 function base(
   fingerprint: string,
   impact: Impact | null = 'critical',
   kind: IssueKind = 'violation',
-): BaselineIssue {
-  return { fingerprint, impact, kind };
+): GateScanIssue {
+  return { ref: ++ref, fingerprint, rule: '', impact, kind, selector: null, page };
 }
 const noWaivers = compileWaivers([], NOW);
 
 function gate(
-  h: HeadIssue[] | null,
-  b: BaselineIssue[] | null,
+  h: GateScanIssue[] | null,
+  b: GateScanIssue[] | null,
   settings: Partial<AppliedGateSettings> = {},
   waivers: WaiverRule[] = [],
   listCap?: number,
@@ -69,9 +65,9 @@ function waiver(w: Partial<WaiverRule>): WaiverRule {
 
 describe('chooseHeadScan', () => {
   const scans: ScanRef[] = [
-    { id: 'scn_a', sha: 'aaa1111', branch: 'feature', created_at: '2026-11-20T10:00:00.000Z' },
-    { id: 'scn_b', sha: 'aaa1111', branch: 'feature', created_at: '2026-11-20T11:00:00.000Z' },
-    { id: 'scn_c', sha: 'bbb2222', branch: 'feature', created_at: '2026-11-20T12:00:00.000Z' },
+    { id: 'scn_a', sha: 'aaa1111', branch: 'feature', createdAt: '2026-11-20T10:00:00.000Z' },
+    { id: 'scn_b', sha: 'aaa1111', branch: 'feature', createdAt: '2026-11-20T11:00:00.000Z' },
+    { id: 'scn_c', sha: 'bbb2222', branch: 'feature', createdAt: '2026-11-20T12:00:00.000Z' },
   ];
   test('the latest scan with that sha (case-insensitive), or none', () => {
     expect(chooseHeadScan(scans, 'AAA1111')?.id).toBe('scn_b');
@@ -84,16 +80,16 @@ describe('chooseBaseline', () => {
     id: 'scn_h',
     sha: 'feed000',
     branch: 'feature',
-    created_at: '2026-11-20T12:00:00.000Z',
+    createdAt: '2026-11-20T12:00:00.000Z',
   };
   const candidates: ScanRef[] = [
-    { id: 'scn_m1', sha: 'aaa0001', branch: 'main', created_at: '2026-11-20T09:00:00.000Z' },
-    { id: 'scn_m2', sha: 'aaa0002', branch: 'main', created_at: '2026-11-20T10:00:00.000Z' },
+    { id: 'scn_m1', sha: 'aaa0001', branch: 'main', createdAt: '2026-11-20T09:00:00.000Z' },
+    { id: 'scn_m2', sha: 'aaa0002', branch: 'main', createdAt: '2026-11-20T10:00:00.000Z' },
     // Same sha as the head, on main: not a baseline (it would compare the commit with itself).
-    { id: 'scn_m3', sha: 'feed000', branch: 'main', created_at: '2026-11-20T11:00:00.000Z' },
+    { id: 'scn_m3', sha: 'feed000', branch: 'main', createdAt: '2026-11-20T11:00:00.000Z' },
     // After the head scan: not a baseline.
-    { id: 'scn_m4', sha: 'aaa0004', branch: 'main', created_at: '2026-11-20T13:00:00.000Z' },
-    { id: 'scn_f', sha: 'bbb0001', branch: 'feature', created_at: '2026-11-20T11:30:00.000Z' },
+    { id: 'scn_m4', sha: 'aaa0004', branch: 'main', createdAt: '2026-11-20T13:00:00.000Z' },
+    { id: 'scn_f', sha: 'bbb0001', branch: 'feature', createdAt: '2026-11-20T11:30:00.000Z' },
     headScan,
   ];
 
@@ -121,16 +117,16 @@ describe('chooseBaseline', () => {
 
   test('a baseline fingerprinted with another version is still used, and the reason says so', () => {
     const c = chooseBaseline({
-      head: { ...headScan, fingerprint_version: 2 },
+      head: { ...headScan, fingerprintVersion: 2 },
       baseBranch: 'main',
-      candidates: candidates.map((x) => ({ ...x, fingerprint_version: 1 })),
+      candidates: candidates.map((x) => ({ ...x, fingerprintVersion: 1 })),
     });
     expect(c.scan?.id).toBe('scn_m2');
     expect(c.reason).toMatch(/version 1 and this commit's with version 2/);
     const same = chooseBaseline({
-      head: { ...headScan, fingerprint_version: 1 },
+      head: { ...headScan, fingerprintVersion: 1 },
       baseBranch: 'main',
-      candidates: candidates.map((x) => ({ ...x, fingerprint_version: 1 })),
+      candidates: candidates.map((x) => ({ ...x, fingerprintVersion: 1 })),
     });
     expect(same.reason).not.toMatch(/version/);
   });
@@ -208,8 +204,8 @@ describe('evaluateGate', () => {
       [base('e1', 'minor'), base('e2', 'moderate'), base('f1', 'serious'), base('f2', 'critical')],
     );
     expect(r.counts).toMatchObject({ new: 1, existing: 2, fixed: 2, waived: 0 });
-    expect(r.counts.by_impact.minor).toEqual({ new: 1, existing: 1, fixed: 0, waived: 0 });
-    expect(r.counts.by_impact.critical).toEqual({ new: 0, existing: 0, fixed: 1, waived: 0 });
+    expect(r.counts.byImpact.minor).toEqual({ new: 1, existing: 1, fixed: 0, waived: 0 });
+    expect(r.counts.byImpact.critical).toEqual({ new: 0, existing: 0, fixed: 1, waived: 0 });
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['n1']);
     expect(r.newIssuesTotal).toBe(1);
   });
@@ -304,7 +300,7 @@ describe('evaluateGate', () => {
     const b = [base('e', 'minor')];
     expect(gate(h, b, { max_total: 0 }).thresholds[1]).toMatchObject({ actual: 1 });
     expect(gate(h, b, { max_total: 0, new_only: false }).thresholds[1]).toMatchObject({ actual: 2 });
-    expect(gate(h, b).counts.by_impact.unknown).toEqual({ new: 1, existing: 0, fixed: 0, waived: 0 });
+    expect(gate(h, b).counts.byImpact.unknown).toEqual({ new: 1, existing: 0, fixed: 0, waived: 0 });
   });
 
   test('incomplete issues are ignored unless include_incomplete', () => {
@@ -328,7 +324,7 @@ describe('evaluateGate', () => {
     ]);
     expect(r.passed).toBe(true);
     expect(r.counts).toMatchObject({ new: 1, waived: 1 });
-    expect(r.counts.by_impact.critical.waived).toBe(1);
+    expect(r.counts.byImpact.critical.waived).toBe(1);
     expect(r.waivedIssues).toEqual([
       expect.objectContaining({
         waiverId: 'wvr_img',
@@ -379,9 +375,10 @@ describe('evaluateGate', () => {
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['crit0', 'crit1', 'crit2', 'ser']);
   });
 
-  test('duplicate fingerprints in the head are classified alike', () => {
+  test('a fingerprint held twice in the head and once in the baseline is one existing and one new issue', () => {
     const r = gate([head('d', 'minor'), head('d', 'minor')], [base('d', 'minor')]);
-    expect(r.counts).toMatchObject({ new: 0, existing: 2 });
+    expect(r.counts).toMatchObject({ new: 1, existing: 1, fixed: 0 });
+    expect(r.newIssues).toHaveLength(1);
   });
 
   test('within an impact the list keeps the scan order, whatever the fingerprint order', () => {
@@ -389,7 +386,7 @@ describe('evaluateGate', () => {
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['zz', 'aa', 'mm']);
   });
 
-  test('agrees with a plain set-based reading of docs/gate.md on random scans', () => {
+  test('agrees with a plain multiset reading of the matching on random scans', () => {
     const impact = fc.constantFrom<Impact | null>('critical', 'serious', 'moderate', 'minor', null);
     const kind = fc.constantFrom<IssueKind>('violation', 'incomplete');
     // A small fingerprint alphabet so that scans overlap and repeat fingerprints.
@@ -398,7 +395,13 @@ describe('evaluateGate', () => {
     fc.assert(
       fc.property(
         fc.array(issue, { maxLength: 30 }),
-        fc.option(fc.array(issue, { maxLength: 30 }), { nil: null }),
+        fc.option(
+          fc.array(
+            issue.map((x) => ({ ...x, ref: 0, rule: '', selector: null, page })),
+            { maxLength: 30 },
+          ),
+          { nil: null },
+        ),
         fc.boolean(),
         fc.boolean(),
         fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }),
@@ -410,16 +413,26 @@ describe('evaluateGate', () => {
             { new_only: newOnly, include_incomplete: includeIncomplete, max_total: 3, fail_on_serious: true },
             waivedFp ? [waiver({ rule: 'r', fingerprint: waivedFp })] : [],
           );
-          // The reference: the gate's steps (new, existing, fixed; waivers; thresholds), with sets.
+          // The reference: fingerprints pair one to one (multiplicity), in scan order; the rest is new or fixed.
           const counted = (k: IssueKind) => k === 'violation' || includeIncomplete;
-          const baseSet = new Set((b ?? []).map((x) => x.fingerprint));
-          const headSet = new Set(h.map((x) => x.fingerprint));
+          const left = new Map<string, number>();
+          for (const x of b ?? []) left.set(x.fingerprint, (left.get(x.fingerprint) ?? 0) + 1);
+          const paired = headIssues.map((x) => {
+            const n = left.get(x.fingerprint) ?? 0;
+            if (n > 0) left.set(x.fingerprint, n - 1);
+            return n > 0;
+          });
+          const unpaired = new Map(left);
+          const fixed = [...(b ?? [])].reverse().filter((x) => {
+            const n = unpaired.get(x.fingerprint) ?? 0;
+            if (n > 0) unpaired.set(x.fingerprint, n - 1);
+            return n > 0 && counted(x.kind);
+          });
           const live = headIssues.filter((x) => counted(x.kind));
           const waived = live.filter((x) => x.fingerprint === waivedFp);
           const rest = live.filter((x) => x.fingerprint !== waivedFp);
-          const isNew = rest.filter((x) => !baseSet.has(x.fingerprint));
-          const existing = rest.filter((x) => baseSet.has(x.fingerprint));
-          const fixed = (b ?? []).filter((x) => counted(x.kind) && !headSet.has(x.fingerprint));
+          const isNew = rest.filter((x) => !paired[x.ref]);
+          const existing = rest.filter((x) => paired[x.ref]);
           expect(r.counts).toMatchObject({
             new: isNew.length,
             existing: existing.length,

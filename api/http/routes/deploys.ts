@@ -2,7 +2,6 @@ import { IdParam } from '../../schemas/common.js';
 import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
 import { getDeploy, triggerGate } from '../../services/gate.js';
 import type { ApiContext } from '../../context.js';
-import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 export function deployRoutes(ctx: ApiContext): AnyRoute[] {
@@ -37,9 +36,7 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       params: IdParam,
       responses: { 200: { description: 'The deploy event.', schema: DeployEvent } },
       handler: async ({ params, org }) => {
-        const event = await getDeploy(ctx, org, params.id);
-        if (!event) throw problems.notFound('deploy event');
-        return { status: 200, body: event };
+        return { status: 200, body: await getDeploy(ctx, org, params.id) };
       },
     }),
   ];

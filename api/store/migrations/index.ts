@@ -3,6 +3,7 @@ import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_deploys_waivers.js';
 import * as m0003 from './0003_vpat.js';
 import * as m0004 from './0004_webhooks.js';
+import * as m0006 from './0006_issue_matching.js';
 import * as m0010 from './0010_console.js';
 
 /**
@@ -14,6 +15,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0002_deploys_waivers': m0002,
   '0003_vpat': m0003,
   '0004_webhooks': m0004,
+  '0006_issue_matching': m0006,
   '0010_console': m0010,
 };
 

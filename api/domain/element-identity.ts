@@ -1,0 +1,226 @@
+import { normalizeSelector } from './selector-normalisation.js';
+
+/**
+ * What stays stable about an element when the markup around it shifts: its tag, its identifying
+ * attributes, its text, its HTML snippet with generated names masked, and its selector without
+ * positional parts. The gate's matcher compares these when fingerprints differ (a sibling was
+ * inserted, axe-core chose another selector, a build regenerated class hashes). Pure.
+ */
+
+export interface IdentitySource {
+  selector: string | null;
+  /** The element's outer HTML as the engine reported it (possibly cut short); null when unknown. */
+  html: string | null;
+}
+
+export interface ElementIdentity {
+  tag: string | null;
+  /** Identifying attributes (`href`, `src`, `name`, `type`, `for`, `alt`, `title`, `role`, `aria-*`), masked. */
+  attrs: Map<string, string>;
+  /** The element's text, whitespace collapsed; '' when it has none or the HTML is unknown. */
+  text: string;
+  /** Opening tag with every attribute sorted and masked, then the text: equal when only order or hashes changed. */
+  snippet: string;
+  /** Tokens of the snippet (each attribute and each word), for a partial comparison. */
+  snippetTokens: Set<string>;
+  /** The selector's simple parts (`a`, `[href$="cart.html"]`, `.nav`) without `:nth-child(…)` and such. */
+  path: Set<string>;
+  pathText: string;
+}
+
+const IDENTIFYING = new Set(['href', 'src', 'name', 'type', 'for', 'alt', 'title', 'role']);
+// Snippets can be long; the opening tag and the start of the text identify the element.
+const HTML_SCAN_LIMIT = 2_000;
+const TEXT_LIMIT = 200;
+
+/** React's useId ids as they appear in HTML (`:r3:`, `:R2d6:`), masked like the selector form. */
+const REACT_ID = /^:[rR][0-9a-zA-Z]*:$/;
+
+/** A generated name (class, id, id reference) masked the way selectors are for fingerprints. */
+export function maskToken(token: string): string {
+  if (REACT_ID.test(token)) return ':r*:';
+  return normalizeSelector('.' + token).slice(1);
+}
+
+const maskList = (value: string) => value.trim().split(/\s+/).filter(Boolean).map(maskToken).join(' ');
+
+interface OpeningTag {
+  tag: string | null;
+  attrs: Array<[string, string]>;
+  end: number;
+}
+
+const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\f';
+
+/** A linear scan of the first tag (no regular expression that could backtrack on hostile input). */
+function openingTag(html: string): OpeningTag {
+  let i = html.indexOf('<');
+  if (i < 0) return { tag: null, attrs: [], end: 0 };
+  i++;
+  let tag = '';
+  while (i < html.length && /[A-Za-z0-9:-]/.test(html[i])) tag += html[i++];
+  const attrs: Array<[string, string]> = [];
+  while (i < html.length && html[i] !== '>') {
+    while (i < html.length && (isSpace(html[i]) || html[i] === '/')) i++;
+    let name = '';
+    while (i < html.length && !isSpace(html[i]) && !'=>/'.includes(html[i])) name += html[i++];
+    while (i < html.length && isSpace(html[i])) i++;
+    let value = '';
+    if (html[i] === '=') {
+      i++;
+      while (i < html.length && isSpace(html[i])) i++;
+      const quote = html[i] === '"' || html[i] === "'" ? html[i++] : null;
+      while (i < html.length && (quote ? html[i] !== quote : !isSpace(html[i]) && html[i] !== '>')) {
+        value += html[i++];
+      }
+      if (quote) i++;
+    }
+    if (name) attrs.push([name.toLowerCase(), value]);
+  }
+  return { tag: tag ? tag.toLowerCase() : null, attrs, end: i + 1 };
+}
+
+/** The text of the snippet after the opening tag: tags dropped, entities left as written. */
+function textOf(html: string, from: number): string {
+  return html
+    .slice(from)
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, TEXT_LIMIT);
+}
+
+/** Simple selectors of the last few compounds, positional pseudo-classes dropped, generated names masked. */
+function pathParts(selector: string | null): Set<string> {
+  const out = new Set<string>();
+  if (!selector) return out;
+  const key = normalizeSelector(selector)
+    .replace(/:(?:nth-child|nth-of-type|nth-last-child|nth-last-of-type)\([^)]*\)/g, '')
+    .replace(/:(?:first|last|only)-(?:child|of-type)/g, '');
+  for (const compound of key.split(/[ >+~]/)) {
+    for (const part of compound.match(/\[[^\]]*\]|[.#]?(?:\\.|[^.#[\s])+/g) ?? []) out.add(part);
+  }
+  return out;
+}
+
+/** The identity of one reported element, computed once per issue. */
+export function elementIdentity(source: IdentitySource): ElementIdentity {
+  const html = source.html ? source.html.slice(0, HTML_SCAN_LIMIT) : '';
+  const opening = html ? openingTag(html) : { tag: null, attrs: [], end: 0 };
+  const attrs = new Map<string, string>();
+  const all: string[] = [];
+  for (const [name, raw] of opening.attrs) {
+    const value =
+      name === 'class' || name === 'id' || name === 'for' || name.startsWith('aria-')
+        ? maskList(raw)
+        : raw.trim();
+    all.push(`${name}=${value}`);
+    if (IDENTIFYING.has(name) || name.startsWith('aria-')) attrs.set(name, value);
+  }
+  all.sort();
+  const text = html ? textOf(html, opening.end) : '';
+  const path = pathParts(source.selector);
+  let tag = opening.tag;
+  if (!tag && source.selector) {
+    // Without HTML, the last compound's type selector, when there is one.
+    const last =
+      source.selector
+        .trim()
+        .split(/[\s>+~]+/)
+        .pop() ?? '';
+    tag = /^[a-z][a-z0-9-]*/i.exec(last)?.[0].toLowerCase() ?? null;
+  }
+  const snippetTokens = new Set(all);
+  for (const word of text.split(' ')) if (word) snippetTokens.add(`"${word}`);
+  return {
+    tag,
+    attrs,
+    text,
+    snippet: html ? `<${opening.tag ?? ''} ${all.join(' ')}>${text}` : '',
+    snippetTokens,
+    path,
+    pathText: [...path].join(' '),
+  };
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const x of small) if (large.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/**
+ * How much each kind of evidence weighs. Evidence neither side has (no HTML, no text, no identifying
+ * attribute) is left out and the rest re-weighted, so a selector-only scan is judged on its selectors.
+ */
+export const SIMILARITY_WEIGHTS = { snippet: 0.3, attributes: 0.25, text: 0.15, path: 0.2, order: 0.1 };
+
+/**
+ * Two issues of one rule on one page are taken for the same element when their similarity is at least
+ * this. Chosen on the drift corpus (test/fixtures/drift): renamed selectors of the same element score
+ * 0.85 and more, while different elements of the same kind (two links of a menu, two inputs of a form)
+ * score below 0.5 because their identifying attributes or text differ.
+ */
+export const SIMILARITY_THRESHOLD = 0.6;
+
+export interface Similarity {
+  score: number;
+  /** What agreed, for the explanation: `tag`, `snippet`, `attributes`, `text`, `path`. */
+  same: string[];
+}
+
+/**
+ * Similarity in [0, 1] of two elements; `order` is each one's position (0…1) among the page's
+ * unmatched issues of the rule. A different tag is never the same element (score 0).
+ */
+export function similarity(
+  a: ElementIdentity,
+  b: ElementIdentity,
+  orderA: number,
+  orderB: number,
+): Similarity {
+  if (a.tag && b.tag && a.tag !== b.tag) return { score: 0, same: [] };
+  const same: string[] = a.tag && a.tag === b.tag ? ['tag'] : [];
+  let total = 0;
+  let weight = 0;
+  const add = (name: string, w: number, value: number) => {
+    total += w * value;
+    weight += w;
+    if (value === 1) same.push(name);
+  };
+  if (a.snippet && b.snippet) {
+    add(
+      'snippet',
+      SIMILARITY_WEIGHTS.snippet,
+      a.snippet === b.snippet ? 1 : jaccard(a.snippetTokens, b.snippetTokens),
+    );
+  }
+  if (a.attrs.size > 0 || b.attrs.size > 0) {
+    let agree = 0;
+    const names = new Set([...a.attrs.keys(), ...b.attrs.keys()]);
+    for (const n of names) if (a.attrs.get(n) === b.attrs.get(n)) agree++;
+    add('attributes', SIMILARITY_WEIGHTS.attributes, agree / names.size);
+  }
+  if (a.text || b.text) add('text', SIMILARITY_WEIGHTS.text, a.text === b.text ? 1 : 0);
+  if (a.path.size > 0 || b.path.size > 0) {
+    add('path', SIMILARITY_WEIGHTS.path, a.pathText === b.pathText ? 1 : jaccard(a.path, b.path));
+  }
+  add('order', SIMILARITY_WEIGHTS.order, 1 - Math.abs(orderA - orderB));
+  return { score: Math.round((total / weight) * 1000) / 1000, same: same.filter((s) => s !== 'order') };
+}
+
+/** The sentence a deploy event shows for an issue paired by similarity. */
+export function similarityEvidence(
+  head: IdentitySource,
+  baseline: IdentitySource,
+  result: Similarity,
+): string {
+  const what = result.same.length ? `same ${result.same.join(', ')}` : 'closest remaining element';
+  const selector =
+    head.selector === baseline.selector
+      ? `selector \`${head.selector ?? ''}\` unchanged`
+      : `selector changed from \`${baseline.selector ?? ''}\` to \`${head.selector ?? ''}\``;
+  return `Same element (similarity ${result.score.toFixed(2)}: ${what}); ${selector}.`;
+}

@@ -1,0 +1,253 @@
+import {
+  IMPACTS,
+  type AppliedGateSettings,
+  type Impact,
+  type ImpactKey,
+  type IssueKind,
+} from './gate-settings.js';
+import {
+  checkThresholds,
+  noScanReason,
+  type CategoryCounts,
+  type GateCounts,
+  type GateReason,
+  type ThresholdResult,
+} from './gate-thresholds.js';
+import {
+  fingerprintStep,
+  matchKind,
+  similarityStep,
+  type IssueMatching,
+  type MatchKind,
+} from './issue-matching.js';
+import type { WaivableIssue, WaiverMatcher } from './waiver-match.js';
+
+/**
+ * The deploy gate's decision (docs/gate.md) from two scans' issues, their matching (one pure
+ * module decides which head issue is which baseline issue: issue-matching.ts), the site's active
+ * waivers and the thresholds. No I/O: the service reads the evidence and stores what this returns.
+ */
+
+export interface GatePage {
+  url: string;
+  /** The normalised URL, when known; waiver globs are also tried on it. */
+  normalizedUrl?: string | null;
+}
+
+/** An issue of the head or the baseline scan, as lean as the decision allows. */
+export interface GateScanIssue {
+  /** The caller's handle for the issue (its row id), to fetch details of the few that are listed. */
+  ref: number | string;
+  fingerprint: string;
+  /** Rule, selector and page are filled in only where a waiver could need them ('' and null otherwise). */
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  selector: string | null;
+  page: GatePage;
+}
+
+export interface PairedIssue {
+  issue: GateScanIssue;
+  match: MatchKind;
+  /** The baseline issue it was paired with (`fingerprint` and `similar`). */
+  baseline: GateScanIssue | null;
+  /** Why a `similar` pair is the same element. */
+  evidence: string | null;
+  score: number | null;
+}
+
+export interface WaivedHeadIssue extends PairedIssue {
+  waiverId: string;
+  /** Whether the issue would have been new or existing without the waiver. */
+  status: 'new' | 'existing';
+}
+
+export interface GateEvaluation {
+  passed: boolean;
+  reasons: GateReason[];
+  counts: GateCounts;
+  thresholds: ThresholdResult[];
+  /** The new (unwaived) issues, most severe first, at most `listCap`. */
+  newIssues: GateScanIssue[];
+  newIssuesTotal: number;
+  /** Waived head issues, most severe first, at most `listCap` (their total is `counts.waived`). */
+  waivedIssues: WaivedHeadIssue[];
+  /** Existing issues paired by similarity (not fingerprint), most severe first, at most `listCap`. */
+  similarIssues: PairedIssue[];
+  similarIssuesTotal: number;
+}
+
+export interface GateInput {
+  siteId: string;
+  sha: string;
+  /** Null: no scan of this sha exists. */
+  head: readonly GateScanIssue[] | null;
+  /** Null: no baseline (every head issue is new). */
+  baseline: readonly GateScanIssue[] | null;
+  /** Which head issue is which baseline issue; absent with no baseline. */
+  matching?: IssueMatching;
+  waivers: WaiverMatcher;
+  settings: AppliedGateSettings;
+  /** How many issues each list shows; the totals are always exact. Default 100. */
+  listCap?: number;
+}
+
+const SEVERITY: ImpactKey[] = [...IMPACTS, 'unknown'];
+
+function zero(): CategoryCounts {
+  return { new: 0, existing: 0, fixed: 0, waived: 0 };
+}
+
+function compareRefs(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+type Buckets<T> = Record<ImpactKey, T[]>;
+const buckets = <T>(): Buckets<T> => ({ critical: [], serious: [], moderate: [], minor: [], unknown: [] });
+
+/** Most severe first; within an impact, in the order the scan listed them (by `ref`). */
+function take<T extends { issue: GateScanIssue }>(from: Buckets<T>, cap: number): T[] {
+  const out: T[] = [];
+  for (const impact of SEVERITY) {
+    if (out.length >= cap) break;
+    const sorted = from[impact].sort((a, b) => compareRefs(a.issue.ref, b.issue.ref));
+    out.push(...sorted.slice(0, cap - out.length));
+  }
+  return out;
+}
+
+/** A waiver that covers a head issue, or the baseline issue it was matched to (waivers follow the element). */
+function waiverFinder(
+  waivers: WaiverMatcher,
+): (issue: GateScanIssue, paired: GateScanIssue | null) => string | undefined {
+  if (waivers.size === 0) return () => undefined;
+  const urls: string[] = [];
+  const probe: WaivableIssue = { rule: '', selector: null, fingerprint: '', pageUrls: urls };
+  const one = (issue: GateScanIssue) => {
+    probe.rule = issue.rule;
+    probe.selector = issue.selector;
+    probe.fingerprint = issue.fingerprint;
+    urls.length = 0;
+    urls.push(issue.page.url);
+    if (issue.page.normalizedUrl && issue.page.normalizedUrl !== issue.page.url)
+      urls.push(issue.page.normalizedUrl);
+    return waivers.match(probe);
+  };
+  return (issue, paired) => one(issue) ?? (paired && paired.rule ? one(paired) : undefined);
+}
+
+interface Tally {
+  counts: GateCounts;
+  newList: Buckets<{ issue: GateScanIssue }>;
+  waivedList: Buckets<WaivedHeadIssue>;
+  similarList: Buckets<PairedIssue>;
+  similarTotal: number;
+}
+
+function emptyCounts(): GateCounts {
+  return { ...zero(), byImpact: { critical: zero(), serious: zero(), moderate: zero(), minor: zero() } };
+}
+
+const bucketOf = (counts: GateCounts, impact: Impact | null): CategoryCounts =>
+  (counts.byImpact[impact ?? 'unknown'] ??= zero());
+
+/** Counts and lists the head's issues (only what is counted), then the baseline's unmatched ones as fixed. */
+function tallyIssues(
+  head: readonly GateScanIssue[],
+  baseline: readonly GateScanIssue[],
+  matching: IssueMatching | undefined,
+  input: GateInput,
+): Tally {
+  const t: Tally = {
+    counts: emptyCounts(),
+    newList: buckets(),
+    waivedList: buckets(),
+    similarList: buckets(),
+    similarTotal: 0,
+  };
+  const counted = (kind: IssueKind) => kind === 'violation' || input.settings.include_incomplete;
+  const waiverOf = waiverFinder(input.waivers);
+  head.forEach((issue, i) => {
+    if (!counted(issue.kind)) return;
+    const j = matching ? matching.headToBaseline[i] : -1;
+    const paired = j >= 0 ? baseline[j] : null;
+    const similar = paired ? matching!.similar.get(i) : undefined;
+    const view = (): PairedIssue => ({
+      issue,
+      match: matching ? matchKind(matching, i) : 'none',
+      baseline: paired,
+      evidence: similar?.evidence ?? null,
+      score: similar?.score ?? null,
+    });
+    const impact = issue.impact ?? 'unknown';
+    const b = bucketOf(t.counts, issue.impact);
+    const waiverId = waiverOf(issue, paired);
+    if (waiverId) {
+      t.counts.waived++;
+      b.waived++;
+      t.waivedList[impact].push({ ...view(), waiverId, status: paired ? 'existing' : 'new' });
+    } else if (paired) {
+      t.counts.existing++;
+      b.existing++;
+      if (similar) {
+        t.similarTotal++;
+        t.similarList[impact].push(view());
+      }
+    } else {
+      t.counts.new++;
+      b.new++;
+      t.newList[impact].push({ issue });
+    }
+  });
+  baseline.forEach((issue, j) => {
+    if (!counted(issue.kind) || (matching && matching.baselineToHead[j] >= 0)) return;
+    t.counts.fixed++;
+    bucketOf(t.counts, issue.impact).fixed++;
+  });
+  return t;
+}
+
+/**
+ * Evaluates the gate. A head issue matched to a baseline issue is existing, else new; a baseline issue
+ * matched to none is fixed. What is counted then leaves out `incomplete` issues unless
+ * `include_incomplete` (they still take part in the matching), and waived head issues, which are
+ * listed but never counted. Fixed issues never fail the gate.
+ */
+export function evaluateGate(input: GateInput): GateEvaluation {
+  const cap = input.listCap ?? 100;
+  if (input.head === null) {
+    return {
+      passed: false,
+      reasons: [noScanReason(input.siteId, input.sha)],
+      counts: emptyCounts(),
+      thresholds: [],
+      newIssues: [],
+      newIssuesTotal: 0,
+      waivedIssues: [],
+      similarIssues: [],
+      similarIssuesTotal: 0,
+    };
+  }
+  const baseline = input.baseline ?? [];
+  // Without a matching given, fingerprints alone with multiplicity (what a caller without details gets).
+  const matching =
+    input.matching ??
+    (input.baseline
+      ? similarityStep(fingerprintStep(input.head, baseline), new Map(), new Map())
+      : undefined);
+  const t = tallyIssues(input.head, baseline, matching, input);
+  const { thresholds, reasons } = checkThresholds(t.counts, input.settings);
+  return {
+    passed: reasons.length === 0,
+    reasons,
+    counts: t.counts,
+    thresholds,
+    newIssues: take(t.newList, cap).map((x) => x.issue),
+    newIssuesTotal: t.counts.new,
+    waivedIssues: take(t.waivedList, cap),
+    similarIssues: take(t.similarList, cap),
+    similarIssuesTotal: t.similarTotal,
+  };
+}

@@ -1,0 +1,199 @@
+import {
+  chooseBaseline,
+  chooseHeadScan,
+  type BaselineChoice,
+  type ScanRef,
+} from '../domain/gate-baseline.js';
+import { evaluateGate, type GateEvaluation, type GateScanIssue } from '../domain/gate-evaluation.js';
+import type { AppliedGateSettings } from '../domain/gate-settings.js';
+import {
+  fingerprintStep,
+  similarityStep,
+  type IssueMatching,
+  type MatchDetails,
+} from '../domain/issue-matching.js';
+import { pageKey } from '../domain/url-normalisation.js';
+import { compileWaivers, type WaiverRule } from '../domain/waiver-match.js';
+import type { ApiContext } from '../context.js';
+import type { DeployTriggerBody } from '../schemas/deploys.js';
+import {
+  addWaiverFields,
+  issueDetails,
+  latestOnBranchBefore,
+  latestScanForSha,
+  matchDetails,
+  scanIssues,
+  scanPages,
+  type GatePageRow,
+  type IssueDetail,
+} from '../store/gate-evidence.js';
+import type { SiteRecord } from '../store/sites.js';
+import { WaiverRepository, type WaiverRecord } from '../store/waivers.js';
+import type { BaselineView } from './deploy-view.js';
+
+/**
+ * Reads what a gate decision needs and decides: the head scan, the baseline, both scans' issues, their
+ * matching (fingerprints first; the details of the rest only), the site's active waivers.
+ */
+
+export interface GateDecision {
+  headScan: ScanRef | null;
+  baseline: BaselineChoice | null;
+  evaluation: GateEvaluation;
+  /** Details of the listed head issues, by row id. */
+  details: Map<number, IssueDetail>;
+  /** Selector and page of the baseline issues the listed ones were paired with, by row id. */
+  baselineViews: Map<number, BaselineView>;
+  /** Milliseconds per phase, for the log line (a slow gate can be explained from the logs alone). */
+  ms: Record<string, number>;
+}
+
+interface ScanSide {
+  issues: GateScanIssue[];
+  pages: Map<number, GatePageRow>;
+}
+
+async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[]): Promise<ScanSide> {
+  const [issues, pages] = await Promise.all([scanIssues(ctx.db, scanId), scanPages(ctx.db, scanId)]);
+  await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
+  return { issues, pages };
+}
+
+/** The matcher's details of the issues at `indices` of one side, keyed by index. */
+async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
+  const rows = await matchDetails(
+    ctx.db,
+    scanId,
+    indices.map((i) => Number(side.issues[i].ref)),
+  );
+  const indexOf = new Map(indices.map((i) => [Number(side.issues[i].ref), i]));
+  const out = new Map<number, MatchDetails & { pageUrl: string }>();
+  for (const r of rows) {
+    const page = side.pages.get(r.pageIndex);
+    out.set(indexOf.get(r.id)!, {
+      rule: r.rule,
+      page: page ? pageKey(page.normalizedUrl) : `#${r.pageIndex}`,
+      pageUrl: page?.url ?? '',
+      selector: r.selector,
+      html: r.html,
+    });
+  }
+  return out;
+}
+
+async function matchSides(
+  ctx: ApiContext,
+  ids: [string, string],
+  head: ScanSide,
+  base: ScanSide,
+  comparable: boolean,
+) {
+  const step = fingerprintStep(head.issues, base.issues, comparable);
+  const [h, b] = await Promise.all([
+    detailsOf(ctx, ids[0], head, step.headNeeds),
+    detailsOf(ctx, ids[1], base, step.baselineNeeds),
+  ]);
+  const matching: IssueMatching = similarityStep(step, h, b);
+  const baselineViews = new Map<number, BaselineView>();
+  for (const [j, d] of b) {
+    baselineViews.set(Number(base.issues[j].ref), { selector: d.selector, page: { url: d.pageUrl } });
+  }
+  return { matching, baselineViews };
+}
+
+function waiverRule(w: WaiverRecord): WaiverRule {
+  return {
+    id: w.id,
+    rule: w.rule,
+    selector: w.selector,
+    url_pattern: w.url_pattern,
+    fingerprint: w.fingerprint,
+    expires_at: w.expires_at,
+    revoked_at: w.revoked_at,
+    created_at: w.created_at,
+  };
+}
+
+async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
+  // The store narrows the candidates in SQL; the domain rules decide.
+  const latest = await latestScanForSha(ctx.db, org, input.siteId, input.sha);
+  const headScan = chooseHeadScan(latest ? [latest] : [], input.sha);
+  if (!headScan) return { headScan: null, baseline: null };
+  const candidate = input.baseline_sha
+    ? await latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha)
+    : await latestOnBranchBefore(
+        ctx.db,
+        { org, siteId: input.siteId, branch: site.base_branch },
+        headScan.createdAt,
+        headScan.sha,
+      );
+  const baseline = chooseBaseline({
+    head: headScan,
+    baselineSha: input.baseline_sha,
+    baseBranch: site.base_branch,
+    candidates: candidate ? [candidate] : [],
+  });
+  return { headScan, baseline };
+}
+
+export async function decideGate(
+  ctx: ApiContext,
+  org: string,
+  input: DeployTriggerBody,
+  site: SiteRecord,
+  settings: AppliedGateSettings,
+  now: string,
+): Promise<GateDecision> {
+  const ms: Record<string, number> = {};
+  let last = performance.now();
+  const lap = (phase: string) => {
+    const t = performance.now();
+    ms[phase] = Math.round(t - last);
+    last = t;
+  };
+  const { headScan, baseline } = await chooseScans(ctx, org, input, site);
+  const base = { siteId: input.siteId, sha: input.sha, settings, listCap: DEPLOY_ISSUE_LIST_CAP };
+  if (!headScan || !baseline) {
+    const evaluation = evaluateGate({
+      ...base,
+      head: null,
+      baseline: null,
+      waivers: compileWaivers([], now),
+    });
+    return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
+  }
+  const rules = (await new WaiverRepository(ctx.db).activeForSite(org, input.siteId, now)).map(waiverRule);
+  const waivers = compileWaivers(rules, now);
+  const waiverRules = [...new Set(rules.map((w) => w.rule))];
+  const baseScan = baseline.scan;
+  const [head, base2] = await Promise.all([
+    readSide(ctx, headScan.id, waiverRules),
+    baseScan ? readSide(ctx, baseScan.id, waiverRules) : Promise.resolve(null),
+  ]);
+  lap('read');
+  let matched: Awaited<ReturnType<typeof matchSides>> | null = null;
+  if (base2 && baseScan) {
+    const comparable = headScan.fingerprintVersion === baseScan.fingerprintVersion;
+    matched = await matchSides(ctx, [headScan.id, baseScan.id], head, base2, comparable);
+    lap('match');
+  }
+  const evaluation = evaluateGate({
+    ...base,
+    head: head.issues,
+    baseline: base2?.issues ?? null,
+    matching: matched?.matching,
+    waivers,
+  });
+  lap('evaluate');
+  const listed = [
+    ...evaluation.newIssues,
+    ...evaluation.waivedIssues.map((w) => w.issue),
+    ...evaluation.similarIssues.map((s) => s.issue),
+  ];
+  const details = await issueDetails(ctx.db, headScan.id, [...new Set(listed.map((i) => Number(i.ref)))]);
+  lap('details');
+  return { headScan, baseline, evaluation, details, baselineViews: matched?.baselineViews ?? new Map(), ms };
+}
+
+/** How many issues each list of a deploy event shows; the totals are always exact. */
+export const DEPLOY_ISSUE_LIST_CAP = 100;

@@ -1,0 +1,202 @@
+import fc from 'fast-check';
+import { elementIdentity, similarity, SIMILARITY_THRESHOLD } from '../../api/domain/element-identity.js';
+import { issueFingerprint } from '../../api/domain/fingerprint.js';
+import { fingerprintStep, matchIssues, matchKind, similarityStep } from '../../api/domain/issue-matching.js';
+
+interface Issue {
+  fingerprint: string;
+  rule: string;
+  page: string;
+  selector: string | null;
+  html: string | null;
+}
+
+function issue(rule: string, page: string, selector: string | null, html: string | null = null): Issue {
+  return { fingerprint: issueFingerprint({ rule, pageKey: page, selector }), rule, page, selector, html };
+}
+
+function counts(head: Issue[], baseline: Issue[], compare = true) {
+  const m = matchIssues(head, baseline, compare);
+  return {
+    m,
+    new: [...m.headToBaseline].filter((x) => x < 0).length,
+    fixed: [...m.baselineToHead].filter((x) => x < 0).length,
+  };
+}
+
+const cart = '<a href="cart.html" class="nav-link">Cart</a>';
+const home = '<a href="index.html" class="nav-link">Home</a>';
+
+describe('matching head issues with baseline issues', () => {
+  test('the cart link whose selector axe-core renamed is the same issue, explained', () => {
+    const baseline = [issue('target-size', '/', 'a', cart)];
+    const head = [issue('target-size', '/', 'a[href$="cart.html"]', cart)];
+    const { m, new: n, fixed } = counts(head, baseline);
+    expect([n, fixed]).toEqual([0, 0]);
+    expect(matchKind(m, 0)).toBe('similar');
+    expect(m.similar.get(0)!.evidence).toBe(
+      'Same element (similarity 0.90: same tag, snippet, attributes, text); ' +
+        'selector changed from `a` to `a[href$="cart.html"]`.',
+    );
+  });
+
+  test('an unchanged selector matches by fingerprint', () => {
+    const { m } = counts([issue('label', '/', '#email')], [issue('label', '/', '#email')]);
+    expect(matchKind(m, 0)).toBe('fingerprint');
+    expect(m.similar.size).toBe(0);
+  });
+
+  test('three issues sharing a fingerprint against one in the baseline: one existing, two new', () => {
+    const input = (name: string, id: number) =>
+      issue('label', '/signup', `#\\:r${id}\\:`, `<input id=":r${id}:" name="${name}" type="text">`);
+    const baseline = [input('email', 1)];
+    // New inputs come first and take the low ids: the old one is now :r3:.
+    const head = [input('phone', 1), input('city', 2), input('email', 3)];
+    expect(new Set(head.map((h) => h.fingerprint)).size).toBe(1);
+    const { m, new: n, fixed } = counts(head, baseline);
+    expect([n, fixed]).toEqual([2, 0]);
+    // The one paired is the email field (same name), not the first in the list.
+    expect(m.baselineToHead[0]).toBe(2);
+    expect(matchKind(m, 2)).toBe('fingerprint');
+  });
+
+  test('different links of one menu are never taken for one another', () => {
+    const baseline = [issue('link-name', '/', 'nav > a:nth-child(1)', home)];
+    const head = [issue('link-name', '/', 'nav > a:nth-child(2)', cart)];
+    const { new: n, fixed } = counts(head, baseline);
+    expect([n, fixed]).toEqual([1, 1]);
+  });
+
+  test('a shifted :nth-child and regenerated class hashes still find the element', () => {
+    const old = '<button class="css-1x2y3z" type="submit"></button>';
+    const now = '<button type="submit" class="css-9q8w7e"></button>';
+    const baseline = [issue('button-name', '/checkout', 'form > div:nth-child(3) > .css-1x2y3z', old)];
+    const head = [issue('button-name', '/checkout', 'form > div:nth-child(4) > .css-9q8w7e', now)];
+    const { m, new: n } = counts(head, baseline);
+    expect(n).toBe(0);
+    expect(matchKind(m, 0)).toBe('similar');
+  });
+
+  test('never pairs across rules or pages, however similar', () => {
+    const baseline = [issue('target-size', '/', 'a', cart)];
+    expect(counts([issue('link-name', '/', 'a.x', cart)], baseline).new).toBe(1);
+    expect(counts([issue('target-size', '/shop', 'a.x', cart)], baseline).new).toBe(1);
+  });
+
+  test('a different tag is never the same element', () => {
+    const a = elementIdentity({ selector: '.cta', html: '<a class="cta">Buy</a>' });
+    const b = elementIdentity({ selector: '.cta', html: '<button class="cta">Buy</button>' });
+    expect(similarity(a, b, 0, 0).score).toBe(0);
+  });
+
+  test('selector-less issues are counted by multiplicity', () => {
+    const baseline = [issue('document-title', '/', null), issue('document-title', '/', null)];
+    const head = [issue('document-title', '/', null)];
+    expect(counts(head, baseline)).toMatchObject({ new: 0, fixed: 1 });
+    // With fingerprints of another version, the similarity step counts them the same way.
+    expect(counts(head, baseline, false)).toMatchObject({ new: 0, fixed: 1 });
+  });
+
+  test('scans fingerprinted by another version still compare, by similarity', () => {
+    const baseline = [issue('image-alt', '/', '#hero > img', '<img src="hero.png">')];
+    const head = [{ ...baseline[0], fingerprint: 'f'.repeat(64) }];
+    const { m, new: n } = counts(head, baseline, false);
+    expect(n).toBe(0);
+    expect(matchKind(m, 0)).toBe('similar');
+  });
+
+  test('step 1 asks for the details of unmatched issues and uneven groups only', () => {
+    const a = issue('label', '/', '#a');
+    const b = issue('label', '/', '#b');
+    const step = fingerprintStep([a, b, b], [a, b, issue('label', '/', '#c')]);
+    expect(step.headNeeds).toEqual([1, 2]);
+    expect(step.baselineNeeds).toEqual([1, 2]);
+    expect(step.matching.headToBaseline[0]).toBe(0);
+    const m = similarityStep(step, new Map(), new Map());
+    // Without details the uneven group still pairs by multiplicity.
+    expect([...m.headToBaseline]).toEqual([0, 1, -1]);
+  });
+
+  test('the threshold separates renamed selectors from different elements of one kind', () => {
+    const email = elementIdentity({ selector: '#email', html: '<input type="text" name="email">' });
+    const phone = elementIdentity({ selector: '#phone', html: '<input type="text" name="phone">' });
+    const emailAgain = elementIdentity({
+      selector: 'form > input:nth-child(2)',
+      html: '<input name="email" type="text">',
+    });
+    expect(similarity(email, phone, 0, 1).score).toBeLessThan(SIMILARITY_THRESHOLD);
+    expect(similarity(email, emailAgain, 0, 0).score).toBeGreaterThanOrEqual(SIMILARITY_THRESHOLD);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Properties
+
+const RULES = ['label', 'link-name', 'image-alt'];
+const PAGES = ['/', '/cart', '/checkout'];
+const TAGS = ['a', 'input', 'img', 'button'];
+
+const arbIssue = fc
+  .record({
+    rule: fc.constantFrom(...RULES),
+    page: fc.constantFrom(...PAGES),
+    tag: fc.constantFrom(...TAGS),
+    name: fc.stringMatching(/^[a-z]{1,6}$/),
+    withSelector: fc.boolean(),
+    depth: fc.integer({ min: 1, max: 4 }),
+  })
+  .map(({ rule, page, tag, name, withSelector, depth }) =>
+    issue(
+      rule,
+      page,
+      withSelector ? `main > div:nth-child(${depth}) > ${tag}.${name}` : null,
+      `<${tag} name="${name}" class="css-a1b2c${depth}">${name}</${tag}>`,
+    ),
+  );
+
+describe('matching properties', () => {
+  test('never pairs across rules or pages', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbIssue, { maxLength: 30 }),
+        fc.array(arbIssue, { maxLength: 30 }),
+        fc.boolean(),
+        (h, b, cmp) => {
+          const m = matchIssues(h, b, cmp);
+          m.headToBaseline.forEach((j, i) => {
+            if (j < 0) return;
+            expect(b[j].rule).toBe(h[i].rule);
+            expect(b[j].page).toBe(h[i].page);
+            expect(m.baselineToHead[j]).toBe(i);
+          });
+        },
+      ),
+    );
+  });
+
+  test('identical scans give zero new and zero fixed', () => {
+    fc.assert(
+      fc.property(fc.array(arbIssue, { maxLength: 40 }), fc.boolean(), (issues, cmp) => {
+        const r = counts(issues, [...issues], cmp);
+        expect([r.new, r.fixed]).toEqual([0, 0]);
+      }),
+    );
+  });
+
+  test('adding k elements with a violation gives exactly k new', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbIssue, { maxLength: 30 }),
+        fc.array(arbIssue, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (issues, added, seed) => {
+          // Added elements go anywhere in the head, in scan order.
+          const head = [...issues];
+          added.forEach((a, k) => head.splice((seed + k * 7) % (head.length + 1), 0, a));
+          const r = counts(head, issues);
+          expect([r.new, r.fixed]).toEqual([added.length, 0]);
+        },
+      ),
+    );
+  });
+});
