@@ -33,6 +33,7 @@ const envSchema = z.object({
   MAX_PAGES_PER_SCAN: positiveInt.default(10_000),
   MAX_ISSUES_PER_SCAN: positiveInt.default(200_000),
   MAX_ISSUE_HTML_BYTES: positiveInt.default(65_536),
+  OPEN_SCAN_TTL_HOURS: z.coerce.number().positive().default(24),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   AUTH_FAILURES_PER_MINUTE: positiveInt.default(20),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
@@ -68,6 +69,8 @@ export interface Config {
   publicUrl?: string;
   trustProxy: string;
   limits: Limits;
+  /** How long a scan sent in parts may stay open before it is removed. */
+  openScanTtlMs: number;
   shutdownTimeoutMs: number;
   /** Slow-client guards: time to receive the headers, and the whole request. */
   headersTimeoutMs: number;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestsPerMinute: e.RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     },
+    openScanTtlMs: Math.round(e.OPEN_SCAN_TTL_HOURS * 3_600_000),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

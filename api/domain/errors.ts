@@ -8,7 +8,7 @@ export interface FieldError {
   detail: string;
 }
 
-export type DomainErrorKind = 'not_found' | 'invalid' | 'conflict' | 'forbidden';
+export type DomainErrorKind = 'not_found' | 'invalid' | 'too_large' | 'conflict' | 'forbidden';
 
 export class DomainError extends Error {
   constructor(
@@ -29,6 +29,8 @@ export const domainErrors = {
       detail ?? `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`,
       errors,
     ),
+  /** Over a configured size limit (pages or issues of a scan). */
+  tooLarge: (errors: FieldError[], detail: string) => new DomainError('too_large', detail, errors),
   conflict: (detail: string) => new DomainError('conflict', detail),
   forbidden: (detail: string) => new DomainError('forbidden', detail),
 };

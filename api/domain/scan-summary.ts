@@ -25,16 +25,35 @@ export interface PageFacts {
   httpStatus: number | null;
 }
 
-export function summarize(
-  pageCount: number,
-  issues: Iterable<Pick<ImportedIssue, 'impact' | 'kind'>>,
-): ScanSummary {
-  const s: ScanSummary = {
-    pages: pageCount,
+export function emptySummary(): ScanSummary {
+  return {
+    pages: 0,
     issues: 0,
     by_impact: { critical: 0, serious: 0, moderate: 0, minor: 0, unknown: 0 },
     by_kind: { violation: 0, incomplete: 0 },
   };
+}
+
+/** The counts of two parts of one scan together. */
+export function addSummaries(a: ScanSummary, b: ScanSummary): ScanSummary {
+  const s = emptySummary();
+  s.pages = a.pages + b.pages;
+  s.issues = a.issues + b.issues;
+  for (const k of Object.keys(s.by_impact) as Array<keyof ScanSummary['by_impact']>) {
+    s.by_impact[k] = a.by_impact[k] + b.by_impact[k];
+  }
+  for (const k of Object.keys(s.by_kind) as Array<keyof ScanSummary['by_kind']>) {
+    s.by_kind[k] = a.by_kind[k] + b.by_kind[k];
+  }
+  return s;
+}
+
+export function summarize(
+  pageCount: number,
+  issues: Iterable<Pick<ImportedIssue, 'impact' | 'kind'>>,
+): ScanSummary {
+  const s = emptySummary();
+  s.pages = pageCount;
   for (const i of issues) {
     s.issues++;
     s.by_impact[i.impact ?? 'unknown']++;

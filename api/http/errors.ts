@@ -46,6 +46,8 @@ function fromDomainError(err: DomainError): HttpProblem {
       return new HttpProblem(404, 'not_found', err.message);
     case 'invalid':
       return problems.validation(err.errors ?? [], err.message);
+    case 'too_large':
+      return new HttpProblem(413, 'payload_too_large', err.message, err.errors);
     case 'conflict':
       return problems.conflict(err.message);
     case 'forbidden':

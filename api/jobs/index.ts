@@ -1,4 +1,5 @@
 import type { ApiContext } from '../context.js';
+import { removeExpiredOpenScans } from '../services/scan-parts.js';
 import { IdempotencyRepository } from '../store/idempotency.js';
 import { rateLimitStoreFor } from '../store/rate-limits.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
@@ -15,7 +16,14 @@ export function pruneJob(ctx: ApiContext): BackgroundJob {
   });
 }
 
+/** Removes scans sent in parts that were never completed (a few per minute, in short batches). */
+export function openScanExpiryJob(ctx: ApiContext): BackgroundJob {
+  return intervalJob(ctx, 'open-scan-expiry', 60_000, async () => {
+    await removeExpiredOpenScans(ctx);
+  });
+}
+
 /** Every background job of the service; features add theirs here. */
 export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
-  return [pruneJob(ctx), ...webhookJobs(ctx)];
+  return [pruneJob(ctx), openScanExpiryJob(ctx), ...webhookJobs(ctx)];
 }

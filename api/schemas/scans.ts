@@ -167,45 +167,58 @@ export const ScanPageInput = z
     description: 'One scanned page with its results in one of three forms: `issues`, `axe` or `pa11y`.',
   });
 
-export const CreateScanBody = z
-  .object({
-    url: Url.refine(
-      (u) => /^https?:\/\//i.test(u) && URL.canParse(u),
-      'must be an absolute http(s) URL',
-    ).openapi({
-      example: 'https://shop.example.com/',
+/** Everything of a scan but its pages (read before the pages, which are validated one by one). */
+export const CreateScanHead = z.object({
+  url: Url.refine(
+    (u) => /^https?:\/\//i.test(u) && URL.canParse(u),
+    'must be an absolute http(s) URL',
+  ).openapi({
+    example: 'https://shop.example.com/',
+  }),
+  siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
+  sha: Sha.nullable().optional(),
+  branch: Identifier(255)
+    .transform(branchName)
+    .nullable()
+    .optional()
+    .openapi({ description: 'The branch name (`refs/heads/` is dropped).' }),
+  engine: z
+    .object({
+      name: Identifier(100),
+      version: z.string().max(100).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+    })
+    .nullable()
+    .optional()
+    .openapi({ description: "Default: the first axe result's `testEngine`." }),
+  run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+  rules_run: z
+    .array(Identifier(200))
+    .max(5000)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        'The ids of every rule the engine ran (also those that found nothing), so a VPAT can tell ' +
+        '"tested, nothing found" from "not tested". axe pages add their passes/violations/incomplete/' +
+        'inapplicable rule ids; without either it is unknown (null).',
     }),
-    pages: z.array(ScanPageInput),
-    siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
-    sha: Sha.nullable().optional(),
-    branch: Identifier(255)
-      .transform(branchName)
-      .nullable()
-      .optional()
-      .openapi({ description: 'The branch name (`refs/heads/` is dropped).' }),
-    engine: z
-      .object({
-        name: Identifier(100),
-        version: z.string().max(100).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
-      })
-      .nullable()
-      .optional()
-      .openapi({ description: "Default: the first axe result's `testEngine`." }),
-    run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
-    rules_run: z
-      .array(Identifier(200))
-      .max(5000)
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          'The ids of every rule the engine ran (also those that found nothing), so a VPAT can tell ' +
-          '"tested, nothing found" from "not tested". axe pages add their passes/violations/incomplete/' +
-          'inapplicable rule ids; without either it is unknown (null).',
-      }),
-  })
-  .openapi('CreateScan');
+  complete: z
+    .boolean()
+    .default(true)
+    .openapi({
+      description:
+        '`false` opens a scan to be sent in parts: add pages with `POST /api/v1/scans/{id}/pages`, then ' +
+        '`POST /api/v1/scans/{id}/complete`. Until then the scan is invisible to lists, the gate and the VPAT.',
+    }),
+});
+
+export const CreateScanBody = CreateScanHead.extend({
+  pages: z.array(ScanPageInput).openapi({
+    description: 'The scanned pages. With `complete: false`, the first pages of the scan (may be empty).',
+  }),
+}).openapi('CreateScan');
 export type CreateScanBody = z.infer<typeof CreateScanBody>;
+export type CreateScanHead = z.infer<typeof CreateScanHead>;
 export type ScanPageInput = z.infer<typeof ScanPageInput>;
 export type NativeIssueInput = z.infer<typeof NativeIssue>;
 export type AxeResultsInput = z.infer<typeof AxeResults>;
@@ -249,6 +262,46 @@ export const CreatedScan = z
     warnings: z.array(ScanWarning),
   })
   .openapi('CreatedScan');
+
+export const OpenScan = z
+  .object({
+    id: z.string().openapi({ example: 'scn_4Rk0s2xvB9cQm1pZtY7a' }),
+    status: z.literal('open'),
+    siteId: z.string(),
+    url: z.string(),
+    sha: z.string().nullable(),
+    branch: z.string().nullable(),
+    expires_at: Timestamp.openapi({ description: 'When the scan is removed unless completed before.' }),
+    pages_received: z.number().int().min(0),
+    issues_received: z.number().int().min(0),
+  })
+  .openapi('OpenScan', { description: 'A scan being sent in parts: invisible until completed.' });
+
+export const ScanPartBody = z
+  .object({
+    pages: z
+      .array(ScanPageInput)
+      .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
+  })
+  .openapi('ScanPart');
+export type ScanPartBody = z.infer<typeof ScanPartBody>;
+
+export const ScanPartAccepted = OpenScan.extend({
+  part: z
+    .object({
+      first_page_index: z
+        .number()
+        .int()
+        .min(0)
+        .openapi({ description: "The index the part's first page got." }),
+      pages: z.number().int().min(0),
+      issues: z.number().int().min(0),
+      replayed: z
+        .boolean()
+        .openapi({ description: 'true when this Idempotency-Key was already stored: nothing was added.' }),
+    })
+    .openapi({ description: 'What this request added.' }),
+}).openapi('ScanPartAccepted');
 
 export const ScanListItem = CreatedScan.extend({
   engine: Engine.nullable(),

@@ -1,12 +1,23 @@
+import { domainErrors } from '../domain/errors.js';
 import { newId, nowIso } from '../domain/ids.js';
+import { ScanBuilder } from '../domain/scan-builder.js';
+import { pageLimitError, scanSiteId, type PreparationError } from '../domain/scan-preparation.js';
 import { scanWaiverLookup, type ScanWaiverLookup, type WaiverViewPage } from '../domain/scan-waivers.js';
 import { compileWaivers } from '../domain/waiver-match.js';
-import { prepareScan, type PreparationError } from '../domain/scan-preparation.js';
 import { recordEvent } from '../events/outbox.js';
 import type { ApiContext } from '../context.js';
-import type { CreateScanBody } from '../schemas/scans.js';
-import { insertScan, type ScanRecord } from '../store/scans.js';
+import type { CreateScanHead, ScanPageInput } from '../schemas/scans.js';
+import { type ScanRecord } from '../store/scans.js';
+import {
+  insertScanRow,
+  markScanComplete,
+  ScanRowWriter,
+  updateScanTotals,
+  type ScanHead,
+} from '../store/scan-writes.js';
+import { ensureSite } from '../store/sites.js';
 import { WaiverRepository } from '../store/waivers.js';
+import type { Knex } from 'knex';
 import { axeRuleCriteria } from './axe-rule-coverage.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
@@ -23,46 +34,181 @@ export function presentCreatedScan(s: ScanRecord) {
   };
 }
 
+/** The answer for a scan still receiving parts. */
+export function presentOpenScan(s: ScanRecord & { expiresAt: string | null }) {
+  return {
+    id: s.id,
+    status: 'open' as const,
+    siteId: s.siteId,
+    url: s.url,
+    sha: s.sha,
+    branch: s.branch,
+    expires_at: s.expiresAt ?? '',
+    pages_received: s.page_count,
+    issues_received: s.issue_count,
+  };
+}
+
+/**
+ * The pages of one request, validated one at a time as they are read: a page that breaks the schema
+ * throws a DomainError (invalid) when its turn comes, so nothing holds every validated page at once.
+ */
+export interface PageSource extends Iterable<{ index: number; page: ScanPageInput }> {
+  count: number;
+  /** False only when no page can be in pa11y form (axe-core's rule list is then not loaded). */
+  mayHavePa11y: boolean;
+}
+
 let lastCreatedMs = 0;
 
 /**
  * Creation time of a scan, strictly increasing within this process: "the latest scan for a sha" must
  * not depend on the random id when a pipeline submits two scans in the same millisecond.
  */
-function scanCreatedAt(): string {
+export function scanCreatedAt(): string {
   lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1);
   return nowIso(new Date(lastCreatedMs));
 }
 
-export type IngestResult = { ok: true; scan: ScanRecord } | { ok: false; error: PreparationError };
+export function preparationFailure(error: PreparationError): Error {
+  const errors = [{ pointer: error.pointer, detail: error.detail }];
+  return error.status === 413
+    ? domainErrors.tooLarge(errors, `The scan is too large: ${error.pointer.slice(2)} ${error.detail}.`)
+    : domainErrors.invalid(errors);
+}
 
 /**
- * Prepares and stores a scan in one transaction together with its `scan.created` outbox event: after
- * success everything is there, after any error nothing is.
+ * Prepares each page as it comes and hands its rows to the writer: memory holds one batch of rows,
+ * not the scan. A page over a limit throws, and the caller's transaction rolls everything back.
  */
-export async function ingestScan(ctx: ApiContext, org: string, body: CreateScanBody): Promise<IngestResult> {
-  const criteriaOfAxeRule = body.pages.some((p) => p.pa11y) ? await axeRuleCriteria() : undefined;
-  const prepared = prepareScan(body, ctx.config.limits, { criteriaOfAxeRule });
-  if (!prepared.ok) return prepared;
+export async function storePages(
+  trx: Knex.Transaction,
+  builder: ScanBuilder,
+  scanId: string,
+  pages: PageSource,
+) {
+  const writer = new ScanRowWriter(trx, scanId);
+  for (const { index, page } of pages) {
+    const added = builder.addPage(page, index);
+    if (!added.ok) throw preparationFailure(added.error);
+    await writer.add(added.page, added.issues);
+  }
+  await writer.done();
+}
+
+export async function scanBuilder(
+  ctx: ApiContext,
+  head: ScanHead,
+  pages: PageSource,
+  start?: { pageIndex: number; issueCount: number },
+) {
+  // pa11y's axe runner drops axe's tags: the criteria come from the installed axe-core, a large module
+  // loaded only when a pa11y page may come.
+  const criteriaOfAxeRule = pages.mayHavePa11y ? await axeRuleCriteria() : undefined;
+  return new ScanBuilder(head.url, head.rules_run, ctx.config.limits, { criteriaOfAxeRule }, start);
+}
+
+function scanHead(body: CreateScanHead): ScanHead {
+  const siteId = scanSiteId(body);
+  if (!siteId) {
+    throw domainErrors.invalid([
+      { pointer: '#/siteId', detail: "is required: the url's host name is not a valid siteId" },
+    ]);
+  }
+  return {
+    siteId,
+    url: body.url,
+    sha: body.sha ?? null,
+    branch: body.branch ?? null,
+    engine: body.engine ? { name: body.engine.name, version: body.engine.version ?? null } : null,
+    run_attempt: body.run_attempt ?? null,
+    rules_run: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
+  };
+}
+
+export type IngestResult =
+  { status: 'complete'; scan: ScanRecord } | { status: 'open'; scan: ReturnType<typeof presentOpenScan> };
+
+/**
+ * Stores a scan in one transaction: the site on first use, the scan, its pages and issues as they are
+ * prepared, and (for a complete scan) its `scan.created` outbox event. After success everything is
+ * there, after any error nothing is. With `complete: false` the scan stays open (invisible) for parts.
+ */
+export async function ingestScan(
+  ctx: ApiContext,
+  org: string,
+  head: CreateScanHead,
+  pages: PageSource,
+): Promise<IngestResult> {
+  const tooMany = pageLimitError(pages.count, ctx.config.limits);
+  if (tooMany) throw preparationFailure(tooMany);
+  const scanHeadRow = scanHead(head);
+  const builder = await scanBuilder(ctx, scanHeadRow, pages);
   const id = newId('scn');
   const createdAt = scanCreatedAt();
-  const scan = await ctx.db.transaction(async (trx) => {
-    const stored = await insertScan(trx, org, id, prepared.scan, createdAt);
-    await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(stored) });
-    return stored;
+  const open = head.complete === false;
+  const expiresAt = open ? nowIso(new Date(Date.now() + ctx.config.openScanTtlMs)) : null;
+  const stored = await ctx.db.transaction(async (trx) => {
+    await ensureSite(trx, org, scanHeadRow.siteId, createdAt);
+    await insertScanRow(trx, org, id, scanHeadRow, {
+      status: open ? 'open' : 'complete',
+      createdAt,
+      expiresAt,
+    });
+    await storePages(trx, builder, id, pages);
+    await updateScanTotals(trx, id, {
+      pageCount: builder.pages,
+      issueCount: builder.issues,
+      summary: builder.summary,
+      engine: scanHeadRow.engine ?? builder.engine,
+      htmlTruncated: builder.truncated,
+    });
+    if (open) return undefined;
+    const scan = await markScanComplete(trx, id, {
+      warnings: builder.warnings(),
+      rulesRun: builder.rulesRun(),
+      createdAt,
+    });
+    await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(scan) });
+    return scan;
   });
+  if (!stored) {
+    ctx.logger.info(
+      { org, scan_id: id, site_id: scanHeadRow.siteId, pages: builder.pages },
+      'scan opened for parts',
+    );
+    return {
+      status: 'open',
+      scan: {
+        id,
+        status: 'open',
+        siteId: scanHeadRow.siteId,
+        url: scanHeadRow.url,
+        sha: scanHeadRow.sha,
+        branch: scanHeadRow.branch,
+        expires_at: expiresAt!,
+        pages_received: builder.pages,
+        issues_received: builder.issues,
+      },
+    };
+  }
+  announceScan(ctx, org, stored);
+  return { status: 'complete', scan: stored };
+}
+
+/** After the commit: in-process listeners and the log. */
+export function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): void {
   try {
     ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
   } catch (err) {
     // The scan is committed: a failing in-process listener must not answer 500 (a CI retry without
     // Idempotency-Key would then store the scan twice).
-    ctx.logger.error({ err, scan_id: id }, 'a scan.created listener failed');
+    ctx.logger.error({ err, scan_id: scan.id }, 'a scan.created listener failed');
   }
   ctx.logger.info(
-    { org, scan_id: id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
+    { org, scan_id: scan.id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
     'scan stored',
   );
-  return { ok: true, scan };
 }
 
 /**

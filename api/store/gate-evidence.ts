@@ -80,7 +80,7 @@ export async function latestScanForSha(
 ): Promise<ScanRef | undefined> {
   return toScanRef(
     await db('scans')
-      .where({ org, site_id: siteId, sha })
+      .where({ org, site_id: siteId, sha, status: 'complete' })
       .orderBy(newestFirst)
       .first(...SCAN_COLUMNS),
   );
@@ -94,7 +94,7 @@ export async function latestOnBranchBefore(
   excludeSha: string | null,
 ): Promise<ScanRef | undefined> {
   const q = db('scans')
-    .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch })
+    .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch, status: 'complete' })
     .andWhere('created_at', '<', before)
     .orderBy(newestFirst);
   if (excludeSha) q.andWhere((w) => w.whereNot('sha', excludeSha).orWhereNull('sha'));

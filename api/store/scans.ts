@@ -1,15 +1,12 @@
 import type { Knex } from 'knex';
-import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
 import { isNulFree } from '../domain/text-truncation.js';
 import type { Impact, IssueKind } from '../domain/imported-issue.js';
-import type { PreparedIssue, PreparedPage, PreparedScan } from '../domain/scan-preparation.js';
+import type { PreparedIssue, PreparedPage } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
-import { dialectOf, insertInChunks, MAX_ROWS_PER_INSERT } from './db.js';
-import { ensureSite } from './sites.js';
 
 /**
- * The scan aggregate: one `scans` row, its pages and its issues. A scan is written in the caller's
- * transaction with batched inserts (≤ 500 rows per statement) and never changed afterwards.
+ * The scan aggregate: one `scans` row, its pages and its issues (written by scan-writes.ts). Reads here
+ * see complete scans only: a scan sent in parts is invisible until its completion.
  */
 
 export interface ScanRecord {
@@ -39,7 +36,7 @@ export interface ScanIssueRecord extends PreparedIssue {
   id: number;
 }
 
-interface ScanRow {
+export interface ScanRow {
   id: string;
   org: string;
   site_id: string;
@@ -56,6 +53,10 @@ interface ScanRow {
   fingerprint_version: number;
   rules_run: string | null;
   created_at: string;
+  /** `open` while a scan sent in parts is still receiving them; every read below wants `complete`. */
+  status?: 'open' | 'complete';
+  expires_at?: string | null;
+  html_truncated?: number;
 }
 
 interface PageRow {
@@ -86,7 +87,7 @@ interface IssueRow {
   fingerprint: string;
 }
 
-function scanFromRow(r: ScanRow): ScanRecord {
+export function scanFromRow(r: ScanRow): ScanRecord {
   return {
     id: r.id,
     org: r.org,
@@ -135,132 +136,10 @@ export function issueFromRow(r: IssueRow): ScanIssueRecord {
   };
 }
 
-/** scan_issues columns in insert order, with their PostgreSQL array types for `unnest`. */
-const ISSUE_COLUMNS: Array<[string, 'text' | 'int']> = [
-  ['scan_id', 'text'],
-  ['page_index', 'int'],
-  ['rule', 'text'],
-  ['impact', 'text'],
-  ['kind', 'text'],
-  ['message', 'text'],
-  ['selector', 'text'],
-  ['html', 'text'],
-  ['wcag', 'text'],
-  ['help_url', 'text'],
-  ['source_path', 'text'],
-  ['source_line', 'int'],
-  ['fingerprint', 'text'],
-];
-
-function issueValues(scanId: string, i: PreparedIssue): Knex.Value[] {
-  return [
-    scanId,
-    i.page_index,
-    i.rule,
-    i.impact,
-    i.kind,
-    i.message,
-    i.selector,
-    i.html,
-    i.wcag.length ? i.wcag.join(',') : null,
-    i.help_url,
-    i.source?.path ?? null,
-    i.source?.line ?? null,
-    i.fingerprint,
-  ];
-}
-
-const COLUMN_LIST = ISSUE_COLUMNS.map(([c]) => `"${c}"`).join(', ');
-const VALUES_TUPLE = `(${ISSUE_COLUMNS.map(() => '?').join(', ')})`;
-const UNNEST_SQL =
-  `insert into scan_issues (${COLUMN_LIST}) select * from unnest(` +
-  ISSUE_COLUMNS.map(([, type]) => `?::${type}[]`).join(', ') +
-  ')';
-const PG_ROWS_PER_INSERT = 5000;
-
-/**
- * The issues of a scan, in batches: up to 200,000 rows, so the statements are written by hand rather
- * than by knex's query builder (which spends more time compiling a 500-row insert than SQLite spends
- * running it). SQLite: multi-row VALUES, ≤ 500 rows per statement (its compound-select limit).
- * PostgreSQL: one array parameter per column and `unnest`, 5,000 rows per statement.
- */
-async function insertIssues(trx: Knex.Transaction, scanId: string, issues: PreparedIssue[]): Promise<void> {
-  if (dialectOf(trx) === 'postgres') {
-    for (let start = 0; start < issues.length; start += PG_ROWS_PER_INSERT) {
-      const chunk = issues.slice(start, start + PG_ROWS_PER_INSERT);
-      const columns: Knex.Value[][] = ISSUE_COLUMNS.map(() => new Array(chunk.length));
-      chunk.forEach((issue, r) => issueValues(scanId, issue).forEach((v, c) => (columns[c][r] = v)));
-      // Each binding is a whole column (pg sends a JS array as a PostgreSQL array).
-      await trx.raw(UNNEST_SQL, columns as unknown as Knex.Value[]);
-    }
-    return;
-  }
-  for (let start = 0; start < issues.length; start += MAX_ROWS_PER_INSERT) {
-    const chunk = issues.slice(start, start + MAX_ROWS_PER_INSERT);
-    const bindings: Knex.Value[] = [];
-    for (const issue of chunk) bindings.push(...issueValues(scanId, issue));
-    const sql =
-      `insert into scan_issues (${COLUMN_LIST}) values ` +
-      new Array(chunk.length).fill(VALUES_TUPLE).join(', ');
-    await trx.raw(sql, bindings);
-  }
-}
-
-/**
- * Writes a prepared scan (and its site, on first use) inside `trx`. The caller owns the transaction,
- * so the outbox event can join it.
- */
-export async function insertScan(
-  trx: Knex.Transaction,
-  org: string,
-  id: string,
-  scan: PreparedScan,
-  createdAt: string,
-): Promise<ScanRecord> {
-  await ensureSite(trx, org, scan.siteId, createdAt);
-  const row: ScanRow = {
-    id,
-    org,
-    site_id: scan.siteId,
-    url: scan.url,
-    sha: scan.sha,
-    branch: scan.branch,
-    engine_name: scan.engine?.name ?? null,
-    engine_version: scan.engine?.version ?? null,
-    run_attempt: scan.run_attempt,
-    page_count: scan.pages.length,
-    issue_count: scan.issues.length,
-    summary: JSON.stringify(scan.summary),
-    warnings: JSON.stringify(scan.warnings),
-    fingerprint_version: FINGERPRINT_VERSION,
-    rules_run: scan.rules_run ? JSON.stringify(scan.rules_run) : null,
-    created_at: createdAt,
-  };
-  await trx('scans').insert(row);
-  await insertInChunks(
-    trx,
-    'scan_pages',
-    scan.pages.map((p) => ({
-      scan_id: id,
-      page_index: p.index,
-      url: p.url,
-      normalized_url: p.normalized_url,
-      title: p.title,
-      final_url: p.final_url,
-      http_status: p.http_status,
-      issue_count: p.issue_count,
-      // [] (nothing ran) and NULL (unknown) differ.
-      rules_run: p.rules_run === null ? null : JSON.stringify(p.rules_run),
-    })),
-  );
-  await insertIssues(trx, id, scan.issues);
-  return scanFromRow(row);
-}
-
 export async function findScan(db: Knex, org: string, id: string): Promise<ScanRecord | undefined> {
   // No stored id holds U+0000, and PostgreSQL would refuse the query: not found, like any unknown id.
   if (!isNulFree(id)) return undefined;
-  const row = await db<ScanRow>('scans').where({ org, id }).first();
+  const row = await db<ScanRow>('scans').where({ org, id, status: 'complete' }).first();
   return row ? scanFromRow(row) : undefined;
 }
 
@@ -313,7 +192,7 @@ export async function listScans(
   after?: { createdAt: string; id: string },
 ): Promise<ScanRecord[]> {
   const q = db<ScanRow>('scans')
-    .where({ org })
+    .where({ org, status: 'complete' })
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
@@ -337,7 +216,7 @@ async function latestScanWhere(
   where: { org: string; site_id: string; sha?: string; branch?: string },
 ): Promise<ScanRecord | undefined> {
   const row = await db<ScanRow>('scans')
-    .where(where)
+    .where({ ...where, status: 'complete' })
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },

@@ -2,6 +2,7 @@ import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
 import { deployRoutes } from './deploys.js';
 import { keyRoutes } from './keys.js';
+import { scanPartRoutes } from './scan-parts.js';
 import { scanRoutes } from './scans.js';
 import { siteHistoryRoutes } from './site-history.js';
 import { siteRoutes } from './sites.js';
@@ -15,6 +16,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...keyRoutes(ctx),
     ...siteRoutes(ctx),
     ...scanRoutes(ctx),
+    ...scanPartRoutes(ctx),
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),

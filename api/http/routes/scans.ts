@@ -3,7 +3,16 @@ import type { Response } from 'express';
 import { IdParam } from '../../schemas/common.js';
 import type { ScanWaiverLookup } from '../../domain/scan-waivers.js';
 import { ingestScan, presentCreatedScan, scanWaivers } from '../../services/scans.js';
-import { CreatedScan, CreateScanBody, ScanDetail, ScanList, ScanListQuery } from '../../schemas/scans.js';
+import {
+  CreatedScan,
+  CreateScanBody,
+  OpenScan,
+  ScanDetail,
+  ScanList,
+  ScanListQuery,
+} from '../../schemas/scans.js';
+import { z } from '../../schemas/zod.js';
+import { arrayPageSource } from '../scan-pages.js';
 import {
   findScan,
   listScanIssues,
@@ -15,7 +24,7 @@ import {
 } from '../../store/scans.js';
 import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
-import { HttpProblem, problems } from '../problem.js';
+import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 function presentListItem(s: ScanRecord) {
@@ -106,37 +115,25 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
       description:
         'Stored in one transaction (all or nothing). URLs and selectors are normalised and every issue gets a ' +
         'fingerprint. More pages or issues than the configured limits answer 413 with a pointer; `html` longer ' +
-        'than the limit is truncated with a warning. The site is created on first use.',
+        'than the limit is truncated with a warning. The site is created on first use. With ' +
+        '`complete: false` the scan is opened for parts (POST /api/v1/scans/{id}/pages, then /complete) and ' +
+        'stays invisible until completed.',
       access: 'ingest',
       body: CreateScanBody,
       responses: {
         201: {
-          description: 'The stored scan: summary and warnings.',
-          schema: CreatedScan,
+          description:
+            'The stored scan: summary and warnings. With `complete: false`, the open scan (status `open`), ' +
+            'to be continued with parts.',
+          schema: z.union([CreatedScan, OpenScan]),
           headers: { Location: '' },
         },
       },
       handler: async ({ body, org }) => {
-        const result = await ingestScan(ctx, org, body);
-        if (!result.ok) {
-          const { status, pointer, detail } = result.error;
-          const errors = [{ pointer, detail }];
-          if (status === 413) {
-            throw new HttpProblem(
-              413,
-              'payload_too_large',
-              `The scan is too large: ${pointer.slice(2)} ${detail}.`,
-              errors,
-            );
-          }
-          throw problems.validation(errors);
-        }
-        const id = result.scan.id;
-        return {
-          status: 201,
-          headers: { Location: `/api/v1/scans/${id}` },
-          body: presentCreatedScan(result.scan),
-        };
+        const { pages, ...head } = body;
+        const result = await ingestScan(ctx, org, head, arrayPageSource(pages));
+        const scan = result.status === 'open' ? result.scan : presentCreatedScan(result.scan);
+        return { status: 201, headers: { Location: `/api/v1/scans/${scan.id}` }, body: scan };
       },
     }),
     defineRoute({

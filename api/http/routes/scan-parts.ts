@@ -1,0 +1,54 @@
+import type { ApiContext } from '../../context.js';
+import { IdParam } from '../../schemas/common.js';
+import { CreatedScan, ScanPartAccepted, ScanPartBody } from '../../schemas/scans.js';
+import { appendScanPart, completeScan } from '../../services/scan-parts.js';
+import { presentCreatedScan } from '../../services/scans.js';
+import { arrayPageSource } from '../scan-pages.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+
+/** A scan sent in parts: pages appended to an open scan, then its completion. */
+export function scanPartRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/scans/:id/pages',
+      tag: 'Scans',
+      summary: 'Append a part (a batch of pages) to an open scan',
+      description:
+        'The pages get the next indexes; the limits apply per request. Send an `Idempotency-Key` with each ' +
+        'part: the part is stored with its key in one transaction, so a retry of an acknowledged part (even ' +
+        'after a server crash) adds nothing and answers `part.replayed: true`. 404 when the scan is not open ' +
+        '(unknown, removed after its `expires_at`); 409 when it is complete.',
+      access: 'ingest',
+      params: IdParam,
+      body: ScanPartBody,
+      responses: { 200: { description: 'The open scan after this part.', schema: ScanPartAccepted } },
+      handler: async ({ params, body, org, req }) => {
+        const part = { key: req.get('idempotency-key'), requestHash: req.bodyHash };
+        const answer = await appendScanPart(ctx, org, params.id, arrayPageSource(body.pages), part);
+        return { status: 200, body: answer };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/scans/:id/complete',
+      tag: 'Scans',
+      summary: 'Complete a scan sent in parts',
+      description:
+        'Computes the warnings over every page and the rules that ran, gives the scan its creation time and ' +
+        'writes the `scan.created` event: from now on lists, the gate and the VPAT see it. Completing a ' +
+        'complete scan answers it again (no second event). 404 when the scan is unknown or expired.',
+      access: 'ingest',
+      params: IdParam,
+      responses: { 200: { description: 'The complete scan: summary and warnings.', schema: CreatedScan } },
+      handler: async ({ params, org }) => {
+        const scan = await completeScan(ctx, org, params.id);
+        return {
+          status: 200,
+          headers: { Location: `/api/v1/scans/${scan.id}` },
+          body: presentCreatedScan(scan),
+        };
+      },
+    }),
+  ];
+}

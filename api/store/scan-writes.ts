@@ -1,0 +1,235 @@
+import type { Knex } from 'knex';
+import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
+import type { PreparedIssue, PreparedPage } from '../domain/scan-preparation.js';
+import { emptySummary, type ScanSummary, type ScanWarning } from '../domain/scan-summary.js';
+import { dialectOf, MAX_ROWS_PER_INSERT } from './db.js';
+import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
+
+/**
+ * Writing the scan aggregate: the `scans` row first, then pages and issues as they are prepared (in
+ * batches, one statement in flight while the next batch is prepared), then the totals. All of it in
+ * the caller's transaction, so the outbox event can join it.
+ */
+
+/** What a scan says about itself, before any page is read. */
+export interface ScanHead {
+  siteId: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine: { name: string; version: string | null } | null;
+  run_attempt: number | null;
+  /** The body's `rules_run` (native and pa11y pages), or null. */
+  rules_run: string[] | null;
+}
+
+export interface ScanTotals {
+  pageCount: number;
+  issueCount: number;
+  summary: ScanSummary;
+  engine: ScanHead['engine'];
+  htmlTruncated: number;
+}
+
+export async function insertScanRow(
+  trx: Knex.Transaction,
+  org: string,
+  id: string,
+  head: ScanHead,
+  state: { status: 'open' | 'complete'; createdAt: string; expiresAt: string | null },
+): Promise<void> {
+  const row: ScanRow = {
+    id,
+    org,
+    site_id: head.siteId,
+    url: head.url,
+    sha: head.sha,
+    branch: head.branch,
+    engine_name: head.engine?.name ?? null,
+    engine_version: head.engine?.version ?? null,
+    run_attempt: head.run_attempt,
+    page_count: 0,
+    issue_count: 0,
+    summary: JSON.stringify(emptySummary()),
+    warnings: '[]',
+    fingerprint_version: FINGERPRINT_VERSION,
+    rules_run: head.rules_run ? JSON.stringify(head.rules_run) : null,
+    created_at: state.createdAt,
+    status: state.status,
+    expires_at: state.expiresAt,
+    html_truncated: 0,
+  };
+  await trx('scans').insert(row);
+}
+
+/** Stores the totals (after a whole scan, or after each part of an open one). */
+export async function updateScanTotals(trx: Knex.Transaction, id: string, totals: ScanTotals): Promise<void> {
+  await trx('scans')
+    .where({ id })
+    .update({
+      page_count: totals.pageCount,
+      issue_count: totals.issueCount,
+      summary: JSON.stringify(totals.summary),
+      engine_name: totals.engine?.name ?? null,
+      engine_version: totals.engine?.version ?? null,
+      html_truncated: totals.htmlTruncated,
+    });
+}
+
+/** Makes a scan visible: its final warnings, rules and creation time (the order of "the latest scan"). */
+export async function markScanComplete(
+  trx: Knex.Transaction,
+  id: string,
+  done: { warnings: ScanWarning[]; rulesRun: string[] | null; createdAt: string },
+): Promise<ScanRecord> {
+  await trx('scans')
+    .where({ id })
+    .update({
+      status: 'complete',
+      expires_at: null,
+      warnings: JSON.stringify(done.warnings),
+      rules_run: done.rulesRun ? JSON.stringify(done.rulesRun) : null,
+      created_at: done.createdAt,
+    });
+  return scanFromRow((await trx<ScanRow>('scans').where({ id }).first())!);
+}
+
+/** scan_issues columns in insert order, with their PostgreSQL array types for `unnest`. */
+const ISSUE_COLUMNS: Array<[string, 'text' | 'int']> = [
+  ['scan_id', 'text'],
+  ['page_index', 'int'],
+  ['rule', 'text'],
+  ['impact', 'text'],
+  ['kind', 'text'],
+  ['message', 'text'],
+  ['selector', 'text'],
+  ['html', 'text'],
+  ['wcag', 'text'],
+  ['help_url', 'text'],
+  ['source_path', 'text'],
+  ['source_line', 'int'],
+  ['fingerprint', 'text'],
+];
+
+function issueValues(scanId: string, i: PreparedIssue): Knex.Value[] {
+  return [
+    scanId,
+    i.page_index,
+    i.rule,
+    i.impact,
+    i.kind,
+    i.message,
+    i.selector,
+    i.html,
+    i.wcag.length ? i.wcag.join(',') : null,
+    i.help_url,
+    i.source?.path ?? null,
+    i.source?.line ?? null,
+    i.fingerprint,
+  ];
+}
+
+const COLUMN_LIST = ISSUE_COLUMNS.map(([c]) => `"${c}"`).join(', ');
+const VALUES_TUPLE = `(${ISSUE_COLUMNS.map(() => '?').join(', ')})`;
+const UNNEST_SQL =
+  `insert into scan_issues (${COLUMN_LIST}) select * from unnest(` +
+  ISSUE_COLUMNS.map(([, type]) => `?::${type}[]`).join(', ') +
+  ')';
+const PG_ROWS_PER_INSERT = 5000;
+
+/**
+ * One batch of issues in one statement, written by hand rather than by knex's query builder (which
+ * spends more time compiling a 500-row insert than SQLite spends running it). SQLite: multi-row
+ * VALUES, ≤ 500 rows (its compound-select limit). PostgreSQL: one array parameter per column and
+ * `unnest`, ≤ 5,000 rows.
+ */
+async function insertIssueBatch(
+  trx: Knex.Transaction,
+  scanId: string,
+  issues: PreparedIssue[],
+): Promise<void> {
+  if (issues.length === 0) return;
+  if (dialectOf(trx) === 'postgres') {
+    const columns: Knex.Value[][] = ISSUE_COLUMNS.map(() => new Array(issues.length));
+    issues.forEach((issue, r) => issueValues(scanId, issue).forEach((v, c) => (columns[c][r] = v)));
+    // Each binding is a whole column (pg sends a JS array as a PostgreSQL array).
+    await trx.raw(UNNEST_SQL, columns as unknown as Knex.Value[]);
+    return;
+  }
+  const bindings: Knex.Value[] = [];
+  for (const issue of issues) bindings.push(...issueValues(scanId, issue));
+  const sql =
+    `insert into scan_issues (${COLUMN_LIST}) values ` +
+    new Array(issues.length).fill(VALUES_TUPLE).join(', ');
+  await trx.raw(sql, bindings);
+}
+
+async function insertPageBatch(trx: Knex.Transaction, scanId: string, pages: PreparedPage[]): Promise<void> {
+  if (pages.length === 0) return;
+  await trx('scan_pages').insert(
+    pages.map((p) => ({
+      scan_id: scanId,
+      page_index: p.index,
+      url: p.url,
+      normalized_url: p.normalized_url,
+      title: p.title,
+      final_url: p.final_url,
+      http_status: p.http_status,
+      issue_count: p.issue_count,
+      // [] (nothing ran) and NULL (unknown) differ.
+      rules_run: p.rules_run === null ? null : JSON.stringify(p.rules_run),
+    })),
+  );
+}
+
+/**
+ * Buffers prepared pages and their issues and writes them a batch at a time. One batch is in flight
+ * while the caller prepares the next: the driver runs SQLite statements on a worker thread and
+ * PostgreSQL runs them in its own process, so preparing and inserting overlap.
+ */
+export class ScanRowWriter {
+  private pages: PreparedPage[] = [];
+  private issues: PreparedIssue[] = [];
+  private inflight: Promise<void> | undefined;
+  private readonly issueBatch: number;
+
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly scanId: string,
+  ) {
+    this.issueBatch = dialectOf(trx) === 'postgres' ? PG_ROWS_PER_INSERT : MAX_ROWS_PER_INSERT;
+  }
+
+  async add(page: PreparedPage, issues: PreparedIssue[]): Promise<void> {
+    this.pages.push(page);
+    for (const issue of issues) {
+      this.issues.push(issue);
+      if (this.issues.length >= this.issueBatch) await this.flush();
+    }
+    // SQLite caps bound variables (32,766): 500 pages × 10 columns stays below it.
+    if (this.pages.length >= MAX_ROWS_PER_INSERT) await this.flush();
+  }
+
+  /** Writes what is left and waits for every statement. */
+  async done(): Promise<void> {
+    await this.flush();
+    await this.inflight;
+  }
+
+  private async flush(): Promise<void> {
+    const pages = this.pages;
+    const issues = this.issues;
+    this.pages = [];
+    this.issues = [];
+    if (pages.length === 0 && issues.length === 0) return;
+    await this.inflight;
+    // Pages first: an issue row's page is then always there, whatever is read inside the transaction.
+    this.inflight = insertPageBatch(this.trx, this.scanId, pages).then(() =>
+      insertIssueBatch(this.trx, this.scanId, issues),
+    );
+    // Handled when awaited; this only stops it from counting as unhandled in between.
+    this.inflight.catch(() => undefined);
+    // Lets the driver take the statement before the caller goes on preparing (else nothing overlaps).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
