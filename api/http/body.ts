@@ -6,6 +6,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** SHA-256 of the decoded body bytes, computed only when an Idempotency-Key is sent. */
     bodyHash?: string;
+    /** The body's bytes, for routes that read it themselves (`rawBody`), after decompression. */
+    rawBody?: Buffer;
   }
 }
 
@@ -20,17 +22,14 @@ function hasBody(req: Request): boolean {
  * bytes, which is what stops a gzip bomb.
  */
 export function createBodyReader(limitBytes: number) {
-  const parser = express.json({
-    limit: limitBytes,
-    inflate: true,
-    strict: false,
-    type: () => true,
-    verify: (req: Request, _res: Response, buf: Buffer) => {
-      if (req.get('idempotency-key')) req.bodyHash = createHash('sha256').update(buf).digest('hex');
-    },
-  });
+  const verify = (req: Request, _res: Response, buf: Buffer) => {
+    if (req.get('idempotency-key')) req.bodyHash = createHash('sha256').update(buf).digest('hex');
+  };
+  const parser = express.json({ limit: limitBytes, inflate: true, strict: false, type: () => true, verify });
+  // Scans are read as bytes and parsed page by page (http/scan-pages.ts): never whole.
+  const rawParser = express.raw({ limit: limitBytes, inflate: true, type: () => true, verify });
 
-  return async function readBody(req: Request, res: Response): Promise<void> {
+  return async function readBody(req: Request, res: Response, raw = false): Promise<void> {
     if (!hasBody(req)) {
       req.body = undefined;
       return;
@@ -40,9 +39,21 @@ export function createBodyReader(limitBytes: number) {
         `Content-Type must be application/json (got ${req.get('content-type') ?? 'none'}).`,
       );
     }
+    if (
+      raw &&
+      !/^utf-?8$/i.test(req.get('content-type')?.match(/charset=["']?([^;"'\s]+)/i)?.[1] ?? 'utf-8')
+    ) {
+      throw problems.unsupportedMediaType('The body must be UTF-8 JSON.');
+    }
     await new Promise<void>((resolve, reject) => {
-      parser(req, res, (err?: unknown) => (err ? reject(translateBodyError(err, limitBytes)) : resolve()));
+      (raw ? rawParser : parser)(req, res, (err?: unknown) =>
+        err ? reject(translateBodyError(err, limitBytes)) : resolve(),
+      );
     });
+    if (raw) {
+      req.rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
+      req.body = undefined;
+    }
   };
 }
 

@@ -46,8 +46,8 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     }
     const params = def.params ? parseParams(def, req) : {};
     const query = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
-    if (def.body) await readBody(req, res);
-    const body = def.body ? validateOrThrow(def.body, req.body ?? undefined, '#') : undefined;
+    if (def.body) await readBody(req, res, def.rawBody);
+    const body = def.body && !def.rawBody ? validateOrThrow(def.body, req.body ?? undefined, '#') : undefined;
     const org = principal.kind === 'key' ? principal.org : '';
     const run = () =>
       def.handler({ params, query, body, principal, org, requestId: String(res.locals.requestId), req, res });

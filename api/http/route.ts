@@ -60,6 +60,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
+  /**
+   * The handler reads the body itself from `req.rawBody` (bytes, size-limited, decompressed) and
+   * validates it in parts; `body` still documents it. For scans, whose pages are validated one by one.
+   */
+  rawBody?: boolean;
   responses: Record<number, ResponseSpec>;
   /**
    * The answer holds a secret shown once (an API key, a webhook signing secret). An Idempotency-Key

@@ -1,9 +1,9 @@
 import type { ApiContext } from '../../context.js';
 import { IdParam } from '../../schemas/common.js';
-import { CreatedScan, ScanPartAccepted, ScanPartBody } from '../../schemas/scans.js';
+import { CreatedScan, ScanPartAccepted, ScanPartBody, ScanPartHead } from '../../schemas/scans.js';
 import { appendScanPart, completeScan } from '../../services/scan-parts.js';
 import { presentCreatedScan } from '../../services/scans.js';
-import { arrayPageSource } from '../scan-pages.js';
+import { readPagedBody } from '../scan-pages.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 /** A scan sent in parts: pages appended to an open scan, then its completion. */
@@ -22,10 +22,12 @@ export function scanPartRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'ingest',
       params: IdParam,
       body: ScanPartBody,
+      rawBody: true,
       responses: { 200: { description: 'The open scan after this part.', schema: ScanPartAccepted } },
-      handler: async ({ params, body, org, req }) => {
+      handler: async ({ params, org, req }) => {
+        const { pages } = readPagedBody(req.rawBody, ScanPartHead, ScanPartBody);
         const part = { key: req.get('idempotency-key'), requestHash: req.bodyHash };
-        const answer = await appendScanPart(ctx, org, params.id, arrayPageSource(body.pages), part);
+        const answer = await appendScanPart(ctx, org, params.id, pages, part);
         return { status: 200, body: answer };
       },
     }),

@@ -6,13 +6,14 @@ import { ingestScan, presentCreatedScan, scanWaivers } from '../../services/scan
 import {
   CreatedScan,
   CreateScanBody,
+  CreateScanHead,
   OpenScan,
   ScanDetail,
   ScanList,
   ScanListQuery,
 } from '../../schemas/scans.js';
 import { z } from '../../schemas/zod.js';
-import { arrayPageSource } from '../scan-pages.js';
+import { readPagedBody } from '../scan-pages.js';
 import {
   findScan,
   listScanIssues,
@@ -105,6 +106,21 @@ async function streamScan(
   res.end(`],"waived":${waived}}`);
 }
 
+async function sendScan(ctx: ApiContext, org: string, id: string, res: Response): Promise<'sent'> {
+  const scan = await findScan(ctx.db, org, id);
+  if (!scan) throw problems.notFound('scan');
+  const pages = await listScanPages(ctx.db, scan.id);
+  const waiverOf = await scanWaivers(ctx, scan, pages);
+  try {
+    await streamScan(ctx, res, scan, pages, waiverOf);
+  } catch (err) {
+    // The status line is gone: all we can do is cut the response so the client sees it is incomplete.
+    ctx.logger.error({ err, scan_id: scan.id }, 'streaming a scan failed');
+    res.destroy(err as Error);
+  }
+  return 'sent';
+}
+
 export function scanRoutes(ctx: ApiContext): AnyRoute[] {
   return [
     defineRoute({
@@ -120,6 +136,7 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
         'stays invisible until completed.',
       access: 'ingest',
       body: CreateScanBody,
+      rawBody: true,
       responses: {
         201: {
           description:
@@ -129,9 +146,9 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
           headers: { Location: '' },
         },
       },
-      handler: async ({ body, org }) => {
-        const { pages, ...head } = body;
-        const result = await ingestScan(ctx, org, head, arrayPageSource(pages));
+      handler: async ({ org, req }) => {
+        const { head, pages } = readPagedBody(req.rawBody, CreateScanHead, CreateScanBody);
+        const result = await ingestScan(ctx, org, head, pages);
         const scan = result.status === 'open' ? result.scan : presentCreatedScan(result.scan);
         return { status: 201, headers: { Location: `/api/v1/scans/${scan.id}` }, body: scan };
       },
@@ -148,20 +165,7 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'read',
       params: IdParam,
       responses: { 200: { description: 'The scan.', schema: ScanDetail } },
-      handler: async ({ params, org, res }) => {
-        const scan = await findScan(ctx.db, org, params.id);
-        if (!scan) throw problems.notFound('scan');
-        const pages = await listScanPages(ctx.db, scan.id);
-        const waiverOf = await scanWaivers(ctx, scan, pages);
-        try {
-          await streamScan(ctx, res, scan, pages, waiverOf);
-        } catch (err) {
-          // The status line is gone: all we can do is cut the response so the client sees it is incomplete.
-          ctx.logger.error({ err, scan_id: scan.id }, 'streaming a scan failed');
-          res.destroy(err as Error);
-        }
-        return 'sent';
-      },
+      handler: async ({ params, org, res }) => sendScan(ctx, org, params.id, res),
     }),
     defineRoute({
       method: 'get',
