@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Scope } from '../domain/api-key.js';
 import { DomainError } from '../domain/errors.js';
 import type { ApiContext } from '../context.js';
-import { html } from './html.js';
+import { markup } from './html.js';
 import { layout } from './layout.js';
 import { sendPage } from './respond.js';
 import { csrfMatches, hasScope, redirectToSignIn, visitorOf, type Visitor } from './session.js';
@@ -19,7 +19,7 @@ export function sendNotFound(res: Response, visitor: Visitor | undefined): void 
     layout({
       title: 'Not found',
       visitor,
-      main: html`<p>There is nothing here, or it belongs to another organisation.</p>
+      main: markup`<p>There is nothing here, or it belongs to another organisation.</p>
         <p><a href="/">Back to your sites</a></p>`,
     }),
   );
@@ -32,7 +32,7 @@ export function sendForbidden(res: Response, visitor: Visitor, detail: string): 
     layout({
       title: 'Not allowed',
       visitor,
-      main: html`<p>${detail}</p>
+      main: markup`<p>${detail}</p>
         <p><a href="/">Back to your sites</a></p>`,
     }),
   );

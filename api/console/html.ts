@@ -23,7 +23,7 @@ const { render } = require('preact-render-to-string') as { render: (node: Html) 
 
 const bound = (htm as unknown as { bind: (h: CreateElement) => unknown }).bind(h);
 
-export const html = bound as (strings: TemplateStringsArray, ...values: unknown[]) => Html;
+export const markup = bound as (strings: TemplateStringsArray, ...values: unknown[]) => Html;
 
 export function renderDocument(node: Html): string {
   return `<!doctype html>${render(node)}`;

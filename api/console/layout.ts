@@ -1,4 +1,4 @@
-import { html, type Html } from './html.js';
+import { markup, type Html } from './html.js';
 import type { Visitor } from './session.js';
 import { STYLESHEET_PATH } from './assets.js';
 
@@ -12,12 +12,12 @@ export interface LayoutOptions {
 }
 
 function header(visitor: Visitor | undefined): Html {
-  return html`<header class="site-header">
+  return markup`<header class="site-header">
     <div class="bar">
       <a class="brand" href="/">a11y-gate</a>
       ${
         visitor
-          ? html`<nav aria-label="Account" class="account">
+          ? markup`<nav aria-label="Account" class="account">
               <span class="who">${visitor.user.name} · ${visitor.user.org}</span>
               <form method="post" action="/sign-out" class="inline">
                 <input type="hidden" name="_csrf" value=${visitor.csrf} />
@@ -32,12 +32,12 @@ function header(visitor: Visitor | undefined): Html {
 
 function breadcrumbs(trail: Array<[string, string?]> | undefined): Html | null {
   if (!trail || trail.length === 0) return null;
-  return html`<nav aria-label="Breadcrumb" class="crumbs">
+  return markup`<nav aria-label="Breadcrumb" class="crumbs">
     <ol>
       ${trail.map(([label, href]) =>
         href
-          ? html`<li><a href=${href}>${label}</a></li>`
-          : html`<li><span aria-current="page">${label}</span></li>`,
+          ? markup`<li><a href=${href}>${label}</a></li>`
+          : markup`<li><span aria-current="page">${label}</span></li>`,
       )}
     </ol>
   </nav>`;
@@ -45,7 +45,7 @@ function breadcrumbs(trail: Array<[string, string?]> | undefined): Html | null {
 
 /** Every page: language, skip link, landmarks (banner, navigation, main, contentinfo), one h1. */
 export function layout(o: LayoutOptions): Html {
-  return html`<html lang="en">
+  return markup`<html lang="en">
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />

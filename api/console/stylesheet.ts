@@ -23,7 +23,7 @@ export const STYLESHEET = `
 }
 *, *::before, *::after { box-sizing: border-box; }
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
-body { margin: 0; background: var(--bg); color: var(--fg); overflow-wrap: anywhere; }
+body { margin: 0; background: var(--bg); color: var(--fg); overflow-wrap: break-word; }
 a { color: var(--link); }
 a:hover { text-decoration-thickness: 2px; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 5px var(--focus-halo); }
@@ -52,7 +52,7 @@ pre { background: var(--surface); border: 1px solid var(--border); padding: 0.5r
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 th, td { text-align: left; padding: 0.4rem 0.6rem; border-bottom: 1px solid var(--border); vertical-align: top; }
-th[scope="col"] { background: var(--surface); }
+th[scope="col"] { background: var(--surface); white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; padding: 0 0.45rem; border-radius: 0.25rem; color: var(--badge-fg);
   font-size: 0.85rem; font-weight: 600; white-space: nowrap; }

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Harness } from '../helpers/harness.js';
 
-const SHA = (n: number) => n.toString(16).padStart(40, 'a');
+const SHA = (n: number) => createHash('sha1').update(`commit ${n}`).digest('hex');
 
 function issue(rule: string, impact: string, selector: string, wcag: string[]) {
   return {

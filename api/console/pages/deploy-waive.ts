@@ -1,5 +1,5 @@
 import type { DeployEvent, GateIssue } from '../../schemas/deploys.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
 
 /** A rejected waive form, shown again with what was typed and what to correct. */
@@ -25,11 +25,11 @@ export function waiveForm(
   const problem = (name: string) => mine?.problems.find((p) => p.field === name);
   const fieldError = (name: string) => {
     const p = problem(name);
-    return p ? html`<span class="field-error" id=${id(`${name}-error`)}>Error: ${p.message}</span>` : null;
+    return p ? markup`<span class="field-error" id=${id(`${name}-error`)}>Error: ${p.message}</span>` : null;
   };
   const describedBy = (name: string, hint: string) =>
     [hint, problem(name) ? id(`${name}-error`) : ''].filter(Boolean).join(' ');
-  return html`<details open=${mine !== undefined}>
+  return markup`<details open=${mine !== undefined}>
     <summary>Waive this issue</summary>
     ${mine ? errorSummary(mine.problems.map((p) => ({ field: id(p.field), message: p.message }))) : null}
     <form method="post" action=${`/deploys/${e.id}/waive`} class="stack">

@@ -6,7 +6,7 @@ import { CreateWaiverBody } from '../../schemas/waivers.js';
 import { getDeploy } from '../../services/gate.js';
 import { createWaiver } from '../../services/waivers.js';
 import { field } from '../guard.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
 import { hasScope, type Visitor } from '../session.js';
@@ -31,39 +31,39 @@ const MATCH_TEXT: Record<string, string> = {
 function matchOf(issue: GateIssue): Html | null {
   const match = (issue as GateIssue & { match?: string }).match;
   return match
-    ? html`<dt>Matched by</dt>
+    ? markup`<dt>Matched by</dt>
         <dd>${MATCH_TEXT[match] ?? match}</dd>`
     : null;
 }
 
 function issueCard(issue: GateIssue, extra: Html | null): Html {
-  return html`<li class="issue">
+  return markup`<li class="issue">
     <p>${impactBadge(issue.impact)} <strong>${issue.rule}</strong>: ${issue.message ?? ''}</p>
     <dl class="facts">
       <dt>Page</dt>
       <dd>${issue.page_url}</dd>
       ${
         issue.selector
-          ? html`<dt>Element</dt>
+          ? markup`<dt>Element</dt>
               <dd><code>${issue.selector}</code></dd>`
           : null
       }
       ${
         issue.wcag.length
-          ? html`<dt>WCAG</dt>
+          ? markup`<dt>WCAG</dt>
               <dd>${issue.wcag.join(', ')}</dd>`
           : null
       }
       ${
         issue.source
-          ? html`<dt>Source</dt>
+          ? markup`<dt>Source</dt>
               <dd><code>${issue.source.path}${issue.source.line ? `:${issue.source.line}` : ''}</code></dd>`
           : null
       }
       ${matchOf(issue)}
       ${
         issue.help_url
-          ? html`<dt>Help</dt>
+          ? markup`<dt>Help</dt>
               <dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>`
           : null
       }
@@ -76,7 +76,7 @@ function countsTable(e: DeployEvent): Html {
   const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
   return tableWrap(
     'Issues by impact',
-    html`<table>
+    markup`<table>
       <caption>
         Issues of the head scan by impact
       </caption>
@@ -92,7 +92,7 @@ function countsTable(e: DeployEvent): Html {
       <tbody>
         ${rows.map((i) => {
           const c = e.counts.by_impact[i]!;
-          return html`<tr>
+          return markup`<tr>
             <th scope="row">${i}</th>
             <td class="num">${c.new}</td>
             <td class="num">${c.existing}</td>
@@ -113,13 +113,13 @@ function countsTable(e: DeployEvent): Html {
 }
 
 function decision(e: DeployEvent): Html {
-  return html`<p>
+  return markup`<p>
       ${decisionBadge(e.passed)} ${e.passed ? 'This commit may deploy.' : 'This commit may not deploy.'}
     </p>
     ${
       e.reasons.length
-        ? html`<ul>
-            ${e.reasons.map((r) => html`<li><code>${r.code}</code>: ${r.message}</li>`)}
+        ? markup`<ul>
+            ${e.reasons.map((r) => markup`<li><code>${r.code}</code>: ${r.message}</li>`)}
           </ul>`
         : null
     }
@@ -127,7 +127,7 @@ function decision(e: DeployEvent): Html {
       e.thresholds.length
         ? tableWrap(
             'Thresholds',
-            html`<table>
+            markup`<table>
               <caption>
                 Thresholds checked
               </caption>
@@ -142,7 +142,7 @@ function decision(e: DeployEvent): Html {
               <tbody>
                 ${e.thresholds.map(
                   (t) =>
-                    html`<tr>
+                    markup`<tr>
                       <th scope="row"><code>${t.name}</code></th>
                       <td class="num">${t.limit}</td>
                       <td class="num">${t.actual}</td>
@@ -157,12 +157,12 @@ function decision(e: DeployEvent): Html {
 }
 
 function baseline(e: DeployEvent): Html {
-  if (!e.baseline) return html`<p>No baseline: the commit has no scan.</p>`;
+  if (!e.baseline) return markup`<p>No baseline: the commit has no scan.</p>`;
   const b = e.baseline;
-  return html`<dl class="facts">
+  return markup`<dl class="facts">
     <dt>Compared with</dt>
     <dd>
-      ${b.scan_id ? html`<a href=${`/scans/${b.scan_id}`}>scan of commit ${shortSha(b.sha)}</a>` : 'no scan'}
+      ${b.scan_id ? markup`<a href=${`/scans/${b.scan_id}`}>scan of commit ${shortSha(b.sha)}</a>` : 'no scan'}
     </dd>
     <dt>Strategy</dt>
     <dd><code>${b.strategy}</code></dd>
@@ -182,16 +182,16 @@ async function render(
   if (!e) throw domainErrors.notFound('deploy event');
   const canWaive = hasScope(visitor, 'manage');
   const waived = typeof req.query.waived === 'string' ? req.query.waived : undefined;
-  const main = html`${waived ? html`<p class="notice" role="status">Waiver <code>${waived}</code> created. It applies to later gate decisions.</p>` : null}
+  const main = markup`${waived ? markup`<p class="notice" role="status">Waiver <code>${waived}</code> created. It applies to later gate decisions.</p>` : null}
     <dl class="facts">
       <dt>Site</dt>
       <dd><a href=${`/sites/${e.siteId}`}>${e.siteId}</a></dd>
       <dt>Commit</dt>
-      <dd>${shortSha(e.sha)}${e.ref ? html` (<code>${e.ref}</code>)` : null}</dd>
+      <dd>${shortSha(e.sha)}${e.ref ? markup` (<code>${e.ref}</code>)` : null}</dd>
       <dt>Decided</dt>
       <dd>${when(e.created_at)}</dd>
       <dt>Head scan</dt>
-      <dd>${e.scan_id ? html`<a href=${`/scans/${e.scan_id}`}>${e.scan_id}</a>` : 'none'}</dd>
+      <dd>${e.scan_id ? markup`<a href=${`/scans/${e.scan_id}`}>${e.scan_id}</a>` : 'none'}</dd>
     </dl>
     <h2>Decision</h2>
     ${decision(e)}
@@ -200,13 +200,13 @@ async function render(
     <h2>Counts</h2>
     ${countsTable(e)}
     <h2 id="new">New issues (${e.new_issues_total})</h2>
-    ${e.new_issues_total > e.new_issues.length ? html`<p>The ${e.new_issues.length} most severe are listed; the scan has them all.</p>` : null}
+    ${e.new_issues_total > e.new_issues.length ? markup`<p>The ${e.new_issues.length} most severe are listed; the scan has them all.</p>` : null}
     ${
       e.new_issues.length
-        ? html`<ol class="issues">
+        ? markup`<ol class="issues">
             ${e.new_issues.map((i, n) => issueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null))}
           </ol>`
-        : html`<p>None.</p>`
+        : markup`<p>None.</p>`
     }
     <h2>Fixed issues (${e.counts.fixed})</h2>
     <p>
@@ -215,10 +215,10 @@ async function render(
     <h2>Waived issues (${e.counts.waived})</h2>
     ${
       e.waived_issues.length
-        ? html`<ol class="issues">
-            ${e.waived_issues.map((i) => issueCard(i, html`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
+        ? markup`<ol class="issues">
+            ${e.waived_issues.map((i) => issueCard(i, markup`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
           </ol>`
-        : html`<p>None.</p>`
+        : markup`<p>None.</p>`
     }`;
   const title = `Gate decision for ${e.sha.slice(0, 12)}`;
   sendPage(

@@ -6,7 +6,7 @@ import { renderVpatOpenAcr } from '../../domain/vpat-render-openacr.js';
 import type { ReportCriterion, VpatReport } from '../../domain/vpat-report.js';
 import type { ApiContext } from '../../context.js';
 import { VpatReportService } from '../../services/vpat-reports.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { sendPage } from '../respond.js';
 import type { Visitor } from '../session.js';
@@ -40,13 +40,13 @@ function evidence(c: ReportCriterion): Html {
     e.incomplete ? `${plural(e.incomplete, 'result')} to review` : null,
     e.rules.length ? `rules: ${e.rules.join(', ')}` : null,
   ].filter(Boolean);
-  return html`${parts.length ? parts.join('; ') : '—'}`;
+  return markup`${parts.length ? parts.join('; ') : '—'}`;
 }
 
 function criteriaTable(criteria: ReportCriterion[], caption: string): Html {
   return tableWrap(
     caption,
-    html`<table>
+    markup`<table>
       <caption>
         ${caption}
       </caption>
@@ -63,11 +63,11 @@ function criteriaTable(criteria: ReportCriterion[], caption: string): Html {
       <tbody>
         ${criteria.map(
           (c) =>
-            html`<tr id=${`c-${c.id}`}>
+            markup`<tr id=${`c-${c.id}`}>
               <th scope="row">${c.id} ${c.title}</th>
               <td>${c.level ?? '—'}</td>
               <td>
-                ${CONFORMANCE_TEXT[c.conformance] ?? c.conformance}${c.needs_review ? html` <span class="badge waived">needs review</span>` : null}
+                ${CONFORMANCE_TEXT[c.conformance] ?? c.conformance}${c.needs_review ? markup` <span class="badge waived">needs review</span>` : null}
               </td>
               <td>${c.remarks}</td>
               <td>${evidence(c)}</td>
@@ -82,7 +82,7 @@ function criteriaTable(criteria: ReportCriterion[], caption: string): Html {
 }
 
 function facts(r: VpatReport): Html {
-  return html`<dl class="facts">
+  return markup`<dl class="facts">
     <dt>Product</dt>
     <dd>${r.product.name} ${r.product.version}${r.product.vendor ? `, ${r.product.vendor}` : ''}</dd>
     <dt>Status</dt>
@@ -104,13 +104,13 @@ export function reportPage(ctx: ApiContext) {
     const r = await reports.find(visitor.user.org, String(req.params.id));
     if (!r) throw domainErrors.notFound('report');
     const queue = r.criteria.filter((c) => c.needs_review);
-    const main = html`${facts(r)}
+    const main = markup`${facts(r)}
       <h2>Downloads</h2>
       <ul>
-        ${Object.entries(DOWNLOADS).map(([f, d]) => html`<li><a href=${`/reports/${r.id}/download/${f}`}>${d.label}</a></li>`)}
+        ${Object.entries(DOWNLOADS).map(([f, d]) => markup`<li><a href=${`/reports/${r.id}/download/${f}`}>${d.label}</a></li>`)}
       </ul>
       <h2 id="queue">Waiting for a person (${queue.length})</h2>
-      ${queue.length ? criteriaTable(queue, 'Rows waiting for review') : html`<p>Nothing is waiting: every row has an answer a person or the evidence settled.</p>`}
+      ${queue.length ? criteriaTable(queue, 'Rows waiting for review') : markup`<p>Nothing is waiting: every row has an answer a person or the evidence settled.</p>`}
       <h2>All criteria</h2>
       ${criteriaTable(r.criteria, `${r.title}: every criterion`)}`;
     sendPage(

@@ -1,5 +1,5 @@
 import type { IssueFilter, ScanBrowse } from '../../services/scan-browse.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { IMPACTS } from '../views/parts.js';
 
 /** Beyond this many pages, a page is picked by its number rather than from a list. */
@@ -11,11 +11,11 @@ export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
   if (f.rule && !rules.includes(f.rule)) rules.unshift(f.rule);
   const pageField =
     b.pages.length <= PAGE_SELECT_MAX
-      ? html`<select id="f-page" name="page">
+      ? markup`<select id="f-page" name="page">
           <option value="">All pages</option>
-          ${b.pages.map((p) => html`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
+          ${b.pages.map((p) => markup`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
         </select>`
-      : html`<input
+      : markup`<input
             id="f-page"
             name="page"
             inputmode="numeric"
@@ -23,19 +23,19 @@ export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
             value=${f.pageIndex === undefined ? '' : String(f.pageIndex + 1)}
             aria-describedby="f-page-hint"
           /><span class="hint" id="f-page-hint">1 to ${b.pages.length}; empty for all</span>`;
-  return html`<form method="get" action="#issues" class="filters">
+  return markup`<form method="get" action="#issues" class="filters">
     <div class="field">
       <label for="f-impact">Impact</label>
       <select id="f-impact" name="impact">
         <option value="">All impacts</option>
-        ${[...IMPACTS, 'unknown'].map((i) => html`<option value=${i} selected=${f.impact === i}>${i}</option>`)}
+        ${[...IMPACTS, 'unknown'].map((i) => markup`<option value=${i} selected=${f.impact === i}>${i}</option>`)}
       </select>
     </div>
     <div class="field">
       <label for="f-rule">Rule</label>
       <select id="f-rule" name="rule">
         <option value="">All rules</option>
-        ${rules.map((r) => html`<option value=${r} selected=${f.rule === r}>${r}</option>`)}
+        ${rules.map((r) => markup`<option value=${r} selected=${f.rule === r}>${r}</option>`)}
       </select>
     </div>
     <div class="field"><label for="f-page">Page</label>${pageField}</div>

@@ -6,7 +6,7 @@ import {
   type IssueFilter,
   type ScanBrowse,
 } from '../../services/scan-browse.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { sendPage } from '../respond.js';
 import type { Visitor } from '../session.js';
@@ -41,9 +41,9 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
   const listed = [...b.pages]
     .sort((x, y) => y.issue_count - x.issue_count || x.index - y.index)
     .slice(0, PAGES_LISTED);
-  return html`${
+  return markup`${
     b.pages.length > PAGES_LISTED
-      ? html`<p>
+      ? markup`<p>
           The ${PAGES_LISTED} pages with the most issues, of ${b.pages.length}; the page filter below reaches
           every page.
         </p>`
@@ -51,7 +51,7 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
   }
   ${tableWrap(
     'Pages',
-    html`<table>
+    markup`<table>
       <caption>
         Pages and their issues
       </caption>
@@ -67,7 +67,7 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
       <tbody>
         ${listed.map(
           (p) =>
-            html`<tr>
+            markup`<tr>
               <td class="num">${p.index + 1}</td>
               <th scope="row">
                 <a href=${`${filterQuery({ ...f, pageIndex: p.index })}#issues`}>${p.url}</a>
@@ -83,10 +83,10 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
 }
 
 function groupsTable(b: ScanBrowse, f: IssueFilter): Html {
-  if (b.groups.length === 0) return html`<p>No issues match these filters.</p>`;
+  if (b.groups.length === 0) return markup`<p>No issues match these filters.</p>`;
   return tableWrap(
     'Issues by rule',
-    html`<table>
+    markup`<table>
       <caption>
         Issues by rule${f.impact || f.pageIndex !== undefined ? ' (filtered)' : ''}
       </caption>
@@ -102,12 +102,12 @@ function groupsTable(b: ScanBrowse, f: IssueFilter): Html {
       <tbody>
         ${b.groups.map(
           (g) =>
-            html`<tr>
+            markup`<tr>
               <th scope="row"><a href=${`${filterQuery({ ...f, rule: g.rule })}#issues`}>${g.rule}</a></th>
               <td>${impactBadge(g.impact)}</td>
               <td>${g.wcag.length ? g.wcag.join(', ') : '—'}</td>
               <td class="num">${g.count}</td>
-              <td>${g.helpUrl ? html`<a href=${g.helpUrl}>About ${g.rule}</a>` : '—'}</td>
+              <td>${g.helpUrl ? markup`<a href=${g.helpUrl}>About ${g.rule}</a>` : '—'}</td>
             </tr>`,
         )}
       </tbody>
@@ -116,23 +116,23 @@ function groupsTable(b: ScanBrowse, f: IssueFilter): Html {
 }
 
 function issueItem(i: BrowsedIssue, pageUrl: string): Html {
-  return html`<li class="issue">
+  return markup`<li class="issue">
     <p>
-      ${impactBadge(i.impact)} ${i.waiverId ? html`<span class="badge waived">waived</span> ` : null}
-      ${i.kind === 'incomplete' ? html`<span class="muted">needs review</span> ` : null}${i.message ?? i.rule}
+      ${impactBadge(i.impact)} ${i.waiverId ? markup`<span class="badge waived">waived</span> ` : null}
+      ${i.kind === 'incomplete' ? markup`<span class="muted">needs review</span> ` : null}${i.message ?? i.rule}
     </p>
     <dl class="facts">
       <dt>Page</dt>
       <dd>${pageUrl}</dd>
       ${
         i.selector
-          ? html`<dt>Element</dt>
+          ? markup`<dt>Element</dt>
               <dd><code>${i.selector}</code></dd>`
           : null
       }
       ${
         i.html
-          ? html`<dt>HTML</dt>
+          ? markup`<dt>HTML</dt>
               <dd>
                 <pre><code>${i.html}</code></pre>
               </dd>`
@@ -140,19 +140,19 @@ function issueItem(i: BrowsedIssue, pageUrl: string): Html {
       }
       ${
         i.wcag.length
-          ? html`<dt>WCAG</dt>
+          ? markup`<dt>WCAG</dt>
               <dd>${i.wcag.join(', ')}</dd>`
           : null
       }
       ${
         i.source
-          ? html`<dt>Source</dt>
+          ? markup`<dt>Source</dt>
               <dd><code>${i.source.path}${i.source.line ? `:${i.source.line}` : ''}</code></dd>`
           : null
       }
       ${
         i.waiverId
-          ? html`<dt>Waiver</dt>
+          ? markup`<dt>Waiver</dt>
               <dd><code>${i.waiverId}</code></dd>`
           : null
       }
@@ -164,9 +164,9 @@ function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
   const urls = new Map(b.pages.map((p) => [p.index, p.url]));
   const byRule = new Map<string, BrowsedIssue[]>();
   for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
-  return html`${[...byRule].map(
+  return markup`${[...byRule].map(
     ([rule, issues]) =>
-      html`<section aria-labelledby=${`rule-${rule}`}>
+      markup`<section aria-labelledby=${`rule-${rule}`}>
         <h3 id=${`rule-${rule}`}>
           ${rule} <span class="muted">(${plural(issues.length, 'issue')} on this screen)</span>
         </h3>
@@ -179,9 +179,9 @@ function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
 
 function pager(f: IssueFilter, cursor: string | null, continued: boolean): Html | null {
   if (!cursor && !continued) return null;
-  return html`<nav class="pager" aria-label="Issue pages">
-    ${continued ? html`<a href=${`${filterQuery(f)}#issues`}>First issues</a>` : null}
-    ${cursor ? html`<a href=${`${filterQuery(f, { after: cursor })}#issues`}>Next ${ISSUES_PER_PAGE} issues</a>` : null}
+  return markup`<nav class="pager" aria-label="Issue pages">
+    ${continued ? markup`<a href=${`${filterQuery(f)}#issues`}>First issues</a>` : null}
+    ${cursor ? markup`<a href=${`${filterQuery(f, { after: cursor })}#issues`}>Next ${ISSUES_PER_PAGE} issues</a>` : null}
   </nav>`;
 }
 
@@ -204,11 +204,11 @@ export function scanPage(ctx: ApiContext) {
     const last = shown[shown.length - 1];
     const cursor = b.issues.length > ISSUES_PER_PAGE && last ? encodePageCursor([last.rule, last.id]) : null;
     const s = b.scan;
-    const main = html`<dl class="facts">
+    const main = markup`<dl class="facts">
         <dt>Site</dt>
         <dd><a href=${`/sites/${s.siteId}`}>${s.siteId}</a></dd>
         <dt>Commit</dt>
-        <dd>${shortSha(s.sha)}${s.branch ? html` on <code>${s.branch}</code>` : null}</dd>
+        <dd>${shortSha(s.sha)}${s.branch ? markup` on <code>${s.branch}</code>` : null}</dd>
         <dt>Scanned</dt>
         <dd>${when(s.created_at)}${s.engine ? ` with ${s.engine.name} ${s.engine.version ?? ''}` : ''}</dd>
         <dt>Address</dt>
@@ -216,7 +216,7 @@ export function scanPage(ctx: ApiContext) {
         <dt>Found</dt>
         <dd>
           ${plural(s.issue_count, 'issue')} on ${plural(s.page_count, 'page')}:
-          ${IMPACTS.map((i) => html` ${impactBadge(i)} ${s.summary.by_impact[i]}`)}
+          ${IMPACTS.map((i) => markup` ${impactBadge(i)} ${s.summary.by_impact[i]}`)}
         </dd>
       </dl>
       <h2>Pages</h2>

@@ -3,7 +3,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { ApiContext } from '../../context.js';
 import { closeSession, openSession, type SignInThrottle } from '../../services/console-sessions.js';
 import { action, field } from '../guard.js';
-import { html } from '../html.js';
+import { markup } from '../html.js';
 import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
 import {
@@ -30,8 +30,8 @@ function signInPage(
     status,
     layout({
       title: 'Sign in',
-      main: html`${errorSummary(problems)}
-        ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : null}
+      main: markup`${errorSummary(problems)}
+        ${o.notice ? markup`<p class="notice" role="status">${o.notice}</p>` : null}
         <p>Sign in with an API key of your organisation. What you can see and do follows the key’s scopes.</p>
         <form method="post" action="/sign-in" class="stack">
           ${csrfField(o.csrf)}
@@ -41,7 +41,7 @@ function signInPage(
             <span class="hint" id="key-hint"
               >Starts with a11y_. It is sent only in this form, never in an address.</span
             >
-            ${o.error ? html`<span class="field-error" id="key-error">Error: ${o.error}</span>` : null}
+            ${o.error ? markup`<span class="field-error" id="key-error">Error: ${o.error}</span>` : null}
             <input
               id="key"
               name="key"
@@ -132,7 +132,7 @@ export function signInRoutes(router: Router, ctx: ApiContext, throttle: SignInTh
           layout({
             title: 'Sign out',
             visitor,
-            main: html`<form method="post" action="/sign-out">
+            main: markup`<form method="post" action="/sign-out">
               ${csrfField(visitor.csrf)}<button type="submit">Sign out now</button>
             </form>`,
           }),

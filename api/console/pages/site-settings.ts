@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { PatchSiteBody } from '../../schemas/sites.js';
 import type { SiteRecord } from '../../services/site-pages.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
 import { field } from '../guard.js';
 
@@ -69,10 +69,10 @@ function text(
 ): Html {
   const problem = problems.find((p) => p.field === name);
   const described = [hint ? `${name}-hint` : '', problem ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field">
+  return markup`<div class="field">
     <label for=${name}>${label}</label>
-    ${hint ? html`<span class="hint" id=${`${name}-hint`}>${hint}</span>` : null}
-    ${problem ? html`<span class="field-error" id=${`${name}-error`}>Error: ${problem.message}</span>` : null}
+    ${hint ? markup`<span class="hint" id=${`${name}-hint`}>${hint}</span>` : null}
+    ${problem ? markup`<span class="field-error" id=${`${name}-error`}>Error: ${problem.message}</span>` : null}
     <input
       id=${name}
       name=${name}
@@ -90,7 +90,7 @@ export function settingsForm(
   values: SettingsValues,
   problems: FieldProblem[],
 ): Html {
-  return html`${errorSummary(problems)}
+  return markup`${errorSummary(problems)}
     <form method="post" action=${`/sites/${siteId}/settings`} class="stack">
       ${csrfField(csrf)} ${text('name', 'Display name', values, problems)}
       ${text('base_branch', 'Base branch', values, problems, 'Its scans are the baseline and the trend.')}
@@ -99,7 +99,7 @@ export function settingsForm(
         <legend>Gate defaults</legend>
         ${SWITCHES.map(
           ([name, label]) =>
-            html`<div>
+            markup`<div>
               <input type="checkbox" id=${name} name=${name} checked=${values[name] === 'on'} />
               <label for=${name} class="inline-label">${label}</label>
             </div>`,

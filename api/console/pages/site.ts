@@ -12,7 +12,7 @@ import {
   type WaiverRecord,
 } from '../../services/site-pages.js';
 import type { DeploySummary } from '../../schemas/deploy-history.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
 import { hasScope, type Visitor } from '../session.js';
@@ -24,10 +24,10 @@ import { parseSettings, settingsForm, settingsValues, type SettingsValues } from
 const PER_TABLE = 20;
 
 function historyTable(rows: DeploySummary[]): Html {
-  if (rows.length === 0) return html`<p>No gate decisions yet.</p>`;
+  if (rows.length === 0) return markup`<p>No gate decisions yet.</p>`;
   return tableWrap(
     'Gate history',
-    html`<table>
+    markup`<table>
       <caption>
         Gate decisions, newest first
       </caption>
@@ -45,7 +45,7 @@ function historyTable(rows: DeploySummary[]): Html {
       <tbody>
         ${rows.map(
           (d) =>
-            html`<tr>
+            markup`<tr>
               <td>${decisionBadge(d.passed)}</td>
               <th scope="row"><a href=${`/deploys/${d.id}`}>${shortSha(d.sha)}</a></th>
               <td>${d.ref ?? '—'}</td>
@@ -61,10 +61,10 @@ function historyTable(rows: DeploySummary[]): Html {
 }
 
 function scansTable(rows: ScanRecord[]): Html {
-  if (rows.length === 0) return html`<p>No scans yet.</p>`;
+  if (rows.length === 0) return markup`<p>No scans yet.</p>`;
   return tableWrap(
     'Scans',
-    html`<table>
+    markup`<table>
       <caption>
         Scans, newest first
       </caption>
@@ -74,19 +74,19 @@ function scansTable(rows: ScanRecord[]): Html {
           <th scope="col">Commit</th>
           <th scope="col">Branch</th>
           <th scope="col" class="num">Pages</th>
-          ${IMPACTS.map((i) => html`<th scope="col" class="num">${i}</th>`)}
+          ${IMPACTS.map((i) => markup`<th scope="col" class="num">${i}</th>`)}
           <th scope="col" class="num">Total</th>
         </tr>
       </thead>
       <tbody>
         ${rows.map(
           (s) =>
-            html`<tr>
+            markup`<tr>
               <th scope="row"><a href=${`/scans/${s.id}`}>${when(s.created_at)}</a></th>
               <td>${shortSha(s.sha)}</td>
               <td>${s.branch ?? '—'}</td>
               <td class="num">${s.page_count}</td>
-              ${IMPACTS.map((i) => html`<td class="num">${s.summary.by_impact[i]}</td>`)}
+              ${IMPACTS.map((i) => markup`<td class="num">${s.summary.by_impact[i]}</td>`)}
               <td class="num">${s.issue_count}</td>
             </tr>`,
         )}
@@ -96,11 +96,11 @@ function scansTable(rows: ScanRecord[]): Html {
 }
 
 function waiversTable(rows: WaiverRecord[]): Html {
-  if (rows.length === 0) return html`<p>No waivers.</p>`;
+  if (rows.length === 0) return markup`<p>No waivers.</p>`;
   const now = nowIso();
   return tableWrap(
     'Waivers',
-    html`<table>
+    markup`<table>
       <caption>
         Waivers, newest first
       </caption>
@@ -116,12 +116,12 @@ function waiversTable(rows: WaiverRecord[]): Html {
       <tbody>
         ${rows.map(
           (w) =>
-            html`<tr>
+            markup`<tr>
               <th scope="row"><code>${w.rule}</code></th>
               <td>
-                ${w.fingerprint ? html`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
-                ${w.selector ? html` element <code>${w.selector}</code>` : null}
-                ${w.url_pattern ? html` pages <code>${w.url_pattern}</code>` : null}
+                ${w.fingerprint ? markup`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
+                ${w.selector ? markup` element <code>${w.selector}</code>` : null}
+                ${w.url_pattern ? markup` pages <code>${w.url_pattern}</code>` : null}
                 ${!w.fingerprint && !w.selector && !w.url_pattern ? 'every issue of the rule' : null}
               </td>
               <td>${w.reason ?? '—'}</td>
@@ -142,7 +142,7 @@ function pager(
   cursor: string | null,
 ): Html | null {
   if (!cursor) return null;
-  return html`<nav class="pager" aria-label=${label}>
+  return markup`<nav class="pager" aria-label=${label}>
     <a href=${`/sites/${siteId}?${param}=${cursor}#${param}`}>Older ${label.toLowerCase()}</a>
   </nav>`;
 }
@@ -164,7 +164,7 @@ async function render(
   ]);
   const next = <T>(rows: T[], key: (r: T) => Array<string | number>) =>
     rows.length > PER_TABLE ? encodePageCursor(key(rows[PER_TABLE - 1])) : null;
-  const main = html`<dl class="facts">
+  const main = markup`<dl class="facts">
       <dt>Site id</dt>
       <dd><code>${site.siteId}</code></dd>
       <dt>Base branch</dt>
@@ -200,7 +200,7 @@ async function render(
     ${
       hasScope(visitor, 'manage')
         ? settingsForm(site.siteId, visitor.csrf, form?.values ?? settingsValues(site), form?.problems ?? [])
-        : html`<p>Changing settings needs a key with the “manage” scope.</p>`
+        : markup`<p>Changing settings needs a key with the “manage” scope.</p>`
     }`;
   const title = site.name ?? site.siteId;
   sendPage(res, form ? 400 : 200, layout({ title, visitor, breadcrumbs: [['Sites', '/'], [title]], main }));

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ApiContext } from '../../context.js';
 import { sitesOverview, type SiteOverview } from '../../services/site-history.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { sendPage } from '../respond.js';
 import type { Visitor } from '../session.js';
@@ -16,32 +16,23 @@ const TREND_LENGTH = 12;
 function siteCard(o: SiteOverview): Html {
   const { site, trend, lastDeploy } = o;
   const latest = trend[trend.length - 1];
-  return html`<li class="card">
+  return markup`<li class="card">
     <h2><a href=${`/sites/${site.siteId}`}>${site.name ?? site.siteId}</a></h2>
-    ${site.name ? html`<p class="muted">${site.siteId}</p>` : null}
+    ${site.name ? markup`<p class="muted">${site.siteId}</p>` : null}
     ${
       latest
-        ? html`<p>
-              Latest scan of <code>${site.base_branch}</code>:
-              <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>,
-              ${plural(latest.issues, 'issue')}
-            </p>
+        ? markup`<p>Latest scan of <code>${site.base_branch}</code>: <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>, ${plural(latest.issues, 'issue')}</p>
             <ul class="legend">
-              ${IMPACTS.map((i) => html`<li>${impactBadge(i)} ${latest.by_impact[i]}</li>`)}
+              ${IMPACTS.map((i) => markup`<li>${impactBadge(i)} ${latest.by_impact[i]}</li>`)}
             </ul>`
-        : html`<p>No scan of <code>${site.base_branch}</code> yet.</p>`
+        : markup`<p>No scan of <code>${site.base_branch}</code> yet.</p>`
     }
     ${sparkline(trend, `Total issues, last ${trend.length} scans`)}
-    <p>
-      Last gate decision:
-      ${
-        lastDeploy
-          ? html`${decisionBadge(lastDeploy.passed)}
-              <a href=${`/deploys/${lastDeploy.id}`}>commit ${shortSha(lastDeploy.sha)}</a>
-              (${plural(lastDeploy.new_issues_total, 'new issue')})`
-          : 'none yet'
-      }
-    </p>
+    <p>Last gate decision: ${
+      lastDeploy
+        ? markup`${decisionBadge(lastDeploy.passed)} <a href=${`/deploys/${lastDeploy.id}`}>commit ${shortSha(lastDeploy.sha)}</a> (${plural(lastDeploy.new_issues_total, 'new issue')})`
+        : 'none yet'
+    }</p>
   </li>`;
 }
 
@@ -56,14 +47,14 @@ export async function sitesPage(
   const more = rows.length > SITES_PER_PAGE;
   const shown = rows.slice(0, SITES_PER_PAGE);
   const main = shown.length
-    ? html`<p>${after ? 'More sites' : `Sites of ${visitor.user.org}`}, by name.</p>
+    ? markup`<p>${after ? 'More sites' : `Sites of ${visitor.user.org}`}, by name.</p>
         <ul class="cards">
           ${shown.map(siteCard)}
         </ul>
         <nav class="pager" aria-label="More sites">
-          ${after ? html`<a href="/">First sites</a>` : null}
-          ${more ? html`<a href=${`/?after=${encodeURIComponent(shown[shown.length - 1].site.siteId)}`}>Next sites</a>` : null}
+          ${after ? markup`<a href="/">First sites</a>` : null}
+          ${more ? markup`<a href=${`/?after=${encodeURIComponent(shown[shown.length - 1].site.siteId)}`}>Next sites</a>` : null}
         </nav>`
-    : html`<p>No sites yet. A site appears with its first scan (<code>POST /api/v1/scans</code>).</p>`;
+    : markup`<p>No sites yet. A site appears with its first scan (<code>POST /api/v1/scans</code>).</p>`;
   sendPage(res, 200, layout({ title: 'Sites', visitor, main }));
 }

@@ -1,28 +1,28 @@
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 
 export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
 
 export function impactBadge(impact: string | null): Html {
   const name = impact ?? 'unknown';
-  return html`<span class=${`badge ${name}`}>${name}</span>`;
+  return markup`<span class=${`badge ${name}`}>${name}</span>`;
 }
 
 export function decisionBadge(passed: boolean): Html {
-  return html`<span class=${`badge ${passed ? 'passed' : 'failed'}`}>${passed ? 'passed' : 'failed'}</span>`;
+  return markup`<span class=${`badge ${passed ? 'passed' : 'failed'}`}>${passed ? 'passed' : 'failed'}</span>`;
 }
 
 export function shortSha(sha: string | null): Html | string {
-  return sha ? html`<code title=${sha}>${sha.slice(0, 12)}</code>` : '—';
+  return sha ? markup`<code title=${sha}>${sha.slice(0, 12)}</code>` : '—';
 }
 
 /** A timestamp as people read it, with the exact value machine-readable. */
 export function when(iso: string): Html {
-  return html`<time datetime=${iso}>${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return markup`<time datetime=${iso}>${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
 /** Wide tables scroll inside their own box on narrow screens instead of widening the page. */
 export function tableWrap(label: string, table: Html): Html {
-  return html`<div class="table-wrap" role="region" aria-label=${label} tabindex="0">${table}</div>`;
+  return markup`<div class="table-wrap" role="region" aria-label=${label} tabindex="0">${table}</div>`;
 }
 
 export interface FieldProblem {
@@ -33,16 +33,16 @@ export interface FieldProblem {
 /** The list of what to correct, linked to each field, announced as the page's first content. */
 export function errorSummary(problems: FieldProblem[]): Html | null {
   if (problems.length === 0) return null;
-  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
+  return markup`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
     <h2 id="error-summary-title">There is a problem</h2>
     <ul>
-      ${problems.map((p) => html`<li><a href=${`#${p.field}`}>${p.message}</a></li>`)}
+      ${problems.map((p) => markup`<li><a href=${`#${p.field}`}>${p.message}</a></li>`)}
     </ul>
   </div>`;
 }
 
 export function csrfField(csrf: string): Html {
-  return html`<input type="hidden" name="_csrf" value=${csrf} />`;
+  return markup`<input type="hidden" name="_csrf" value=${csrf} />`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

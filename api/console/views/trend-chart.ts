@@ -1,5 +1,5 @@
 import type { TrendPoint } from '../../schemas/site-trend.js';
-import { html, type Html } from '../html.js';
+import { markup, type Html } from '../html.js';
 import { IMPACTS, shortSha, tableWrap, when } from './parts.js';
 
 const W = 640;
@@ -35,15 +35,15 @@ export function trendSentence(points: TrendPoint[]): string {
 }
 
 function legend(): Html {
-  return html`<ul class="legend" aria-hidden="true">
-    ${SERIES.map((s) => html`<li><span class=${`key ${s === 'total' ? '' : s}`}></span>${s}</li>`)}
+  return markup`<ul class="legend" aria-hidden="true">
+    ${SERIES.map((s) => markup`<li><span class=${`key ${s === 'total' ? '' : s}`}></span>${s}</li>`)}
   </ul>`;
 }
 
 function dataTable(points: TrendPoint[], caption: string): Html {
   return tableWrap(
     caption,
-    html`<table>
+    markup`<table>
       <caption>
         ${caption}
       </caption>
@@ -51,17 +51,17 @@ function dataTable(points: TrendPoint[], caption: string): Html {
         <tr>
           <th scope="col">Scan</th>
           <th scope="col">Commit</th>
-          ${IMPACTS.map((i) => html`<th scope="col" class="num">${i}</th>`)}
+          ${IMPACTS.map((i) => markup`<th scope="col" class="num">${i}</th>`)}
           <th scope="col" class="num">Total</th>
         </tr>
       </thead>
       <tbody>
         ${points.map(
           (p) =>
-            html`<tr>
+            markup`<tr>
               <th scope="row"><a href=${`/scans/${p.scan_id}`}>${when(p.created_at)}</a></th>
               <td>${shortSha(p.sha)}</td>
-              ${IMPACTS.map((i) => html`<td class="num">${p.by_impact[i]}</td>`)}
+              ${IMPACTS.map((i) => markup`<td class="num">${p.by_impact[i]}</td>`)}
               <td class="num">${p.issues}</td>
             </tr>`,
         )}
@@ -74,26 +74,26 @@ function dataTable(points: TrendPoint[], caption: string): Html {
 export function trendChart(points: TrendPoint[], baseBranch: string, id: string): Html {
   const title = `Issues by impact over the last ${points.length} scans of ${baseBranch}`;
   if (points.length < 2) {
-    return html`<p>${trendSentence(points)}</p>
+    return markup`<p>${trendSentence(points)}</p>
       ${points.length ? dataTable(points, title) : null}`;
   }
   const max = Math.max(...points.map((p) => p.issues));
   const ticks = [0, Math.round(max / 2), max];
   const plotH = H - PAD.top - PAD.bottom;
-  return html`<figure>
+  return markup`<figure>
       <svg class="chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-labelledby=${`${id}-t ${id}-d`}>
         <title id=${`${id}-t`}>${title}</title>
         <desc id=${`${id}-d`}>${trendSentence(points)}</desc>
         ${ticks.map((t) => {
           const y = PAD.top + plotH * (1 - t / (max || 1));
-          return html`<line class="grid" x1=${PAD.left} x2=${W - PAD.right} y1=${y} y2=${y} />
+          return markup`<line class="grid" x1=${PAD.left} x2=${W - PAD.right} y1=${y} y2=${y} />
             <text x=${PAD.left - 6} y=${y + 4} text-anchor="end">${t}</text>`;
         })}
         <text x=${PAD.left} y=${H - 8}>${points[0].created_at.slice(0, 10)}</text>
         <text x=${W - PAD.right} y=${H - 8} text-anchor="end">
           ${points[points.length - 1].created_at.slice(0, 10)}
         </text>
-        ${SERIES.map((s) => html`<polyline class=${`series ${s}`} points=${coordinates(points, s, max, W, H)} />`)}
+        ${SERIES.map((s) => markup`<polyline class=${`series ${s}`} points=${coordinates(points, s, max, W, H)} />`)}
       </svg>
       <figcaption>${legend()}</figcaption>
     </figure>
@@ -105,7 +105,7 @@ export function sparkline(points: TrendPoint[], label: string): Html | null {
   if (points.length < 2) return null;
   const max = Math.max(...points.map((p) => p.issues));
   const pad = { left: 2, right: 2, top: 4, bottom: 4 };
-  return html`<svg
+  return markup`<svg
     class="spark"
     viewBox="0 0 160 48"
     role="img"

@@ -1,0 +1,69 @@
+// The console in Debian's Chromium: pages are loaded from the real server, and axe-core runs inside them.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { AxeResults } from 'axe-core';
+import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2.2 A and AA (with the 2.0 and 2.1 tags they build on) and axe's best practices. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+
+/**
+ * Chromium is required where CI runs (the test then fails without it); elsewhere the browser tests are
+ * skipped with a warning, like the other browser tests.
+ */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (!haveChromium) {
+    console.warn(
+      `${CHROMIUM_PATH} not found: the console's browser tests are ${process.env.CI ? 'FAILING' : 'SKIPPED'}.`,
+    );
+  }
+  (haveChromium || process.env.CI ? describe : describe.skip)(name, body);
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+}
+
+/**
+ * axe-core's violations on the loaded page, as `rule: selector` lines (empty when there are none).
+ * `contrastOnly` runs just the colour-contrast rule (the second colour scheme changes nothing else).
+ */
+export async function axeViolations(page: Page, contrastOnly = false): Promise<string[]> {
+  // The console's CSP forbids inline scripts; a test may still evaluate code through the DevTools protocol.
+  await page.evaluate(axeSource);
+  const runOnly = contrastOnly
+    ? { type: 'rule', values: ['color-contrast'] }
+    : { type: 'tag', values: AXE_TAGS };
+  const result = (await page.evaluate(async (only) => {
+    const axe = (globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
+    return axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: only });
+  }, runOnly)) as AxeResults;
+  // A run that checked nothing would pass anything.
+  if (result.passes.length === 0) throw new Error(`axe-core checked nothing on ${page.url()}`);
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary ?? ''})`),
+  );
+}
+
+/** Presses Tab until the focused element matches `selector` (a keyboard user's way there). */
+export async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => (globalThis as any).document.activeElement?.matches(s) ?? false, selector))
+      return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}

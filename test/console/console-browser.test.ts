@@ -1,0 +1,125 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { axeViolations, describeInBrowser, launch, tabTo } from './browser.js';
+import { seedConsole, type Seeded } from './seed.js';
+
+describeInBrowser('the console in Chromium', () => {
+  let h: Harness;
+  let s: Seeded;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    h = await startHarness();
+    browser = await launch();
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  test('a fresh server: GET / leads to the sign-in page, which has no violation', async () => {
+    await page.goto(`${h.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(await page.locator('h1').textContent()).toBe('Sign in');
+    expect(await axeViolations(page)).toEqual([]);
+    s = await seedConsole(h);
+  });
+
+  test('signing in with the keyboard comes back to the page that asked', async () => {
+    await page.goto(`${h.url}/scans/${s.headScanId}`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await tabTo(page, '#key');
+    await page.keyboard.type(s.key);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${h.url}/scans/${s.headScanId}`);
+    expect(await page.locator('h1').textContent()).toMatch(/^Scan of shop-web/);
+  });
+
+  test('every page type has zero axe-core violations (WCAG 2.2 A/AA, best practices), light (and contrast in dark)', async () => {
+    const paths = [
+      '/',
+      `/sites/${s.siteId}`,
+      `/scans/${s.headScanId}`,
+      `/scans/${s.baseScanIds[0]}?impact=serious&page=2`,
+      `/deploys/${s.deployId}`,
+      `/reports/${s.reportId}`,
+      '/sign-out',
+      `/scans/${s.otherScanId}`,
+    ];
+    const found: Record<string, string[]> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of paths) {
+        const res = await page.goto(h.url + path);
+        expect([path, res?.status()]).toEqual([path, path === `/scans/${s.otherScanId}` ? 404 : 200]);
+        const violations = await axeViolations(page, scheme === 'dark');
+        if (violations.length) found[`${scheme} ${path}`] = violations;
+      }
+    }
+    expect(found).toEqual({});
+    await page.emulateMedia({ colorScheme: 'light' });
+  }, 180_000);
+
+  test('waiving a new issue with the keyboard only', async () => {
+    await page.goto(`${h.url}/deploys/${s.deployId}`);
+    await tabTo(page, 'details summary');
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'textarea[name="reason"]');
+    await page.keyboard.type('Third-party widget; the vendor ships a fix in January.');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).toBe('expires');
+    const end = new Date(Date.now() + 30 * 86_400_000);
+    const mmddyyyy = `${String(end.getUTCMonth() + 1).padStart(2, '0')}${String(end.getUTCDate()).padStart(2, '0')}${end.getUTCFullYear()}`;
+    await page.keyboard.type(mmddyyyy);
+    await tabTo(page, 'form[action$="/waive"] button[type="submit"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/waived=wvr_/);
+    expect(await page.locator('.notice').textContent()).toMatch(/^Waiver wvr_\w+ created/);
+    const waivers = await h.request('GET', `/api/v1/waivers?siteId=${s.siteId}`, { key: s.key });
+    expect(waivers.body.data).toEqual([
+      expect.objectContaining({
+        fingerprint: s.failingFingerprint,
+        reason: 'Third-party widget; the vendor ships a fix in January.',
+      }),
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('a rejected waive form says what to fix, without violations', async () => {
+    await page.goto(`${h.url}/deploys/${s.deployId}`);
+    await page.locator('details summary').first().click();
+    await page
+      .locator('form[action$="/waive"] button[type="submit"]')
+      .first()
+      .evaluate((b) => ((b as any).form.noValidate = true));
+    await page.locator('form[action$="/waive"] button[type="submit"]').first().click();
+    await page.waitForLoadState();
+    expect(await page.locator('.error-summary li').allTextContents()).toEqual([
+      'Give a reason for the waiver.',
+      'Choose an end date in the next 365 days.',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('signing out with the keyboard; a revoked key’s session is gone', async () => {
+    await page.goto(`${h.url}/`);
+    await tabTo(page, 'button.link-button');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/sign-in\?signed_out=1$/);
+    expect(await page.locator('.notice').textContent()).toBe('You are signed out.');
+    await page.goto(`${h.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+
+    const key = await h.createKey({ org: 'acme', scopes: ['read'] });
+    await page.fill('#key', key);
+    await page.press('#key', 'Enter');
+    await page.waitForURL(`${h.url}/`);
+    const me = await h.request('GET', '/api/v1/keys/me', { key });
+    await h.request('DELETE', `/api/v1/keys/${me.body.id}`, { admin: true });
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * `npx tsx test/console/take-screenshots.ts [DIR]`: screenshots of every console page type, light and dark,
+ * on a desktop and a 320 px wide screen, from a server seeded like the browser tests (docs/console.md
+ * shows them). Long pages are cut at 2,400 px.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startHarness } from '../helpers/harness.js';
+import { launch } from './browser.js';
+import { seedConsole } from './seed.js';
+
+async function main(): Promise<void> {
+  const dir = process.argv[2] ?? 'docs/console';
+  fs.mkdirSync(dir, { recursive: true });
+  const h = await startHarness();
+  const browser = await launch();
+  try {
+    const s = await seedConsole(h);
+    for (const [siteId, n] of [
+      ['docs-portal', 2],
+      ['checkout-api', 0],
+    ] as const) {
+      await h.request('POST', '/api/v1/scans', {
+        key: s.key,
+        body: {
+          siteId,
+          url: `https://${siteId}.example/`,
+          branch: 'main',
+          pages: [{ url: `https://${siteId}.example/`, issues: [] }],
+        },
+      });
+      await h.request('PATCH', `/api/v1/sites/${siteId}`, {
+        key: s.key,
+        body: { name: n ? 'Documentation portal' : null },
+      });
+    }
+    const pages: Array<[string, string]> = [
+      ['sign-in', '/sign-in'],
+      ['sites', '/'],
+      ['site', `/sites/${s.siteId}`],
+      ['scan', `/scans/${s.headScanId}`],
+      ['deploy', `/deploys/${s.deployId}`],
+      ['report', `/reports/${s.reportId}`],
+    ];
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [device, width, height] of [
+        ['desktop', 1280, 900],
+        ['320px', 320, 720],
+      ] as const) {
+        const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        for (const [name, url] of pages) {
+          if (name === 'sign-in') {
+            await page.goto(h.url + url);
+          } else if (!page.url().startsWith(h.url) || new URL(page.url()).pathname === '/sign-in') {
+            await page.goto(`${h.url}/sign-in?next=${encodeURIComponent(url)}`);
+            await page.fill('#key', s.key);
+            await page.press('#key', 'Enter');
+            await page.waitForURL(h.url + url);
+          } else {
+            await page.goto(h.url + url);
+          }
+          const full = await page.evaluate(
+            () => (globalThis as any).document.documentElement.scrollHeight as number,
+          );
+          const file = path.join(dir, `${name}-${device}-${scheme}.png`);
+          await page.screenshot({
+            path: file,
+            fullPage: true,
+            clip: { x: 0, y: 0, width, height: Math.min(full, 2400) },
+          });
+          console.log(file);
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await h.close();
+  }
+}
+
+void main();
