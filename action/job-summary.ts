@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { checkRunSummary, newIssuesTable } from '../app/check-run-summary.js';
+import { newIssuesTable } from '../api/domain/gate-report-issues.js';
+import { gateReportSummary } from '../api/domain/gate-report.js';
 import type { DeployEvent, ScanCreated } from './api-types.js';
 
 /**
@@ -19,7 +20,7 @@ export interface UploadNote {
 export function gateSummaryMarkdown(event: DeployEvent, detailsUrl: string, upload?: UploadNote): string {
   const parts = [`## a11y-gate: \`${event.siteId}\``, ''];
   if (upload) parts.push(uploadLine(upload), '');
-  parts.push(checkRunSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
+  parts.push(gateReportSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
   return parts.join('\n');
 }
 

@@ -1,15 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { annotationBatches, buildCheckRun, type GateResult } from './check-run-summary.js';
+import type { CheckRunState } from '../api/domain/check-run.js';
+import type { GateResult } from '../api/domain/gate-report.js';
+import { annotationBatches, buildCheckRun } from './check-run-payload.js';
 
-/** The check-run state a deploy event records (its `check_run` field). */
-export interface CheckRunState {
-  status: 'pending' | 'completed' | 'failed' | 'skipped';
-  id?: number;
-  url?: string;
-  error?: string;
-}
+export type { CheckRunState } from '../api/domain/check-run.js';
 
 export interface PublishableDeploy {
   org: string;

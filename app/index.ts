@@ -1,5 +1,5 @@
 import type { Probot } from 'probot';
-import { CHECK_NAME_PREFIX } from './check-run-summary.js';
+import { CHECK_NAME_PREFIX } from './check-run-payload.js';
 
 /**
  * Re-runs the gate of an earlier deploy event with that event's own request (same sha, same thresholds).

@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(964);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6494);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28385,7 +28385,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 964:
+/***/ 6494:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31769,39 +31769,26 @@ function idempotencyKey(inputs, request, body, basis = null) {
     return `a11y-gate-action-${request}-${digest.slice(0, 40)}`;
 }
 
-;// CONCATENATED MODULE: ./app/check-run-summary.ts
+;// CONCATENATED MODULE: ./api/domain/impact.ts
 /**
- * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, markdown summary,
- * the new issues as a table, and annotations. Pure: no I/O, so it is unit tested and also renders the
- * README sample (`npx tsx app/sample-summary.ts`).
+ * The impact levels of an accessibility issue, most severe first (axe-core's four; other engines' levels
+ * are mapped onto them on import). The one list: schemas use `z.enum(IMPACTS)`, the gate and the reports
+ * iterate it in this order.
  */
-const IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
-/** GitHub refuses `output.summary` / `output.text` longer than 65,535 characters. */
+const impact_IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
+
+;// CONCATENATED MODULE: ./api/domain/gate-report.ts
+/**
+ * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
+ * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
+ * check run and the Action writes it as the job summary, so both tell the same story. Pure: no I/O, so the
+ * Action's bundle may include it.
+ */
+
+/** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 const GITHUB_TEXT_LIMIT = 65_535;
-/** GitHub accepts at most 50 annotations per create/update request. */
-const ANNOTATIONS_PER_REQUEST = 50;
-const CHECK_NAME_PREFIX = 'a11y-gate / ';
-function checkRunName(siteId) {
-    return `${CHECK_NAME_PREFIX}${siteId}`;
-}
-function buildCheckRun(result, options) {
-    return {
-        name: checkRunName(result.siteId),
-        head_sha: result.sha,
-        external_id: result.id,
-        details_url: options.detailsUrl,
-        status: 'completed',
-        conclusion: result.passed ? 'success' : 'failure',
-        output: {
-            title: checkRunTitle(result),
-            summary: checkRunSummary(result, options.detailsUrl),
-            text: newIssuesTable(result),
-        },
-        annotations: annotationsFor(result.new_issues),
-    };
-}
 /** "3 new accessibility issues (1 critical)"; the reason instead when there was nothing to compare. */
-function checkRunTitle(result) {
+function gateReportTitle(result) {
     const newCount = totalNew(result);
     if (result.reasons.some((r) => r.code === 'no_scan'))
         return 'No accessibility scan for this commit';
@@ -31824,7 +31811,7 @@ function severeNote(perImpact) {
         .map((i) => `${perImpact[i]} ${i}`);
     return severe.length ? ` (${severe.join(', ')})` : '';
 }
-function checkRunSummary(result, detailsUrl) {
+function gateReportSummary(result, detailsUrl) {
     const lines = [];
     lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
     lines.push('');
@@ -31860,6 +31847,109 @@ function checkRunSummary(result, detailsUrl) {
     lines.push('', '#### Baseline', '', baselineSentence(result));
     return fitWithin(lines.join('\n') + '\n', GITHUB_TEXT_LIMIT, '\n\n_Summary cut to fit GitHub’s limit; the deploy event has everything._\n');
 }
+function totalNew(result) {
+    return result.new_issues_total ?? result.counts.new;
+}
+function newByImpact(result) {
+    const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+    const by = result.counts.by_impact;
+    if (by) {
+        for (const impact of impact_IMPACTS) {
+            const v = by[impact];
+            counts[impact] = typeof v === 'number' ? v : (v?.new ?? 0);
+        }
+        return counts;
+    }
+    for (const issue of result.new_issues)
+        if (issue.impact)
+            counts[issue.impact]++;
+    return counts;
+}
+/** New plus existing issues per impact (what thresholds count when `new_only` is false). */
+function unwaivedByImpact(result) {
+    const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+    for (const impact of IMPACTS) {
+        const v = result.counts.by_impact?.[impact];
+        counts[impact] = typeof v === 'object' && v ? (v.new ?? 0) + (v.existing ?? 0) : (v ?? 0);
+    }
+    return counts;
+}
+function impactRows(result) {
+    const by = result.counts.by_impact ?? {};
+    const keys = [...impact_IMPACTS, ...(by.unknown !== undefined ? ['unknown'] : [])];
+    return keys.map((impact) => {
+        const v = by[impact];
+        if (typeof v === 'object' && v) {
+            return {
+                impact,
+                new: v.new ?? 0,
+                existing: v.existing ?? 0,
+                fixed: v.fixed ?? 0,
+                waived: v.waived ?? 0,
+            };
+        }
+        const n = typeof v === 'number' ? v : impact === 'unknown' ? 0 : newByImpact(result)[impact];
+        return { impact, new: n, existing: '–', fixed: '–', waived: '–' };
+    });
+}
+const STRATEGY_EXPLANATIONS = {
+    baseline_sha: 'the scan of the `baseline_sha` named in the request',
+    requested: 'the scan of the `baseline_sha` named in the request',
+    base_branch: 'the latest scan on the site’s base branch before this commit’s scan',
+    none: 'none: no earlier scan on the base branch, so every issue counts as new',
+};
+function baselineSentence(result) {
+    const b = result.baseline;
+    if (!b && result.reasons.some((r) => r.code === 'no_scan')) {
+        return 'No scan of this commit, so nothing was compared.';
+    }
+    if (b?.reason) {
+        const compared = b.scan_id
+            ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
+            : 'No baseline';
+        return `${compared} (strategy \`${md(b.strategy)}\`): ${md(b.reason)}`;
+    }
+    if (!b || !b.scan_id) {
+        const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
+        return `No baseline${why}: every issue counts as new.`;
+    }
+    const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy \`${md(b.strategy)}\``;
+    return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
+}
+/** Keeps user-supplied text from breaking the surrounding markdown. */
+function md(text) {
+    return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
+}
+function showValue(v) {
+    if (v === null)
+        return '–';
+    if (typeof v === 'boolean')
+        return v ? 'yes' : 'no';
+    return String(v);
+}
+/** Cuts text to `max` characters, ending with an ellipsis when cut. */
+function truncate(text, max) {
+    return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+// GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
+function byteLength(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+function fitWithin(text, limit, note) {
+    if (byteLength(text) <= limit)
+        return text;
+    let cut = text.slice(0, limit - byteLength(note));
+    while (byteLength(cut) + byteLength(note) > limit)
+        cut = cut.slice(0, cut.length - 100);
+    return cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
+}
+
+;// CONCATENATED MODULE: ./api/domain/gate-report-issues.ts
+/**
+ * The new issues of a deploy-gate result as a markdown table (part of the gate report), cut with a note
+ * saying where the rest is when it would not fit.
+ */
+
 /** The new issues as a markdown table, cut (with a note) to fit GitHub's limit. */
 function newIssuesTable(result, limit = GITHUB_TEXT_LIMIT) {
     const total = totalNew(result);
@@ -31903,108 +31993,6 @@ function newIssuesTable(result, limit = GITHUB_TEXT_LIMIT) {
     }
     return head + '\n' + rows.slice(0, shown).join('\n') + note(shown);
 }
-/** Issues that know their source location, as check-run annotations. */
-function annotationsFor(issues) {
-    const out = [];
-    for (const issue of issues) {
-        if (!issue.source?.path)
-            continue;
-        const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
-        const details = [
-            issue.page_url ? `Page: ${issue.page_url}` : '',
-            issue.selector ? `Element: ${issue.selector}` : '',
-            issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
-            issue.help_url ? `Help: ${issue.help_url}` : '',
-        ].filter(Boolean);
-        out.push({
-            path: issue.source.path,
-            start_line: line,
-            end_line: line,
-            annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
-            title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
-            message: truncate(issue.message || issue.rule, 4_000),
-            ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
-        });
-    }
-    return out;
-}
-/** Splits annotations into the batches GitHub accepts (the first goes with the create request). */
-function annotationBatches(annotations) {
-    const batches = [];
-    for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-        batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-    }
-    return batches;
-}
-function totalNew(result) {
-    return result.new_issues_total ?? result.counts.new;
-}
-function newByImpact(result) {
-    const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
-    const by = result.counts.by_impact;
-    if (by) {
-        for (const impact of IMPACTS) {
-            const v = by[impact];
-            counts[impact] = typeof v === 'number' ? v : (v?.new ?? 0);
-        }
-        return counts;
-    }
-    for (const issue of result.new_issues)
-        if (issue.impact)
-            counts[issue.impact]++;
-    return counts;
-}
-/** New plus existing issues per impact (what thresholds count when `new_only` is false). */
-function unwaivedByImpact(result) {
-    const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
-    for (const impact of IMPACTS) {
-        const v = result.counts.by_impact?.[impact];
-        counts[impact] = typeof v === 'object' && v ? (v.new ?? 0) + (v.existing ?? 0) : (v ?? 0);
-    }
-    return counts;
-}
-function impactRows(result) {
-    const by = result.counts.by_impact ?? {};
-    const keys = [...IMPACTS, ...(by.unknown !== undefined ? ['unknown'] : [])];
-    return keys.map((impact) => {
-        const v = by[impact];
-        if (typeof v === 'object' && v) {
-            return {
-                impact,
-                new: v.new ?? 0,
-                existing: v.existing ?? 0,
-                fixed: v.fixed ?? 0,
-                waived: v.waived ?? 0,
-            };
-        }
-        const n = typeof v === 'number' ? v : impact === 'unknown' ? 0 : newByImpact(result)[impact];
-        return { impact, new: n, existing: '–', fixed: '–', waived: '–' };
-    });
-}
-const STRATEGY_EXPLANATIONS = {
-    baseline_sha: 'the scan of the `baseline_sha` named in the request',
-    requested: 'the scan of the `baseline_sha` named in the request',
-    base_branch: 'the latest scan on the site’s base branch before this commit’s scan',
-    none: 'none: no earlier scan on the base branch, so every issue counts as new',
-};
-function baselineSentence(result) {
-    const b = result.baseline;
-    if (!b && result.reasons.some((r) => r.code === 'no_scan')) {
-        return 'No scan of this commit, so nothing was compared.';
-    }
-    if (b?.reason) {
-        const compared = b.scan_id
-            ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
-            : 'No baseline';
-        return `${compared} (strategy \`${md(b.strategy)}\`): ${md(b.reason)}`;
-    }
-    if (!b || !b.scan_id) {
-        const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
-        return `No baseline${why}: every issue counts as new.`;
-    }
-    const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy \`${md(b.strategy)}\``;
-    return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
-}
 function issueRow(issue) {
     // In a link, brackets end the text and these characters end the URL or the table cell.
     const rule = issue.help_url
@@ -32034,34 +32022,9 @@ function linkUrl(url) {
 function cell(text) {
     return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
 }
-/** Keeps user-supplied text from breaking the surrounding markdown. */
-function md(text) {
-    return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
-}
-function showValue(v) {
-    if (v === null)
-        return '–';
-    if (typeof v === 'boolean')
-        return v ? 'yes' : 'no';
-    return String(v);
-}
-function truncate(text, max) {
-    return text.length <= max ? text : text.slice(0, max - 1) + '…';
-}
-// GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
-function byteLength(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-function fitWithin(text, limit, note) {
-    if (byteLength(text) <= limit)
-        return text;
-    let cut = text.slice(0, limit - byteLength(note));
-    while (byteLength(cut) + byteLength(note) > limit)
-        cut = cut.slice(0, cut.length - 100);
-    return cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
-}
 
 ;// CONCATENATED MODULE: ./action/job-summary.ts
+
 
 
 /**
@@ -32074,7 +32037,7 @@ function gateSummaryMarkdown(event, detailsUrl, upload) {
     const parts = [`## a11y-gate: \`${event.siteId}\``, ''];
     if (upload)
         parts.push(uploadLine(upload), '');
-    parts.push(checkRunSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
+    parts.push(gateReportSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
     return parts.join('\n');
 }
 /** When the gate could not be evaluated (outage, rejected request, bad input). */

@@ -1,10 +1,11 @@
+import { IMPACTS, type Impact } from './impact.js';
+
 /**
  * The deploy gate's thresholds (docs/gate.md): what an issue's impact and kind are, and which
  * thresholds apply after the request, the site's settings and the built-in defaults. Pure.
  */
 
-export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
-export type Impact = (typeof IMPACTS)[number];
+export { IMPACTS, type Impact };
 export type ImpactKey = Impact | 'unknown';
 export type IssueKind = 'violation' | 'incomplete';
 

@@ -1,5 +1,6 @@
+import type { Impact } from './impact.js';
+
 /** One issue as every input form (native, axe, pa11y) is turned into before it is stored. */
-export type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
 export type IssueKind = 'violation' | 'incomplete';
 
 export interface ImportedIssue {

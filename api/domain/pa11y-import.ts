@@ -1,5 +1,6 @@
 import type { Pa11yIssueInput } from '../schemas/scans.js';
-import type { Impact, ImportedIssue } from './imported-issue.js';
+import type { Impact } from './impact.js';
+import type { ImportedIssue } from './imported-issue.js';
 import { criterionFromHtmlcsCode } from './wcag-criteria.js';
 
 const HTMLCS_IMPACT: Record<string, Impact> = { error: 'serious', warning: 'moderate', notice: 'minor' };

@@ -1,3 +1,5 @@
+import { CHECK_RUN_STATUSES } from '../domain/check-run.js';
+import { IMPACTS } from '../domain/impact.js';
 import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { Sha, SiteId, Timestamp } from './common.js';
 import { GateSettings } from './gate-settings.js';
@@ -34,7 +36,7 @@ export const DeployTriggerBody = GateSettings.extend({
       'A `max_*` set to null here is not checked even when the site sets it. Unknown fields are refused.',
   });
 
-export const ImpactName = z.enum(['critical', 'serious', 'moderate', 'minor']);
+export const ImpactName = z.enum(IMPACTS);
 
 export const BaselineIssueRef = z
   .object({
@@ -118,7 +120,7 @@ export const AppliedGateSettings = z
 
 export const CheckRunState = z
   .object({
-    status: z.enum(['pending', 'completed', 'failed', 'skipped']).openapi({
+    status: z.enum(CHECK_RUN_STATUSES).openapi({
       description:
         '`pending`: the GitHub App will post it; `completed`: posted; `failed`: GitHub refused it (see `error`); ' +
         '`skipped`: nothing to post (no repository, or the App is not configured — see `error`).',

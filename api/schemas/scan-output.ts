@@ -1,9 +1,10 @@
+import { IMPACTS } from '../domain/impact.js';
 import { pageOf, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 /** What the scans endpoints answer (the input schemas are in scans.ts, which re-exports these). */
 
-export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
+export { IMPACTS };
 export const Impact = z.enum(IMPACTS).openapi('Impact');
 export const IssueKind = z
   .enum(['violation', 'incomplete'])

@@ -1,3 +1,4 @@
+import type { CheckRunState } from '../domain/check-run.js';
 import { nowIso } from '../domain/ids.js';
 import type { ApiContext } from '../context.js';
 import {
@@ -12,12 +13,7 @@ import {
  * in, the App's updates, and the sweep that hands back check runs a stopped process left pending.
  */
 
-export type CheckRunUpdate = {
-  status: 'pending' | 'completed' | 'failed' | 'skipped';
-  id?: number;
-  url?: string;
-  error?: string;
-};
+export type CheckRunUpdate = CheckRunState;
 
 /** `pending` when the App runs in this process and knows where to post, else `skipped` with the reason. */
 export function initialCheckRun(repository: string | null, appAttached: boolean): DeployRecord['checkRun'] {

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
+import type { CheckRunStatus } from '../domain/check-run.js';
 import { isNulFree } from '../domain/text-truncation.js';
-
-export type CheckRunStatus = 'pending' | 'completed' | 'failed' | 'skipped';
 
 /** One deploy event as stored: scalar columns plus the lists it showed, as JSON (a record, not a view). */
 export interface DeployRecord {

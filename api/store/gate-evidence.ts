@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { dialectOf } from './db.js';
 import type { ScanRef } from '../domain/gate-baseline.js';
 import type { GatePage, GateScanIssue } from '../domain/gate-evaluation.js';
-import type { Impact, IssueKind } from '../domain/gate-settings.js';
+import type { IssueKind } from '../domain/gate-settings.js';
+import { IMPACTS, type Impact } from '../domain/impact.js';
 
 /**
  * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).
@@ -64,7 +65,7 @@ const HTML_PREFIX = 2_000;
 const CODE_SQL =
   "((case impact when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 " +
   "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
-const IMPACT_OF_CODE: Array<Impact | null> = ['critical', 'serious', 'moderate', 'minor', null];
+const IMPACT_OF_CODE: Array<Impact | null> = [...IMPACTS, null];
 
 const newestFirst = [
   { column: 'created_at', order: 'desc' as const },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isNulFree } from '../domain/text-truncation.js';
-import type { Impact, IssueKind } from '../domain/imported-issue.js';
+import type { Impact } from '../domain/impact.js';
+import type { IssueKind } from '../domain/imported-issue.js';
 import type { PreparedIssue, PreparedPage } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
 

@@ -94,11 +94,15 @@ const SHA_BASE = '1111111111111111111111111111111111111111';
 const SHA_BAD = '2222222222222222222222222222222222222222';
 const SHA_GOOD = '3333333333333333333333333333333333333333';
 
-test('dist/index.js holds the action, the pure check-run renderer and the toolkit: no server code', () => {
+test('dist/index.js holds the action, the pure gate-report renderer and the toolkit: no server code', () => {
   const text = fs.readFileSync(bundle, 'utf8');
   // ncc keeps each bundled module's path in a comment.
   const local = [...new Set(text.match(/\.\/(?:action|app|api)\/[\w/.-]+\.ts/g))].sort();
-  expect(local.filter((m) => !m.startsWith('./action/'))).toEqual(['./app/check-run-summary.ts']);
+  expect(local.filter((m) => !m.startsWith('./action/'))).toEqual([
+    './api/domain/gate-report-issues.ts',
+    './api/domain/gate-report.ts',
+    './api/domain/impact.ts',
+  ]);
   const packages = [
     ...new Set((text.match(/\.\/node_modules\/(?:@[\w.-]+\/)?[\w.-]+/g) ?? []).map((m) => m.slice(15))),
   ];

@@ -7,7 +7,7 @@ import {
   type DeployAccess,
   type PublishableDeploy,
 } from '../../app/check-run-publisher.js';
-import type { GateIssue, GateResult } from '../../app/check-run-summary.js';
+import type { GateIssue, GateResult } from '../../api/domain/gate-report.js';
 import { testProbot } from '../fixtures/github/test-app.js';
 
 const GITHUB = 'https://api.github.com';

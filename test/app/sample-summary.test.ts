@@ -6,7 +6,7 @@ import {
   SAMPLE_RESULT,
   withSample,
 } from '../../app/sample-summary.js';
-import { checkRunSummary } from '../../app/check-run-summary.js';
+import { gateReportSummary } from '../../api/domain/gate-report.js';
 
 describe('the check-run sample in the README', () => {
   const doc = fs.readFileSync(DOC_PATH, 'utf8');
@@ -17,7 +17,7 @@ describe('the check-run sample in the README', () => {
   });
 
   test('shows the real summary, every line of it', () => {
-    const summary = checkRunSummary(SAMPLE_RESULT, SAMPLE_DETAILS_URL);
+    const summary = gateReportSummary(SAMPLE_RESULT, SAMPLE_DETAILS_URL);
     for (const line of summary.split('\n').filter(Boolean)) expect(doc).toContain(`> ${line}\n`);
     expect(doc).toContain('> | `fail_on_critical` | 0 | 1 | ❌ fail |');
     expect(doc).toContain('Title (`output.title`): **3 new accessibility issues (1 critical, 2 serious)**');

@@ -1,6 +1,6 @@
 import { markup, type Html } from '../html.js';
 
-export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
+export { IMPACTS } from '../../domain/impact.js';
 
 export function impactBadge(impact: string | null): Html {
   const name = impact ?? 'unknown';

@@ -1,17 +1,13 @@
 /**
- * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, markdown summary,
- * the new issues as a table, and annotations. Pure: no I/O, so it is unit tested and also renders the
- * README sample (`npx tsx app/sample-summary.ts`).
+ * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
+ * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
+ * check run and the Action writes it as the job summary, so both tell the same story. Pure: no I/O, so the
+ * Action's bundle may include it.
  */
+import { IMPACTS, type Impact } from './impact.js';
 
-export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
-export type Impact = (typeof IMPACTS)[number];
-
-/** GitHub refuses `output.summary` / `output.text` longer than 65,535 characters. */
+/** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 export const GITHUB_TEXT_LIMIT = 65_535;
-/** GitHub accepts at most 50 annotations per create/update request. */
-export const ANNOTATIONS_PER_REQUEST = 50;
-export const CHECK_NAME_PREFIX = 'a11y-gate / ';
 
 export interface GateIssue {
   rule: string;
@@ -57,51 +53,8 @@ export interface GateResult {
   new_issues_total?: number;
 }
 
-export interface CheckRunAnnotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: 'failure' | 'warning' | 'notice';
-  title: string;
-  message: string;
-  raw_details?: string;
-}
-
-export interface CheckRunPayload {
-  name: string;
-  head_sha: string;
-  external_id: string;
-  details_url: string;
-  status: 'completed';
-  conclusion: 'success' | 'failure';
-  output: { title: string; summary: string; text: string };
-  /** Every annotation; the publisher sends them in batches of ANNOTATIONS_PER_REQUEST. */
-  annotations: CheckRunAnnotation[];
-}
-
-export function checkRunName(siteId: string): string {
-  return `${CHECK_NAME_PREFIX}${siteId}`;
-}
-
-export function buildCheckRun(result: GateResult, options: { detailsUrl: string }): CheckRunPayload {
-  return {
-    name: checkRunName(result.siteId),
-    head_sha: result.sha,
-    external_id: result.id,
-    details_url: options.detailsUrl,
-    status: 'completed',
-    conclusion: result.passed ? 'success' : 'failure',
-    output: {
-      title: checkRunTitle(result),
-      summary: checkRunSummary(result, options.detailsUrl),
-      text: newIssuesTable(result),
-    },
-    annotations: annotationsFor(result.new_issues),
-  };
-}
-
 /** "3 new accessibility issues (1 critical)"; the reason instead when there was nothing to compare. */
-export function checkRunTitle(result: GateResult): string {
+export function gateReportTitle(result: GateResult): string {
   const newCount = totalNew(result);
   if (result.reasons.some((r) => r.code === 'no_scan')) return 'No accessibility scan for this commit';
   if (newCount === 0) {
@@ -123,7 +76,7 @@ function severeNote(perImpact: Record<Impact, number>): string {
   return severe.length ? ` (${severe.join(', ')})` : '';
 }
 
-export function checkRunSummary(result: GateResult, detailsUrl: string): string {
+export function gateReportSummary(result: GateResult, detailsUrl: string): string {
   const lines: string[] = [];
   lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
   lines.push('');
@@ -169,81 +122,7 @@ export function checkRunSummary(result: GateResult, detailsUrl: string): string 
   );
 }
 
-/** The new issues as a markdown table, cut (with a note) to fit GitHub's limit. */
-export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): string {
-  const total = totalNew(result);
-  if (total === 0) return 'No new accessibility issues.\n';
-  const head = [
-    `#### New issues (${total})`,
-    '',
-    '| Impact | Rule | Page | Element | WCAG | Source |',
-    '|---|---|---|---|---|---|',
-  ].join('\n');
-  const rows = result.new_issues.map(issueRow);
-  // The deploy event itself lists only its first `listed` new issues (capped by the gate): rows cut here
-  // for size are there, the ones beyond its list are only in the scan, and the note must say which.
-  const listed = result.new_issues.length;
-  const scan = result.scan_id ? `the scan \`${result.scan_id}\`` : 'the scan';
-  const note = (shown: number) => {
-    const left = total - shown;
-    if (left <= 0) return '\n';
-    const more = `${left} more new ${left === 1 ? 'issue is' : 'issues are'} not listed here`;
-    const cut = listed - shown;
-    if (listed >= total) return `\n\n_${more}; the deploy event lists ${left === 1 ? 'it' : 'them'}._\n`;
-    if (cut <= 0) {
-      return `\n\n_${more}, nor in the deploy event, which lists the first ${listed} of ${total}; ${scan} has every issue._\n`;
-    }
-    return `\n\n_${more}: the deploy event lists ${cut} of them (its first ${listed} of ${total}); ${scan} has every issue._\n`;
-  };
-  // Reserve room for the longest possible note (with no row shown, or with every listed row), then add
-  // rows while they fit.
-  const budget = limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head);
-  let used = 0;
-  let shown = 0;
-  for (const row of rows) {
-    const size = byteLength(row) + 1;
-    if (used + size > budget) break;
-    used += size;
-    shown++;
-  }
-  return head + '\n' + rows.slice(0, shown).join('\n') + note(shown);
-}
-
-/** Issues that know their source location, as check-run annotations. */
-export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
-  const out: CheckRunAnnotation[] = [];
-  for (const issue of issues) {
-    if (!issue.source?.path) continue;
-    const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
-    const details = [
-      issue.page_url ? `Page: ${issue.page_url}` : '',
-      issue.selector ? `Element: ${issue.selector}` : '',
-      issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
-      issue.help_url ? `Help: ${issue.help_url}` : '',
-    ].filter(Boolean);
-    out.push({
-      path: issue.source.path,
-      start_line: line,
-      end_line: line,
-      annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
-      title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
-      message: truncate(issue.message || issue.rule, 4_000),
-      ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
-    });
-  }
-  return out;
-}
-
-/** Splits annotations into the batches GitHub accepts (the first goes with the create request). */
-export function annotationBatches(annotations: CheckRunAnnotation[]): CheckRunAnnotation[][] {
-  const batches: CheckRunAnnotation[][] = [];
-  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-    batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-  }
-  return batches;
-}
-
-function totalNew(result: GateResult): number {
+export function totalNew(result: GateResult): number {
   return result.new_issues_total ?? result.counts.new;
 }
 
@@ -324,40 +203,6 @@ function baselineSentence(result: GateResult): string {
   return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
 }
 
-function issueRow(issue: GateIssue): string {
-  // In a link, brackets end the text and these characters end the URL or the table cell.
-  const rule = issue.help_url
-    ? `[${cell(issue.rule).replace(/[[\]]/g, '\\$&')}](${linkUrl(issue.help_url)})`
-    : `\`${cell(issue.rule)}\``;
-  const source = issue.source?.path
-    ? `\`${cell(issue.source.path)}${issue.source.line ? `:${issue.source.line}` : ''}\``
-    : '';
-  return [
-    '',
-    issue.impact ?? '',
-    rule,
-    cell(issue.page_url ?? ''),
-    issue.selector ? `\`${cell(truncate(issue.selector, 200))}\`` : '',
-    cell((issue.wcag ?? []).join(', ')),
-    source,
-    '',
-  ]
-    .join(' | ')
-    .trim();
-}
-
-/** Percent-encodes what would end a markdown link destination or a table cell (encodeURIComponent keeps parentheses). */
-function linkUrl(url: string): string {
-  return url.replace(/[()\s|<>`[\]]/g, (c) =>
-    c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c),
-  );
-}
-
-/** Makes text safe inside a markdown table cell: one line, no column breaks, no stray backticks. */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
-}
-
 /** Keeps user-supplied text from breaking the surrounding markdown. */
 function md(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
@@ -369,12 +214,13 @@ function showValue(v: number | boolean | null): string {
   return String(v);
 }
 
-function truncate(text: string, max: number): string {
+/** Cuts text to `max` characters, ending with an ellipsis when cut. */
+export function truncate(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';
 }
 
 // GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
-function byteLength(text: string): number {
+export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 

@@ -1,13 +1,11 @@
+import { newIssuesTable } from '../../api/domain/gate-report-issues.js';
 import {
-  annotationBatches,
-  annotationsFor,
-  buildCheckRun,
-  checkRunTitle,
+  gateReportTitle,
   GITHUB_TEXT_LIMIT,
-  newIssuesTable,
   type GateIssue,
   type GateResult,
-} from '../../app/check-run-summary.js';
+} from '../../api/domain/gate-report.js';
+import { annotationBatches, annotationsFor, buildCheckRun } from '../../app/check-run-payload.js';
 
 function issue(n: number, extra: Partial<GateIssue> = {}): GateIssue {
   return {
@@ -69,22 +67,22 @@ describe('check-run payload', () => {
   });
 
   test('title carries the key figures', () => {
-    expect(checkRunTitle(result())).toBe('3 new accessibility issues (1 critical, 2 serious)');
+    expect(gateReportTitle(result())).toBe('3 new accessibility issues (1 critical, 2 serious)');
     const one = result({
       counts: { new: 1, existing: 0, fixed: 0, waived: 0, by_impact: { critical: 1 } },
     });
-    expect(checkRunTitle(one)).toBe('1 new accessibility issue (1 critical)');
+    expect(gateReportTitle(one)).toBe('1 new accessibility issue (1 critical)');
     const moderate = result({
       counts: { new: 2, existing: 0, fixed: 0, waived: 0, by_impact: { moderate: 2 } },
     });
-    expect(checkRunTitle(moderate)).toBe('2 new accessibility issues');
+    expect(gateReportTitle(moderate)).toBe('2 new accessibility issues');
     expect(
-      checkRunTitle(
+      gateReportTitle(
         result({ passed: true, reasons: [], counts: { new: 0, existing: 4, fixed: 0, waived: 0 } }),
       ),
     ).toBe('No new accessibility issues');
     expect(
-      checkRunTitle(
+      gateReportTitle(
         result({
           reasons: [{ code: 'no_scan', message: 'no scan' }],
           counts: { new: 0, existing: 0, fixed: 0, waived: 0 },
@@ -110,7 +108,7 @@ describe('check-run payload', () => {
       },
       new_issues: [],
     });
-    expect(checkRunTitle(existingOnly)).toBe('12 accessibility issues (3 critical, 2 serious), none new');
+    expect(gateReportTitle(existingOnly)).toBe('12 accessibility issues (3 critical, 2 serious), none new');
   });
 
   test('summary shows counts by impact, every threshold with limit and actual, the baseline and why', () => {

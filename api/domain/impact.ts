@@ -1,0 +1,7 @@
+/**
+ * The impact levels of an accessibility issue, most severe first (axe-core's four; other engines' levels
+ * are mapped onto them on import). The one list: schemas use `z.enum(IMPACTS)`, the gate and the reports
+ * iterate it in this order.
+ */
+export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
+export type Impact = (typeof IMPACTS)[number];

@@ -1,0 +1,94 @@
+/**
+ * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, the gate report's
+ * markdown (api/domain/gate-report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
+ * the README sample (`npx tsx app/sample-summary.ts`).
+ */
+import { newIssuesTable } from '../api/domain/gate-report-issues.js';
+import {
+  gateReportSummary,
+  gateReportTitle,
+  truncate,
+  type GateIssue,
+  type GateResult,
+} from '../api/domain/gate-report.js';
+
+/** GitHub accepts at most 50 annotations per create/update request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+export const CHECK_NAME_PREFIX = 'a11y-gate / ';
+
+export interface CheckRunAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'failure' | 'warning' | 'notice';
+  title: string;
+  message: string;
+  raw_details?: string;
+}
+
+export interface CheckRunPayload {
+  name: string;
+  head_sha: string;
+  external_id: string;
+  details_url: string;
+  status: 'completed';
+  conclusion: 'success' | 'failure';
+  output: { title: string; summary: string; text: string };
+  /** Every annotation; the publisher sends them in batches of ANNOTATIONS_PER_REQUEST. */
+  annotations: CheckRunAnnotation[];
+}
+
+export function checkRunName(siteId: string): string {
+  return `${CHECK_NAME_PREFIX}${siteId}`;
+}
+
+export function buildCheckRun(result: GateResult, options: { detailsUrl: string }): CheckRunPayload {
+  return {
+    name: checkRunName(result.siteId),
+    head_sha: result.sha,
+    external_id: result.id,
+    details_url: options.detailsUrl,
+    status: 'completed',
+    conclusion: result.passed ? 'success' : 'failure',
+    output: {
+      title: gateReportTitle(result),
+      summary: gateReportSummary(result, options.detailsUrl),
+      text: newIssuesTable(result),
+    },
+    annotations: annotationsFor(result.new_issues),
+  };
+}
+
+/** Issues that know their source location, as check-run annotations. */
+export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
+  const out: CheckRunAnnotation[] = [];
+  for (const issue of issues) {
+    if (!issue.source?.path) continue;
+    const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
+    const details = [
+      issue.page_url ? `Page: ${issue.page_url}` : '',
+      issue.selector ? `Element: ${issue.selector}` : '',
+      issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
+      issue.help_url ? `Help: ${issue.help_url}` : '',
+    ].filter(Boolean);
+    out.push({
+      path: issue.source.path,
+      start_line: line,
+      end_line: line,
+      annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
+      title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
+      message: truncate(issue.message || issue.rule, 4_000),
+      ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
+    });
+  }
+  return out;
+}
+
+/** Splits annotations into the batches GitHub accepts (the first goes with the create request). */
+export function annotationBatches(annotations: CheckRunAnnotation[]): CheckRunAnnotation[][] {
+  const batches: CheckRunAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+    batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  }
+  return batches;
+}
