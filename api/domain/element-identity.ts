@@ -24,8 +24,7 @@ export interface ElementIdentity {
   /** Tokens of the snippet (each attribute and each word), for a partial comparison. */
   snippetTokens: Set<string>;
   /** The selector's simple parts (`a`, `[href$="cart.html"]`, `.nav`) without `:nth-child(…)` and such. */
-  path: Set<string>;
-  pathText: string;
+  path: SelectorPath;
 }
 
 const IDENTIFYING = new Set(['href', 'src', 'name', 'type', 'for', 'alt', 'title', 'role']);
@@ -42,7 +41,15 @@ export function maskToken(token: string): string {
   return normalizeSelector('.' + token).slice(1);
 }
 
-const maskList = (value: string) => value.trim().split(/\s+/).filter(Boolean).map(maskToken).join(' ');
+/**
+ * Build hashes inside attribute values (`hero.3f9a1c.png`) match any build's. Plain numbers stay: in
+ * `/orders/1001` they are what tells two links apart.
+ */
+const maskValue = (value: string) =>
+  value.replace(/[0-9a-f]{6,}/gi, (m) => (/\d/.test(m) && /[a-f]/i.test(m) ? '*' : m));
+
+const maskList = (value: string, mask: (t: string) => string) =>
+  value.trim().split(/\s+/).filter(Boolean).map(mask).join(' ');
 
 interface OpeningTag {
   tag: string | null;
@@ -90,17 +97,37 @@ function textOf(html: string, from: number): string {
     .slice(0, TEXT_LIMIT);
 }
 
-/** Simple selectors of the last few compounds, positional pseudo-classes dropped, generated names masked. */
-function pathParts(selector: string | null): Set<string> {
-  const out = new Set<string>();
-  if (!selector) return out;
+/** Generated-looking class names, looser than fingerprints (a soft signal here): `css-fdmkty` too. */
+const LOOSE_GENERATED = /^(css|sc|jsx|svelte)-[A-Za-z0-9]{5,10}$/;
+
+function maskClass(token: string): string {
+  const masked = maskToken(token);
+  return LOOSE_GENERATED.test(masked) ? masked.replace(/-.*/, '-*') : masked;
+}
+
+interface SelectorPath {
+  /** The element's own compound: its simple selectors (tag, classes, id, attributes). */
+  last: Set<string>;
+  /** The ancestors' simple selectors. */
+  ancestors: Set<string>;
+}
+
+/** Simple selectors, positional pseudo-classes dropped, generated names masked; the element's tag added. */
+function selectorPath(selector: string | null, tag: string | null): SelectorPath {
+  const path: SelectorPath = { last: new Set(), ancestors: new Set() };
+  if (!selector) return path;
   const key = normalizeSelector(selector)
     .replace(/:(?:nth-child|nth-of-type|nth-last-child|nth-last-of-type)\([^)]*\)/g, '')
     .replace(/:(?:first|last|only)-(?:child|of-type)/g, '');
-  for (const compound of key.split(/[ >+~]/)) {
-    for (const part of compound.match(/\[[^\]]*\]|[.#]?(?:\\.|[^.#[\s])+/g) ?? []) out.add(part);
-  }
-  return out;
+  const compounds = key.split(/[ >+~]/).filter(Boolean);
+  compounds.forEach((compound, i) => {
+    const into = i === compounds.length - 1 ? path.last : path.ancestors;
+    for (const part of compound.match(/\[[^\]]*\]|[.#]?(?:\\.|[^.#[\s])+/g) ?? []) {
+      into.add(part.startsWith('.') ? '.' + maskClass(part.slice(1)) : part);
+    }
+  });
+  if (tag) path.last.add(tag);
+  return path;
 }
 
 /** The identity of one reported element, computed once per issue. */
@@ -111,15 +138,16 @@ export function elementIdentity(source: IdentitySource): ElementIdentity {
   const all: string[] = [];
   for (const [name, raw] of opening.attrs) {
     const value =
-      name === 'class' || name === 'id' || name === 'for' || name.startsWith('aria-')
-        ? maskList(raw)
-        : raw.trim();
+      name === 'class'
+        ? maskList(raw, maskClass)
+        : name === 'id' || name === 'for' || name.startsWith('aria-')
+          ? maskList(raw, maskToken)
+          : maskValue(raw.trim());
     all.push(`${name}=${value}`);
     if (IDENTIFYING.has(name) || name.startsWith('aria-')) attrs.set(name, value);
   }
   all.sort();
   const text = html ? textOf(html, opening.end) : '';
-  const path = pathParts(source.selector);
   let tag = opening.tag;
   if (!tag && source.selector) {
     // Without HTML, the last compound's type selector, when there is one.
@@ -130,6 +158,7 @@ export function elementIdentity(source: IdentitySource): ElementIdentity {
         .pop() ?? '';
     tag = /^[a-z][a-z0-9-]*/i.exec(last)?.[0].toLowerCase() ?? null;
   }
+  const path = selectorPath(source.selector, tag);
   const snippetTokens = new Set(all);
   for (const word of text.split(' ')) if (word) snippetTokens.add(`"${word}`);
   return {
@@ -139,7 +168,6 @@ export function elementIdentity(source: IdentitySource): ElementIdentity {
     snippet: html ? `<${opening.tag ?? ''} ${all.join(' ')}>${text}` : '',
     snippetTokens,
     path,
-    pathText: [...path].join(' '),
   };
 }
 
@@ -159,11 +187,15 @@ export const SIMILARITY_WEIGHTS = { snippet: 0.3, attributes: 0.25, text: 0.15, 
 
 /**
  * Two issues of one rule on one page are taken for the same element when their similarity is at least
- * this. Chosen on the drift corpus (test/fixtures/drift): renamed selectors of the same element score
- * 0.85 and more, while different elements of the same kind (two links of a menu, two inputs of a form)
- * score below 0.5 because their identifying attributes or text differ.
+ * this. On the drift corpus (test/fixtures/drift) every pair of reports of one element scores 0.83 or
+ * more, and every pair of different elements of one rule and page 0.48 or less (order left neutral):
+ * different elements of one kind (two links of a list, two inputs of a form) differ in an identifying
+ * attribute or their text.
  */
 export const SIMILARITY_THRESHOLD = 0.6;
+
+/** The factor applied when an identifying attribute both elements have differs. */
+export const CONFLICT_FACTOR = 0.7;
 
 export interface Similarity {
   score: number;
@@ -185,6 +217,7 @@ export function similarity(
   const same: string[] = a.tag && a.tag === b.tag ? ['tag'] : [];
   let total = 0;
   let weight = 0;
+  let conflict = false;
   const add = (name: string, w: number, value: number) => {
     total += w * value;
     weight += w;
@@ -200,15 +233,24 @@ export function similarity(
   if (a.attrs.size > 0 || b.attrs.size > 0) {
     let agree = 0;
     const names = new Set([...a.attrs.keys(), ...b.attrs.keys()]);
-    for (const n of names) if (a.attrs.get(n) === b.attrs.get(n)) agree++;
-    add('attributes', SIMILARITY_WEIGHTS.attributes, agree / names.size);
+    for (const n of names) {
+      const x = a.attrs.get(n);
+      const y = b.attrs.get(n);
+      if (x === y) agree++;
+      else if (x !== undefined && y !== undefined) conflict = true;
+    }
+    add('attributes', SIMILARITY_WEIGHTS.attributes, conflict ? 0 : agree / names.size);
   }
   if (a.text || b.text) add('text', SIMILARITY_WEIGHTS.text, a.text === b.text ? 1 : 0);
-  if (a.path.size > 0 || b.path.size > 0) {
-    add('path', SIMILARITY_WEIGHTS.path, a.pathText === b.pathText ? 1 : jaccard(a.path, b.path));
+  if (a.path.last.size > 0 || b.path.last.size > 0) {
+    // The element's own part weighs most: wrapping content in a <div> changes only the ancestors.
+    const path = 0.7 * jaccard(a.path.last, b.path.last) + 0.3 * jaccard(a.path.ancestors, b.path.ancestors);
+    add('path', SIMILARITY_WEIGHTS.path, path);
   }
   add('order', SIMILARITY_WEIGHTS.order, 1 - Math.abs(orderA - orderB));
-  return { score: Math.round((total / weight) * 1000) / 1000, same: same.filter((s) => s !== 'order') };
+  // Another href, src, name, for… on both sides is strong evidence of another element.
+  const score = (total / weight) * (conflict ? CONFLICT_FACTOR : 1);
+  return { score: Math.round(score * 1000) / 1000, same: same.filter((s) => s !== 'order') };
 }
 
 /** The sentence a deploy event shows for an issue paired by similarity. */

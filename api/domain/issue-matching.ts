@@ -11,9 +11,10 @@ import {
  * Which head issue is which baseline issue: the gate's identity of issues, in two steps.
  *
  * 1. **Fingerprint, with multiplicity.** Equal fingerprints are the same rule, page and normalised
- *    selector. A fingerprint held once on each side pairs at once; one held several times on a side
- *    pairs min(head, baseline) of them (three against one: one existing, two new), choosing which by
- *    similarity. Only fingerprints are needed for this step, so a 50,000-issue scan is read lean.
+ *    selector. A fingerprint held once on each side pairs at once. One held several times on a side
+ *    (masked generated names can make different elements share it) pairs its elements by similarity,
+ *    so three against one are at most one existing and two new. Only fingerprints are needed for the
+ *    first case, so a 50,000-issue scan is read lean.
  * 2. **Similarity** of what is left, within one rule and one normalised page (never across): every
  *    pair scoring at least SIMILARITY_THRESHOLD is a candidate, and candidates are taken greedily,
  *    best score first. Selector-less issues (page-level results) are counted by multiplicity only.
@@ -146,16 +147,12 @@ function candidates(indices: readonly number[], details: ReadonlyMap<number, Mat
 /** Beyond this many pairs in one rule and page, only elements with the same tag and snippet are compared. */
 const PAIR_BUDGET = 250_000;
 
-/**
- * Pairs head and baseline candidates greedily by score (ties: closer order, then scan order). With
- * `threshold` null every pair qualifies (a shared fingerprint already says "same key").
- */
+/** Pairs head and baseline candidates greedily by score (ties: closer order, then scan order). */
 function assign(
   h: Candidate[],
   b: Candidate[],
-  threshold: number | null,
+  threshold: number,
   onPair: (x: Candidate, y: Candidate, score: number, same: string[]) => void,
-  limit = Math.min(h.length, b.length),
 ): void {
   const pairs: Array<{ x: Candidate; y: Candidate; score: number; same: string[]; gap: number }> = [];
   const large = h.length * b.length > PAIR_BUDGET;
@@ -163,20 +160,17 @@ function assign(
     for (const y of b) {
       if (large && x.identity.snippet !== y.identity.snippet) continue;
       const s = similarity(x.identity, y.identity, x.order, y.order);
-      if (threshold !== null && s.score < threshold) continue;
+      if (s.score < threshold) continue;
       pairs.push({ x, y, score: s.score, same: s.same, gap: Math.abs(x.order - y.order) });
     }
   }
   pairs.sort((p, q) => q.score - p.score || p.gap - q.gap || p.x.index - q.x.index || p.y.index - q.y.index);
   const usedH = new Set<number>();
   const usedB = new Set<number>();
-  let made = 0;
   for (const p of pairs) {
-    if (made >= limit) break;
     if (usedH.has(p.x.index) || usedB.has(p.y.index)) continue;
     usedH.add(p.x.index);
     usedB.add(p.y.index);
-    made++;
     onPair(p.x, p.y, p.score, p.same);
   }
 }
@@ -198,15 +192,22 @@ export function similarityStep(
     matching.baselineToHead[y] = x;
   };
   for (const group of step.groups) {
-    const h = candidates(group.head, headDetails);
-    const b = candidates(group.baseline, baselineDetails);
-    assign(h, b, null, (x, y) => link(x.index, y.index));
-    // Without details (should not happen), still count by multiplicity, in scan order.
-    for (let i = 0, j = 0; i < group.head.length && j < group.baseline.length;) {
-      if (matching.headToBaseline[group.head[i]] >= 0) i++;
-      else if (matching.baselineToHead[group.baseline[j]] >= 0) j++;
-      else link(group.head[i++], group.baseline[j++]);
-    }
+    // Generated names masked alike can give different elements one fingerprint (three inputs with
+    // React ids): within the group, elements pair only when similar enough. Issues without a selector,
+    // or whose details are unknown, pair by multiplicity in scan order.
+    const known = (i: number, details: ReadonlyMap<number, MatchDetails>) => !!details.get(i)?.selector;
+    const h = candidates(
+      group.head.filter((i) => known(i, headDetails)),
+      headDetails,
+    );
+    const b = candidates(
+      group.baseline.filter((j) => known(j, baselineDetails)),
+      baselineDetails,
+    );
+    assign(h, b, SIMILARITY_THRESHOLD, (x, y) => link(x.index, y.index));
+    const hs = group.head.filter((i) => !known(i, headDetails));
+    const bs = group.baseline.filter((j) => !known(j, baselineDetails));
+    for (let k = 0; k < Math.min(hs.length, bs.length); k++) link(hs[k], bs[k]);
   }
   const pools = new Map<string, { head: number[]; baseline: number[] }>();
   const pool = (d: MatchDetails) => {

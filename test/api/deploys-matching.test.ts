@@ -75,7 +75,7 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
       expect.objectContaining({
         selector: 'a[href$="cart.html"]',
         match: 'similar',
-        similarity: 0.9,
+        similarity: 0.93,
         baseline_issue: {
           fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
           selector: 'a',

@@ -35,7 +35,7 @@ describe('matching head issues with baseline issues', () => {
     expect([n, fixed]).toEqual([0, 0]);
     expect(matchKind(m, 0)).toBe('similar');
     expect(m.similar.get(0)!.evidence).toBe(
-      'Same element (similarity 0.90: same tag, snippet, attributes, text); ' +
+      'Same element (similarity 0.93: same tag, snippet, attributes, text); ' +
         'selector changed from `a` to `a[href$="cart.html"]`.',
     );
   });
