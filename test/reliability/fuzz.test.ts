@@ -109,12 +109,18 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
   it(`answers ${RUNS[db]} generated requests without a 5xx, within the contract, storing nothing on rejection`, async () => {
     const targets = targetsOf(doc);
     expect(targets.length).toBeGreaterThan(5);
+    // The set-up's requests leave a keep-alive connection idle; the server closes such a connection
+    // after 5 s, and a request sent as it closes is reset before the server reads it. One warm-up
+    // request (tried twice) replaces that connection, so every case below reaches the server.
+    await fetch(`${h.url}/healthz`).catch(() => fetch(`${h.url}/healthz`));
     const perOperation = new Map<string, number>();
     const statuses = new Map<number, number>();
 
     // Every failing case is recorded (the first of each kind in full) and the run goes on, so one
     // run reports every distinct defect instead of the first.
     const failures = new Map<string, { count: number; first: string }>();
+    // The request before a failing one, for a reset on a connection that request left behind.
+    let previous = '';
     const requestArb = fc.oneof(...targets.map((t) => requestFor(t)));
     await fc.assert(
       fc.asyncProperty(requestArb, async (r) => {
@@ -138,7 +144,14 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
         headers: r.headers,
         body: r.body,
         redirect: 'manual',
+      }).catch((err: Error) => {
+        // A request that got no answer at all: say which, and what the socket saw.
+        throw new Error(
+          `no answer (${String((err.cause as Error | undefined)?.message ?? err.message)})\nrequest: ${r.describe}\nprevious: ${previous}`,
+          { cause: err },
+        );
       });
+      previous = `${r.describe} → ${res.status} ${res.headers.get('connection')}`;
       const text = await res.text();
       const type = res.headers.get('content-type');
       const label = `${r.target.method} ${r.target.template}`;
@@ -180,6 +193,10 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
       }
     }
 
+    // Failures first: a case that never got an answer is missing from the count, and its report
+    // says why.
+    const report = [...failures].map(([kind, f]) => `${f.count} × ${kind}\n${f.first}`);
+    expect(report).toEqual([]);
     const total = [...perOperation.values()].reduce((a, b) => a + b, 0);
     expect(total).toBe(RUNS[db]);
     // Every operation got a fair share of the cases.
@@ -189,8 +206,6 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
         `statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}\n` +
         [...perOperation].map(([k, v]) => `  ${k}: ${v}`).join('\n'),
     );
-    const report = [...failures].map(([kind, f]) => `${f.count} × ${kind}\n${f.first}`);
-    expect(report).toEqual([]);
   });
 
   function alsoRoutedTo(method: string, pathname: string): Operation | undefined {

@@ -166,12 +166,17 @@ describe('hostile bodies and slow clients (real server process)', () => {
   ): Promise<{ closedAfterMs: number; closedAt: number; reply: string }> {
     return new Promise((resolve) => {
       const started = Date.now();
-      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(prefix));
       let reply = '';
       let i = 0;
-      const timer = setInterval(() => {
-        if (i < text.length && !socket.destroyed) socket.write(text[i++]);
-      }, everyMs);
+      let timer: NodeJS.Timeout | undefined;
+      // The trickle starts once the prefix is written: a byte of it sent before the request line
+      // would make the request unparseable (400) instead of slow.
+      const socket = net.connect(server.port, '127.0.0.1', () => {
+        socket.write(prefix);
+        timer = setInterval(() => {
+          if (i < text.length && !socket.destroyed) socket.write(text[i++]);
+        }, everyMs);
+      });
       socket.on('data', (d) => (reply += d.toString()));
       socket.on('error', () => undefined);
       socket.on('close', () => {
