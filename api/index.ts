@@ -27,7 +27,18 @@ export {
 } from './services/gate.js';
 
 const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+/** The package's version; the compiled copy of this file (build/api/) sits one folder deeper than the source. */
+function packageVersion(): string {
+  for (const file of ['../package.json', '../../package.json']) {
+    try {
+      return (require(file) as { version: string }).version;
+    } catch {
+      // not at this depth
+    }
+  }
+  throw new Error('package.json not found above api/index');
+}
+export const VERSION: string = packageVersion();
 
 export interface ApiService {
   ctx: ApiContext;

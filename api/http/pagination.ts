@@ -52,3 +52,29 @@ export function toPage<R, T>(
   }
   return { body: { data: kept.map(present), next_cursor: next }, headers };
 }
+
+/** The keyset position of a newest-first list: the last row's creation time and id. */
+export interface NewestFirstKey {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * A whole list endpoint's paging in one call: decodes the `(created_at, id)` cursor, fetches one row more
+ * than `limit` (so the page knows whether there is more), and answers with the page and its `Link` header.
+ */
+export async function newestFirstPage<R, T>(
+  req: Request,
+  query: { cursor?: string; limit: number },
+  fetch: (limit: number, after: NewestFirstKey | undefined) => Promise<R[]>,
+  keyOf: (row: R) => [createdAt: string, id: string],
+  present: (row: R) => T,
+): Promise<{ status: 200; body: Page<T>; headers: Record<string, string> }> {
+  const after = decodeCursor(query.cursor, 2);
+  const rows = await fetch(
+    query.limit + 1,
+    after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
+  );
+  const page = toPage(req, rows, query.limit, keyOf, present);
+  return { status: 200, body: page.body, headers: page.headers };
+}

@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** `npm start`'s entry as a real process: it starts on an empty data dir and stops cleanly on SIGTERM. */
+/**
+ * The server's entry (app/server.ts; `npm start` runs its compiled copy) as a real process: it starts on an
+ * empty data dir and stops cleanly on SIGTERM.
+ */
 describe('server process', () => {
   test('first start creates the database and admin token; SIGTERM drains and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-proc-'));

@@ -4,7 +4,7 @@ import { IdParam, PageQuery } from '../../schemas/common.js';
 import { CreatedKey, CreateKeyBody, KeyInfo, KeyList } from '../../schemas/keys.js';
 import { KeyRepository, type ApiKeyRecord } from '../../store/keys.js';
 import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
+import { newestFirstPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
@@ -80,24 +80,14 @@ export function keyRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'admin',
       query: PageQuery,
       responses: { 200: { description: 'Keys, newest first.', schema: KeyList, headers: { Link: '' } } },
-      handler: async ({ query, req }) => {
-        const after = decodeCursor(query.cursor, 2);
-        const rows = await keys.list(
-          query.limit + 1,
-          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
-        );
-        const page = toPage(
+      handler: ({ query, req }) =>
+        newestFirstPage(
           req,
-          rows,
-          query.limit,
+          query,
+          (limit, after) => keys.list(limit, after),
           (k) => [k.createdAt, k.id],
-          (k) => ({
-            ...present(k),
-            revoked_at: k.revokedAt,
-          }),
-        );
-        return { status: 200, body: page.body, headers: page.headers };
-      },
+          (k) => ({ ...present(k), revoked_at: k.revokedAt }),
+        ),
     }),
     defineRoute({
       method: 'delete',

@@ -24,7 +24,7 @@ import {
   type ScanRecord,
 } from '../../store/scans.js';
 import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
+import { newestFirstPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
@@ -176,18 +176,21 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'read',
       query: ScanListQuery,
       responses: { 200: { description: 'Scans, newest first.', schema: ScanList, headers: { Link: '' } } },
-      handler: async ({ query, req, org }) => {
-        const after = decodeCursor(query.cursor, 2);
-        const rows = await listScans(
-          ctx.db,
-          org,
-          { siteId: query.siteId, sha: query.sha, branch: query.branch },
-          query.limit + 1,
-          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
-        );
-        const page = toPage(req, rows, query.limit, (s) => [s.created_at, s.id], presentListItem);
-        return { status: 200, body: page.body, headers: page.headers };
-      },
+      handler: ({ query, req, org }) =>
+        newestFirstPage(
+          req,
+          query,
+          (limit, after) =>
+            listScans(
+              ctx.db,
+              org,
+              { siteId: query.siteId, sha: query.sha, branch: query.branch },
+              limit,
+              after,
+            ),
+          (s) => [s.created_at, s.id],
+          presentListItem,
+        ),
     }),
   ];
 }

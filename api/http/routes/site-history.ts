@@ -3,7 +3,7 @@ import { SiteParam } from '../../schemas/sites.js';
 import { SiteTrend, TrendQuery } from '../../schemas/site-trend.js';
 import { deployHistory, siteTrend } from '../../services/site-history.js';
 import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
+import { newestFirstPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
@@ -19,24 +19,14 @@ export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
       responses: {
         200: { description: 'Deploy events, newest first.', schema: DeployList, headers: { Link: '' } },
       },
-      handler: async ({ query, req, org }) => {
-        const after = decodeCursor(query.cursor, 2);
-        const rows = await deployHistory(
-          ctx,
-          org,
-          { siteId: query.siteId },
-          query.limit + 1,
-          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
-        );
-        const page = toPage(
+      handler: ({ query, req, org }) =>
+        newestFirstPage(
           req,
-          rows,
-          query.limit,
+          query,
+          (limit, after) => deployHistory(ctx, org, { siteId: query.siteId }, limit, after),
           (d) => [d.created_at, d.id],
           (d) => d,
-        );
-        return { status: 200, body: page.body, headers: page.headers };
-      },
+        ),
     }),
     defineRoute({
       method: 'get',

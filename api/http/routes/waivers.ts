@@ -5,7 +5,7 @@ import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../sch
 import { createWaiver, presentWaiver } from '../../services/waivers.js';
 import { WaiverRepository } from '../../store/waivers.js';
 import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
+import { newestFirstPage } from '../pagination.js';
 import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
@@ -42,22 +42,15 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
         200: { description: 'Waivers, newest first.', schema: WaiverList, headers: { Link: '' } },
       },
       handler: async ({ query, req, org }) => {
-        const after = decodeCursor(query.cursor, 2);
         const now = nowIso();
-        const rows = await waivers.list(
-          org,
-          { siteId: query.siteId, active: query.active, now },
-          query.limit + 1,
-          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
-        );
-        const page = toPage(
+        return newestFirstPage(
           req,
-          rows,
-          query.limit,
+          query,
+          (limit, after) =>
+            waivers.list(org, { siteId: query.siteId, active: query.active, now }, limit, after),
           (w) => [w.created_at, w.id],
           (w) => presentWaiver(w, now),
         );
-        return { status: 200, body: page.body, headers: page.headers };
       },
     }),
     defineRoute({
