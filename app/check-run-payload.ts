@@ -1,7 +1,7 @@
 /**
  * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, the gate report's
  * markdown (api/domain/gate-report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
- * the README sample (`npx tsx app/sample-summary.ts`).
+ * the README sample (`npm run docs:generate`).
  */
 import { newIssuesTable } from '../api/domain/gate-report-issues.js';
 import {

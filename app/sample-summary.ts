@@ -1,6 +1,6 @@
 /**
  * The check-run sample shown in the README, rendered by the same code that posts real check runs.
- * `npx tsx app/sample-summary.ts` rewrites the sample between the markers of that file;
+ * `npm run docs:generate` (with action.yml's tables in docs/action.md) rewrites the sample between the markers of that file;
  * test/app/sample-summary.test.ts fails when the document and the code disagree.
  */
 import fs from 'node:fs';

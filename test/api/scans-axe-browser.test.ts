@@ -1,20 +1,11 @@
 import fs from 'node:fs';
-import {
-  CHROMIUM_PATH,
-  closeBrowser,
-  haveChromium,
-  runAxe,
-  type AxeResults,
-} from '../helpers/axe-browser.js';
+import { closeBrowser, runAxe, type AxeResults } from '../helpers/axe-browser.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { chromium, describeWith } from '../helpers/requirements.js';
 import { FIXTURE_PAGES } from '../fixtures/axe/pages.js';
 
 // Real axe-core in Debian's Chromium (.ci/run installs the `chromium` package).
-if (!haveChromium) console.warn(`${CHROMIUM_PATH} not found: the real-browser axe ingest tests are SKIPPED.`);
-
-const describeBrowser = haveChromium ? describe : describe.skip;
-
-describeBrowser('axe-core in Chromium → POST /scans → GET /scans/:id', () => {
+describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id', () => {
   afterAll(async () => {
     await closeBrowser();
   });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import axe from 'axe-core';
 import yaml from 'js-yaml';
-import { CHROMIUM_PATH, closeBrowser, haveChromium, runAxe } from '../helpers/axe-browser.js';
+import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
+import { chromium, partAvailable } from '../helpers/requirements.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 const fixture = (name: string) =>
@@ -169,10 +170,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(html).toContain('Needs human confirmation.');
     // Every rule of the installed axe-core, not just the default set: target-size (WCAG 2.2 AA 2.5.8) and the
     // experimental table and heading rules run only when selected.
-    if (!haveChromium) {
-      console.warn(`${CHROMIUM_PATH} not found: the axe-core check of the HTML report is SKIPPED.`);
-      return;
-    }
+    if (!partAvailable(chromium, 'the axe-core check of the HTML report')) return;
     const everyRule = axe.getRules().map((r) => r.ruleId);
     const result = await runAxe(html, { runOnly: everyRule });
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);

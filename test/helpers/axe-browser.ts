@@ -1,6 +1,7 @@
 // Runs the real axe-core package inside Debian's Chromium, so importer and report tests work on what axe
 // actually emits. One browser per test file (jest module registry isolates files); call closeBrowser() in afterAll.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { CHROMIUM_PATH } from './requirements.js';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
@@ -21,9 +22,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Tests that need it skip, saying so, without it. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const haveChromium = existsSync(CHROMIUM_PATH);
+// Where Chromium is, and whether it is there (tests that need it use requirements.ts's describeWith).
+export { CHROMIUM_PATH, haveChromium } from './requirements.js';
 
 let browserPromise: Promise<Browser> | undefined;
 

@@ -7,14 +7,18 @@ import type { Probot } from 'probot';
 import { createLogger, loadConfig } from '../../api/index.js';
 import { startServer, type RunningServer } from '../../app/host.js';
 import { ContractChecker } from './contract.js';
+import { inCI } from './requirements.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
-/** SQLite always; PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
-export const dbKinds: DbKind[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-if (!pgUrl && !(globalThis as { __pgSkipNoted?: boolean }).__pgSkipNoted) {
+/**
+ * SQLite always; PostgreSQL when TEST_DATABASE_URL is set, and always under CI, where a missing
+ * TEST_DATABASE_URL fails the PostgreSQL variants (startHarness refuses) instead of skipping them.
+ */
+export const dbKinds: DbKind[] = pgUrl || inCI ? ['sqlite', 'postgres'] : ['sqlite'];
+if (!pgUrl && !inCI && !(globalThis as { __pgSkipNoted?: boolean }).__pgSkipNoted) {
   (globalThis as { __pgSkipNoted?: boolean }).__pgSkipNoted = true;
   console.warn('TEST_DATABASE_URL is not set: PostgreSQL variants of the tests are SKIPPED (SQLite only).');
 }

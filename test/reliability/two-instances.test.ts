@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
+import { describeWith, postgres } from '../helpers/requirements.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -8,16 +9,10 @@ import { WebhookReceiver } from './webhook-receiver.js';
  */
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-// jest prints nothing of a file whose tests are all skipped, so the skip is said by a test of its own.
-if (!pgUrl) {
-  it('SKIPPED: two instances need PostgreSQL and TEST_DATABASE_URL is not set', () => {
-    console.warn('TEST_DATABASE_URL is not set: the two-instance suite (4 tests) is SKIPPED.');
-  });
-}
 const RATE = 30;
 const AUTH_FAILURES = 8;
 
-(pgUrl ? describe : describe.skip)('two instances on one PostgreSQL', () => {
+describeWith(postgres, 'two instances on one PostgreSQL', () => {
   let database: FreshPgDatabase;
   let instances: ServerProcess[];
   let receiver: WebhookReceiver;
