@@ -47,6 +47,14 @@ export function parseApiKey(candidate: string): ParsedKey | null {
   return { publicId: m[1], key: candidate };
 }
 
+/**
+ * The public id a presented credential claims, checksum or not: failed attempts are counted per key id
+ * too, so guesses at one key spread over many addresses are limited as well.
+ */
+export function claimedPublicId(candidate: string): string | undefined {
+  return KEY_PATTERN.exec(candidate)?.[1];
+}
+
 export function hashSecret(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }

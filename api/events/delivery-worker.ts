@@ -223,9 +223,13 @@ export class DeliveryWorker {
     // Literal addresses never reach the resolver, so they are checked here; names are checked at connect time.
     const refused = checkTargetUrl(d.url, this.o.allowPrivate);
     if (refused) return fail(`refused: the URL ${refused}`);
-    let secret: string;
+    let secrets: string[];
     try {
-      secret = this.deps.box.open(d.secretSealed);
+      secrets = [this.deps.box.open(d.secretSealed)];
+      // During a rotation's overlap the previous secret signs too, so receivers can switch at any time.
+      if (d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > nowIso()) {
+        secrets.push(this.deps.box.open(d.previousSecretSealed));
+      }
     } catch {
       return fail(
         'cannot decrypt the subscription secret (is WEBHOOK_SECRET_KEY the same on every instance?)',
@@ -233,7 +237,7 @@ export class DeliveryWorker {
     }
     const body = d.payload;
     const headers = {
-      ...signDelivery(secret, d.messageId, Math.floor(Date.now() / 1000), body),
+      ...signDelivery(secrets, d.messageId, Math.floor(Date.now() / 1000), body),
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
       'user-agent': 'a11y-gate-webhooks',

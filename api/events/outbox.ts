@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { newId, nowIso } from '../domain/ids.js';
-import type { EventType } from '../schemas/events.js';
+import type { EventType, PING_EVENT } from '../schemas/events.js';
 import { fanOutMessage } from '../store/deliveries.js';
 
 export interface OutboxEvent {
   org: string;
-  type: EventType;
+  type: EventType | typeof PING_EVENT;
   data: unknown;
 }
 
@@ -15,7 +15,12 @@ export interface OutboxEvent {
  * the webhook worker then delivers those.
  * Returns the message id (`msg_…`), which is also the `webhook-id` of every delivery.
  */
-export async function recordEvent(trx: Knex.Transaction | Knex, event: OutboxEvent): Promise<string> {
+export async function recordEvent(
+  trx: Knex.Transaction | Knex,
+  event: OutboxEvent,
+  /** Deliver to this subscription only, whatever its event types (a ping). */
+  only?: string,
+): Promise<string> {
   const id = newId('msg');
   const createdAt = nowIso();
   await trx('outbox_messages').insert({
@@ -26,6 +31,6 @@ export async function recordEvent(trx: Knex.Transaction | Knex, event: OutboxEve
     created_at: createdAt,
   });
   // One pending delivery per matching subscription, in the same transaction: committed together or not at all.
-  await fanOutMessage(trx, { id, org: event.org, type: event.type, createdAt });
+  await fanOutMessage(trx, { id, org: event.org, type: event.type, createdAt }, only);
   return id;
 }

@@ -15,12 +15,24 @@ export class ForbiddenAddressError extends Error {
   readonly code = 'EFORBIDDENADDRESS';
 }
 
-/** Why an address may not be contacted, or undefined when it is a public unicast address. */
+/** The setting that lets webhook targets be local or plain http, named in every refusal. */
+export const ALLOW_PRIVATE_SETTING = 'WEBHOOK_ALLOW_PRIVATE=true';
+
+/**
+ * Why an address may not be contacted, or undefined when it is a public unicast address. Every IPv6
+ * range that embeds an IPv4 address (mapped, NAT64, SIIT, 6to4, Teredo) is reported by ipaddr.js as a
+ * range of its own and refused; the deprecated IPv4-compatible form (::/96, `::7f00:1` for
+ * `::127.0.0.1`) is not, and some stacks still route it to the IPv4 address, so it is refused here.
+ */
 export function forbiddenReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && v6.range() === 'unicast') {
+      return 'is an IPv4-compatible IPv6 address (::/96)';
+    }
   }
   const range = ip.range();
   if (range === 'unicast') return undefined;
@@ -53,7 +65,9 @@ export function checkTargetUrl(raw: string, allowPrivate: boolean): string | und
     return 'must be an absolute URL';
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    return allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
+    return allowPrivate
+      ? 'must be an http or https URL'
+      : `must be an https URL (plain http is allowed only when the server runs with ${ALLOW_PRIVATE_SETTING})`;
   }
   if (url.username || url.password) return 'must not contain credentials';
   if (url.hash) return 'must not contain a fragment';
@@ -61,11 +75,13 @@ export function checkTargetUrl(raw: string, allowPrivate: boolean): string | und
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
     const reason = forbiddenReason(host);
-    return reason ? `points at ${host}, which ${reason}` : undefined;
+    return reason ? `points at ${host}, which ${reason}${LOCAL_HINT}` : undefined;
   }
-  if (isLocalHostname(host)) return `points at ${host}, a local host name`;
+  if (isLocalHostname(host)) return `points at ${host}, a local host name${LOCAL_HINT}`;
   return undefined;
 }
+
+const LOCAL_HINT = ` (local receivers are allowed only when the server runs with ${ALLOW_PRIVATE_SETTING})`;
 
 type LookupCallback = (
   err: NodeJS.ErrnoException | null,

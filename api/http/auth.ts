@@ -1,16 +1,18 @@
 import type { Request } from 'express';
-import { hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-key.js';
+import { claimedPublicId, hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-key.js';
 import { nowIso } from '../domain/ids.js';
 import { KeyRepository } from '../store/keys.js';
 import type { ApiContext, Principal } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import type { Access } from './route.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
-import { rateLimitHeaders } from './rate-limit.js';
+import { countAuthFailure } from './rate-limit.js';
 
 /**
  * Authentication for one request, by the route's access rule. Every failure looks the same to the
- * client (401, no hint whether the key exists) and counts against the caller's IP.
+ * client (401, no hint whether the key exists). The credential is checked first: only a failure counts
+ * against the client's address and the key id it named, and once either is over the limit further
+ * failures are 429; a valid credential always passes, so nobody can lock others out by failing.
  */
 export class Authenticator {
   private readonly keys: KeyRepository;
@@ -25,16 +27,17 @@ export class Authenticator {
 
   async authenticate(req: Request, access: Access): Promise<Principal | undefined> {
     if (access === 'public') return undefined;
-    const ipBucket = `authfail:${req.ip ?? 'unknown'}`;
-    const max = this.ctx.config.limits.authFailuresPerMinute;
-    const seen = await this.limits.peek(ipBucket, 60);
-    if (seen.count >= max) throw tooManyFailures(seen.resetAt, max);
     try {
       return access === 'admin' ? this.admin(req) : await this.apiKey(req, access);
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 401) {
-        const after = await this.limits.hit(ipBucket, 60);
-        if (after.count > max) throw tooManyFailures(after.resetAt, max);
+        const presented = access === 'admin' ? undefined : apiKeyOf(req);
+        await countAuthFailure(
+          this.limits,
+          this.ctx.config.limits.authFailuresPerMinute,
+          req.ip ?? 'unknown',
+          presented ? claimedPublicId(presented) : undefined,
+        );
       }
       throw err;
     }
@@ -49,7 +52,7 @@ export class Authenticator {
   }
 
   private async apiKey(req: Request, access: Scope | Scope[] | 'key'): Promise<Principal> {
-    const presented = bearer(req);
+    const presented = apiKeyOf(req);
     const parsed = presented ? parseApiKey(presented) : null;
     if (!parsed) throw problems.unauthorized();
     const record = await this.keys.findByPublicId(parsed.publicId);
@@ -75,22 +78,12 @@ export class Authenticator {
   }
 }
 
-function bearer(req: Request): string | undefined {
+/** The API key of a request: `Authorization: Bearer …`, else `x-api-key` (both are documented). */
+function apiKeyOf(req: Request): string | undefined {
   const header = req.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
     return m?.[1];
   }
   return req.get('x-api-key') ?? undefined;
-}
-
-function tooManyFailures(resetAt: number, max: number): HttpProblem {
-  const retryAfter = Math.max(1, resetAt - Math.floor(Date.now() / 1000));
-  return new HttpProblem(
-    429,
-    'rate_limited',
-    `Too many failed authentication attempts from this address; try again in ${retryAfter} s.`,
-    undefined,
-    { 'Retry-After': String(retryAfter), ...rateLimitHeaders(max, 0, retryAfter) },
-  );
 }

@@ -45,6 +45,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
       );
     }
     const params = def.params ? parseParams(def, req) : {};
+    if (def.query) refuseNulInQuery(req.query);
     const query = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
     if (def.body) await readBody(req, res, def.rawBody);
     const body = def.body && !def.rawBody ? validateOrThrow(def.body, req.body ?? undefined, '#') : undefined;
@@ -112,10 +113,27 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
 }
 
 function parseParams(def: AnyRoute, req: Request): unknown {
+  // No id or slug holds U+0000, and PostgreSQL would fail the query on it (a 500) instead of finding nothing.
+  if (Object.values(req.params).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+    throw problems.notFound();
+  }
   const parsed = def.params!.safeParse(req.params);
   // A malformed id cannot name anything: answer exactly like a missing one.
   if (!parsed.success) throw problems.notFound();
   return parsed.data;
+}
+
+/** A query value holding U+0000 is refused before any schema or SQL sees it (PostgreSQL cannot compare it). */
+function refuseNulInQuery(query: Request['query']): void {
+  const errors = Object.entries(query ?? {})
+    .filter(([, v]) => holdsNul(v))
+    .map(([name]) => ({ pointer: `#/query/${name}`, detail: 'must not contain the NUL character (U+0000)' }));
+  if (errors.length) throw problems.validation(errors);
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Boolean(value && typeof value === 'object' && Object.values(value).some(holdsNul));
 }
 
 function serialize(reply: Reply): string {

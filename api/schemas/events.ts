@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Sent to one subscription on request (`POST /webhooks/:id/ping`), never fanned out. */
+export const PING_EVENT = 'webhook.ping';
+
 export interface OpenApiWebhook {
   /** Event type, e.g. `scan.created`. */
   name: string;
@@ -87,9 +90,22 @@ function payloadSchema(type: EventType, data: ZodType, dataDescription: string) 
     .openapi(`${name}Event`);
 }
 
+const WebhookPing = z.object({
+  webhook_id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+});
+
 /** The outgoing webhook events, documented under `webhooks` in the OpenAPI document. */
-export const openApiWebhooks: OpenApiWebhook[] = (Object.keys(EVENTS) as EventType[]).map((type) => ({
-  name: type,
-  summary: EVENTS[type].summary,
-  payload: payloadSchema(type, EVENTS[type].data, EVENTS[type].description),
-}));
+export const openApiWebhooks: OpenApiWebhook[] = [
+  ...(Object.keys(EVENTS) as EventType[]).map((type) => ({
+    name: type,
+    summary: EVENTS[type].summary,
+    payload: payloadSchema(type, EVENTS[type].data, EVENTS[type].description),
+  })),
+  {
+    name: PING_EVENT,
+    summary: 'A test event sent on request (`POST /api/v1/webhooks/{id}/ping`) to one subscription',
+    payload: payloadSchema(PING_EVENT as EventType, WebhookPing, 'The subscription that was pinged.'),
+  },
+];

@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { SCOPES } from '../domain/api-key.js';
 import { pageOf, Timestamp } from './common.js';
 import { z } from './zod.js';
@@ -14,7 +15,7 @@ export const Org = z
 
 export const CreateKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).refine(isNulFree, NUL_MESSAGE),
     org: Org.default('default'),
     scopes: z
       .array(Scope)

@@ -1,3 +1,4 @@
+import { isNulFree, NUL_MESSAGE } from '../domain/text-truncation.js';
 import { CONFORMANCE_LEVELS, EDITIONS } from '../domain/vpat-editions.js';
 import { WCAG_LEVELS, WCAG_VERSIONS } from '../domain/wcag-catalog.js';
 import { SiteId, Timestamp } from './common.js';
@@ -83,6 +84,7 @@ export const GenerateVpatBody = z
       .string()
       .min(1)
       .max(100)
+      .refine(isNulFree, NUL_MESSAGE)
       .optional()
       .openapi({
         description:

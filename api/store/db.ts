@@ -38,6 +38,7 @@ export function createDb(options: DbOptions): Knex {
   }
   const file = sqliteFile(options);
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  ownerOnly(file);
   return knexFactory({
     client: 'sqlite3',
     connection: { filename: file },
@@ -57,6 +58,18 @@ export function createDb(options: DbOptions): Knex {
       },
     },
   });
+}
+
+/**
+ * The file holds key hashes, sealed webhook secrets and every scan: it is created 0600 before SQLite
+ * opens it (SQLite gives its -wal and -shm files the database file's mode), and a file left readable
+ * by an older version is tightened.
+ */
+function ownerOnly(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+  }
 }
 
 interface SqliteConnection {

@@ -15,6 +15,9 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secretSealed: string;
+  /** The secret before a rotation: deliveries carry both signatures until it expires. */
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
   failingSince: string | null;
   payload: string;
 }
@@ -60,12 +63,14 @@ export interface AttemptResult {
 export async function fanOutMessage(
   trx: Knex | Knex.Transaction,
   message: { id: string; org: string; type: string; createdAt: string },
+  only?: string,
 ): Promise<number> {
-  const subs = (await trx('webhook_subscriptions')
-    .where({ org: message.org, status: 'active' })
-    .select('id', 'events')) as Array<{ id: string; events: string }>;
+  const q = trx('webhook_subscriptions').where({ org: message.org, status: 'active' }).select('id', 'events');
+  if (only) q.andWhere({ id: only });
+  const subs = (await q) as Array<{ id: string; events: string }>;
   const rows = subs
     .filter((s) => {
+      if (only) return true;
       const events = JSON.parse(s.events) as string[];
       return events.includes('*') || events.includes(message.type);
     })
@@ -85,6 +90,47 @@ export async function fanOutMessage(
     }));
   await insertInChunks(trx, 'webhook_deliveries', rows);
   return rows.length;
+}
+
+/** A delivery of one subscription (org-scoped), for redelivery. */
+export async function findDelivery(
+  db: Knex | Knex.Transaction,
+  org: string,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<{ id: string; status: DeliveryStatus; messageId: string } | undefined> {
+  const row = (await db('webhook_deliveries')
+    .where({ org, subscription_id: subscriptionId, id: deliveryId })
+    .first('id', 'status', 'message_id')) as
+    { id: string; status: DeliveryStatus; message_id: string } | undefined;
+  return row ? { id: row.id, status: row.status, messageId: row.message_id } : undefined;
+}
+
+/**
+ * Makes a finished delivery due again at once. Its attempt count goes on, so a redelivery is one more
+ * attempt (the retry schedule is spent) and the attempts list shows it after the earlier ones.
+ */
+export async function scheduleRedelivery(
+  trx: Knex.Transaction,
+  deliveryId: string,
+  at: string,
+): Promise<boolean> {
+  const n = await trx('webhook_deliveries')
+    .where({ id: deliveryId })
+    .whereNot({ status: 'pending' })
+    .update({ status: 'pending', next_attempt_at: at, locked_until: null, locked_by: null, updated_at: at });
+  return n > 0;
+}
+
+/** A paused subscription receives nothing more, including retries already scheduled. */
+export async function cancelPendingDeliveries(
+  trx: Knex.Transaction,
+  subscriptionId: string,
+  at: string,
+): Promise<void> {
+  await trx('webhook_deliveries')
+    .where({ subscription_id: subscriptionId, status: 'pending' })
+    .update({ status: 'cancelled', next_attempt_at: null, updated_at: at });
 }
 
 export class DeliveryRepository {
@@ -136,6 +182,8 @@ export class DeliveryRepository {
         'd.attempts',
         's.url',
         's.secret_sealed',
+        's.previous_secret_sealed',
+        's.previous_secret_expires_at',
         's.failing_since',
         'm.payload',
       )) as Array<Record<string, unknown>>;
@@ -148,6 +196,8 @@ export class DeliveryRepository {
       attempts: Number(r.attempts),
       url: String(r.url),
       secretSealed: String(r.secret_sealed),
+      previousSecretSealed: (r.previous_secret_sealed as string | null) ?? null,
+      previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
       failingSince: (r.failing_since as string | null) ?? null,
       payload: String(r.payload),
     }));

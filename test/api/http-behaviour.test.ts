@@ -241,7 +241,7 @@ describe.each(dbKinds)('rate limits (%s)', (db) => {
     expect(ok.headers.get('ratelimit-remaining')).toBe('4');
   });
 
-  test('failed authentications are limited per IP, even for a valid key afterwards', async () => {
+  test('failed authentications are limited per address, but a valid key or admin token still works', async () => {
     const valid = await h.createKey();
     const bad = 'a11y_AAAAAAAAAAAA_' + 'B'.repeat(38);
     const statuses: number[] = [];
@@ -250,8 +250,40 @@ describe.each(dbKinds)('rate limits (%s)', (db) => {
     }
     expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
     expect(statuses.slice(4)).toEqual([429, 429]);
-    const blocked = await h.request('GET', '/api/v1/keys/me', { key: valid });
-    expect(blocked.status).toBe(429);
-    expect(blocked.headers.get('retry-after')).not.toBeNull();
+    const refused = await h.request('GET', '/api/v1/keys/me', { key: bad });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    // Someone else's guesses from the same address (or a shared proxy) never lock out a valid credential.
+    expect((await h.request('GET', '/api/v1/keys/me', { key: valid })).status).toBe(200);
+    expect((await h.request('GET', '/api/v1/keys', { admin: true })).status).toBe(200);
+    const wrongAdmin = await h.request('GET', '/api/v1/keys', {
+      headers: { 'x-admin-token': 'y'.repeat(40) },
+    });
+    expect(wrongAdmin.status).toBe(429);
+  });
+
+  test('guesses at one key id from many addresses are limited per key id', async () => {
+    const created = await h.request('POST', '/api/v1/keys', {
+      admin: true,
+      body: { name: 'target', org: 'rl' },
+    });
+    const real: string = created.body.key;
+    // Same public id, wrong secret (and so a wrong checksum): a guess aimed at this key.
+    const { generateApiKey } = await import('../../api/domain/api-key.js');
+    const guessFor = () => {
+      const other = generateApiKey().key;
+      return real.slice(0, 18) + other.slice(18);
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await h.request('GET', '/api/v1/keys/me', {
+        key: guessFor(),
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    // The key itself still works, from any address.
+    expect((await h.request('GET', '/api/v1/keys/me', { key: real })).status).toBe(200);
   });
 });

@@ -35,6 +35,9 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     'https://2130706433/hook',
     'https://[::1]/hook',
     'https://[::ffff:127.0.0.1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[64:ff9b::10.0.0.1]/hook',
     'https://169.254.169.254/latest/meta-data/',
     'https://10.0.0.8/hook',
     'https://172.20.1.1/hook',
@@ -99,6 +102,30 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
     expect(res.body.data[0].error).toMatch(
       /^refused: the URL points at ::ffff:7f00:1, which is a loopback address/,
+    );
+    expect(target.count()).toBe(0);
+    await target.close();
+  });
+
+  test('a stored IPv4-compatible IPv6 target ([::127.0.0.1]) is refused at delivery, never connected to', async () => {
+    const target = await connectionCounter();
+    const created = await h.request('POST', '/api/v1/webhooks', {
+      key,
+      body: { url: 'https://hooks.example.com/y', events: ['scan.created'] },
+    });
+    await h
+      .db('webhook_subscriptions')
+      .where({ id: created.body.id })
+      .update({ url: `https://[::7f00:1]:${target.port}/hook` });
+    const worker = createDeliveryWorker(h.server.service.ctx);
+    await h.db.transaction((trx) =>
+      recordEvent(trx, { org: 'ssrf', type: 'scan.created', data: { id: 'u' } }),
+    );
+    await worker.runOnce();
+    await worker.stop();
+    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
+    expect(res.body.data[0].error).toMatch(
+      /^refused: the URL points at ::7f00:1, which is an IPv4-compatible/,
     );
     expect(target.count()).toBe(0);
     await target.close();

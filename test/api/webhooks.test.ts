@@ -420,6 +420,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'waiver.created',
       'waiver.expired',
       'waiver.revoked',
+      'webhook.ping',
     ]);
     const scan = doc.webhooks['scan.created'].post;
     expect(JSON.stringify(scan)).toContain('webhook-signature');

@@ -21,11 +21,23 @@ const FORBIDDEN_ADDRESSES = [
   '::ffff:127.0.0.1',
   '::ffff:169.254.169.254',
   '::ffff:10.0.0.1',
+  // IPv4-compatible (::/96, deprecated): the WHATWG parser writes [::127.0.0.1] as [::7f00:1].
+  '::7f00:1',
+  '::a00:1',
+  '::a9fe:a9fe',
+  '::808:808',
+  // NAT64 (64:ff9b::/96 and 64:ff9b:1::/48), SIIT (::ffff:0:0:0/96), 6to4 and Teredo embed an IPv4 address.
+  '64:ff9b::7f00:1',
+  '64:ff9b:1::a00:1',
+  '::ffff:0:7f00:1',
+  '2002:7f00:1::',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  'fec0::1',
 ];
 
 describe('SSRF guard', () => {
   test.each(FORBIDDEN_ADDRESSES)('%s is forbidden', (address) => {
-    expect(forbiddenReason(address)).toMatch(/^is a /);
+    expect(forbiddenReason(address)).toMatch(/^is an? /);
   });
 
   test.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34'])(
@@ -44,6 +56,11 @@ describe('SSRF guard', () => {
     'https://[::1]/hook',
     'https://[::ffff:127.0.0.1]/hook',
     'https://[::ffff:7f00:1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[0:0:0:0:0:0:127.0.0.1]/hook',
+    'https://[64:ff9b::127.0.0.1]/hook',
+    'https://[::ffff:0:127.0.0.1]/hook',
     'https://169.254.169.254/latest/meta-data/',
     'https://[fd00:ec2::254]/',
     'https://10.0.0.1/',
@@ -64,6 +81,12 @@ describe('SSRF guard', () => {
     expect(checkTargetUrl('ftp://127.0.0.1/', true)).toMatch(/http or https/);
   });
 
+  test('a refusal names the setting that allows local receivers', () => {
+    expect(checkTargetUrl('http://hooks.example.com/', false)).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/);
+    expect(checkTargetUrl('https://127.0.0.1:8443/', false)).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/);
+    expect(checkTargetUrl('https://localhost/', false)).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/);
+  });
+
   test('the connect-time lookup refuses a name that resolves to a forbidden address (DNS rebinding)', async () => {
     const answers: Record<string, Array<{ address: string; family: number }>> = {
       'good.example': [{ address: '93.184.216.34', family: 4 }],
@@ -73,6 +96,7 @@ describe('SSRF guard', () => {
         { address: '169.254.169.254', family: 4 },
       ],
       'mapped.example': [{ address: '::ffff:10.0.0.1', family: 6 }],
+      'compatible.example': [{ address: '::7f00:1', family: 6 }],
     };
     const lookup = guardedLookup(async (host) => answers[host] ?? []);
     const call = (host: string) =>
@@ -80,9 +104,9 @@ describe('SSRF guard', () => {
         lookup(host, {}, (err, address) => resolve({ err, address })),
       );
     expect(await call('good.example')).toEqual({ err: null, address: '93.184.216.34' });
-    for (const host of ['rebind.example', 'mixed.example', 'mapped.example']) {
+    for (const host of ['rebind.example', 'mixed.example', 'mapped.example', 'compatible.example']) {
       const { err } = await call(host);
-      expect(err?.message).toMatch(new RegExp(`^${host} resolves to .*, which is a `));
+      expect(err?.message).toMatch(new RegExp(`^${host} resolves to .*, which is an? `));
     }
     expect((await call('nothing.example')).err).toBeTruthy();
   });

@@ -1,77 +1,40 @@
-import { newId, nowIso } from '../../domain/ids.js';
-import { isNulFree } from '../../domain/text-truncation.js';
-import { webhookSecretBox } from '../../secret-box.js';
-import { generateWebhookSecret } from '../../events/signer.js';
-import { checkTargetUrl } from '../../events/ssrf-guard.js';
-import { IdParam, PageQuery } from '../../schemas/common.js';
+import { PageQuery } from '../../schemas/common.js';
 import {
   CreatedWebhook,
   CreateWebhookBody,
+  DeliveryParam,
+  RotatedWebhookSecret,
+  RotateSecretBody,
+  ScheduledDelivery,
+  UpdateWebhookBody,
+  Webhook,
   WebhookAttemptList,
   WebhookList,
+  WebhookParam,
 } from '../../schemas/webhooks.js';
-import { DeliveryRepository, type AttemptRecord } from '../../store/deliveries.js';
-import { WebhookRepository, type SubscriptionRecord } from '../../store/webhooks.js';
+import {
+  createSubscription,
+  getSubscription,
+  MAX_SUBSCRIPTIONS_PER_ORG,
+  pageOfAttempts,
+  pageOfSubscriptions,
+  pingSubscription,
+  redeliver,
+  removeSubscription,
+  rotateSubscriptionSecret,
+  updateSubscription,
+} from '../../services/webhooks.js';
 import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
-import { problems } from '../problem.js';
+import { toPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { keysetCursor, presentAttempt, presentSubscription } from './webhook-views.js';
 
-/**
- * Every event fans out to each subscription of its org inside the transaction of the change (a scan
- * ingest, a gate decision), so their number is bounded, like GitHub's 20 hooks per event or Stripe's 16
- * endpoints. Disabled subscriptions count: delete one to make room.
- */
-export const MAX_SUBSCRIPTIONS_PER_ORG = 50;
-
-function present(s: SubscriptionRecord) {
-  return {
-    id: s.id,
-    url: s.url,
-    events: s.events,
-    description: s.description,
-    status: s.status,
-    disabled_reason: s.disabledReason,
-    created_at: s.createdAt,
-  };
-}
-
-function presentAttempt(a: AttemptRecord) {
-  return {
-    delivery_id: a.deliveryId,
-    message_id: a.messageId,
-    event: a.eventType,
-    attempt: a.attempt,
-    outcome: a.outcome,
-    response_status: a.responseStatus,
-    response_excerpt: a.responseExcerpt,
-    error: a.error,
-    duration_ms: a.durationMs,
-    attempted_at: a.attemptedAt,
-    next_attempt_at: a.nextAttemptAt,
-  };
-}
-
-/**
- * A cursor's values go into SQL: a forged one whose id is not an integer, or whose text holds NUL, would
- * make PostgreSQL fail the query (a 500); it is refused like any cursor this API did not issue.
- */
-function keysetCursor(cursor: string | undefined, kinds: Array<'text' | 'integer'>) {
-  const values = decodeCursor(cursor, kinds.length);
-  if (!values) return undefined;
-  const fits = values.every((v, i) =>
-    kinds[i] === 'integer'
-      ? Number.isSafeInteger(v) && (v as number) >= 0
-      : typeof v === 'string' && isNulFree(v) && v.length <= 100,
-  );
-  if (!fits)
-    throw problems.validation([{ pointer: '#/query/cursor', detail: 'is not a cursor this API issued' }]);
-  return values;
-}
+const scheduled = (s: { messageId: string; deliveryId: string }) => ({
+  status: 202,
+  body: { delivery_id: s.deliveryId, message_id: s.messageId, status: 'pending' },
+});
 
 export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
-  const webhooks = new WebhookRepository(ctx.db);
-  const deliveries = new DeliveryRepository(ctx.db, ctx.dialect);
   return [
     defineRoute({
       method: 'post',
@@ -94,35 +57,12 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
         },
       },
       handler: async ({ body, org }) => {
-        const refused = checkTargetUrl(body.url, ctx.config.webhooks.allowPrivate);
-        if (refused) throw problems.validation([{ pointer: '#/url', detail: refused }]);
-        if ((await webhooks.count(org)) >= MAX_SUBSCRIPTIONS_PER_ORG) {
-          throw problems.conflict(
-            `This org already has ${MAX_SUBSCRIPTIONS_PER_ORG} webhook subscriptions, the most it may hold; delete one first.`,
-          );
-        }
-        const secret = generateWebhookSecret();
-        const now = nowIso();
-        const events = body.events.includes('*') ? ['*'] : body.events;
-        const record: SubscriptionRecord = {
-          id: newId('whk'),
-          org,
-          url: new URL(body.url).href,
-          events,
-          description: body.description ?? null,
-          secretSealed: webhookSecretBox(ctx).seal(secret),
-          status: 'active',
-          disabledReason: null,
-          failingSince: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await webhooks.insert(record);
-        ctx.logger.info({ webhook_id: record.id, org, events }, 'webhook subscription created');
+        const { subscription, secret } = await createSubscription(ctx, org, body);
+        const location = `/api/v1/webhooks/${subscription.id}`;
         return {
           status: 201,
-          headers: { Location: `/api/v1/webhooks/${record.id}` },
-          body: { ...present(record), secret },
+          headers: { Location: location },
+          body: { ...presentSubscription(subscription), secret },
         };
       },
     }),
@@ -142,14 +82,38 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       },
       handler: async ({ query, req, org }) => {
         const after = keysetCursor(query.cursor, ['text', 'text']);
-        const rows = await webhooks.list(
-          org,
-          query.limit + 1,
-          after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined,
-        );
-        const page = toPage(req, rows, query.limit, (s) => [s.createdAt, s.id], present);
+        const cursor = after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined;
+        const rows = await pageOfSubscriptions(ctx, org, query.limit + 1, cursor);
+        const page = toPage(req, rows, query.limit, (s) => [s.createdAt, s.id], presentSubscription);
         return { status: 200, body: page.body, headers: page.headers };
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/webhooks/:id',
+      tag: 'Webhooks',
+      summary: 'A webhook subscription (never its secret)',
+      access: 'read',
+      params: WebhookParam,
+      responses: { 200: { description: 'The subscription.', schema: Webhook } },
+      handler: async ({ params, org }) => ({
+        status: 200,
+        body: presentSubscription(await getSubscription(ctx, org, params.id)),
+      }),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/webhooks/:id',
+      tag: 'Webhooks',
+      summary: 'Change the URL, events or description, or pause and resume a subscription',
+      access: 'manage',
+      params: WebhookParam,
+      body: UpdateWebhookBody,
+      responses: { 200: { description: 'The subscription after the change.', schema: Webhook } },
+      handler: async ({ params, body, org }) => ({
+        status: 200,
+        body: presentSubscription(await updateSubscription(ctx, org, params.id, body)),
+      }),
     }),
     defineRoute({
       method: 'delete',
@@ -157,13 +121,63 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Webhooks',
       summary: 'Delete a subscription; its pending deliveries are dropped',
       access: 'manage',
-      params: IdParam,
+      params: WebhookParam,
       responses: { 204: { description: 'Deleted.' } },
       handler: async ({ params, org }) => {
-        if (!(await webhooks.delete(org, params.id))) throw problems.notFound('webhook');
-        ctx.logger.info({ webhook_id: params.id, org }, 'webhook subscription deleted');
+        await removeSubscription(ctx, org, params.id);
         return { status: 204 };
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/webhooks/:id/rotate-secret',
+      tag: 'Webhooks',
+      summary: 'Replace the signing secret; the previous one keeps signing during an overlap',
+      description:
+        'Deliveries carry two `v1,` signatures in `webhook-signature` until `previous_secret_expires_at`, one ' +
+        'with each secret, so the receiver can switch to the new secret at any time during the overlap.',
+      secretInAnswer: true,
+      access: 'manage',
+      params: WebhookParam,
+      body: RotateSecretBody,
+      responses: {
+        200: { description: 'The subscription, with its new secret.', schema: RotatedWebhookSecret },
+      },
+      handler: async ({ params, body, org }) => {
+        const { subscription, secret } = await rotateSubscriptionSecret(
+          ctx,
+          org,
+          params.id,
+          body.overlap_seconds,
+        );
+        return { status: 200, body: { ...presentSubscription(subscription), secret } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/webhooks/:id/ping',
+      tag: 'Webhooks',
+      summary: 'Send a `webhook.ping` event to this subscription',
+      description:
+        'The ping is an event like any other: signed, retried and listed under the deliveries. ' +
+        '409 when the subscription is paused or disabled.',
+      access: 'manage',
+      params: WebhookParam,
+      responses: { 202: { description: 'The ping delivery, scheduled.', schema: ScheduledDelivery } },
+      handler: async ({ params, org }) => scheduled(await pingSubscription(ctx, org, params.id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/webhooks/:id/deliveries/:delivery/redeliver',
+      tag: 'Webhooks',
+      summary: 'Send a finished delivery again (same event, same `webhook-id`)',
+      description:
+        'One more attempt, recorded in the attempts list. 409 while the delivery is still scheduled or the ' +
+        'subscription is paused or disabled.',
+      access: 'manage',
+      params: DeliveryParam,
+      responses: { 202: { description: 'The delivery, scheduled again.', schema: ScheduledDelivery } },
+      handler: async ({ params, org }) => scheduled(await redeliver(ctx, org, params.id, params.delivery)),
     }),
     defineRoute({
       method: 'get',
@@ -171,20 +185,15 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Webhooks',
       summary: 'Delivery attempts to a subscription, newest first',
       access: 'read',
-      params: IdParam,
+      params: WebhookParam,
       query: PageQuery,
       responses: {
         200: { description: 'Attempts, newest first.', schema: WebhookAttemptList, headers: { Link: '' } },
       },
       handler: async ({ params, query, req, org }) => {
-        if (!(await webhooks.find(org, params.id))) throw problems.notFound('webhook');
         const after = keysetCursor(query.cursor, ['text', 'integer']);
-        const rows = await deliveries.listAttempts(
-          org,
-          params.id,
-          query.limit + 1,
-          after ? { attemptedAt: String(after[0]), id: Number(after[1]) } : undefined,
-        );
+        const cursor = after ? { attemptedAt: String(after[0]), id: Number(after[1]) } : undefined;
+        const rows = await pageOfAttempts(ctx, org, params.id, query.limit + 1, cursor);
         const page = toPage(req, rows, query.limit, (a) => [a.attemptedAt, a.id], presentAttempt);
         return { status: 200, body: page.body, headers: page.headers };
       },
