@@ -104,6 +104,20 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
   }
 
+  /** GETs a public JSON document once, without the key (`GET /api/v1`); null when it cannot be had. */
+  async getPublic<T>(path: string): Promise<T | null> {
+    try {
+      const res = await fetch(this.baseUrl + path, {
+        headers: { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'a11y-gate-action' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      return res.ok ? ((await res.json()) as T) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
   async post<T>(
     path: string,

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type { ScanOptions } from '../scanner/options.js';
+import { parseScanSettings } from '../scanner/settings.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
@@ -23,6 +25,12 @@ export interface ActionInputs {
   runAttempt: number | null;
   /** First retry delay; `A11Y_GATE_RETRY_DELAY_MS` lowers it (tests, or a service on the same runner). */
   retryDelayMs: number | null;
+  /** Pages to scan in a browser and how (`urls`, `sitemap`, `urls-file`, `crawl`…); null: no scan. */
+  scan: ScanOptions | null;
+  /** Where each scanned page's raw axe-core result is written. */
+  resultsDir: string | null;
+  /** Where the SARIF 2.1.0 report of the scanned pages is written. */
+  sarif: string | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -143,6 +151,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   if (!SHA.test(sha)) throw new InputError('sha', `must be a hex commit sha (7-64 characters), got "${sha}"`);
 
   const results = optional(get, 'results');
+  const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
   const url = optional(get, 'url');
   if (url) httpUrl('url', url);
 
@@ -192,6 +201,9 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     runId: env.GITHUB_RUN_ID || null,
     runAttempt,
     retryDelayMs,
+    scan,
+    resultsDir: optional(get, 'results-dir'),
+    sarif: optional(get, 'sarif'),
   };
 }
 
@@ -210,7 +222,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
  */
 export function idempotencyKey(
   inputs: ActionInputs,
-  request: 'scan' | 'gate',
+  request: string,
   body: unknown,
   basis: string | null = null,
 ): string {

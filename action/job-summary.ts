@@ -15,6 +15,8 @@ export interface UploadNote {
   scan: ScanCreated;
   files: number;
   replayed: boolean;
+  /** What this step scanned itself, when it did. */
+  scanned?: { pages: number; failed: { url: string; error: string }[]; seconds: number };
 }
 
 export function gateSummaryMarkdown(event: DeployEvent, detailsUrl: string, upload?: UploadNote): string {
@@ -56,8 +58,31 @@ export function scanSize(summary: { pages: number; issues: number }): string {
 function uploadLine(upload: UploadNote): string {
   const s = upload.scan.summary;
   const counts = s ? ` (${scanSize(s)})` : '';
-  const files = `${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`;
-  return `Submitted scan \`${upload.scan.id}\`${counts} from ${files}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+  const sources: string[] = [];
+  const scanned = upload.scanned;
+  if (scanned) {
+    sources.push(
+      `${scanned.pages - scanned.failed.length} of ${scanned.pages} pages scanned in ${scanned.seconds.toFixed(1)} s`,
+    );
+  }
+  if (upload.files > 0 || !scanned)
+    sources.push(`${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`);
+  const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+  if (!scanned?.failed.length) return line;
+  const rows = scanned.failed.slice(0, 50).map((f) => `| ${cell(f.url)} | ${cell(f.error)} |`);
+  return [
+    line,
+    '',
+    '**Pages not scanned** (not part of the scan):',
+    '',
+    '| Page | Why |',
+    '|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
 
 /** Writes to GITHUB_STEP_SUMMARY when the runner provides one (it does on GitHub; not in other CI). */

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { annotateNewIssues } from './annotations.js';
 import { ApiClient, ApiError } from './api-client.js';
-import type { DeployEvent, ScanCreated, TriggerRequest } from './api-types.js';
+import type { DeployEvent, TriggerRequest } from './api-types.js';
 import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './inputs.js';
 import {
   errorSummaryMarkdown,
@@ -11,9 +11,12 @@ import {
   type UploadNote,
 } from './job-summary.js';
 import { ResultsFormatError } from './result-formats.js';
-import { loadResults } from './results.js';
-
-const SCAN_TIMEOUT_MS = 120_000;
+import { loadResults, type LoadedResults } from './results.js';
+import { composeScan, scanStep, ScanProblemError, type ScanStep } from './scan-step.js';
+import { submitScan } from './scan-submit.js';
+import { BrowserError } from '../scanner/browser.js';
+import { PageSourceError } from '../scanner/pages.js';
+import { LoginError } from '../scanner/session.js';
 
 /** The action's outputs (action.yml). Every outcome sets all of them: empty when unknown. */
 interface Outputs {
@@ -56,6 +59,57 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
 }
 
 /**
+ * Scan the pages the scanner inputs name and read the `results` files, submit them as one scan, and
+ * return what was submitted (nothing when neither is set).
+ */
+async function submitStep(inputs: ActionInputs, client: ApiClient): Promise<UploadNote | undefined> {
+  const scanned = inputs.scan ? await scanStep(inputs) : null;
+  let loaded: LoadedResults | null = null;
+  if (inputs.results) {
+    loaded = await loadResults(inputs);
+    for (const f of loaded.files)
+      logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+    for (const n of loaded.notes) logLine(n);
+    for (const w of loaded.warnings) core.warning(w);
+  }
+  if (!scanned && !loaded) {
+    if (inputs.url) {
+      core.warning(
+        'Input "url" is ignored without "results" (it names the site the results were scanned from).',
+      );
+    }
+    return undefined;
+  }
+  const scan = composeScan(inputs, loaded, scanned);
+  // Large runs go in parts when the service offers them; each request keyed by this run and its body.
+  const res = await submitScan(
+    client,
+    scan,
+    (request, body) => idempotencyKey(inputs, request, body),
+    (line) => core.info(line),
+  );
+  core.info(
+    `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
+      (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''),
+  );
+  for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
+  return {
+    scan: res.body,
+    files: loaded?.files.length ?? 0,
+    replayed: res.replayed,
+    ...(scanned ? { scanned: summaryOf(scanned) } : {}),
+  };
+}
+
+function summaryOf(step: ScanStep): NonNullable<UploadNote['scanned']> {
+  return {
+    pages: step.run.pages.length,
+    failed: step.run.pages.filter((p) => !p.ok).map((p) => ({ url: p.url, error: p.ok ? '' : p.error })),
+    seconds: step.seconds,
+  };
+}
+
+/**
  * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
  * job summary, annotations, and a failed step when the gate fails. Never throws: every failure ends in
  * core.setFailed (or a warning for an outage with `fail-on-error: false`).
@@ -90,30 +144,7 @@ export async function run(): Promise<void> {
 
   let upload: UploadNote | undefined;
   try {
-    if (inputs.results) {
-      const loaded = await loadResults(inputs);
-      for (const f of loaded.files)
-        logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
-      for (const n of loaded.notes) logLine(n);
-      for (const w of loaded.warnings) core.warning(w);
-      // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.
-      const res = await client.post<ScanCreated>(
-        '/api/v1/scans',
-        loaded.scan,
-        idempotencyKey(inputs, 'scan', loaded.scan),
-        { timeoutMs: SCAN_TIMEOUT_MS },
-      );
-      upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
-      core.info(
-        `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
-          (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''),
-      );
-      for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
-    } else if (inputs.url) {
-      core.warning(
-        'Input "url" is ignored without "results" (it names the site the results were scanned from).',
-      );
-    }
+    upload = await submitStep(inputs, client);
 
     const body = triggerBody(inputs);
     const res = await client.post<DeployEvent>(
@@ -195,7 +226,15 @@ async function handleError(
   // Only an outage may be waved through: a rejected request (bad key, bad results) or a bad input is a
   // configuration mistake that would otherwise go unnoticed forever.
   const outage = err instanceof ApiError && err.kind === 'outage';
-  const known = err instanceof ApiError || err instanceof InputError || err instanceof ResultsFormatError;
+  const known = [
+    ApiError,
+    InputError,
+    ResultsFormatError,
+    ScanProblemError,
+    BrowserError,
+    PageSourceError,
+    LoginError,
+  ].some((type) => err instanceof type);
   const failed = !outage || inputs.failOnError;
   setOutputs({
     passed: false,

@@ -52,6 +52,22 @@ const SPECS: Record<string, Spec> = {
     // Not one of the targets, but a lost event or a bad signature is a defect, not a figure.
     target: { field: 'delivery_defects', test: (v) => v === 0, text: 'all delivered, all signatures valid' },
   },
+  scan: {
+    fields: {
+      a11y_gate_pages_per_min: ['a11y_gate_pages_per_min'],
+      pa11y_ci_pages_per_min: ['pa11y_ci_pages_per_min'],
+      axe_cli_pages_per_min: ['axe_cli_pages_per_min'],
+      ratio_to_pa11y_ci: ['ratio_to_pa11y_ci'],
+      ratio_to_axe_cli: ['ratio_to_axe_cli'],
+      a11y_gate_peak_rss_mb: ['a11y_gate_peak_rss_mb'],
+      scan_targets_missed: ['scan_targets_missed'],
+    },
+    target: {
+      field: 'scan_targets_missed',
+      test: (v) => v === 0,
+      text: '≥ 3× pa11y-ci, faster than @axe-core/cli, findings equal to axe-core',
+    },
+  },
   load: {
     fields: {
       req_per_s: ['req_per_s'],

@@ -1,15 +1,31 @@
-import axe from 'axe-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 
 export type { AxeResults } from 'axe-core';
 
 /**
- * axe-core's own source (the package the service depends on, so the bundle carries exactly that version).
- * `axe.source` is the script axe-core builds itself from, meant for injection into pages.
+ * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
+ * rewrites a module's code, and the page needs the script exactly as axe-core ships it. The bundles carry
+ * it as dist/node_modules/axe-core (see action/bundle.ts); found as Node finds packages, walking up from
+ * here, done by hand because the bundler rewrites `require`.
  */
-const AXE_SOURCE: string = (axe as unknown as { source: string }).source;
-export const AXE_VERSION: string = axe.version;
+function axeDirectory(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', 'axe-core');
+    if (fs.existsSync(path.join(candidate, 'axe.min.js'))) return candidate;
+    if (path.dirname(dir) === dir)
+      throw new Error('axe-core is not installed (node_modules/axe-core/axe.min.js)');
+  }
+}
+
+const AXE_DIR = axeDirectory();
+const AXE_SOURCE = fs.readFileSync(path.join(AXE_DIR, 'axe.min.js'), 'utf8');
+export const AXE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(AXE_DIR, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /**
  * Injects axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where

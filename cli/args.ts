@@ -1,0 +1,113 @@
+/**
+ * The command line, read in one place: `a11y-gate scan <url…> [flags]`. Scanner flags carry the Action's
+ * input names (`--max-pages`, `--wait-for`…) and go through the same reading (scanner/settings.ts).
+ */
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `Usage: a11y-gate scan <url...> [options]
+
+Pages:
+  --sitemap URL            a sitemap.xml or sitemap index
+  --sitemap-rewrite "FROM => TO"   scan sitemap URLs starting with FROM at TO instead
+  --crawl N                follow same-origin links from the given pages, up to N pages
+  --urls-file FILE         URLs, one a line
+  --exclude GLOB           never scan matching URLs (repeatable)
+Browser:
+  --chrome-path PATH       else CHROME_PATH, /usr/bin/google-chrome, chromium on PATH
+  --concurrency N          pages at a time (default: the CPU count)
+  --timeout SECONDS        per page (default 30)
+  --wait-until EVENT       load | domcontentloaded | networkidle | commit (default load)
+  --wait-for SELECTOR      wait until this element appears
+  --axe-tags TAGS          comma-separated (default wcag2a,wcag2aa,wcag21a,wcag21aa,wcag22aa,best-practice)
+  --no-bypass-csp          keep the pages' Content-Security-Policy (axe may then fail to run)
+Signed-in pages:
+  --header "NAME: VALUE"   sent to the scanned origins only (repeatable)
+  --cookie "NAME=VALUE"    set on the scanned origins (repeatable)
+  --storage-state FILE     a Playwright storage state file
+  --login-script FILE      a module whose default export receives the page to log in
+  --login-url GLOB         a page that ends there fails the run (not signed in)
+Service (optional):
+  --api-url URL --api-key KEY (or A11Y_GATE_API_KEY) --site-id ID --sha SHA --branch NAME
+  --gate                   call the deploy gate for the sha; exit 1 when it fails
+  --fail-on-critical BOOL  --fail-on-serious BOOL  --max-new-issues N
+Reports:
+  --out DIR                each page's raw axe-core result
+  --junit FILE             JUnit XML, one test case per page
+  --sarif FILE             SARIF 2.1.0
+
+Exit codes: 0 passed, 1 the gate failed, 2 usage or scan error.`;
+
+/** Flags that take a value; those marked repeatable collect their values one a line. */
+const VALUE_FLAGS = new Set([
+  'sitemap',
+  'sitemap-rewrite',
+  'crawl',
+  'urls-file',
+  'exclude',
+  'chrome-path',
+  'concurrency',
+  'timeout',
+  'wait-until',
+  'wait-for',
+  'axe-tags',
+  'header',
+  'cookie',
+  'storage-state',
+  'login-script',
+  'login-url',
+  'api-url',
+  'api-key',
+  'site-id',
+  'sha',
+  'branch',
+  'fail-on-critical',
+  'fail-on-serious',
+  'max-new-issues',
+  'out',
+  'junit',
+  'sarif',
+]);
+const REPEATABLE = new Set(['exclude', 'header', 'cookie']);
+const SWITCHES = new Set(['gate', 'no-bypass-csp', 'help']);
+
+export interface CommandLine {
+  urls: string[];
+  values: Map<string, string>;
+  switches: Set<string>;
+}
+
+export function parseArgs(argv: string[]): CommandLine {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h')
+    return { urls: [], values: new Map(), switches: new Set(['help']) };
+  if (command !== 'scan') throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  const urls: string[] = [];
+  const values = new Map<string, string>();
+  const switches = new Set<string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!arg.startsWith('--')) {
+      urls.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq > 0 ? eq : undefined);
+    if (SWITCHES.has(name) && eq < 0) {
+      switches.add(name);
+      continue;
+    }
+    if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    const before = values.get(name);
+    if (before !== undefined && !REPEATABLE.has(name)) throw new UsageError(`--${name} is given twice`);
+    values.set(name, before === undefined ? value : `${before}\n${value}`);
+  }
+  return { urls, values, switches };
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ApiError } from '../action/api-client.js';
+import type { ScanPage } from '../action/api-types.js';
+import { BrowserError } from '../scanner/browser.js';
+import { findingsOf } from '../scanner/findings.js';
+import { toJunit } from '../scanner/junit.js';
+import { PageSourceError } from '../scanner/pages.js';
+import { writeResultsDir } from '../scanner/results-dir.js';
+import { toSarif } from '../scanner/sarif.js';
+import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
+import { submittedPages } from '../scanner/scan-body.js';
+import { LoginError } from '../scanner/session.js';
+import { parseArgs, USAGE, UsageError } from './args.js';
+import { cliOptions, type CliOptions } from './options.js';
+import { stderrProgress } from './progress.js';
+import { submitAndGate } from './service.js';
+
+export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+async function writeFile(file: string, text: string): Promise<void> {
+  await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await fs.writeFile(file, text);
+}
+
+async function writeReports(options: CliOptions, run: ScanRun, seconds: number): Promise<void> {
+  const findings = findingsOf(run.pages);
+  if (options.out) await writeResultsDir(options.out, run.pages);
+  if (options.junit) await writeFile(options.junit, toJunit(run.pages, findings, seconds));
+  if (options.sarif) {
+    await writeFile(
+      options.sarif,
+      JSON.stringify(toSarif(findings, { toolVersion: run.engine.version }), null, 2) + '\n',
+    );
+  }
+}
+
+function printScan(run: ScanRun, seconds: number): void {
+  const failed = run.pages.filter((p) => !p.ok);
+  const violations = findingsOf(run.pages).filter((f) => f.kind === 'violation').length;
+  process.stdout.write(
+    `Scanned ${run.pages.length - failed.length} of ${run.pages.length} pages in ${seconds.toFixed(1)} s: ` +
+      `${violations} violations (axe-core ${run.engine.version})\n`,
+  );
+  for (const p of failed) process.stdout.write(`  not scanned: ${p.url}: ${p.error}\n`);
+}
+
+/** `a11y-gate scan …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
+export async function main(argv: string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    const cl = parseArgs(argv);
+    if (cl.switches.has('help')) {
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT.passed;
+    }
+    options = cliOptions(cl);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`a11y-gate: ${e.message}\n\n${USAGE}`);
+    return EXIT.error;
+  }
+  try {
+    const started = Date.now();
+    const run = await scan(options.scan, stderrProgress());
+    const seconds = (Date.now() - started) / 1000;
+    await writeReports(options, run, seconds);
+    printScan(run, seconds);
+    const problem = scanProblem(run.pages);
+    if (problem) {
+      err(`a11y-gate: ${problem}`);
+      return EXIT.error;
+    }
+    if (!options.service) return EXIT.passed;
+    const outcome = await submitAndGate(options.service, run, submittedPages(run) as ScanPage[], err);
+    if (!outcome.gate) return EXIT.passed;
+    const g = outcome.gate;
+    process.stdout.write(
+      `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new issues. ${outcome.detailsUrl}\n`,
+    );
+    for (const r of g.reasons) process.stdout.write(`  - ${r.message} (${r.code})\n`);
+    return g.passed ? EXIT.passed : EXIT.gateFailed;
+  } catch (e) {
+    const known = [ApiError, BrowserError, PageSourceError, LoginError].some((t) => e instanceof t);
+    err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);
+    if (!known && e instanceof Error && e.stack) err(e.stack);
+    return EXIT.error;
+  }
+}

@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import { ApiClient } from '../action/api-client.js';
+import type { DeployEvent, ScanCreated, ScanPage, ScanRequest, TriggerRequest } from '../action/api-types.js';
+import { submitScan } from '../action/scan-submit.js';
+import type { ScanRun } from '../scanner/scan.js';
+import type { ServiceOptions } from './options.js';
+
+/** One invocation is one run: retries within it reuse their keys, a new invocation scans afresh. */
+const RUN = crypto.randomUUID();
+
+function keyFor(service: ServiceOptions, request: string, body: unknown): string {
+  const digest = crypto
+    .createHash('sha256')
+    .update(`${RUN}|${service.siteId ?? ''}|${service.sha ?? ''}|${request}|${JSON.stringify(body)}`)
+    .digest('hex');
+  return `a11y-gate-cli-${request}-${digest.slice(0, 40)}`;
+}
+
+export interface ServiceOutcome {
+  scan: ScanCreated;
+  gate: DeployEvent | null;
+  detailsUrl: string | null;
+}
+
+/** Submits the scanned pages (in parts when large and offered), then asks the gate about the sha. */
+export async function submitAndGate(
+  service: ServiceOptions,
+  run: ScanRun,
+  pages: ScanPage[],
+  log: (line: string) => void,
+): Promise<ServiceOutcome> {
+  const client = new ApiClient({
+    baseUrl: service.apiUrl,
+    apiKey: service.apiKey,
+    userAgent: 'a11y-gate-cli',
+    log,
+    ...(process.env.A11Y_GATE_RETRY_DELAY_MS
+      ? { retryDelayMs: Number(process.env.A11Y_GATE_RETRY_DELAY_MS) }
+      : {}),
+  });
+  const first = new URL(run.pages[0].url);
+  // Without --site-id the service names the site after the host; without --sha the scan has no commit.
+  const body = {
+    url: first.origin + '/',
+    ...(service.siteId ? { siteId: service.siteId } : {}),
+    ...(service.sha ? { sha: service.sha } : {}),
+    ...(service.branch ? { branch: service.branch } : {}),
+    engine: run.engine,
+    pages,
+  } as ScanRequest;
+  const scan = (await submitScan(client, body, (request, b) => keyFor(service, request, b), log)).body;
+  log(`Scan ${scan.id} submitted: ${scan.summary.pages} pages, ${scan.summary.issues} issues`);
+  if (!service.gate) return { scan, gate: null, detailsUrl: null };
+
+  const trigger: TriggerRequest = { siteId: service.siteId as string, sha: service.sha as string };
+  if (service.failOnCritical !== null) trigger.fail_on_critical = service.failOnCritical;
+  if (service.failOnSerious !== null) trigger.fail_on_serious = service.failOnSerious;
+  if (service.maxNewIssues !== null) trigger.max_total = service.maxNewIssues;
+  const res = await client.post<DeployEvent>(
+    '/api/v1/deploy/trigger',
+    trigger,
+    keyFor(service, 'gate', { trigger, scan: scan.id }),
+  );
+  const detailsUrl = res.location ?? `${service.apiUrl}/api/v1/deploy/${encodeURIComponent(res.body.id)}`;
+  return { scan, gate: res.body, detailsUrl };
+}

@@ -1,0 +1,62 @@
+import type { Finding } from './findings.js';
+import type { PageOutcome } from './page-scan.js';
+
+/**
+ * JUnit XML for CI systems that show test reports (GitLab merge request widgets, Jenkins, CircleCI): one
+ * test suite, one test case per page. A page with violations fails (one <failure> listing each element), a
+ * page that could not be scanned is an <error>; `incomplete` findings (a person must check) do not fail.
+ */
+function xml(text: string): string {
+  return (
+    text
+      // XML 1.0 cannot hold these control characters at all, not even escaped.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
+}
+
+export function toJunit(pages: PageOutcome[], findings: Finding[], seconds: number): string {
+  const cases: string[] = [];
+  let failures = 0;
+  let errors = 0;
+  for (const page of pages) {
+    const name = xml(page.url);
+    if (!page.ok) {
+      errors++;
+      const status = page.status ? ` (HTTP ${page.status})` : '';
+      cases.push(
+        `  <testcase classname="a11y-gate" name="${name}"><error message="${xml(page.error + status)}"/></testcase>`,
+      );
+      continue;
+    }
+    const own = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
+    if (own.length === 0) {
+      cases.push(`  <testcase classname="a11y-gate" name="${name}"/>`);
+      continue;
+    }
+    failures++;
+    const detail = own
+      .map(
+        (f) =>
+          `${f.impact ?? 'unknown'} ${f.rule}: ${f.selector}\n  ${f.message.replace(/\n/g, '\n  ')}\n  ${f.helpUrl}`,
+      )
+      .join('\n\n');
+    const rules = [...new Set(own.map((f) => f.rule))].join(', ');
+    cases.push(
+      `  <testcase classname="a11y-gate" name="${name}"><failure message="${own.length} accessibility violations (${xml(rules)})">${xml(detail)}</failure></testcase>`,
+    );
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="a11y-gate" tests="${pages.length}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
+    `<testsuite name="accessibility (axe-core)" tests="${pages.length}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
+    ...cases,
+    '</testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,118 @@
+import { defaultScanOptions, WAIT_UNTIL, type ScanOptions, type WaitUntil } from './options.js';
+
+/**
+ * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same
+ * names (`max-pages`, `wait-for`…) and this one reading. `fail(name, problem)` builds each face's error.
+ */
+export type GetSetting = (name: string) => string;
+export type SettingFailure = (name: string, problem: string) => Error;
+
+/** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`). */
+function list(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function lines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s && !s.startsWith('#'));
+}
+
+function integer(get: GetSetting, fail: SettingFailure, name: string, fallback: number, min: number): number {
+  const text = get(name).trim();
+  if (!text) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw fail(name, `must be an integer of at least ${min}, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function bool(get: GetSetting, fail: SettingFailure, name: string, fallback: boolean): boolean {
+  const text = get(name).trim();
+  if (!text) return fallback;
+  if (/^true$/i.test(text)) return true;
+  if (/^false$/i.test(text)) return false;
+  throw fail(name, `must be true or false, got "${text}"`);
+}
+
+function absoluteUrl(fail: SettingFailure, name: string, value: string): string {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+    throw fail(name, `must hold absolute http(s) URLs, got "${value}"`);
+  }
+  return value;
+}
+
+/** `Name: value` a line. */
+export function parseHeaders(fail: SettingFailure, text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines(text)) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(line);
+    if (!m) throw fail('headers', `must be "Name: value" lines, got a line starting "${line.slice(0, 20)}"`);
+    out[m[1].toLowerCase()] = m[2];
+  }
+  return out;
+}
+
+/** `name=value`, separated by `;` or new lines (what a Cookie header or a browser's devtools shows). */
+export function parseCookies(fail: SettingFailure, text: string): { name: string; value: string }[] {
+  return text
+    .split(/[;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw fail('cookies', 'must be name=value pairs separated by ";" or new lines');
+      return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
+    });
+}
+
+function rewrite(fail: SettingFailure, text: string): ScanOptions['sitemapRewrite'] {
+  if (!text.trim()) return null;
+  const m = /^\s*(\S+)\s*=>\s*(\S+)\s*$/.exec(text);
+  if (!m) throw fail('sitemap-rewrite', `must be "from => to", got "${text.trim()}"`);
+  return { from: absoluteUrl(fail, 'sitemap-rewrite', m[1]), to: absoluteUrl(fail, 'sitemap-rewrite', m[2]) };
+}
+
+/** The pages to scan and how: null when no page source is set (nothing to scan). */
+export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOptions | null {
+  const d = defaultScanOptions();
+  const urls = list(get('urls')).map((u) => absoluteUrl(fail, 'urls', u));
+  const sitemap = get('sitemap').trim() || null;
+  if (sitemap) absoluteUrl(fail, 'sitemap', sitemap);
+  const urlsFile = get('urls-file').trim() || null;
+  if (urls.length === 0 && !sitemap && !urlsFile) return null;
+  const crawl = bool(get, fail, 'crawl', false);
+  if (crawl && urls.length === 0 && !urlsFile) {
+    throw fail('crawl', 'starts from "urls" or "urls-file": give at least one page');
+  }
+  const waitUntil = get('wait-until').trim() || d.waitUntil;
+  if (!(WAIT_UNTIL as readonly string[]).includes(waitUntil)) {
+    throw fail('wait-until', `must be one of ${WAIT_UNTIL.join(', ')}, got "${waitUntil}"`);
+  }
+  const axeTags = list(get('axe-tags'));
+  return {
+    urls,
+    sitemap,
+    sitemapRewrite: rewrite(fail, get('sitemap-rewrite')),
+    urlsFile,
+    crawl,
+    maxPages: integer(get, fail, 'max-pages', d.maxPages, 1),
+    exclude: list(get('exclude')),
+    chromePath: get('chrome-path').trim() || null,
+    bypassCsp: bool(get, fail, 'bypass-csp', true),
+    axeTags: axeTags.length > 0 ? axeTags : d.axeTags,
+    concurrency: integer(get, fail, 'concurrency', d.concurrency, 1),
+    timeoutMs: integer(get, fail, 'timeout', d.timeoutMs / 1000, 1) * 1000,
+    waitUntil: waitUntil as WaitUntil,
+    waitFor: get('wait-for').trim() || null,
+    headers: parseHeaders(fail, get('headers')),
+    cookies: parseCookies(fail, get('cookies')),
+    storageState: get('storage-state').trim() || null,
+    loginScript: get('login-script').trim() || null,
+    loginUrl: get('login-url').trim() || null,
+  };
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { runNode } from '../scanner/process.js';
+import { startSite, type Site } from '../scanner/site.js';
+
+// The bundled CLI (dist/cli/index.js) as another CI system runs it: a process, its exit code, its files.
+const describeBrowser = haveChromium || process.env.CI ? describe : describe.skip;
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'index.js');
+
+let h: Harness;
+let site: Site;
+let key: string;
+beforeAll(async () => {
+  [h, site] = await Promise.all([startHarness({ db: 'sqlite' }), startSite()]);
+  key = await h.createKey({ name: 'ci', scopes: ['ingest', 'gate', 'read'] });
+});
+afterAll(async () => {
+  await Promise.all([h?.close(), site?.close()]);
+});
+
+const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-cli-'));
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  CHROME_PATH: CHROMIUM_PATH,
+  A11Y_GATE_RETRY_DELAY_MS: '5',
+  ...extra,
+});
+
+test('usage mistakes exit 2 and say what is wrong, before any browser starts', async () => {
+  const none = await runNode(cli, ['scan'], env(), dir());
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('give at least one URL, --sitemap or --urls-file');
+  const gate = await runNode(cli, ['scan', 'https://a.test/', '--gate'], env(), dir());
+  expect(gate.code).toBe(2);
+  expect(gate.stderr).toContain('--gate needs --api-url');
+  const typo = await runNode(cli, ['scan', 'https://a.test/', '--crawl', 'ten'], env(), dir());
+  expect(typo.stderr).toContain('--max-pages must be an integer');
+});
+
+describeBrowser('a11y-gate scan', () => {
+  test('gate failed: exit 1 with a JUnit report; the key from A11Y_GATE_API_KEY; the gate asked about the sha', async () => {
+    const cwd = dir();
+    const sha = '9999999999999999999999999999999999999999';
+    const args = ['scan', `${site.url}/a`, `${site.url}/d`, '--api-url', h.url, '--site-id', 'cli-site'];
+    const run = await runNode(
+      cli,
+      [...args, '--sha', sha, '--gate', '--fail-on-critical', 'true', '--junit', 'junit.xml', '--out', 'raw'],
+      env({ A11Y_GATE_API_KEY: key }),
+      cwd,
+    );
+    expect(run.stderr).toMatch(/^\[1\/2\] ok /m); // one line per page when stderr is not a terminal
+    expect(run.stdout).toMatch(/^Gate FAILED: \d+ new issues\./m);
+    expect(run.code).toBe(1);
+    const junit = fs.readFileSync(path.join(cwd, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<testsuite name="accessibility (axe-core)" tests="2" failures="2" errors="0"');
+    expect(junit).toMatch(/<failure message="\d+ accessibility violations \([^"]*image-alt/);
+    expect(fs.readdirSync(path.join(cwd, 'raw')).sort()).toEqual(['001-a.json', '002-d.json']);
+    const scans = await h.request('GET', `/api/v1/scans?siteId=cli-site&sha=${sha}`, { key });
+    expect(scans.body.data).toHaveLength(1);
+
+    const pass = await runNode(
+      cli,
+      [...args, '--sha', sha, '--gate', '--fail-on-critical', 'false', '--api-key', key],
+      env(),
+      cwd,
+    );
+    expect(pass.stdout).toMatch(/^Gate passed: /m);
+    expect(pass.code).toBe(0);
+  }, 120_000);
+
+  test('a page that times out is reported; a run where every page fails exits 2', async () => {
+    const cwd = dir();
+    const run = await runNode(
+      cli,
+      ['scan', `${site.url}/slow`, '--timeout', '3', '--junit', 'j.xml'],
+      env(),
+      cwd,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`not scanned: ${site.url}/slow: timed out after 3 s`);
+    expect(run.stderr).toContain('Every page failed (1)');
+    expect(fs.readFileSync(path.join(cwd, 'j.xml'), 'utf8')).toContain(
+      '<error message="timed out after 3 s"/>',
+    );
+  }, 60_000);
+});
