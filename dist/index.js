@@ -1,4 +1,5 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwright-core";
 /******/ var __webpack_modules__ = ({
 
 /***/ 770:
@@ -28374,7 +28375,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6494);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3918);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28385,7 +28386,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6494:
+/***/ 3918:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31429,6 +31430,20 @@ class ApiClient {
         this.log = options.log ?? (() => undefined);
         this.random = options.random ?? Math.random;
     }
+    /** GETs a public JSON document once, without the key (`GET /api/v1`); null when it cannot be had. */
+    async getPublic(path) {
+        try {
+            const res = await fetch(this.baseUrl + path, {
+                headers: { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'a11y-gate-action' },
+                redirect: 'manual',
+                signal: AbortSignal.timeout(this.timeoutMs),
+            });
+            return res.ok ? (await res.json()) : null;
+        }
+        catch {
+            return null;
+        }
+    }
     /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
     async post(path, body, idempotencyKey, options = {}) {
         const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -31592,7 +31607,162 @@ var external_node_crypto_default = /*#__PURE__*/__nccwpck_require__.n(external_n
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_namespaceObject);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: ./scanner/options.ts
+
+/**
+ * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
+ * inputs. Plain data: parsing and validation happen in each face's input module, defaults here.
+ */
+/** axe-core tags run by default: WCAG 2.0-2.2 A and AA, plus axe's best practices. */
+const DEFAULT_AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+const DEFAULT_MAX_PAGES = 50;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'commit'];
+const silentProgress = { planned: () => { }, page: () => { }, note: () => { } };
+/** Every option at its default; each face overrides what its inputs set. */
+function defaultScanOptions() {
+    return {
+        urls: [],
+        sitemap: null,
+        sitemapRewrite: null,
+        urlsFile: null,
+        crawl: false,
+        maxPages: DEFAULT_MAX_PAGES,
+        exclude: [],
+        chromePath: null,
+        bypassCsp: true,
+        axeTags: [...DEFAULT_AXE_TAGS],
+        concurrency: Math.max(1, external_node_os_default().availableParallelism()),
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        waitUntil: 'load',
+        waitFor: null,
+        headers: {},
+        cookies: [],
+        storageState: null,
+        loginScript: null,
+        loginUrl: null,
+    };
+}
+
+;// CONCATENATED MODULE: ./scanner/settings.ts
+
+/** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`). */
+function list(text) {
+    return text
+        .split(/[\n,]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+function lines(text) {
+    return text
+        .split(/\r?\n/)
+        .map((s) => s.trim())
+        .filter((s) => s && !s.startsWith('#'));
+}
+function integer(get, fail, name, fallback, min) {
+    const text = get(name).trim();
+    if (!text)
+        return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+        throw fail(name, `must be an integer of at least ${min}, got "${text}"`);
+    }
+    return Number(text);
+}
+function bool(get, fail, name, fallback) {
+    const text = get(name).trim();
+    if (!text)
+        return fallback;
+    if (/^true$/i.test(text))
+        return true;
+    if (/^false$/i.test(text))
+        return false;
+    throw fail(name, `must be true or false, got "${text}"`);
+}
+function absoluteUrl(fail, name, value) {
+    if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+        throw fail(name, `must hold absolute http(s) URLs, got "${value}"`);
+    }
+    return value;
+}
+/** `Name: value` a line. */
+function parseHeaders(fail, text) {
+    const out = {};
+    for (const line of lines(text)) {
+        const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(line);
+        if (!m)
+            throw fail('headers', `must be "Name: value" lines, got a line starting "${line.slice(0, 20)}"`);
+        out[m[1].toLowerCase()] = m[2];
+    }
+    return out;
+}
+/** `name=value`, separated by `;` or new lines (what a Cookie header or a browser's devtools shows). */
+function parseCookies(fail, text) {
+    return text
+        .split(/[;\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq <= 0)
+            throw fail('cookies', 'must be name=value pairs separated by ";" or new lines');
+        return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
+    });
+}
+function rewrite(fail, text) {
+    if (!text.trim())
+        return null;
+    const m = /^\s*(\S+)\s*=>\s*(\S+)\s*$/.exec(text);
+    if (!m)
+        throw fail('sitemap-rewrite', `must be "from => to", got "${text.trim()}"`);
+    return { from: absoluteUrl(fail, 'sitemap-rewrite', m[1]), to: absoluteUrl(fail, 'sitemap-rewrite', m[2]) };
+}
+/** The pages to scan and how: null when no page source is set (nothing to scan). */
+function parseScanSettings(get, fail) {
+    const d = defaultScanOptions();
+    const urls = list(get('urls')).map((u) => absoluteUrl(fail, 'urls', u));
+    const sitemap = get('sitemap').trim() || null;
+    if (sitemap)
+        absoluteUrl(fail, 'sitemap', sitemap);
+    const urlsFile = get('urls-file').trim() || null;
+    if (urls.length === 0 && !sitemap && !urlsFile)
+        return null;
+    const crawl = bool(get, fail, 'crawl', false);
+    if (crawl && urls.length === 0 && !urlsFile) {
+        throw fail('crawl', 'starts from "urls" or "urls-file": give at least one page');
+    }
+    const waitUntil = get('wait-until').trim() || d.waitUntil;
+    if (!WAIT_UNTIL.includes(waitUntil)) {
+        throw fail('wait-until', `must be one of ${WAIT_UNTIL.join(', ')}, got "${waitUntil}"`);
+    }
+    const axeTags = list(get('axe-tags'));
+    return {
+        urls,
+        sitemap,
+        sitemapRewrite: rewrite(fail, get('sitemap-rewrite')),
+        urlsFile,
+        crawl,
+        maxPages: integer(get, fail, 'max-pages', d.maxPages, 1),
+        exclude: list(get('exclude')),
+        chromePath: get('chrome-path').trim() || null,
+        bypassCsp: bool(get, fail, 'bypass-csp', true),
+        axeTags: axeTags.length > 0 ? axeTags : d.axeTags,
+        concurrency: integer(get, fail, 'concurrency', d.concurrency, 1),
+        timeoutMs: integer(get, fail, 'timeout', d.timeoutMs / 1000, 1) * 1000,
+        waitUntil: waitUntil,
+        waitFor: get('wait-for').trim() || null,
+        headers: parseHeaders(fail, get('headers')),
+        cookies: parseCookies(fail, get('cookies')),
+        storageState: get('storage-state').trim() || null,
+        loginScript: get('login-script').trim() || null,
+        loginUrl: get('login-url').trim() || null,
+    };
+}
+
 ;// CONCATENATED MODULE: ./action/inputs.ts
+
 
 
 /** A bad input: the message always names the input. */
@@ -31695,6 +31865,7 @@ function parseInputs(get, env = process.env) {
     if (!SHA.test(sha))
         throw new InputError('sha', `must be a hex commit sha (7-64 characters), got "${sha}"`);
     const results = optional(get, 'results');
+    const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
     const url = optional(get, 'url');
     if (url)
         httpUrl('url', url);
@@ -31741,6 +31912,9 @@ function parseInputs(get, env = process.env) {
         runId: env.GITHUB_RUN_ID || null,
         runAttempt,
         retryDelayMs,
+        scan,
+        resultsDir: optional(get, 'results-dir'),
+        sarif: optional(get, 'sarif'),
     };
 }
 /**
@@ -32060,8 +32234,29 @@ function scanSize(summary) {
 function uploadLine(upload) {
     const s = upload.scan.summary;
     const counts = s ? ` (${scanSize(s)})` : '';
-    const files = `${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`;
-    return `Submitted scan \`${upload.scan.id}\`${counts} from ${files}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+    const sources = [];
+    const scanned = upload.scanned;
+    if (scanned) {
+        sources.push(`${scanned.pages - scanned.failed.length} of ${scanned.pages} pages scanned in ${scanned.seconds.toFixed(1)} s`);
+    }
+    if (upload.files > 0 || !scanned)
+        sources.push(`${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`);
+    const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+    if (!scanned?.failed.length)
+        return line;
+    const rows = scanned.failed.slice(0, 50).map((f) => `| ${job_summary_cell(f.url)} | ${job_summary_cell(f.error)} |`);
+    return [
+        line,
+        '',
+        '**Pages not scanned** (not part of the scan):',
+        '',
+        '| Page | Why |',
+        '|---|---|',
+        ...rows,
+    ].join('\n');
+}
+function job_summary_cell(text) {
+    return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
 /** Writes to GITHUB_STEP_SUMMARY when the runner provides one (it does on GitHub; not in other CI). */
 async function writeJobSummary(markdown) {
@@ -36023,6 +36218,820 @@ function originOf(url) {
     }
 }
 
+;// CONCATENATED MODULE: ./scanner/findings.ts
+/** The same selector the service stores: frames joined with ` |> `, shadow roots with ` >>> `. */
+function selectorOf(target) {
+    return target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' |> ');
+}
+function findingsOf(pages) {
+    const out = [];
+    for (const page of pages.filter((p) => p.ok)) {
+        for (const kind of ['violation', 'incomplete']) {
+            const rules = kind === 'violation' ? page.axe.violations : page.axe.incomplete;
+            for (const rule of rules) {
+                for (const node of rule.nodes) {
+                    out.push({
+                        pageUrl: page.url,
+                        rule: rule.id,
+                        kind,
+                        impact: node.impact ?? rule.impact ?? null,
+                        message: node.failureSummary?.trim() || rule.help,
+                        selector: selectorOf(node.target),
+                        html: node.html,
+                        helpUrl: rule.helpUrl,
+                        tags: rule.tags,
+                    });
+                }
+            }
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./scanner/results-dir.ts
+
+
+/** A file name from the page's path: `003-products-shoes.json`, numbered in scan order. */
+function fileName(index, url, suffix) {
+    const u = new URL(url);
+    const slug = (u.pathname + u.search)
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80);
+    return `${String(index + 1).padStart(3, '0')}-${slug || 'index'}${suffix}`;
+}
+/**
+ * Each page's raw axe-core result as axe returned it (`NNN-path.json`, also readable by the `results` input
+ * and other axe tools); a failed page as `NNN-path.failed.json` with its error and HTTP status.
+ */
+async function writeResultsDir(dir, pages) {
+    await promises_default().mkdir(dir, { recursive: true });
+    const written = [];
+    for (const [i, p] of pages.entries()) {
+        const file = external_node_path_default().join(dir, fileName(i, p.url, p.ok ? '.json' : '.failed.json'));
+        const body = p.ok
+            ? p.axe
+            : {
+                url: p.url,
+                final_url: p.finalUrl,
+                http_status: p.status,
+                error: p.error,
+                login_redirect: p.loginRedirect,
+            };
+        await promises_default().writeFile(file, JSON.stringify(body, null, 2) + '\n');
+        written.push(file);
+    }
+    return written;
+}
+
+;// CONCATENATED MODULE: ./scanner/sarif.ts
+const LEVEL = {
+    critical: 'error',
+    serious: 'error',
+    moderate: 'warning',
+    minor: 'note',
+};
+function pagePath(pageUrl) {
+    const u = new URL(pageUrl);
+    const path = u.pathname === '/' ? '/index' : u.pathname.replace(/\/+$/, '');
+    return `${u.hostname}${u.port ? `_${u.port}` : ''}${path}`;
+}
+function toSarif(findings, options) {
+    const ruleIds = [...new Set(findings.map((f) => f.rule))].sort();
+    const rules = ruleIds.map((id) => {
+        const f = findings.find((x) => x.rule === id);
+        return { id, shortDescription: { text: id }, helpUri: f.helpUrl, properties: { tags: f.tags } };
+    });
+    const results = findings.map((f) => {
+        const source = options.source?.(f.pageUrl) ?? null;
+        const location = {
+            logicalLocations: [
+                { name: f.selector, fullyQualifiedName: `${f.pageUrl} ${f.selector}`, kind: 'element' },
+            ],
+        };
+        location.physicalLocation = source
+            ? {
+                artifactLocation: { uri: source.path },
+                ...(source.line ? { region: { startLine: source.line } } : {}),
+            }
+            : { artifactLocation: { uri: pagePath(f.pageUrl) } };
+        return {
+            ruleId: f.rule,
+            ruleIndex: ruleIds.indexOf(f.rule),
+            level: f.kind === 'incomplete' ? 'note' : (LEVEL[f.impact ?? ''] ?? 'warning'),
+            message: { text: `${f.message}\nPage: ${f.pageUrl}\nElement: ${f.selector}` },
+            locations: [location],
+            partialFingerprints: { 'a11yGate/v1': `${f.rule}|${new URL(f.pageUrl).pathname}|${f.selector}` },
+            properties: { pageUrl: f.pageUrl, selector: f.selector, impact: f.impact, kind: f.kind, html: f.html },
+        };
+    });
+    return {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'a11y-gate',
+                        version: options.toolVersion,
+                        rules,
+                    },
+                },
+                results,
+            },
+        ],
+    };
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./scanner/axe.ts
+
+
+
+/**
+ * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
+ * rewrites a module's code, and the page needs the script exactly as axe-core ships it. The bundles carry
+ * it as dist/node_modules/axe-core (see action/bundle.ts); found as Node finds packages, walking up from
+ * here, done by hand because the bundler rewrites `require`.
+ */
+function axeDirectory() {
+    for (let dir = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));; dir = external_node_path_default().dirname(dir)) {
+        const candidate = external_node_path_default().join(dir, 'node_modules', 'axe-core');
+        if (external_node_fs_default().existsSync(external_node_path_default().join(candidate, 'axe.min.js')))
+            return candidate;
+        if (external_node_path_default().dirname(dir) === dir)
+            throw new Error('axe-core is not installed (node_modules/axe-core/axe.min.js)');
+    }
+}
+const AXE_DIR = axeDirectory();
+const AXE_SOURCE = external_node_fs_default().readFileSync(external_node_path_default().join(AXE_DIR, 'axe.min.js'), 'utf8');
+const AXE_VERSION = JSON.parse(external_node_fs_default().readFileSync(external_node_path_default().join(AXE_DIR, 'package.json'), 'utf8')).version;
+/**
+ * Injects axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
+ * it is loaded too, and merges the frames' results itself (their selectors joined with the frame's).
+ * Frames that go away meanwhile are skipped.
+ */
+async function runAxe(page, tags) {
+    await Promise.all(page.frames().map((frame) => frame.evaluate(AXE_SOURCE).catch((err) => {
+        if (frame === page.mainFrame())
+            throw err;
+    })));
+    return page.evaluate((values) => globalThis.axe.run(globalThis.document, {
+        runOnly: { type: 'tag', values },
+        // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
+        resultTypes: ['violations', 'incomplete'],
+    }), tags);
+}
+/** What the service reads of passes and inapplicable: the rule ids (which rules ran on the page). */
+function forSubmission(result) {
+    const ids = (rules) => rules.map((r) => ({ id: r.id }));
+    return {
+        testEngine: result.testEngine,
+        url: result.url,
+        violations: result.violations,
+        incomplete: result.incomplete,
+        passes: ids(result.passes),
+        inapplicable: ids(result.inapplicable),
+    };
+}
+
+;// CONCATENATED MODULE: external "playwright-core"
+var x = (y) => {
+	var x = {}; __nccwpck_require__.d(x, y); return x
+} 
+var y = (x) => (() => (x))
+const external_playwright_core_namespaceObject = x({ ["chromium"]: () => (__WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__.chromium) });
+;// CONCATENATED MODULE: ./scanner/browser.ts
+
+
+
+/** Google Chrome as GitHub's Ubuntu runners install it. */
+const RUNNER_CHROME = '/usr/bin/google-chrome';
+/** No browser could be found, or the one named cannot be started: a setup mistake, not a finding. */
+class BrowserError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'BrowserError';
+    }
+}
+function isExecutableFile(file) {
+    try {
+        external_node_fs_default().accessSync(file, (external_node_fs_default()).constants.X_OK);
+        return external_node_fs_default().statSync(file).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function onPath(name, env, isFile) {
+    for (const dir of (env.PATH ?? '').split((external_node_path_default()).delimiter)) {
+        if (!dir)
+            continue;
+        const candidate = external_node_path_default().join(dir, name);
+        if (isFile(candidate))
+            return candidate;
+    }
+    return null;
+}
+/**
+ * The browser to drive, in this order: the `chrome-path` input, else CHROME_PATH, else the runner's Google
+ * Chrome, else `chromium` on PATH. A path given explicitly must exist: falling back to another browser would
+ * hide a typo.
+ */
+function resolveBrowser({ chromePath, env, isFile = isExecutableFile }) {
+    if (chromePath) {
+        if (!isFile(chromePath))
+            throw new BrowserError(`chrome-path "${chromePath}" is not an executable file`);
+        return chromePath;
+    }
+    if (env.CHROME_PATH) {
+        if (!isFile(env.CHROME_PATH)) {
+            throw new BrowserError(`CHROME_PATH "${env.CHROME_PATH}" is not an executable file`);
+        }
+        return env.CHROME_PATH;
+    }
+    if (isFile(RUNNER_CHROME))
+        return RUNNER_CHROME;
+    const chromium = onPath('chromium', env, isFile) ?? onPath('chromium-browser', env, isFile);
+    if (chromium)
+        return chromium;
+    throw new BrowserError(`No Chrome or Chromium found. Looked at: the chrome-path input (empty), the CHROME_PATH variable (not set), ` +
+        `${RUNNER_CHROME} (absent), and "chromium" on PATH (absent). Install one (e.g. apt-get install chromium) ` +
+        'or set chrome-path.');
+}
+/**
+ * Chromium's own sandbox stays off (Playwright's default, `--no-sandbox`): Ubuntu 23.10 and later restrict the
+ * unprivileged user namespaces it needs, so it fails there with "No usable sandbox!". The scanner only opens
+ * the pages it was asked to scan. /dev/shm is small in containers, so Chromium uses /tmp instead.
+ */
+const ARGS = ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--disable-component-update'];
+async function launchBrowser(executablePath) {
+    try {
+        return await external_playwright_core_namespaceObject.chromium.launch({ executablePath, args: ARGS, headless: true, chromiumSandbox: false });
+    }
+    catch (err) {
+        const first = (err instanceof Error ? err.message : String(err)).split('\n').slice(0, 6).join('\n');
+        throw new BrowserError(`Could not start ${executablePath}: ${first}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./scanner/page-scan.ts
+
+class PageTimeout extends Error {
+}
+function page_scan_seconds(ms) {
+    return `${Math.round(ms / 100) / 10} s`;
+}
+async function load(page, url, options, isLoginPage, collectLinks) {
+    const response = await page.goto(url, { waitUntil: options.waitUntil, timeout: options.timeoutMs });
+    const status = response?.status() ?? null;
+    const finalUrl = page.url();
+    const failed = (error, loginRedirect = false) => ({
+        ok: false,
+        url,
+        finalUrl,
+        status,
+        error,
+        loginRedirect,
+    });
+    // Checked before the status: a login page answers 200, and its scan would pass for the app behind it.
+    if (isLoginPage(finalUrl))
+        return failed(`redirected to the login page (${finalUrl})`, true);
+    if (status !== null && status >= 400)
+        return failed(`HTTP ${status}`);
+    if (options.waitFor) {
+        try {
+            await page.waitForSelector(options.waitFor, { timeout: options.timeoutMs });
+        }
+        catch {
+            return failed(`"${options.waitFor}" did not appear within ${page_scan_seconds(options.timeoutMs)}`);
+        }
+    }
+    const links = collectLinks
+        ? await page.evaluate(() => Array.from(globalThis.document.querySelectorAll('a[href]'), (a) => (typeof a.href === 'string' ? a.href : '')))
+        : [];
+    const axe = await runAxe(page, options.axeTags);
+    return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
+}
+/**
+ * Opens one page in the worker's context, waits as the options say, and runs axe-core. Never throws: a page
+ * that fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the
+ * HTTP status when there was one. The whole page, axe included, has `timeout` to finish.
+ */
+async function scanPage(context, url, options, isLoginPage, collectLinks) {
+    const page = await context.newPage();
+    page.setDefaultTimeout(options.timeoutMs);
+    let timer;
+    const deadline = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new PageTimeout()), options.timeoutMs);
+    });
+    try {
+        return await Promise.race([load(page, url, options, isLoginPage, collectLinks), deadline]);
+    }
+    catch (err) {
+        const timedOut = err instanceof PageTimeout || (err instanceof Error && err.name === 'TimeoutError');
+        const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+        return {
+            ok: false,
+            url,
+            finalUrl: null,
+            status: null,
+            error: timedOut ? `timed out after ${page_scan_seconds(options.timeoutMs)}` : message,
+            loginRedirect: false,
+        };
+    }
+    finally {
+        clearTimeout(timer);
+        await page.close().catch(() => { });
+    }
+}
+
+;// CONCATENATED MODULE: ./scanner/url-match.ts
+/**
+ * URL globs for `exclude` and `login-url`: `*` matches within one path segment, `**` across segments, `?` one
+ * character. A glob starting with a scheme matches the whole URL; any other matches the path, with or
+ * without the query (`/admin/**`, `/login*`).
+ */
+function globToRegExp(glob) {
+    let out = '';
+    for (let i = 0; i < glob.length; i++) {
+        const c = glob[i];
+        if (c === '*' && glob[i + 1] === '*') {
+            out += '.*';
+            i++;
+        }
+        else if (c === '*')
+            out += '[^/]*';
+        else if (c === '?')
+            out += '.';
+        else
+            out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    return new RegExp(`^${out}$`);
+}
+function urlMatcher(globs) {
+    const patterns = globs.map((g) => ({ whole: /^[a-z][a-z0-9+.-]*:/i.test(g), re: globToRegExp(g) }));
+    return (url) => {
+        let parsed;
+        try {
+            parsed = new URL(url);
+        }
+        catch {
+            return false;
+        }
+        const local = [parsed.pathname, parsed.pathname + parsed.search];
+        return patterns.some((p) => (p.whole ? p.re.test(parsed.href) : local.some((l) => p.re.test(l))));
+    };
+}
+/** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
+function pageKey(url, base) {
+    let parsed;
+    try {
+        parsed = new URL(url, base);
+    }
+    catch {
+        return null;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        return null;
+    parsed.hash = '';
+    return parsed.href;
+}
+/** Links to these are files, not pages: the crawl does not open them. */
+const NOT_PAGES = /\.(pdf|zip|gz|tgz|png|jpe?g|gif|svg|webp|ico|mp[34]|webm|mov|avi|docx?|xlsx?|pptx?|csv|json|xml|txt|css|js)$/i;
+function looksLikePage(url) {
+    return !NOT_PAGES.test(new URL(url).pathname);
+}
+
+;// CONCATENATED MODULE: ./scanner/pages.ts
+
+
+/** A page source that cannot be read (a sitemap that does not answer, a missing URL file). */
+class PageSourceError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'PageSourceError';
+    }
+}
+const MAX_SITEMAPS = 50;
+const SITEMAP_TIMEOUT_MS = 30_000;
+/** `<loc>` values of a sitemap or sitemap index (XML entities decoded, CDATA unwrapped). */
+function parseSitemap(xml) {
+    const index = /<sitemapindex[\s>]/i.test(xml);
+    const locs = [...xml.matchAll(/<loc>\s*(?:<!\[CDATA\[)?\s*([^<\]]+?)\s*(?:\]\]>)?\s*<\/loc>/gi)].map((m) => m[1]
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&'));
+    return { index, locs };
+}
+/** `from => to`: sitemap URLs starting with `from` start with `to` instead. */
+function rewriteUrl(url, rewrite) {
+    if (!rewrite || !url.startsWith(rewrite.from))
+        return url;
+    return rewrite.to + url.slice(rewrite.from.length);
+}
+async function fetchText(url, headers) {
+    let res;
+    try {
+        res = await fetch(url, { headers, signal: AbortSignal.timeout(SITEMAP_TIMEOUT_MS) });
+    }
+    catch (err) {
+        throw new PageSourceError(`sitemap ${url} could not be fetched: ${err.message}`);
+    }
+    if (!res.ok)
+        throw new PageSourceError(`sitemap ${url} answered HTTP ${res.status}`);
+    return res.text();
+}
+/** Every page of a sitemap, following a sitemap index one level at a time (at most 50 sitemaps). */
+async function sitemapUrls(sitemap, rewrite, headers = {}) {
+    const pages = [];
+    const queue = [rewriteUrl(sitemap, rewrite)];
+    const seen = new Set();
+    while (queue.length > 0 && seen.size < MAX_SITEMAPS) {
+        const next = queue.shift();
+        if (seen.has(next))
+            continue;
+        seen.add(next);
+        const { index, locs } = parseSitemap(await fetchText(next, headers));
+        const rewritten = locs.map((l) => rewriteUrl(l, rewrite));
+        if (index)
+            queue.push(...rewritten);
+        else
+            pages.push(...rewritten);
+    }
+    return pages;
+}
+/** A file of URLs: one a line, blank lines and `#` comments ignored. */
+async function fileUrls(file) {
+    let text;
+    try {
+        text = await promises_default().readFile(file, 'utf8');
+    }
+    catch (err) {
+        throw new PageSourceError(`the URL file ${file} cannot be read: ${err.message}`);
+    }
+    return text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'));
+}
+/** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
+function uniquePages(urls, exclude) {
+    const excluded = urlMatcher(exclude);
+    const seen = new Set();
+    const out = [];
+    for (const url of urls) {
+        const key = pageKey(url);
+        if (!key)
+            throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
+        if (seen.has(key) || excluded(key))
+            continue;
+        seen.add(key);
+        out.push(key);
+    }
+    return out;
+}
+/** The starting pages: `urls`, then the sitemap's, then the file's. */
+async function startPages(sources, headers) {
+    const urls = [...sources.urls];
+    if (sources.sitemap)
+        urls.push(...(await sitemapUrls(sources.sitemap, sources.sitemapRewrite, headers)));
+    if (sources.urlsFile)
+        urls.push(...(await fileUrls(sources.urlsFile)));
+    const pages = uniquePages(urls, sources.exclude);
+    if (pages.length === 0)
+        throw new PageSourceError('there are no pages to scan (every source is empty)');
+    return pages;
+}
+
+;// CONCATENATED MODULE: ./scanner/session.ts
+
+
+/** The login script failed or does not export a function: the scan cannot see what it was asked to. */
+class LoginError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'LoginError';
+    }
+}
+async function loadLoginScript(file) {
+    const href = (0,external_node_url_.pathToFileURL)(external_node_path_default().resolve(file)).href;
+    // webpackIgnore: the bundle must load the user's module at run time, not try to bundle it.
+    const mod = (await import(/* webpackIgnore: true */ href));
+    const fn = typeof mod.default === 'function' ? mod.default : mod.login;
+    if (typeof fn !== 'function') {
+        throw new LoginError(`login-script ${file} exports no function (export default async (page) => {...})`);
+    }
+    return fn;
+}
+/**
+ * One browser context per worker, signed in as the options say: storage state, cookies on the scanned
+ * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
+ * the login script once on a page of its own.
+ */
+async function openSession(browser, options, origins) {
+    const context = await browser.newContext({
+        bypassCSP: options.bypassCsp,
+        ...(options.storageState ? { storageState: options.storageState } : {}),
+    });
+    try {
+        if (options.cookies.length > 0) {
+            await context.addCookies(origins.flatMap((origin) => options.cookies.map((c) => ({ ...c, url: origin + '/' }))));
+        }
+        const headers = options.headers;
+        if (Object.keys(headers).length > 0) {
+            const own = new Set(origins);
+            await context.route('**/*', (route) => {
+                const url = route.request().url();
+                const origin = URL.canParse(url) ? new URL(url).origin : '';
+                if (!own.has(origin))
+                    return route.continue();
+                return route.continue({ headers: { ...route.request().headers(), ...headers } });
+            });
+        }
+        if (options.loginScript) {
+            const login = await loadLoginScript(options.loginScript);
+            const page = await context.newPage();
+            page.setDefaultTimeout(options.timeoutMs);
+            try {
+                await login(page, context);
+            }
+            catch (err) {
+                if (err instanceof LoginError)
+                    throw err;
+                throw new LoginError(`login-script ${options.loginScript} failed: ${err.message}`);
+            }
+            finally {
+                await page.close();
+            }
+        }
+        return context;
+    }
+    catch (err) {
+        await context.close();
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./scanner/scan.ts
+
+
+
+
+
+
+
+/**
+ * A pool of workers, one browser context each, taking pages from a shared list. Results keep the list's
+ * order whatever order the workers finish in.
+ */
+async function scanLevel(contexts, urls, options, isLoginPage, progress) {
+    const out = new Array(urls.length);
+    let next = 0;
+    await Promise.all(contexts.map(async (context) => {
+        while (next < urls.length) {
+            const i = next++;
+            out[i] = await scanPage(context, urls[i], options, isLoginPage, options.crawl);
+            progress.report(out[i]);
+        }
+    }));
+    return out;
+}
+/** New same-origin pages linked from a level, in page order then link order, not yet seen or excluded. */
+function discover(level, origins, seen, exclude) {
+    const excluded = urlMatcher(exclude);
+    const found = [];
+    for (const outcome of level) {
+        if (!outcome.ok)
+            continue;
+        for (const link of outcome.links) {
+            const key = pageKey(link);
+            if (!key || seen.has(key) || !origins.has(new URL(key).origin))
+                continue;
+            seen.add(key);
+            if (!excluded(key) && looksLikePage(key))
+                found.push(key);
+        }
+    }
+    return found;
+}
+/**
+ * Finds the pages, scans each in one browser with `concurrency` workers, and crawls level by level (so
+ * which pages fit under max-pages never depends on which worker was faster). Failed pages are in the
+ * result; scanProblem says whether the run as a whole can be trusted.
+ */
+async function scan(options, progress = silentProgress, env = process.env) {
+    const executable = resolveBrowser({ chromePath: options.chromePath, env });
+    let level = await startPages(options, options.headers);
+    const origins = new Set(level.map((u) => new URL(u).origin));
+    const seen = new Set(level);
+    if (options.crawl)
+        level = level.slice(0, options.maxPages);
+    progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
+    const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
+    const browser = await launchBrowser(executable);
+    const pages = [];
+    let notScanned = 0;
+    try {
+        const workers = Math.max(1, Math.min(options.concurrency, level.length));
+        const contexts = await Promise.all(Array.from({ length: workers }, () => openSession(browser, options, [...origins])));
+        let planned = level.length;
+        let finished = 0;
+        progress.planned(planned);
+        const report = { report: (o) => progress.page(scan_describe(o), ++finished, planned) };
+        while (level.length > 0) {
+            const outcomes = await scanLevel(contexts, level, options, isLoginPage, report);
+            pages.push(...outcomes);
+            if (!options.crawl)
+                break;
+            const found = discover(outcomes, origins, seen, options.exclude);
+            level = found.slice(0, Math.max(0, options.maxPages - pages.length));
+            notScanned += found.length - level.length;
+            if (level.length > 0)
+                progress.planned((planned = pages.length + level.length));
+        }
+    }
+    finally {
+        await browser.close();
+    }
+    return { pages, engine: { name: 'axe-core', version: AXE_VERSION }, browser: executable, notScanned };
+}
+function scan_describe(o) {
+    if (!o.ok)
+        return { url: o.url, ok: false, detail: o.error };
+    const n = o.axe.violations.reduce((sum, v) => sum + v.nodes.length, 0);
+    return { url: o.url, ok: true, detail: `${n} ${n === 1 ? 'violation' : 'violations'}` };
+}
+/**
+ * Why the run must fail even before any gate: a page landed on the login page (the session is not signed in,
+ * so the scan tested the login form instead of the app), or every page failed (nothing was tested).
+ */
+function scanProblem(pages) {
+    const login = pages.filter((p) => !p.ok && p.loginRedirect);
+    if (login.length > 0) {
+        return (`${login.length} of ${pages.length} ${pages.length === 1 ? 'page was' : 'pages were'} redirected to the login page ` +
+            `(first: ${login[0].url}): the session is not signed in, so the scan would test the login form instead of the app.`);
+    }
+    const failed = pages.filter((p) => !p.ok);
+    if (pages.length > 0 && failed.length === pages.length) {
+        return `Every page failed (${pages.length}); the first, ${failed[0].url}: ${failed[0].error}. Nothing was tested.`;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./scanner/scan-body.ts
+
+/**
+ * The scanned pages as the service's axe import takes them: the axe result with its engine version, and of
+ * passes and inapplicable only the rule ids (the rules that ran on that page). A failed page is not sent:
+ * it was not tested, and sent without findings it would count as clean. Each face reports it instead.
+ */
+function submittedPages(run) {
+    return run.pages
+        .filter((p) => p.ok)
+        .map((p) => ({
+        url: p.url,
+        ...(p.title ? { title: p.title } : {}),
+        final_url: p.finalUrl,
+        ...(p.status !== null ? { http_status: p.status } : {}),
+        axe: forSubmission(p.axe),
+    }));
+}
+
+;// CONCATENATED MODULE: ./action/scan-step.ts
+
+
+
+
+
+
+
+
+/** The scan ran but cannot be trusted: every page failed, or pages landed on the login page. */
+class ScanProblemError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ScanProblemError';
+    }
+}
+/** One log line per page (an Actions log has no progress bar); text from pages is kept on one line. */
+const progress = {
+    planned: (total) => info(`${total} ${total === 1 ? 'page' : 'pages'} to scan`),
+    page: (p, done, total) => info(`[${done}/${total}] ${p.ok ? 'ok' : 'FAILED'} ${p.url}: ${p.detail}`.replace(/[\r\n]+/g, ' ')),
+    note: (message) => info(message),
+};
+/**
+ * Scans the pages the inputs name, writes the raw results (`results-dir`) and the SARIF report (`sarif`),
+ * and warns about each failed page. Throws ScanProblemError after writing them when the run cannot be
+ * trusted, so the files are there to look at.
+ */
+async function scanStep(inputs) {
+    if (!inputs.scan)
+        throw new Error('scanStep needs scanner inputs');
+    const started = Date.now();
+    const run = await scan(inputs.scan, progress);
+    const seconds = (Date.now() - started) / 1000;
+    const failed = run.pages.filter((p) => !p.ok);
+    info(`Scanned ${run.pages.length - failed.length} of ${run.pages.length} pages in ${seconds.toFixed(1)} s` +
+        (run.notScanned ? ` (${run.notScanned} more found by the crawl beyond max-pages)` : ''));
+    for (const p of failed) {
+        warning(`${p.url} was not scanned: ${p.error}${p.status ? ` (HTTP ${p.status})` : ''}`, {
+            title: 'a11y-gate: page not scanned',
+        });
+    }
+    if (inputs.resultsDir) {
+        const files = await writeResultsDir(inputs.resultsDir, run.pages);
+        info(`Wrote ${files.length} result files to ${inputs.resultsDir}`);
+    }
+    if (inputs.sarif) {
+        await promises_default().mkdir(external_node_path_default().dirname(external_node_path_default().resolve(inputs.sarif)), { recursive: true });
+        const sarif = toSarif(findingsOf(run.pages), { toolVersion: run.engine.version });
+        await promises_default().writeFile(inputs.sarif, JSON.stringify(sarif, null, 2) + '\n');
+        info(`Wrote SARIF to ${inputs.sarif}`);
+    }
+    const problem = scanProblem(run.pages);
+    if (problem)
+        throw new ScanProblemError(problem);
+    return { run, pages: submittedPages(run), seconds };
+}
+/** The scan body: pages from result files (when `results` is set) followed by the scanned pages. */
+function composeScan(inputs, loaded, scanned) {
+    if (loaded && !scanned)
+        return loaded.scan;
+    const pages = [...(loaded?.scan.pages ?? []), ...(scanned?.pages ?? [])];
+    const first = scanned?.run.pages[0]?.url;
+    const url = inputs.url ?? loaded?.scan.url ?? (first ? new URL(first).origin + '/' : '');
+    const body = { url, siteId: inputs.siteId, sha: inputs.sha, pages };
+    if (inputs.branch)
+        body.branch = inputs.branch;
+    body.engine = loaded?.scan.engine ?? scanned?.run.engine;
+    if (inputs.runAttempt)
+        body.run_attempt = inputs.runAttempt;
+    return body;
+}
+
+;// CONCATENATED MODULE: ./action/scan-submit.ts
+/**
+ * Sends a scan: in one request, as every version of the service takes it, or in parts when the body is large
+ * and the service offers scans in parts (`POST /api/v1/scans` with `complete: false`, then batches to
+ * `/scans/{id}/pages`, then `/scans/{id}/complete`). Each request has its own Idempotency-Key, so a retried
+ * batch is stored once.
+ */
+/** Above this many bytes of JSON a scan goes in parts, when the service offers them. */
+const PART_BYTES = 4 * 1024 * 1024;
+const SCAN_TIMEOUT_MS = 120_000;
+/** Pages cut into batches of at most `bytes` of JSON each (a page larger than that goes alone). */
+function batches(pages, bytes) {
+    const out = [];
+    let current = [];
+    let size = 0;
+    for (const page of pages) {
+        const n = Buffer.byteLength(JSON.stringify(page));
+        if (current.length > 0 && size + n > bytes) {
+            out.push(current);
+            current = [];
+            size = 0;
+        }
+        current.push(page);
+        size += n;
+    }
+    if (current.length > 0)
+        out.push(current);
+    return out;
+}
+async function partsOffered(client) {
+    const info = await client.getPublic('/api/v1');
+    const offered = info?.endpoints?.some((e) => e.method === 'POST' && /^\/api\/v1\/scans\/\{[^}]+\}\/pages$/.test(e.path ?? ''));
+    return offered ? info : null;
+}
+async function submitScan(client, scan, keyFor, log, partBytes = PART_BYTES) {
+    const size = Buffer.byteLength(JSON.stringify(scan));
+    const info = size > partBytes ? await partsOffered(client) : null;
+    if (!info) {
+        return client.post('/api/v1/scans', scan, keyFor('scan', scan), {
+            timeoutMs: SCAN_TIMEOUT_MS,
+        });
+    }
+    const limit = Math.min(partBytes, Math.floor((info.limits?.body_bytes ?? partBytes * 2) / 2));
+    const parts = batches(scan.pages, limit);
+    const opening = { ...scan, pages: [], complete: false };
+    const opened = await client.post('/api/v1/scans', opening, keyFor('scan-open', scan));
+    const id = encodeURIComponent(opened.body.id);
+    for (const [i, pages] of parts.entries()) {
+        const body = { pages };
+        await client.post(`/api/v1/scans/${id}/pages`, body, keyFor(`scan-part-${i}`, body), {
+            timeoutMs: SCAN_TIMEOUT_MS,
+        });
+        log(`Scan ${opened.body.id}: part ${i + 1} of ${parts.length} sent (${pages.length} pages)`);
+    }
+    return client.post(`/api/v1/scans/${id}/complete`, {}, keyFor('scan-complete', opened.body.id), {
+        timeoutMs: SCAN_TIMEOUT_MS,
+    });
+}
+
 ;// CONCATENATED MODULE: ./action/run.ts
 
 
@@ -36031,7 +37040,11 @@ function originOf(url) {
 
 
 
-const SCAN_TIMEOUT_MS = 120_000;
+
+
+
+
+
 function setOutputs(outputs) {
     setOutput('passed', outputs.passed ? 'true' : 'false');
     setOutput('deploy-id', outputs['deploy-id']);
@@ -36063,6 +37076,49 @@ function triggerBody(inputs) {
     if (inputs.ref)
         body.ref = inputs.ref;
     return body;
+}
+/**
+ * Scan the pages the scanner inputs name and read the `results` files, submit them as one scan, and
+ * return what was submitted (nothing when neither is set).
+ */
+async function submitStep(inputs, client) {
+    const scanned = inputs.scan ? await scanStep(inputs) : null;
+    let loaded = null;
+    if (inputs.results) {
+        loaded = await loadResults(inputs);
+        for (const f of loaded.files)
+            logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+        for (const n of loaded.notes)
+            logLine(n);
+        for (const w of loaded.warnings)
+            warning(w);
+    }
+    if (!scanned && !loaded) {
+        if (inputs.url) {
+            warning('Input "url" is ignored without "results" (it names the site the results were scanned from).');
+        }
+        return undefined;
+    }
+    const scan = composeScan(inputs, loaded, scanned);
+    // Large runs go in parts when the service offers them; each request keyed by this run and its body.
+    const res = await submitScan(client, scan, (request, body) => idempotencyKey(inputs, request, body), (line) => info(line));
+    info(`Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
+        (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''));
+    for (const w of res.body.warnings ?? [])
+        warning(`a11y-gate: ${w.message} (${w.code})`);
+    return {
+        scan: res.body,
+        files: loaded?.files.length ?? 0,
+        replayed: res.replayed,
+        ...(scanned ? { scanned: summaryOf(scanned) } : {}),
+    };
+}
+function summaryOf(step) {
+    return {
+        pages: step.run.pages.length,
+        failed: step.run.pages.filter((p) => !p.ok).map((p) => ({ url: p.url, error: p.ok ? '' : p.error })),
+        seconds: step.seconds,
+    };
 }
 /**
  * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
@@ -36097,25 +37153,7 @@ async function run() {
     });
     let upload;
     try {
-        if (inputs.results) {
-            const loaded = await loadResults(inputs);
-            for (const f of loaded.files)
-                logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
-            for (const n of loaded.notes)
-                logLine(n);
-            for (const w of loaded.warnings)
-                warning(w);
-            // Storing a large scan (thousands of pages) takes the service a while: a longer wait per attempt.
-            const res = await client.post('/api/v1/scans', loaded.scan, idempotencyKey(inputs, 'scan', loaded.scan), { timeoutMs: SCAN_TIMEOUT_MS });
-            upload = { scan: res.body, files: loaded.files.length, replayed: res.replayed };
-            info(`Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
-                (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''));
-            for (const w of res.body.warnings ?? [])
-                warning(`a11y-gate: ${w.message} (${w.code})`);
-        }
-        else if (inputs.url) {
-            warning('Input "url" is ignored without "results" (it names the site the results were scanned from).');
-        }
+        upload = await submitStep(inputs, client);
         const body = triggerBody(inputs);
         const res = await client.post('/api/v1/deploy/trigger', body, 
         // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey).
@@ -36175,7 +37213,15 @@ async function handleError(err, inputs, upload) {
     // Only an outage may be waved through: a rejected request (bad key, bad results) or a bad input is a
     // configuration mistake that would otherwise go unnoticed forever.
     const outage = err instanceof ApiError && err.kind === 'outage';
-    const known = err instanceof ApiError || err instanceof InputError || err instanceof ResultsFormatError;
+    const known = [
+        ApiError,
+        InputError,
+        ResultsFormatError,
+        ScanProblemError,
+        BrowserError,
+        PageSourceError,
+        LoginError,
+    ].some((type) => err instanceof type);
     const failed = !outage || inputs.failOnError;
     setOutputs({
         passed: false,
