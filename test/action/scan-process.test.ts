@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
+import { chromium, describeWith } from '../helpers/requirements.js';
 import { parseOutputFile, runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
 
 // The committed bundle (dist/index.js) scanning real pages in Debian's Chromium, as a runner would run it,
 // against the real API server on loopback.
-const describeBrowser = haveChromium || process.env.CI ? describe : describe.skip;
 const bundle = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
 
 let h: Harness;
@@ -51,7 +51,7 @@ async function step(inputs: Record<string, string>) {
   };
 }
 
-describeBrowser('the bundled Action scans pages itself', () => {
+describeWith(chromium, 'the bundled Action scans pages itself', () => {
   test('crawl, submit, gate with the sha: results-dir, SARIF, summary and a failed page reported', async () => {
     const sha = 'abcabcabcabcabcabcabcabcabcabcabcabcabca';
     const s = await step({

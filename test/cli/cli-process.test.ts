@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
+import { chromium, describeWith } from '../helpers/requirements.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
 
 // The bundled CLI (dist/cli/index.js) as another CI system runs it: a process, its exit code, its files.
-const describeBrowser = haveChromium || process.env.CI ? describe : describe.skip;
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'index.js');
 
 let h: Harness;
@@ -41,7 +41,7 @@ test('usage mistakes exit 2 and say what is wrong, before any browser starts', a
   expect(typo.stderr).toContain('--max-pages must be an integer');
 });
 
-describeBrowser('a11y-gate scan', () => {
+describeWith(chromium, 'a11y-gate scan', () => {
   test('gate failed: exit 1 with a JUnit report; the key from A11Y_GATE_API_KEY; the gate asked about the sha', async () => {
     const cwd = dir();
     const sha = '9999999999999999999999999999999999999999';

@@ -6,12 +6,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { defaultScanOptions, type ScanOptions } from '../../scanner/options.js';
 import type { PageOutcome, ScannedPage } from '../../scanner/page-scan.js';
 import { scan, scanProblem } from '../../scanner/scan.js';
-import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
+import { chromium as chromiumPart, describeWith } from '../helpers/requirements.js';
 import { startSite, type Site } from './site.js';
 
-// Real pages on loopback, scanned in Debian's Chromium. Under CI a missing Chromium fails these tests.
-const describeBrowser = haveChromium || process.env.CI ? describe : describe.skip;
-if (!haveChromium) console.warn(`${CHROMIUM_PATH} not found: the scanner's browser tests are SKIPPED.`);
+// Real pages on loopback, scanned in Debian's Chromium.
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -50,7 +49,7 @@ const findings = (result: { violations: any[]; incomplete: any[] }) =>
     .flatMap((r: any) => r.nodes.map((n: any) => `${r.id} ${JSON.stringify(n.target)} ${n.impact}`))
     .sort();
 
-describeBrowser('scanner in Chromium', () => {
+describeWith(chromiumPart, 'scanner in Chromium', () => {
   test('crawls same-origin links through cycles, in a stable order, without fragments, excluded paths or files; findings equal axe-core run directly', async () => {
     const run = await scan(
       options({ urls: [`${site.url}/`], crawl: true, maxPages: 10, exclude: ['/admin/**'] }),
