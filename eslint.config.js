@@ -95,7 +95,6 @@ const LONG_FUNCTIONS = [
   'api/http/mount.ts',
   'api/http/openapi.ts',
   'api/http/routes/keys.ts',
-  'api/http/routes/waivers.ts',
   'api/http/routes/webhooks.ts',
   'api/services/vpat-reports.ts',
   'api/store/migrations/0001_foundation.ts',

@@ -66,3 +66,47 @@ export async function createWaiver(
   );
   return view;
 }
+
+/** One waiver of the org (also after it was revoked or expired). DomainError not_found otherwise. */
+export async function getWaiver(ctx: ApiContext, org: string, id: string): Promise<Waiver> {
+  const w = await new WaiverRepository(ctx.db).find(org, id);
+  if (!w) throw domainErrors.notFound('waiver');
+  return presentWaiver(w);
+}
+
+/** A page of the org's waivers, newest first (`limit` rows after the keyset position `after`). */
+export async function listWaivers(
+  ctx: ApiContext,
+  org: string,
+  filter: { siteId?: string; active?: boolean },
+  limit: number,
+  after: { createdAt: string; id: string } | undefined,
+  now: string,
+): Promise<WaiverRecord[]> {
+  return new WaiverRepository(ctx.db).list(org, { ...filter, now }, limit, after);
+}
+
+/**
+ * Revokes a waiver and records `waiver.revoked` in one transaction. Revoking a revoked waiver changes
+ * nothing (no second event) and answers the same. DomainError not_found when the org has no such waiver.
+ */
+export async function revokeWaiver(
+  ctx: ApiContext,
+  org: string,
+  id: string,
+  revokedBy: string | null,
+): Promise<Waiver> {
+  const now = nowIso();
+  const waivers = new WaiverRepository(ctx.db);
+  const revoked = await ctx.db.transaction(async (trx) => {
+    const repo = waivers.with(trx);
+    if (!(await repo.revoke(org, id, now, revokedBy))) return undefined;
+    const w = (await repo.find(org, id))!;
+    await recordEvent(trx, { org, type: 'waiver.revoked', data: presentWaiver(w, now) });
+    return w;
+  });
+  const w = revoked ?? (await waivers.find(org, id));
+  if (!w) throw domainErrors.notFound('waiver');
+  if (revoked) ctx.logger.info({ waiver_id: w.id, org }, 'waiver revoked');
+  return presentWaiver(w, now);
+}

@@ -1,16 +1,15 @@
 import { nowIso } from '../../domain/ids.js';
-import { recordEvent } from '../../events/outbox.js';
 import { IdParam } from '../../schemas/common.js';
 import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers.js';
-import { createWaiver, presentWaiver } from '../../services/waivers.js';
-import { WaiverRepository } from '../../store/waivers.js';
-import type { ApiContext } from '../../context.js';
+import { createWaiver, getWaiver, listWaivers, presentWaiver, revokeWaiver } from '../../services/waivers.js';
+import type { ApiContext, Principal } from '../../context.js';
 import { newestFirstPage } from '../pagination.js';
-import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
+/** The key that acts (null for the admin token). */
+const actor = (principal: Principal) => (principal.kind === 'key' ? principal.keyId : null);
+
 export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
-  const waivers = new WaiverRepository(ctx.db);
   return [
     defineRoute({
       method: 'post',
@@ -27,7 +26,7 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
         201: { description: 'The waiver.', schema: Waiver, headers: { Location: '' } },
       },
       handler: async ({ body, org, principal }) => {
-        const view = await createWaiver(ctx, org, principal.kind === 'key' ? principal.keyId : null, body);
+        const view = await createWaiver(ctx, org, actor(principal), body);
         return { status: 201, headers: { Location: `/api/v1/waivers/${view.id}` }, body: view };
       },
     }),
@@ -47,7 +46,7 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
           req,
           query,
           (limit, after) =>
-            waivers.list(org, { siteId: query.siteId, active: query.active, now }, limit, after),
+            listWaivers(ctx, org, { siteId: query.siteId, active: query.active }, limit, after, now),
           (w) => [w.created_at, w.id],
           (w) => presentWaiver(w, now),
         );
@@ -61,11 +60,7 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
       access: ['manage', 'read'],
       params: IdParam,
       responses: { 200: { description: 'The waiver.', schema: Waiver } },
-      handler: async ({ params, org }) => {
-        const w = await waivers.find(org, params.id);
-        if (!w) throw problems.notFound('waiver');
-        return { status: 200, body: presentWaiver(w) };
-      },
+      handler: async ({ params, org }) => ({ status: 200, body: await getWaiver(ctx, org, params.id) }),
     }),
     defineRoute({
       method: 'delete',
@@ -78,21 +73,10 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'manage',
       params: IdParam,
       responses: { 200: { description: 'The revoked waiver.', schema: Waiver } },
-      handler: async ({ params, org, principal }) => {
-        const now = nowIso();
-        const by = principal.kind === 'key' ? principal.keyId : null;
-        const revoked = await ctx.db.transaction(async (trx) => {
-          const repo = waivers.with(trx);
-          if (!(await repo.revoke(org, params.id, now, by))) return undefined;
-          const w = (await repo.find(org, params.id))!;
-          await recordEvent(trx, { org, type: 'waiver.revoked', data: presentWaiver(w, now) });
-          return w;
-        });
-        const w = revoked ?? (await waivers.find(org, params.id));
-        if (!w) throw problems.notFound('waiver');
-        if (revoked) ctx.logger.info({ waiver_id: w.id, org }, 'waiver revoked');
-        return { status: 200, body: presentWaiver(w, now) };
-      },
+      handler: async ({ params, org, principal }) => ({
+        status: 200,
+        body: await revokeWaiver(ctx, org, params.id, actor(principal)),
+      }),
     }),
   ];
 }
