@@ -21,6 +21,7 @@ const envSchema = z.object({
       message: 'must be a postgres:// URL, a sqlite: URL or a file path',
     })
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(0).max(500).optional(),
   ADMIN_TOKEN: z
     .string()
     .min(32, { message: 'is too weak: use at least 32 characters (or leave it unset to generate one)' })
@@ -64,6 +65,8 @@ export interface Config {
   dataDir: string;
   /** `undefined` means the embedded SQLite file under dataDir. */
   databaseUrl?: string;
+  /** PostgreSQL: connections per instance (10); SQLite: read connections beside the writer (4). */
+  databasePoolSize?: number;
   adminToken?: string;
   logLevel: Env['LOG_LEVEL'];
   publicUrl?: string;
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

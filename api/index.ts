@@ -60,7 +60,12 @@ export interface ApiServiceOptions {
 /** Opens the database, applies migrations and builds the express app. */
 export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
   const { config, logger } = options;
-  const db = createDb({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
+  const db = createDb({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    schema: options.schema,
+    poolSize: config.databasePoolSize,
+  });
   const dialect = dialectOf(db);
   if (options.schema && dialect === 'postgres') {
     await db.raw('create schema if not exists ??', [options.schema]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { HttpProblem, problems } from './problem.js';
+import { readRawBody } from './raw-body.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -26,8 +27,6 @@ export function createBodyReader(limitBytes: number) {
     if (req.get('idempotency-key')) req.bodyHash = createHash('sha256').update(buf).digest('hex');
   };
   const parser = express.json({ limit: limitBytes, inflate: true, strict: false, type: () => true, verify });
-  // Scans are read as bytes and parsed page by page (http/scan-pages.ts): never whole.
-  const rawParser = express.raw({ limit: limitBytes, inflate: true, type: () => true, verify });
 
   return async function readBody(req: Request, res: Response, raw = false): Promise<void> {
     if (!hasBody(req)) {
@@ -45,15 +44,16 @@ export function createBodyReader(limitBytes: number) {
     ) {
       throw problems.unsupportedMediaType('The body must be UTF-8 JSON.');
     }
-    await new Promise<void>((resolve, reject) => {
-      (raw ? rawParser : parser)(req, res, (err?: unknown) =>
-        err ? reject(translateBodyError(err, limitBytes)) : resolve(),
-      );
-    });
     if (raw) {
-      req.rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
+      // Scans are read as bytes and parsed page by page (http/scan-pages.ts): never whole.
+      req.rawBody = await readRawBody(req, limitBytes);
+      verify(req, res, req.rawBody);
       req.body = undefined;
+      return;
     }
+    await new Promise<void>((resolve, reject) => {
+      parser(req, res, (err?: unknown) => (err ? reject(translateBodyError(err, limitBytes)) : resolve()));
+    });
   };
 }
 

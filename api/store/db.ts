@@ -15,6 +15,11 @@ export interface DbOptions {
   dataDir: string;
   /** PostgreSQL only: run in this schema (tests use one schema per suite). */
   schema?: string;
+  /**
+   * PostgreSQL: connections per process (default 10). SQLite: read connections beside the one writer
+   * (default 4; 0 = everything on the writer).
+   */
+  poolSize?: number;
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -32,27 +37,37 @@ export function createDb(options: DbOptions): Knex {
       client: 'pg',
       connection: options.url,
       searchPath: options.schema ? [options.schema] : undefined,
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: options.poolSize ?? 10 },
       acquireConnectionTimeout: 10_000,
     });
   }
   const file = sqliteFile(options);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   ownerOnly(file);
+  const writer = sqliteKnex(file, 1, false);
+  const readers = options.poolSize ?? 4;
+  return readers > 0 ? routeReads(writer, sqliteKnex(file, readers, true)) : writer;
+}
+
+/**
+ * One SQLite connection pool. The writer is a single connection: SQLite has one writer anyway, and
+ * one connection makes knex queue transactions instead of failing them with SQLITE_BUSY. Readers are
+ * `query_only`: in WAL mode they read the last committed state while the writer writes.
+ */
+function sqliteKnex(file: string, size: number, readOnly: boolean): Knex {
   return knexFactory({
     client: 'sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
-    // One connection: SQLite has one writer anyway, and a single connection makes knex queue
-    // transactions instead of failing them with SQLITE_BUSY.
     pool: {
-      min: 1,
-      max: 1,
+      min: readOnly ? 0 : 1,
+      max: size,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         conn.serialize(() => {
           conn.run('PRAGMA journal_mode = WAL');
           conn.run('PRAGMA synchronous = NORMAL');
           conn.run('PRAGMA foreign_keys = ON');
+          if (readOnly) conn.run('PRAGMA query_only = ON');
           conn.run('PRAGMA busy_timeout = 5000', (err) => done(err, conn));
         });
       },
@@ -70,6 +85,64 @@ function ownerOnly(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
     if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
   }
+}
+
+interface RunnerLike {
+  connection: unknown;
+  ensureConnection(cb: (runner: RunnerLike, params: unknown) => unknown, params: unknown): Promise<unknown>;
+}
+interface BuilderLike {
+  _method?: string;
+  _connection?: unknown;
+  sql?: string;
+}
+
+const READ_METHODS = new Set(['select', 'first', 'pluck']);
+
+function isRead(builder: BuilderLike): boolean {
+  if (builder._connection) return false;
+  if (builder._method) return READ_METHODS.has(builder._method);
+  // knex.raw: a plain SELECT (not SELECT … FOR UPDATE, which SQLite has not anyway).
+  return typeof builder.sql === 'string' && /^\s*select\b/i.test(builder.sql);
+}
+
+/**
+ * Reads outside a transaction go to the read pool, so a request that only reads (a deploy event,
+ * a key lookup) never queues behind a long write such as a 50,000-issue scan. Everything else (writes,
+ * every statement of a transaction, schema changes) stays on the writer. Transactions get their own
+ * runner from knex's transaction client, which does not inherit this one.
+ */
+function routeReads(writer: Knex, reader: Knex): Knex {
+  const client = writer.client as {
+    runner(builder: BuilderLike): RunnerLike;
+  };
+  const makeRunner = client.runner.bind(client);
+  const readerClient = reader.client as {
+    acquireConnection(): Promise<unknown>;
+    releaseConnection(conn: unknown): Promise<unknown>;
+  };
+  client.runner = (builder: BuilderLike) => {
+    const runner = makeRunner(builder);
+    if (!isRead(builder)) return runner;
+    runner.ensureConnection = async (cb, params) => {
+      const conn = await readerClient.acquireConnection();
+      try {
+        runner.connection = conn;
+        return await cb(runner, params);
+      } finally {
+        await readerClient.releaseConnection(conn);
+      }
+    };
+    return runner;
+  };
+  // knex.destroy() ends in its client's destroy: the read pool closes with the writer.
+  const writerClient = writer.client as { destroy(cb?: unknown): Promise<unknown> };
+  const destroy = writerClient.destroy.bind(writerClient);
+  writerClient.destroy = async (cb?: unknown) => {
+    await reader.destroy();
+    return destroy(cb);
+  };
+  return writer;
 }
 
 interface SqliteConnection {

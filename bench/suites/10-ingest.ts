@@ -20,6 +20,8 @@ import { seeded, table, type BenchSuite, type BenchTarget } from '../env.js';
  */
 
 const PAGES = Number(process.env.BENCH_INGEST_PAGES ?? 1_000);
+/** Pages of the scan whose memory is measured: about 24.7 MB of JSON, just under the 25 MB limit. */
+const MEMORY_PAGES = Number(process.env.BENCH_MEMORY_PAGES ?? 1_180);
 const PER_PAGE = 50;
 const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
 
@@ -37,9 +39,9 @@ const RULES: Array<[string, string[]]> = [
 ];
 const IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
 
-function scanBody(sha: string, random: () => number) {
+function scanBody(sha: string, random: () => number, pageCount = PAGES) {
   const pages = [];
-  for (let p = 0; p < PAGES; p++) {
+  for (let p = 0; p < pageCount; p++) {
     const issues = [];
     for (let i = 0; i < PER_PAGE; i++) {
       const [rule, wcag] = RULES[Math.floor(random() * RULES.length)];
@@ -162,26 +164,88 @@ async function floorOnce(db: ReturnType<typeof createDb>, text: string, postgres
   return performance.now() - started;
 }
 
-async function postOnce(url: string, key: string, text: string): Promise<number> {
+async function postOnce(url: string, key: string, text: string, retry = true): Promise<number> {
   const started = performance.now();
   const res = await fetch(`${url}/api/v1/scans`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: text,
+  }).catch((err: { cause?: { code?: string } }) => {
+    // A kept-alive connection the server closed after 5 s idle (the floor ran meanwhile) fails
+    // before the request reaches the server: send it again, once, on a new connection.
+    if (retry && /EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(String(err.cause?.code))) return undefined;
+    throw err;
   });
+  if (!res) return postOnce(url, key, text, false);
   const answer = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 201) throw new Error(`ingest answered ${res.status}: ${answer.slice(0, 500)}`);
   return ms;
 }
 
-function peakRssMb(pid: number | undefined): number | undefined {
+function procStatusMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024);
+    return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]) / 1024);
   } catch {
     return undefined;
   }
+}
+
+const peakRssMb = (pid: number | undefined) => procStatusMb(pid, 'VmHWM');
+
+const PARTS_PAGES = Number(process.env.BENCH_PARTS_PAGES ?? 100_000);
+const PART_SIZE = 5_000;
+
+async function call(url: string, key: string, path: string, body: unknown, idem?: string) {
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      ...(idem ? { 'idempotency-key': idem } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300)
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+/** A crawl too big for one request: PARTS_PAGES pages (2 issues each) sent in parts of 5,000 pages. */
+async function scanInParts(url: string, key: string) {
+  const started = performance.now();
+  const open = await call(url, key, '/api/v1/scans', {
+    url: 'https://big.example.com/',
+    siteId: 'bench-parts',
+    sha: 'c'.repeat(40),
+    branch: 'main',
+    complete: false,
+    pages: [],
+  });
+  const id = String(open.id);
+  for (let first = 0; first < PARTS_PAGES; first += PART_SIZE) {
+    const pages = Array.from({ length: Math.min(PART_SIZE, PARTS_PAGES - first) }, (_, i) => ({
+      url: `/docs/${first + i}`,
+      title: `Doc ${first + i}`,
+      issues: [
+        { rule: 'image-alt', impact: 'critical', selector: `#hero-${first + i} > img`, wcag: ['1.1.1'] },
+        { rule: 'link-name', impact: 'serious', selector: `nav a.css-${first + i}x`, wcag: ['2.4.4'] },
+      ],
+    }));
+    await call(url, key, `/api/v1/scans/${id}/pages`, { pages }, `${id}-${first}`);
+  }
+  const done = await call(url, key, `/api/v1/scans/${id}/complete`, undefined);
+  const seconds = (performance.now() - started) / 1000;
+  const stored = (done.summary as { pages: number }).pages;
+  if (stored !== PARTS_PAGES) throw new Error(`scan in parts: ${stored} of ${PARTS_PAGES} pages stored`);
+  return {
+    parts_pages: stored,
+    parts_issues: (done.summary as { issues: number }).issues,
+    parts_seconds: Math.round(seconds * 10) / 10,
+    parts_pages_per_s: Math.round(stored / seconds),
+  };
 }
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -212,6 +276,16 @@ const suite: BenchSuite = {
       const issues = PAGES * PER_PAGE;
       const mb = Math.round((Buffer.byteLength(bodies[0]) / 1024 / 1024) * 10) / 10;
 
+      // Memory: the largest scan the body limit allows, as the server's second; the growth of its peak
+      // RSS over its RSS before is what one big scan costs (the process's peak is never lower later).
+      const big = JSON.stringify(scanBody('f'.repeat(40), seeded(11), MEMORY_PAGES));
+      const bigMb = Buffer.byteLength(big) / 1024 / 1024;
+      // A small scan first, so modules, schemas and compiled code are not counted as the big one's.
+      await postOnce(server.url, key, JSON.stringify(scanBody('e'.repeat(40), seeded(12), 5)));
+      const rssBefore = procStatusMb(server.pid, 'VmRSS') ?? 0;
+      await postOnce(server.url, key, big);
+      const growthMb = (peakRssMb(server.pid) ?? 0) - rssBefore;
+
       // Warm-up of both paths (JIT, connection pool, SQLite page cache), not counted.
       await postOnce(server.url, key, bodies[0]);
       await floorOnce(floorDb, bodies[0], postgres);
@@ -234,10 +308,19 @@ const suite: BenchSuite = {
         floor_issues_per_s: Math.round(issues / (floorMs / 1000)),
         ratio_to_floor: Math.round((floorMs / oursMs) * 100) / 100,
         peak_rss_mb: peakRssMb(server.pid) ?? -1,
+        big_body_mb: Math.round(bigMb * 10) / 10,
+        rss_before_big_mb: rssBefore,
+        rss_growth_mb: growthMb,
+        rss_growth_to_body: Math.round((growthMb / bigMb) * 100) / 100,
         rounds: ROUNDS,
+        ...(PARTS_PAGES > 0 ? await scanInParts(server.url, key) : {}),
       };
       table([figures]);
       return figures;
+    } catch (err) {
+      // What the server said before it failed is the first thing to look at.
+      console.error(server.logs.slice(-20).join('\n'));
+      throw err;
     } finally {
       await floorDb?.destroy();
       await server.dispose();
