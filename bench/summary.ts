@@ -68,6 +68,10 @@ const SPECS: Record<string, Spec> = {
       text: '≥ 3× pa11y-ci, faster than @axe-core/cli, findings equal to axe-core',
     },
   },
+  console: {
+    fields: { worst_median_ms: ['worst_median_ms'] },
+    target: { field: 'worst_median_ms', test: (v) => v < 50, text: '< 50 ms median per page' },
+  },
   load: {
     fields: {
       req_per_s: ['req_per_s'],

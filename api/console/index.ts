@@ -9,6 +9,7 @@ import { scanPage } from './pages/scan.js';
 import { signInRoutes } from './pages/sign-in.js';
 import { sitePage, siteSettingsAction } from './pages/site.js';
 import { sitesPage } from './pages/sites.js';
+import { startTimer } from './respond.js';
 
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
@@ -16,6 +17,10 @@ import { sitesPage } from './pages/sites.js';
  */
 export function consoleRouter(ctx: ApiContext): Router {
   const r = express.Router({ strict: false });
+  r.use((_req, res, next) => {
+    startTimer(res);
+    next();
+  });
   r.get(STYLESHEET_PATH, serveStylesheet);
   signInRoutes(r, ctx, new SignInThrottle(ctx));
   r.get(

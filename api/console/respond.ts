@@ -14,7 +14,16 @@ export const CONSOLE_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+/** Marks when the console began to answer (its first middleware), for the Server-Timing header. */
+export function startTimer(res: Response): void {
+  res.locals.consoleStartedAt = performance.now();
+}
+
 export function sendPage(res: Response, status: number, page: Html): void {
+  const body = renderDocument(page);
+  const started = res.locals.consoleStartedAt as number | undefined;
+  // The server's own time for the page (session, data, rendering), readable by the bench and DevTools.
+  if (started !== undefined) res.set('Server-Timing', `page;dur=${(performance.now() - started).toFixed(1)}`);
   res
     .status(status)
     .set({
@@ -23,7 +32,7 @@ export function sendPage(res: Response, status: number, page: Html): void {
       'Referrer-Policy': 'same-origin',
     })
     .type('text/html; charset=utf-8')
-    .send(renderDocument(page));
+    .send(body);
 }
 
 /** After a form: 303 so the browser reads the next page with GET (reloading it posts nothing again). */

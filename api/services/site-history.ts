@@ -85,10 +85,8 @@ export async function sitesOverview(
 ): Promise<SiteOverview[]> {
   const sites = await listSites(ctx.db, org, limit, afterSiteId);
   const ids = sites.map((s) => s.siteId);
-  const [trends, deploys] = await Promise.all([
-    recentBaseBranchScans(ctx.db, org, ids, trendLength),
-    latestDeployPerSite(ctx.db, org, ids),
-  ]);
+  const trends = await recentBaseBranchScans(ctx.db, org, ids, trendLength);
+  const deploys = await latestDeployPerSite(ctx.db, org, ids);
   return sites.map((site) => {
     const last = deploys.get(site.siteId);
     return {

@@ -140,6 +140,48 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect((await h.request('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.otherKey })).status).toBe(404);
   });
 
+  test('the scan page walks every issue once, grouped by rule, across screens and with filters', async () => {
+    const rules = ['aria-label', 'color-contrast', 'image-alt'];
+    const impacts = [null, 'critical', 'minor', 'serious'];
+    const pages = [0, 1, 2].map((p) => ({
+      url: `https://walk.example/${p}`,
+      issues: Array.from({ length: 45 }, (_, k) => ({
+        rule: rules[(p + k) % 3],
+        ...(impacts[k % 4] ? { impact: impacts[k % 4] } : {}),
+        selector: `#p${p}-e${k}`,
+      })),
+    }));
+    const created = await h.request('POST', '/api/v1/scans', {
+      key: s.key,
+      body: { siteId: s.siteId, url: 'https://walk.example/', pages },
+    });
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.key);
+    const walk = async (query: string) => {
+      const seen: string[] = [];
+      let path: string | undefined = `/scans/${created.body.id}${query}`;
+      while (path) {
+        const page = await c.get(path);
+        expect(page.status).toBe(200);
+        seen.push(...[...page.text.matchAll(/<dt>Element<\/dt><dd><code>([^<]+)<\/code>/g)].map((m) => m[1]));
+        const next = /<a href="([^"]+)">Next 50 issues<\/a>/.exec(page.text)?.[1];
+        path = next ? `/scans/${created.body.id}${next.replace(/&amp;/g, '&')}` : undefined;
+      }
+      return seen;
+    };
+    const all = await walk('');
+    expect(all).toHaveLength(135);
+    expect(new Set(all).size).toBe(135);
+    const minorOnPage2 = await walk('?impact=minor&page=2');
+    expect(minorOnPage2.sort()).toEqual(
+      pages[1].issues
+        .filter((i) => i.impact === 'minor')
+        .map((i) => i.selector)
+        .sort(),
+    );
+    expect(await walk('?impact=unknown')).toHaveLength(36);
+  });
+
   test('the stylesheet is a file with long caching', async () => {
     const page = await new ConsoleClient(h.url).get('/sign-in');
     const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.text)![1];

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { domainErrors } from '../../domain/errors.js';
 import type { ApiContext } from '../../context.js';
-import type { DeployEvent, GateIssue } from '../../schemas/deploys.js';
+import type { DeployEvent } from '../../schemas/deploys.js';
 import { CreateWaiverBody } from '../../schemas/waivers.js';
 import { getDeploy } from '../../services/gate.js';
 import { createWaiver } from '../../services/waivers.js';
@@ -10,67 +10,9 @@ import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
 import { hasScope, type Visitor } from '../session.js';
-import {
-  decisionBadge,
-  IMPACTS,
-  impactBadge,
-  shortSha,
-  tableWrap,
-  when,
-  type FieldProblem,
-} from '../views/parts.js';
+import { decisionBadge, IMPACTS, shortSha, tableWrap, when, type FieldProblem } from '../views/parts.js';
+import { gateIssueCard } from '../views/gate-issue.js';
 import { waiveForm, type WaiveState } from './deploy-waive.js';
-
-const MATCH_TEXT: Record<string, string> = {
-  fingerprint: 'same fingerprint as in the baseline',
-  similar: 'a similar element in the baseline (moved or changed slightly)',
-  none: 'nothing like it in the baseline',
-};
-
-/** How the gate matched an issue with the baseline, where the deploy event records it. */
-function matchOf(issue: GateIssue): Html | null {
-  const match = (issue as GateIssue & { match?: string }).match;
-  return match
-    ? markup`<dt>Matched by</dt>
-        <dd>${MATCH_TEXT[match] ?? match}</dd>`
-    : null;
-}
-
-function issueCard(issue: GateIssue, extra: Html | null): Html {
-  return markup`<li class="issue">
-    <p>${impactBadge(issue.impact)} <strong>${issue.rule}</strong>: ${issue.message ?? ''}</p>
-    <dl class="facts">
-      <dt>Page</dt>
-      <dd>${issue.page_url}</dd>
-      ${
-        issue.selector
-          ? markup`<dt>Element</dt>
-              <dd><code>${issue.selector}</code></dd>`
-          : null
-      }
-      ${
-        issue.wcag.length
-          ? markup`<dt>WCAG</dt>
-              <dd>${issue.wcag.join(', ')}</dd>`
-          : null
-      }
-      ${
-        issue.source
-          ? markup`<dt>Source</dt>
-              <dd><code>${issue.source.path}${issue.source.line ? `:${issue.source.line}` : ''}</code></dd>`
-          : null
-      }
-      ${matchOf(issue)}
-      ${
-        issue.help_url
-          ? markup`<dt>Help</dt>
-              <dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>`
-          : null
-      }
-    </dl>
-    ${extra}
-  </li>`;
-}
 
 function countsTable(e: DeployEvent): Html {
   const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
@@ -204,7 +146,7 @@ async function render(
     ${
       e.new_issues.length
         ? markup`<ol class="issues">
-            ${e.new_issues.map((i, n) => issueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null))}
+            ${e.new_issues.map((i, n) => gateIssueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null))}
           </ol>`
         : markup`<p>None.</p>`
     }
@@ -216,8 +158,15 @@ async function render(
     ${
       e.waived_issues.length
         ? markup`<ol class="issues">
-            ${e.waived_issues.map((i) => issueCard(i, markup`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
+            ${e.waived_issues.map((i) => gateIssueCard(i, markup`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
           </ol>`
+        : markup`<p>None.</p>`
+    }
+    <h2>Existing issues matched by similarity (${e.similar_issues_total})</h2>
+    ${
+      e.similar_issues.length
+        ? markup`<p>Their fingerprints changed, but each is the same element as a baseline issue, so none is new.</p>
+            <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null))}</ol>`
         : markup`<p>None.</p>`
     }`;
   const title = `Gate decision for ${e.sha.slice(0, 12)}`;

@@ -2,15 +2,15 @@ import type { IssueFilter, ScanBrowse } from '../../services/scan-browse.js';
 import { markup, type Html } from '../html.js';
 import { IMPACTS } from '../views/parts.js';
 
-/** Beyond this many pages, a page is picked by its number rather than from a list. */
-const PAGE_SELECT_MAX = 100;
+/** Up to this many pages, the page filter is a list of them (the scan page reads them all). */
+export const PAGE_SELECT_MAX = 100;
 
 /** The GET form that narrows the issues; it works without script and keeps its state in the address. */
 export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
   const rules = [...new Set(b.groups.map((g) => g.rule))].sort();
   if (f.rule && !rules.includes(f.rule)) rules.unshift(f.rule);
   const pageField =
-    b.pages.length <= PAGE_SELECT_MAX
+    b.scan.page_count <= PAGE_SELECT_MAX
       ? markup`<select id="f-page" name="page">
           <option value="">All pages</option>
           ${b.pages.map((p) => markup`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
@@ -22,7 +22,7 @@ export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
             size="6"
             value=${f.pageIndex === undefined ? '' : String(f.pageIndex + 1)}
             aria-describedby="f-page-hint"
-          /><span class="hint" id="f-page-hint">1 to ${b.pages.length}; empty for all</span>`;
+          /><span class="hint" id="f-page-hint">1 to ${b.scan.page_count}; empty for all</span>`;
   return markup`<form method="get" action="#issues" class="filters">
     <div class="field">
       <label for="f-impact">Impact</label>

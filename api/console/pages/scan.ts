@@ -12,19 +12,20 @@ import { sendPage } from '../respond.js';
 import type { Visitor } from '../session.js';
 import { decodePageCursor, encodePageCursor } from '../views/cursor.js';
 import { IMPACTS, impactBadge, plural, shortSha, tableWrap, when } from '../views/parts.js';
-import { scanFilters } from './scan-filters.js';
+import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 
 export const ISSUES_PER_PAGE = 50;
 /** Pages listed at once (those with the most issues); the page filter reaches every page. */
 const PAGES_LISTED = 50;
+
 const IMPACT_FILTERS = [...IMPACTS, 'unknown'] as const;
 
-export function filterOf(req: Request, pageCount: number): IssueFilter {
+export function filterOf(req: Request): IssueFilter {
   const q = req.query;
   const impact = IMPACT_FILTERS.find((i) => i === q.impact);
   const rule = typeof q.rule === 'string' && q.rule.length > 0 && q.rule.length <= 200 ? q.rule : undefined;
   const page = typeof q.page === 'string' && /^\d{1,6}$/.test(q.page) ? Number(q.page) - 1 : undefined;
-  return { impact, rule, pageIndex: page !== undefined && page >= 0 && page < pageCount ? page : undefined };
+  return { impact, rule, pageIndex: page };
 }
 
 export function filterQuery(f: IssueFilter, extra: Record<string, string> = {}): string {
@@ -42,11 +43,8 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
     .sort((x, y) => y.issue_count - x.issue_count || x.index - y.index)
     .slice(0, PAGES_LISTED);
   return markup`${
-    b.pages.length > PAGES_LISTED
-      ? markup`<p>
-          The ${PAGES_LISTED} pages with the most issues, of ${b.pages.length}; the page filter below reaches
-          every page.
-        </p>`
+    b.scan.page_count > PAGES_LISTED
+      ? markup`<p>The ${PAGES_LISTED} pages with the most issues, of ${b.scan.page_count}; the page filter below reaches every page.</p>`
       : null
   }
   ${tableWrap(
@@ -161,7 +159,7 @@ function issueItem(i: BrowsedIssue, pageUrl: string): Html {
 }
 
 function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
-  const urls = new Map(b.pages.map((p) => [p.index, p.url]));
+  const urls = new Map([...b.pageOf].map(([index, p]) => [index, p.url]));
   const byRule = new Map<string, BrowsedIssue[]>();
   for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
   return markup`${[...byRule].map(
@@ -187,22 +185,31 @@ function pager(f: IssueFilter, cursor: string | null, continued: boolean): Html 
 
 export function scanPage(ctx: ApiContext) {
   return async (visitor: Visitor, req: Request, res: Response): Promise<void> => {
-    const rawAfter = decodePageCursor(req.query.after, 2);
-    const after = rawAfter ? { rule: String(rawAfter[0]), id: Number(rawAfter[1]) } : undefined;
-    // The page filter is validated against the scan's page count once the scan is read.
-    const loose = filterOf(req, Number.MAX_SAFE_INTEGER);
+    // (rule, impact or '' for none, id) of the last issue on the previous screen.
+    const rawAfter = decodePageCursor(req.query.after, 3);
+    const after = rawAfter
+      ? {
+          rule: String(rawAfter[0]),
+          impact: rawAfter[1] === '' ? null : String(rawAfter[1]),
+          id: Number(rawAfter[2]),
+        }
+      : undefined;
     const b = await browseScan(
       ctx,
       visitor.user.org,
       String(req.params.id),
-      loose,
+      filterOf(req),
       ISSUES_PER_PAGE + 1,
+      PAGE_SELECT_MAX,
       after,
     );
-    const f = filterOf(req, b.pages.length);
+    const f = b.filter;
     const shown = b.issues.slice(0, ISSUES_PER_PAGE);
     const last = shown[shown.length - 1];
-    const cursor = b.issues.length > ISSUES_PER_PAGE && last ? encodePageCursor([last.rule, last.id]) : null;
+    const cursor =
+      b.issues.length > ISSUES_PER_PAGE && last
+        ? encodePageCursor([last.rule, last.impact ?? '', last.id])
+        : null;
     const s = b.scan;
     const main = markup`<dl class="facts">
         <dt>Site</dt>

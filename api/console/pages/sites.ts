@@ -9,7 +9,7 @@ import { sparkline } from '../views/trend-chart.js';
 import { decisionBadge, IMPACTS, impactBadge, plural, shortSha, when } from '../views/parts.js';
 
 /** Sites per page of the overview. */
-export const SITES_PER_PAGE = 100;
+export const SITES_PER_PAGE = 50;
 /** Scans in each site's trend line. */
 const TREND_LENGTH = 12;
 

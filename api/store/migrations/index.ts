@@ -7,6 +7,7 @@ import * as m0006 from './0006_issue_matching.js';
 import * as m0008 from './0008_tenancy.js';
 import * as m0009 from './0009_scan_parts.js';
 import * as m0010 from './0010_console.js';
+import * as m0010b from './0010b_scan_issue_rules.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0008_tenancy': m0008,
   '0009_scan_parts': m0009,
   '0010_console': m0010,
+  '0010b_scan_issue_rules': m0010b,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
