@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
-import { CHROMIUM_PATH, haveChromium } from '../helpers/axe-browser.js';
+import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
+import { chromium as chromiumPart, describeWith } from '../helpers/requirements.js';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -11,17 +12,9 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** WCAG 2.2 A and AA (with the 2.0 and 2.1 tags they build on) and axe's best practices. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 
-/**
- * Chromium is required where CI runs (the test then fails without it); elsewhere the browser tests are
- * skipped with a warning, like the other browser tests.
- */
+/** Chromium is required where CI runs (the tests then fail without it); elsewhere they are skipped visibly. */
 export function describeInBrowser(name: string, body: () => void): void {
-  if (!haveChromium) {
-    console.warn(
-      `${CHROMIUM_PATH} not found: the console's browser tests are ${process.env.CI ? 'FAILING' : 'SKIPPED'}.`,
-    );
-  }
-  (haveChromium || process.env.CI ? describe : describe.skip)(name, body);
+  describeWith(chromiumPart, name, body);
 }
 
 export function launch(): Promise<Browser> {
