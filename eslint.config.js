@@ -99,7 +99,6 @@ const LONG_FUNCTIONS = [
   'api/services/vpat-reports.ts',
   'api/store/migrations/0001_foundation.ts',
   'app/check-run-publisher.ts',
-  'app/host.ts',
 ];
 
 export default tseslint.config(

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import {
@@ -72,6 +72,54 @@ function webhookBodyRefusal(
   return undefined;
 }
 
+type WebhookMiddleware = Awaited<ReturnType<typeof createNodeMiddleware>>;
+
+/** The HTTP server: GitHub's webhooks to Probot (when the App is configured), everything else to the API. */
+function createHttpServer(
+  config: Config,
+  api: (req: IncomingMessage, res: ServerResponse) => void,
+  webhooks: WebhookMiddleware | undefined,
+): Server {
+  // Node checks the two timeouts on this interval (default 30 s); keep it finer than the shortest one.
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4)));
+  const server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
+    if (webhooks && req.url?.startsWith(WEBHOOKS_PATH)) {
+      const refusal = req.method === 'POST' ? webhookBodyRefusal(req, config.limits.bodyBytes) : undefined;
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: refusal.error }));
+        return;
+      }
+      void webhooks(req, res, () => api(req, res));
+      return;
+    }
+    api(req, res);
+  });
+  // Slow clients cannot hold connections open forever.
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+/**
+ * Check runs of the last triggers may still be being posted: lets them finish (each GitHub request has its
+ * own deadline) before the database closes, within what is left of the shutdown deadline (`stopBy`).
+ */
+async function awaitPublications(
+  publisher: CheckRunPublisher,
+  stopBy: number,
+  logger: Logger,
+): Promise<void> {
+  const posted = publisher.idle().then(() => true);
+  const gaveUp = new Promise<false>((resolve) =>
+    setTimeout(() => resolve(false), Math.max(0, stopBy - Date.now())).unref(),
+  );
+  if (!(await Promise.race([posted, gaveUp]))) {
+    logger.warn('shutdown: check runs still being posted were abandoned (their deploy events stay pending)');
+  }
+}
+
 /**
  * One HTTP server for both faces: Probot's webhook middleware sees `/api/github/webhooks` with the raw
  * body (its signature check needs the exact bytes); everything else goes to the express API.
@@ -82,7 +130,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   const probot = options.probot ?? probotFromConfig(config, logger);
   let url = '';
   let publisher: CheckRunPublisher | undefined;
-  let webhooks: Awaited<ReturnType<typeof createNodeMiddleware>> | undefined;
+  let webhooks: WebhookMiddleware | undefined;
   if (probot) {
     publisher = createCheckRunPublisher({
       probot,
@@ -103,26 +151,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
     logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
   }
 
-  const api = service.http.app;
-  // Node checks the two timeouts on this interval (default 30 s); keep it finer than the shortest one.
-  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4)));
-  const server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
-    if (webhooks && req.url?.startsWith(WEBHOOKS_PATH)) {
-      const refusal = req.method === 'POST' ? webhookBodyRefusal(req, config.limits.bodyBytes) : undefined;
-      if (refusal) {
-        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ error: refusal.error }));
-        return;
-      }
-      void webhooks(req, res, () => api(req, res));
-      return;
-    }
-    api(req, res);
-  });
-  // Slow clients cannot hold connections open forever.
-  server.headersTimeout = config.headersTimeoutMs;
-  server.requestTimeout = config.requestTimeoutMs;
-  server.keepAliveTimeout = 5_000;
+  const server = createHttpServer(config, service.http.app, webhooks);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -164,19 +193,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([drained, deadline]);
       server.closeAllConnections();
-      // Check runs of the last triggers are still being posted: let them finish (each GitHub request has
-      // its own deadline) before the database closes, within what is left of the shutdown deadline.
-      if (publisher) {
-        const posted = publisher.idle().then(() => true);
-        const gaveUp = new Promise<false>((resolve) =>
-          setTimeout(() => resolve(false), Math.max(0, stopBy - Date.now())).unref(),
-        );
-        if (!(await Promise.race([posted, gaveUp]))) {
-          logger.warn(
-            'shutdown: check runs still being posted were abandoned (their deploy events stay pending)',
-          );
-        }
-      }
+      if (publisher) await awaitPublications(publisher, stopBy, logger);
       await service.close();
     })());
 
