@@ -74,6 +74,8 @@ const suite: BenchSuite = {
         dir,
       );
       if (gate.code !== 0) throw new Error(`a11y-gate scan exited ${gate.code}: ${gate.stderr.slice(-2000)}`);
+      // Each tool's time as soon as it is known: the others take long on a busy machine.
+      console.log(`a11y-gate scan: ${gate.seconds.toFixed(1)} s, peak ${gate.peakRssMb} MB`);
 
       const pa11yConfig = path.join(dir, 'pa11y-ci.json');
       fs.writeFileSync(
@@ -97,6 +99,7 @@ const suite: BenchSuite = {
       const pa11yReport = JSON.parse(pa11y.stdout || '{}') as { total?: number; errors?: number };
       if (pa11yReport.total !== 100)
         throw new Error(`pa11y-ci did not test 100 pages: ${pa11y.stderr.slice(-2000)}`);
+      console.log(`pa11y-ci: ${pa11y.seconds.toFixed(1)} s, peak ${pa11y.peakRssMb} MB`);
 
       const axeCli = await measure(
         process.execPath,
@@ -128,6 +131,7 @@ const suite: BenchSuite = {
         : [];
       if (axeCliResults.length !== 100)
         throw new Error(`@axe-core/cli did not test 100 pages: ${axeCli.stderr.slice(-2000)}`);
+      console.log(`@axe-core/cli: ${axeCli.seconds.toFixed(1)} s, peak ${axeCli.peakRssMb} MB`);
 
       // Findings: a11y-gate's raw results against axe-core run directly, page by page.
       const direct = await axeDirectly(site.urls);
