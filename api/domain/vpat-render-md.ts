@@ -1,3 +1,4 @@
+import { statusLine } from './vpat-status.js';
 import { CONFORMANCE_TERMS, type Conformance } from './vpat-editions.js';
 import { CONFORMANCE_LABELS, summarySentence } from './vpat-render-html.js';
 import type { ReportCriterion, VpatReport } from './vpat-report.js';
@@ -36,9 +37,7 @@ export function renderVpatMarkdown(report: VpatReport): string {
     '',
     `Based on ${report.title}.`,
     '',
-    report.status === 'final'
-      ? '**Final report.** Every Level A and AA criterion has an answer from evidence or from a named reviewer.'
-      : '**Draft report.** Some criteria are not evaluated yet; a person has to review them (as overrides) before this report can be signed.',
+    `**${statusLine(report)}**`,
     '',
     '## Product information',
     '',

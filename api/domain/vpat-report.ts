@@ -1,3 +1,4 @@
+import type { RelatedFailure } from './act-relations.js';
 import type { Conformance, Edition } from './vpat-editions.js';
 import type { WcagLevel, WcagVersion } from './wcag-catalog.js';
 
@@ -21,7 +22,11 @@ export type AnswerBasis =
   | 'no-pages'
   | 'vpat-instructions'
   | 'chapter-default'
-  | 'override';
+  | 'override'
+  /** A person confirmed the automated evidence (`rules-passed`): the only way a row says Supports but an override. */
+  | 'confirmed';
+
+export type { RelatedFailure };
 
 export interface OverrideInput {
   criterion: string;
@@ -30,9 +35,14 @@ export interface OverrideInput {
   author?: string;
 }
 
-/** An override as recorded: who, when, and (when carried forward) from which report. */
+/**
+ * A person's decision as recorded: who, when, and (when carried forward) from which report. `level` grants a
+ * conformance level; `confirm` accepts the automated evidence of a `rules-passed` row (granting `supports`).
+ */
 export interface OverrideRecord {
   criterion: string;
+  /** Absent in reports stored before reviews existed: a level. */
+  kind?: 'level' | 'confirm';
   conformance: Conformance;
   remarks: string;
   author: string;
@@ -45,6 +55,8 @@ export interface AppliedOverride extends OverrideRecord {
   /** True when this report's evidence contradicts the override (e.g. `supports` but violations were found). */
   stale: boolean;
   stale_reason: string | null;
+  /** Failures W3C's ACT rules relate to the criterion that the person answered over. */
+  related_failures: RelatedFailure[];
 }
 
 export interface CriterionEvidence {
@@ -76,6 +88,8 @@ export interface ReportCriterion {
   /** True while a person still has to look at this row before the report can be signed. */
   needs_review: boolean;
   evidence: CriterionEvidence;
+  /** Violations of rules W3C's ACT rules relate to this criterion but the scan attributed elsewhere. */
+  related: RelatedFailure[];
   override?: AppliedOverride;
 }
 
@@ -119,16 +133,31 @@ export type ReportStatus = 'draft' | 'final';
 
 export interface ReportSummary {
   by_conformance: Record<Conformance, number>;
-  /** Rows a person still has to review (not evaluated, or supported on automated evidence only). */
+  /** Rows a person still has to look at (not evaluated, related failures, stale overrides). */
   needs_review: number;
+  /** Rows that still lack a person's decision: the report cannot be published while any is left. */
+  undecided: number;
   stale_overrides: number;
+}
+
+/** One failing rule of the scan, for comparing reports. */
+export interface RuleViolations {
+  rule: string;
+  issues: number;
+  pages_affected: number;
 }
 
 export interface VpatReport {
   id: string;
   siteId: string;
   scan_id: string;
+  /** `final` only once published; every earlier version is a draft. */
   status: ReportStatus;
+  /** 1 for a generated report; each review or publication makes the next version. */
+  version: number;
+  /** The version this one was made from (by a review or a publication); null for a generated report. */
+  previous_id: string | null;
+  published: { by: string; at: string } | null;
   title: string;
   product: ReportProduct;
   edition: Edition;
@@ -141,6 +170,7 @@ export interface VpatReport {
   criteria: ReportCriterion[];
   overrides: AppliedOverride[];
   summary: ReportSummary;
+  violations: RuleViolations[];
   scan: ReportScan;
   warnings: string[];
   created_by: { key_id: string | null; name: string };

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'scan.created',
   'deploy.completed',
   'vpat.generated',
+  'vpat.reviewed',
+  'vpat.published',
   'waiver.created',
   'waiver.revoked',
   'waiver.expired',
@@ -33,6 +35,8 @@ const VpatGenerated = VpatReport.pick({
   siteId: true,
   scan_id: true,
   status: true,
+  version: true,
+  previous_id: true,
   edition: true,
   wcag_version: true,
   level: true,
@@ -58,6 +62,17 @@ const EVENTS: Record<EventType, { summary: string; data: ZodType; description: s
     summary: 'A VPAT / ACR was generated',
     data: VpatGenerated,
     description: "The report's identity and conformance summary; `GET /api/v1/vpat/{id}` has the rest.",
+  },
+  'vpat.reviewed': {
+    summary: 'Reviewers recorded decisions: a new draft version of a VPAT / ACR',
+    data: VpatGenerated,
+    description: "The new version's identity (`previous_id`: the version reviewed) and conformance summary.",
+  },
+  'vpat.published': {
+    summary: 'A VPAT / ACR was published as final',
+    data: VpatGenerated,
+    description:
+      "The final version's identity (`previous_id`: the version published) and conformance summary.",
   },
   'waiver.created': {
     summary: 'A waiver was created',

@@ -108,9 +108,27 @@ export const GenerateVpatBody = z
   })
   .openapi('GenerateVpat');
 
+export const RelatedFailure = z
+  .object({
+    rule: z.string().openapi({ description: 'The failing axe-core rule.' }),
+    act_rule: z.string().openapi({ description: 'The W3C ACT rule it implements.' }),
+    act_name: z.string(),
+    role: z.enum(['primary', 'secondary']).openapi({ description: 'The criterion’s role in the ACT rule.' }),
+    issues: z.number().int(),
+    pages_affected: z.number().int(),
+  })
+  .openapi('VpatRelatedFailure', {
+    description:
+      'A violation of an axe-core rule that W3C’s ACT rules relate to this criterion, while the scan attributed it to other criteria.',
+  });
+
 export const AppliedOverride = z
   .object({
     criterion: z.string(),
+    kind: z.enum(['level', 'confirm']).optional().openapi({
+      description:
+        '`level`: a person granted the conformance level; `confirm`: a person confirmed the automated evidence (rules-passed), granting supports.',
+    }),
     conformance: ConformanceLevel,
     remarks: z.string(),
     author: z.string(),
@@ -122,6 +140,9 @@ export const AppliedOverride = z
       .openapi({ description: 'The report the override was carried from.' }),
     stale: z.boolean().openapi({ description: 'True when this report’s evidence contradicts the override.' }),
     stale_reason: z.string().nullable(),
+    related_failures: z.array(RelatedFailure).openapi({
+      description: 'Failures W3C relates to the criterion that the person answered over, knowingly.',
+    }),
   })
   .openapi('VpatOverride');
 
@@ -167,12 +188,18 @@ export const ReportCriterion = z
       'vpat-instructions',
       'chapter-default',
       'override',
+      'confirmed',
     ]),
     needs_review: z.boolean(),
     evidence: CriterionEvidence,
+    related: z.array(RelatedFailure),
     override: AppliedOverride.optional(),
   })
   .openapi('VpatCriterion');
+
+const RuleViolations = z
+  .object({ rule: z.string(), issues: z.number().int(), pages_affected: z.number().int() })
+  .openapi('VpatRuleViolations');
 
 const ByConformance = z.object(
   Object.fromEntries(CONFORMANCE_LEVELS.map((c) => [c, z.number().int()])) as Record<
@@ -187,8 +214,18 @@ export const VpatReport = z
     siteId: z.string(),
     scan_id: z.string(),
     status: z.enum(['draft', 'final']).openapi({
-      description: '`draft` while any criterion below Level AAA is `not-evaluated`; `final` otherwise.',
+      description:
+        '`draft` until a version with no undecided row is published; `final` for the published version.',
     }),
+    version: z
+      .number()
+      .int()
+      .openapi({ description: '1 when generated; each review or publication adds one.' }),
+    previous_id: z.string().nullable().openapi({ description: 'The version this one was made from.' }),
+    published: z
+      .object({ by: z.string(), at: Timestamp })
+      .nullable()
+      .openapi({ description: 'Who published the final version, and when.' }),
     title: z.string(),
     product: z.object({
       name: z.string(),
@@ -214,8 +251,10 @@ export const VpatReport = z
     summary: z.object({
       by_conformance: ByConformance,
       needs_review: z.number().int(),
+      undecided: z.number().int().openapi({ description: 'Rows still lacking a person’s decision.' }),
       stale_overrides: z.number().int(),
     }),
+    violations: z.array(RuleViolations),
     scan: z.object({
       id: z.string(),
       url: z.string(),
@@ -234,8 +273,12 @@ export const VpatReport = z
   .openapi('VpatReport');
 
 export const VpatFormatQuery = z.object({
-  format: z.enum(['json', 'html', 'md', 'openacr']).default('json').openapi({
-    description:
-      '`json` (default), `html` (a printable page in the ITI VPAT® layout), `md` (Markdown) or `openacr` (OpenACR YAML).',
-  }),
+  format: z
+    .enum(['json', 'html', 'md', 'openacr', 'pdf'])
+    .default('json')
+    .openapi({
+      description:
+        '`json` (default), `html` (a printable page in the ITI VPAT® layout), `md` (Markdown), `openacr` (OpenACR YAML) ' +
+        'or `pdf` (a tagged, accessible PDF).',
+    }),
 });

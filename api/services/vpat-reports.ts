@@ -1,21 +1,19 @@
+import type { Knex } from 'knex';
+import type { ApiContext } from '../context.js';
+import { domainErrors, type FieldError } from '../domain/errors.js';
 import { newId, nowIso } from '../domain/ids.js';
-import { deriveReport } from '../domain/vpat-derive.js';
 import { catalogRowIds, editionCatalog } from '../domain/vpat-editions.js';
 import type { OverrideRecord, ProductContact, ReportProduct, VpatReport } from '../domain/vpat-report.js';
-import type { ApiContext } from '../context.js';
-import { problems, type FieldError } from '../http/problem.js';
+import { recordEvent, type EventType } from '../events/outbox.js';
 import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../schemas/vpat.js';
-import { VpatEvidenceRepository, type EvidenceScan } from '../store/vpat-evidence.js';
-import { VpatRepository } from '../store/vpat.js';
-import { axeRuleCoverage } from './axe-rule-coverage.js';
 import type { z } from '../schemas/zod.js';
-
-/** Scan warnings that say the scanned pages may not be the real ones (not `html_truncated`, not `no_pages`). */
-const SUSPICIONS = new Set(['http_error_pages', 'shared_final_url', 'shared_title']);
+import { VpatEvidenceRepository, type EvidenceScan } from '../store/vpat-evidence.js';
+import { findReport, insertReport, listReports, type VpatListRecord } from '../store/vpat.js';
+import { assembleReport } from './vpat-assemble.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
 
-/** Who is generating: the calling API key (its name is the default author of overrides). */
+/** Who is acting: the calling API key (its name is the default author of overrides). */
 export interface ReportAuthor {
   keyId: string | null;
   name: string;
@@ -37,40 +35,53 @@ function product(input: GenerateVpatInput['product']): ReportProduct {
   return p;
 }
 
-function defaultEvaluationMethods(scan: EvidenceScan, axeVersion: string | null): string {
-  const engine = scan.engineName
-    ? `${scan.engineName}${scan.engineVersion ? ` ${scan.engineVersion}` : ''}`
-    : 'an automated engine';
-  const where = [
-    `scan ${scan.id}`,
-    scan.sha ? `commit ${scan.sha.slice(0, 12)}` : null,
-    scan.branch ? `branch ${scan.branch}` : null,
-    scan.createdAt.slice(0, 10),
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return (
-    `Automated testing with ${engine} of ${scan.pageCount} page${scan.pageCount === 1 ? '' : 's'} of ${scan.url} (${where}); ` +
-    `results mapped to WCAG success criteria with the rule tags of axe-core ${axeVersion ?? '(unknown version)'}. ` +
-    'Automated testing finds only some accessibility failures: criteria answered Supports rest on automated evidence only and need a person’s confirmation, ' +
-    'and criteria answered Not Evaluated need a person’s review. Answers given by named reviewers are marked as overrides.'
-  );
+/** Stores a report version and its outbox event in one transaction: both exist, or neither. */
+export async function saveReport(db: Knex, org: string, report: VpatReport, type: EventType): Promise<void> {
+  await db.transaction(async (trx) => {
+    await insertReport(trx, org, report);
+    await recordEvent(trx, {
+      org,
+      type,
+      data: {
+        id: report.id,
+        siteId: report.siteId,
+        scan_id: report.scan_id,
+        status: report.status,
+        version: report.version,
+        previous_id: report.previous_id,
+        edition: report.edition,
+        wcag_version: report.wcag_version,
+        level: report.level,
+        summary: report.summary,
+        created_at: report.created_at,
+      },
+    });
+  });
 }
 
 export class VpatReportService {
   private readonly evidence: VpatEvidenceRepository;
-  private readonly reports: VpatRepository;
 
-  constructor(ctx: ApiContext) {
+  constructor(private readonly ctx: ApiContext) {
     this.evidence = new VpatEvidenceRepository(ctx.db);
-    this.reports = new VpatRepository(ctx.db);
   }
 
-  find(org: string, id: string): Promise<VpatReport | undefined> {
-    return this.reports.find(org, id);
+  async find(org: string, id: string): Promise<VpatReport> {
+    const report = await findReport(this.ctx.db, org, id);
+    if (!report) throw domainErrors.notFound('report');
+    return report;
   }
 
-  /** Derives a new, immutable report from one scan plus overrides, stores it with its `vpat.generated` event. */
+  list(
+    org: string,
+    siteId: string,
+    limit: number,
+    after?: { createdAt: string; id: string },
+  ): Promise<VpatListRecord[]> {
+    return listReports(this.ctx.db, org, siteId, limit, after);
+  }
+
+  /** Derives a new draft report from one scan plus overrides, stores it with its `vpat.generated` event. */
   async generate(org: string, author: ReportAuthor, input: GenerateVpatInput): Promise<VpatReport> {
     const catalog = editionCatalog(input.edition, input.wcag_version, input.level);
     const rowIds = catalogRowIds(catalog);
@@ -84,13 +95,13 @@ export class VpatReportService {
             },
           ],
     );
-    if (invalid.length > 0) throw problems.validation(invalid);
+    if (invalid.length > 0) throw domainErrors.invalid(invalid);
 
     const scan = await this.scanFor(org, input);
-    const warnings: string[] = [];
     const now = nowIso();
     const explicit: OverrideRecord[] = input.overrides.map((o) => ({
       criterion: o.criterion,
+      kind: 'level',
       conformance: o.conformance,
       remarks: o.remarks,
       author: o.author ?? author.name,
@@ -98,112 +109,85 @@ export class VpatReportService {
       created_at: now,
       inherited_from: null,
     }));
-    const overrides = [...explicit];
-    if (input.inherit_overrides_from) {
-      const earlier = await this.reports.find(org, input.inherit_overrides_from);
-      if (!earlier) throw problems.notFound('report to inherit overrides from');
-      // A person's answer about one site says nothing about another: carrying it would claim a review that
-      // never happened (the same rule as a scan_id of another site).
-      if (earlier.siteId !== scan.siteId) {
-        throw problems.validation([
-          {
-            pointer: '#/inherit_overrides_from',
-            detail: `report ${earlier.id} is of site "${earlier.siteId}", not "${scan.siteId}"`,
-          },
-        ]);
-      }
-      const given = new Set(explicit.map((o) => o.criterion));
-      for (const o of earlier.overrides) {
-        if (given.has(o.criterion)) continue;
-        if (!rowIds.has(o.criterion)) {
-          warnings.push(
-            `The override of ${o.criterion} in ${earlier.id} was not carried forward: this report has no such row.`,
-          );
-          continue;
-        }
-        overrides.push({
-          criterion: o.criterion,
-          conformance: o.conformance,
-          remarks: o.remarks,
-          author: o.author,
-          author_key_id: o.author_key_id,
-          created_at: o.created_at,
-          inherited_from: earlier.id,
-        });
-      }
-    }
-
-    const coverage = await axeRuleCoverage();
-    const evidence = await this.evidence.evidence(scan, now, new Set(coverage.helpUrls.keys()));
-    const unlisted = evidence.pages.filter((p) => p.rulesRun === null).length;
-    if (unlisted > 0 && unlisted === evidence.pages.length) {
-      warnings.push(
-        'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.',
-      );
-    } else if (unlisted > 0) {
-      warnings.push(
-        `${unlisted} of the ${evidence.pages.length} pages did not list the rules that ran on them (native pages without rules_run): ` +
-          'a rule counts as run on those pages only where it reported a result, so criteria without results on them stay Not Evaluated.',
-      );
-    } else if (evidence.pages.length === 0 && scan.rulesRun === null) {
-      warnings.push(
-        'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.',
-      );
-    }
-    if (evidence.pages.length === 0)
-      warnings.push('The scan has no pages: every criterion is Not Evaluated.');
-    // The scan's own doubts about what it tested are doubts about every answer drawn from it.
-    const doubts = scan.warnings.filter((w) => SUSPICIONS.has(w.code));
-    for (const w of doubts) warnings.push(`The scan was flagged: ${w.message}`);
-    evidence.suspect = doubts.length > 0;
-    const derived = deriveReport({ catalog, coverage, evidence, overrides });
-    const report: VpatReport = {
+    const warnings: string[] = [];
+    const inherited = input.inherit_overrides_from
+      ? await this.inherited(org, input.inherit_overrides_from, scan, explicit, rowIds, warnings)
+      : [];
+    const { report, refused } = await assembleReport(this.evidence, scan, {
       id: newId('vpt'),
-      siteId: scan.siteId,
-      scan_id: scan.id,
-      status: derived.status,
-      title: catalog.title,
-      product: product(input.product),
+      version: 1,
+      previousId: null,
+      catalog,
       edition: input.edition,
-      wcag_version: input.wcag_version,
+      wcagVersion: input.wcag_version,
       level: input.level,
-      catalog: catalog.catalogName,
-      evaluation_methods: input.evaluation_methods ?? defaultEvaluationMethods(scan, coverage.engineVersion),
-      standards: catalog.standards,
-      chapters: catalog.chapters.map((c) => ({
-        id: c.id,
-        standard: c.standard,
-        label: c.label,
-        note: c.note ?? null,
-      })),
-      criteria: derived.criteria,
-      overrides: derived.overrides,
-      summary: derived.summary,
-      scan: {
-        id: scan.id,
-        url: scan.url,
-        sha: scan.sha,
-        branch: scan.branch,
-        engine: { name: scan.engineName, version: scan.engineVersion },
-        pages: evidence.pages.length,
-        issues: scan.issueCount,
-        rules_run: scan.rulesRun,
-        created_at: scan.createdAt,
-      },
+      product: product(input.product),
+      evaluationMethods: input.evaluation_methods ?? null,
+      decisions: [...explicit, ...inherited],
       warnings,
-      created_by: { key_id: author.keyId, name: author.name },
-      created_at: now,
-    };
-    await this.reports.insert(org, report);
+      createdBy: { key_id: author.keyId, name: author.name },
+    });
+    // Only inherited decisions can be confirmations: the evidence they confirmed may not hold on this scan.
+    for (const r of refused) {
+      report.warnings.push(
+        `The confirmation of ${r.decision.criterion} by ${r.decision.author} was not carried forward: ${r.reason}.`,
+      );
+    }
+    await saveReport(this.ctx.db, org, report, 'vpat.generated');
     return report;
+  }
+
+  /** An earlier report's decisions carried forward (same site only), unless this request answers the row. */
+  private async inherited(
+    org: string,
+    fromId: string,
+    scan: EvidenceScan,
+    explicit: OverrideRecord[],
+    rowIds: ReadonlySet<string>,
+    warnings: string[],
+  ): Promise<OverrideRecord[]> {
+    const earlier = await findReport(this.ctx.db, org, fromId);
+    if (!earlier) throw domainErrors.notFound('report to inherit overrides from');
+    // A person's answer about one site says nothing about another: carrying it would claim a review that
+    // never happened (the same rule as a scan_id of another site).
+    if (earlier.siteId !== scan.siteId) {
+      throw domainErrors.invalid([
+        {
+          pointer: '#/inherit_overrides_from',
+          detail: `report ${earlier.id} is of site "${earlier.siteId}", not "${scan.siteId}"`,
+        },
+      ]);
+    }
+    const given = new Set(explicit.map((o) => o.criterion));
+    const out: OverrideRecord[] = [];
+    for (const o of earlier.overrides) {
+      if (given.has(o.criterion)) continue;
+      if (!rowIds.has(o.criterion)) {
+        warnings.push(
+          `The override of ${o.criterion} in ${earlier.id} was not carried forward: this report has no such row.`,
+        );
+        continue;
+      }
+      out.push({
+        criterion: o.criterion,
+        kind: o.kind ?? 'level',
+        conformance: o.conformance,
+        remarks: o.remarks,
+        author: o.author,
+        author_key_id: o.author_key_id,
+        created_at: o.created_at,
+        inherited_from: earlier.id,
+      });
+    }
+    return out;
   }
 
   private async scanFor(org: string, input: GenerateVpatInput): Promise<EvidenceScan> {
     if (input.scan_id) {
       const scan = await this.evidence.findScan(org, input.scan_id);
-      if (!scan) throw problems.notFound('scan');
+      if (!scan) throw domainErrors.notFound('scan');
       if (scan.siteId !== input.siteId) {
-        throw problems.validation([
+        throw domainErrors.invalid([
           {
             pointer: '#/scan_id',
             detail: `scan ${scan.id} belongs to site "${scan.siteId}", not "${input.siteId}"`,
@@ -215,7 +199,7 @@ export class VpatReportService {
     const branch = await this.evidence.baseBranch(org, input.siteId);
     const scan = await this.evidence.latestScanOnBranch(org, input.siteId, branch);
     if (!scan) {
-      throw problems.notFound(
+      throw domainErrors.notFound(
         `scan of site "${input.siteId}" on its base branch "${branch}" (submit one, or pass scan_id)`,
       );
     }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { VpatReport } from '../domain/vpat-report.js';
-import { recordEvent } from '../events/outbox.js';
+import type { ReportStatus, VpatReport } from '../domain/vpat-report.js';
 
 interface Row {
   id: string;
@@ -11,49 +10,115 @@ interface Row {
   edition: string;
   wcag_version: string;
   level: string;
+  version: number;
+  previous_id: string | null;
+  product_name: string | null;
+  product_version: string | null;
+  undecided: number | null;
   report: string;
   created_at: string;
 }
 
-/** Generated reports: inserted once with their `vpat.generated` event, never updated. */
-export class VpatRepository {
-  constructor(private readonly db: Knex) {}
+/** A stored report's identity, as a site's list shows it (the report itself is read by id). */
+export interface VpatListRecord {
+  id: string;
+  siteId: string;
+  scanId: string;
+  status: ReportStatus;
+  version: number;
+  previousId: string | null;
+  edition: string;
+  wcagVersion: string;
+  level: string;
+  productName: string | null;
+  productVersion: string | null;
+  undecided: number | null;
+  createdAt: string;
+}
 
-  /** Stores the report and its outbox event in one transaction: both exist, or neither. */
-  async insert(org: string, report: VpatReport): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx<Row>('vpat_reports').insert({
-        id: report.id,
-        org,
-        site_id: report.siteId,
-        scan_id: report.scan_id,
-        status: report.status,
-        edition: report.edition,
-        wcag_version: report.wcag_version,
-        level: report.level,
-        report: JSON.stringify(report),
-        created_at: report.created_at,
-      });
-      await recordEvent(trx, {
-        org,
-        type: 'vpat.generated',
-        data: {
-          id: report.id,
-          siteId: report.siteId,
-          scan_id: report.scan_id,
-          status: report.status,
-          edition: report.edition,
-          wcag_version: report.wcag_version,
-          level: report.level,
-          summary: report.summary,
-          created_at: report.created_at,
-        },
-      });
-    });
-  }
+/**
+ * Reports are immutable: each version is inserted once, never updated. The caller owns the transaction
+ * (a report and its outbox event are written together by the service).
+ */
+export async function insertReport(
+  db: Knex | Knex.Transaction,
+  org: string,
+  report: VpatReport,
+): Promise<void> {
+  await db<Row>('vpat_reports').insert({
+    id: report.id,
+    org,
+    site_id: report.siteId,
+    scan_id: report.scan_id,
+    status: report.status,
+    edition: report.edition,
+    wcag_version: report.wcag_version,
+    level: report.level,
+    version: report.version,
+    previous_id: report.previous_id,
+    product_name: report.product.name,
+    product_version: report.product.version,
+    undecided: report.summary.undecided,
+    report: JSON.stringify(report),
+    created_at: report.created_at,
+  });
+}
 
-  async find(org: string, id: string): Promise<VpatReport | undefined> {
-    const row = await this.db<Row>('vpat_reports').where({ org, id }).first('report');
-    return row ? (JSON.parse(row.report) as VpatReport) : undefined;
+export async function findReport(db: Knex, org: string, id: string): Promise<VpatReport | undefined> {
+  const row = await db<Row>('vpat_reports').where({ org, id }).first('report');
+  return row ? (JSON.parse(row.report) as VpatReport) : undefined;
+}
+
+/** A site's reports, newest first (keyset on created_at, id). */
+export async function listReports(
+  db: Knex,
+  org: string,
+  siteId: string,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<VpatListRecord[]> {
+  const q = db<Row>('vpat_reports')
+    .where({ org, site_id: siteId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit);
+  if (after) {
+    q.andWhere((w) =>
+      w
+        .where('created_at', '<', after.createdAt)
+        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
+    );
   }
+  const rows = await q.select(
+    'id',
+    'site_id',
+    'scan_id',
+    'status',
+    'version',
+    'previous_id',
+    'edition',
+    'wcag_version',
+    'level',
+    'product_name',
+    'product_version',
+    'undecided',
+    'created_at',
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    siteId: r.site_id,
+    scanId: r.scan_id,
+    status: r.status as ReportStatus,
+    version: Number(r.version),
+    previousId: r.previous_id,
+    edition: r.edition,
+    wcagVersion: r.wcag_version,
+    level: r.level,
+    productName: r.product_name,
+    productVersion: r.product_version,
+    undecided: r.undecided === null ? null : Number(r.undecided),
+    createdAt: r.created_at,
+  }));
 }

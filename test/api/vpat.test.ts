@@ -101,13 +101,16 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(r, '4.1.2').conformance).toBe('does-not-support');
     expect(row(r, '4.1.2').evidence.rules).toEqual(['button-name', 'label', 'link-name']);
     expect(row(r, '2.4.4').conformance).toBe('partially-supports');
-    // html-has-lang ran on every page and passed: automated evidence only.
+    // html-has-lang ran on every page and passed: evidence for a person to confirm, never a Supports by itself.
     expect(row(r, '3.1.1')).toMatchObject({
-      conformance: 'supports',
+      conformance: 'not-evaluated',
       basis: 'rules-passed',
       needs_review: true,
     });
-    expect(row(r, '3.1.1').remarks).toMatch(/^Automated evidence only/);
+    expect(row(r, '3.1.1').remarks).toContain(
+      'No automated failures: rules html-has-lang, html-lang-valid and html-xml-lang-mismatch ran on 3 of 3 pages',
+    );
+    expect(r.criteria.filter((c: any) => c.conformance === 'supports')).toEqual([]);
     // No rule tests 1.3.3: a person has to.
     expect(row(r, '1.3.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'no-coverage' });
     expect(row(r, '4.1.1')).toMatchObject({ conformance: 'not-applicable', source: 'default' });
@@ -402,8 +405,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     const text = r.warnings.join(' ');
     expect(text).toContain('ended at the same URL');
     expect(text).toContain('HTTP error status');
-    // Supports still rests on those pages: the remark of every automated Supports row points at the warning.
-    expect(row(r, '3.1.1').conformance).toBe('supports');
+    // The evidence a person would confirm rests on those pages: its remark points at the warning.
+    expect(row(r, '3.1.1').basis).toBe('rules-passed');
     expect(row(r, '3.1.1').remarks).toContain('the scan itself was flagged');
     const html = await h.request('GET', `/api/v1/vpat/${r.id}?format=html`, { key });
     expect(html.text).toContain('ended at the same URL');
@@ -441,7 +444,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     });
     const r = (await generate({ siteId: 'native', scan_id: id })).body;
     expect(row(r, '1.1.1')).toMatchObject({ conformance: 'partially-supports' });
-    expect(row(r, '1.4.3')).toMatchObject({ conformance: 'supports', basis: 'rules-passed' });
+    expect(row(r, '1.4.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-passed' });
     expect(row(r, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
     expect(row(r, '3.1.1')).toMatchObject({ conformance: 'not-evaluated', basis: 'incomplete' });
     // A rule axe-core does not know: the help link the scan stored.
@@ -481,8 +484,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     // The body's rules_run speaks for the native page: color-contrast now ran on both, document-title on one.
     const listed = await scan(body({ rules_run: ['color-contrast'] }));
     const both = (await generate({ siteId: 'mixed', scan_id: listed })).body;
-    expect(row(both, '1.4.3')).toMatchObject({ conformance: 'supports', basis: 'rules-passed' });
-    expect(row(both, '1.4.3').remarks).toContain('ran on 2 pages');
+    expect(row(both, '1.4.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-passed' });
+    expect(row(both, '1.4.3').remarks).toContain('ran on 2 of 2 pages');
     expect(row(both, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
     expect(row(both, '2.4.2').remarks).toContain('document-title on 1 of 2');
     expect(both.warnings).toEqual([]);
@@ -578,7 +581,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(old, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
   });
 
-  test('a report can reach final when people answer every criterion the scan cannot', async () => {
+  test('people answering every criterion the scan cannot leave nothing undecided (publishing makes it final)', async () => {
     const id = await scan({
       siteId: 'final',
       url: 'https://final.test/',
@@ -588,6 +591,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     });
     const draft = (await generate({ siteId: 'final', scan_id: id, level: 'A' })).body;
     expect(draft.status).toBe('draft');
+    expect(draft.summary.undecided).toBeGreaterThan(0);
     const open = draft.criteria.filter((c: any) => c.conformance === 'not-evaluated');
     const final = await generate({
       siteId: 'final',
@@ -600,7 +604,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       })),
     });
     expect(final.status).toBe(201);
-    expect(final.body.status).toBe('final');
+    expect(final.body.status).toBe('draft');
+    expect(final.body.summary.undecided).toBe(0);
     expect(final.body.summary.by_conformance['not-evaluated']).toBe(0);
   });
 
@@ -692,7 +697,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       expect(res.body.code).toBe('validation_failed');
       expect(res.body.errors.map((e: any) => e.pointer)).toContain(pointer);
     }
-    const bad = await h.request('GET', `/api/v1/vpat/vpt_x?format=pdf`, { key });
+    const bad = await h.request('GET', `/api/v1/vpat/vpt_x?format=docx`, { key });
     expect(bad.status).toBe(422);
     expect((await h.db('vpat_reports').count({ n: '*' }))[0].n).toBe(before);
   });

@@ -417,6 +417,8 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'deploy.completed',
       'scan.created',
       'vpat.generated',
+      'vpat.published',
+      'vpat.reviewed',
       'waiver.created',
       'waiver.expired',
       'waiver.revoked',

@@ -112,16 +112,20 @@ describe('VPAT derivation', () => {
     expect(derive({ groups: [violation('image-alt', 0)] }).row('1.1.1').evidence.waived).toBeNull();
   });
 
-  test('covering rules ran (rules_run) and found nothing → supports, automated evidence only', () => {
+  test('covering rules ran (rules_run) and found nothing → not evaluated, rules-passed, waiting for a person', () => {
     const d = derive({ rulesRun: ['color-contrast', 'image-alt'] });
     const c = d.row('1.4.3');
-    expect(c.conformance).toBe('supports');
+    expect(c.conformance).toBe('not-evaluated');
     expect(c.basis).toBe('rules-passed');
     expect(c.needs_review).toBe(true);
-    expect(c.remarks).toMatch(/^Automated evidence only/);
+    expect(c.remarks).toMatch(
+      /^Not evaluated: No automated failures: rule color-contrast ran on 4 of 4 pages/,
+    );
     expect(c.evidence.rules).toEqual(['color-contrast']);
+    // Automated evidence never grants supports, in any row.
+    expect(d.criteria.filter((r) => r.conformance === 'supports')).toEqual([]);
     // One of two covering rules ran: still evidence, naming only the rule that ran.
-    expect(d.row('1.1.1').conformance).toBe('supports');
+    expect(d.row('1.1.1').basis).toBe('rules-passed');
     expect(d.row('1.1.1').evidence.rules).toEqual(['image-alt']);
   });
 
@@ -146,13 +150,13 @@ describe('VPAT derivation', () => {
       expect(c.remarks).toContain('color-contrast on 2 of 4');
       expect(c.remarks).toContain('https://shop.test/p2 and https://shop.test/p3');
       expect(c.evidence.rules).toEqual(['color-contrast']);
-      expect(d.status).toBe('draft');
+      expect(d.summary.undecided).toBeGreaterThan(0);
     });
 
     test('a native page whose list names the rule counts; one that names other rules does not', () => {
       const covered = derive({ pages: withLists(['color-contrast']), rulesRun: null });
-      expect(covered.row('1.4.3').conformance).toBe('supports');
-      expect(covered.row('1.4.3').remarks).toContain('ran on 4 pages');
+      expect(covered.row('1.4.3').basis).toBe('rules-passed');
+      expect(covered.row('1.4.3').remarks).toContain('ran on 4 of 4 pages');
       expect(covered.row('1.1.1').conformance).toBe('not-evaluated');
       expect(covered.row('1.1.1').remarks).toContain('image-alt on 2 of 4');
     });
@@ -172,7 +176,7 @@ describe('VPAT derivation', () => {
     test('every page tested by some covering rule is enough; the remark says which rule ran where', () => {
       const split = pages(4).map((p) => ({ ...p, rulesRun: p.index < 2 ? ['image-alt'] : ['role-img-alt'] }));
       const c = derive({ pages: split, rulesRun: null }).row('1.1.1');
-      expect(c.conformance).toBe('supports');
+      expect(c.basis).toBe('rules-passed');
       expect(c.remarks).toContain('every one of the 4 pages was tested by at least one');
       expect(c.remarks).toContain('image-alt on 2 of 4, role-img-alt on 2 of 4');
     });
@@ -221,13 +225,13 @@ describe('VPAT derivation', () => {
     expect(c.remarks).toContain('3 violations');
     expect(c.remarks).toContain('2.4.4');
     expect(c.remarks).not.toContain('found no violations');
-    // A rule without results still supports its criterion.
-    expect(d.row('1.4.3').conformance).toBe('supports');
+    // A rule without results is still evidence for its criterion (for a person to confirm).
+    expect(d.row('1.4.3').basis).toBe('rules-passed');
   });
 
-  test('supports names the covering rules that did not run', () => {
+  test('rules-passed names the covering rules that did not run', () => {
     const d = derive({ rulesRun: ['image-alt'] });
-    expect(d.row('1.1.1').conformance).toBe('supports');
+    expect(d.row('1.1.1').basis).toBe('rules-passed');
     expect(d.row('1.1.1').remarks).toContain('did not run: role-img-alt');
     expect(derive({ rulesRun: ['color-contrast'] }).row('1.4.3').remarks).not.toContain('did not run');
   });
@@ -284,8 +288,8 @@ describe('VPAT derivation', () => {
     expect(d.row('1.4.3').basis).toBe('no-pages');
   });
 
-  test('draft while any A/AA criterion is not evaluated; final when every one has an answer', () => {
-    expect(derive({ rulesRun: ['color-contrast'] }).status).toBe('draft');
+  test('rows stay undecided until a person answers every criterion the scan cannot', () => {
+    expect(derive({ rulesRun: ['color-contrast'] }).summary.undecided).toBeGreaterThan(0);
     const catalog = editionCatalog('wcag', '2.2', 'AA');
     const unanswered = deriveReport({
       catalog,
@@ -296,12 +300,23 @@ describe('VPAT derivation', () => {
       .criteria.filter((c) => c.conformance === 'not-evaluated')
       .map((c) => override(c.id, 'supports'));
     const all = derive({ pages: pages(2), rulesRun: [] }, unanswered);
-    expect(all.status).toBe('final');
+    expect(all.summary.undecided).toBe(0);
     expect(all.summary.by_conformance['not-evaluated']).toBe(0);
-    // AAA criteria may stay not evaluated in a final report.
-    const aaa = derive({ pages: pages(2), rulesRun: [] }, unanswered, 'wcag', 'AAA');
+    // AAA criteria may stay not evaluated, when a person says so.
+    const aaaRows = deriveReport({
+      catalog: editionCatalog('wcag', '2.2', 'AAA'),
+      coverage,
+      evidence: { pages: pages(2), rulesRun: [], groups: [] },
+      overrides: [],
+    }).criteria.filter((c) => c.level === 'AAA');
+    const aaa = derive(
+      { pages: pages(2), rulesRun: [] },
+      [...unanswered, ...aaaRows.map((c) => override(c.id, 'not-evaluated'))],
+      'wcag',
+      'AAA',
+    );
     expect(aaa.row('1.4.6').conformance).toBe('not-evaluated');
-    expect(aaa.status).toBe('final');
+    expect(aaa.summary.undecided).toBe(0);
   });
 
   test('summary counts every row by conformance', () => {
@@ -414,6 +429,6 @@ describe('VPAT derivation', () => {
     expect(d.row('402.2.1')).toMatchObject({ conformance: 'supports', source: 'override' });
     // Functional performance needs people: not evaluated, which keeps the report a draft.
     expect(d.row('302.1')).toMatchObject({ conformance: 'not-evaluated', needs_review: true });
-    expect(d.status).toBe('draft');
+    expect(d.summary.undecided).toBeGreaterThan(0);
   });
 });

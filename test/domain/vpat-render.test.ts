@@ -59,7 +59,11 @@ function report(
     id: 'vpt_test',
     siteId: 'shop',
     scan_id: 'scn_test',
-    status: d.status,
+    status: 'draft',
+    version: 1,
+    previous_id: null,
+    published: null,
+    violations: d.violations,
     title: catalog.title,
     product: { name, version: '1.0', vendor: 'Acme & Sons', contact: { email: 'a11y@acme.test' } },
     edition,
@@ -114,7 +118,7 @@ describe('VPAT renderers', () => {
     expect(html.match(/<caption>/g)).toHaveLength(6);
     expect(html.match(/<th scope="row">/g)).toHaveLength(56 + 9 + 55 + 26 + 5);
     expect(html).toContain('<h1>Shop 1.0 Accessibility Conformance Report</h1>');
-    expect(html).toContain('Draft report.');
+    expect(html).toContain('Draft report (version 1): ');
   });
 
   test('Markdown keeps tables intact: pipes escaped, line breaks folded', () => {

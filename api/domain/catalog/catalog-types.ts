@@ -34,3 +34,14 @@ export interface TermData {
   label: string;
   description: string;
 }
+
+/** One W3C ACT rule (act-rules.data.ts): the criteria it bears on and the axe-core rules implementing it. */
+export interface ActRuleData {
+  id: string;
+  name: string;
+  /** Still a proposed rule, not yet approved by the ACT task force. */
+  proposed: boolean;
+  /** `primary`: the rule's outcome decides the criterion; `secondary`: related (stricter or looser). */
+  criteria: ReadonlyArray<{ criterion: string; role: 'primary' | 'secondary' }>;
+  axeRules: readonly string[];
+}

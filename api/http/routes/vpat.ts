@@ -1,61 +1,106 @@
-import { renderVpatHtml } from '../../domain/vpat-render-html.js';
-import { renderVpatMarkdown } from '../../domain/vpat-render-md.js';
-import { renderVpatOpenAcr } from '../../domain/vpat-render-openacr.js';
+import { renderVpatDiffHtml } from '../../domain/vpat-render-diff.js';
 import { IdParam } from '../../schemas/common.js';
+import {
+  DiffQuery,
+  PublishBody,
+  ReviewBody,
+  VpatDiff,
+  VpatList,
+  VpatListQuery,
+} from '../../schemas/vpat-review.js';
 import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../schemas/vpat.js';
 import { z } from '../../schemas/zod.js';
-import { VpatReportService } from '../../services/vpat-reports.js';
-import type { ApiContext } from '../../context.js';
-import { problems } from '../problem.js';
+import { exportReport } from '../../services/vpat-exports.js';
+import { VpatReportService, type ReportAuthor } from '../../services/vpat-reports.js';
+import { VpatReviewService } from '../../services/vpat-review.js';
+import type { VpatListRecord } from '../../store/vpat.js';
+import type { ApiContext, Principal } from '../../context.js';
+import { decodeCursor, toPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
-const RENDERERS = {
-  html: { type: 'text/html; charset=utf-8', render: renderVpatHtml },
-  md: { type: 'text/markdown; charset=utf-8', render: renderVpatMarkdown },
-  openacr: { type: 'application/yaml; charset=utf-8', render: renderVpatOpenAcr },
-} as const;
+const TAG = 'VPAT / ACR';
+
+const actor = (principal: Principal): ReportAuthor =>
+  principal.kind === 'key'
+    ? { keyId: principal.keyId, name: principal.name }
+    : { keyId: null, name: 'admin' };
+
+const listItem = (r: VpatListRecord) => ({
+  id: r.id,
+  siteId: r.siteId,
+  scan_id: r.scanId,
+  status: r.status,
+  version: r.version,
+  previous_id: r.previousId,
+  edition: r.edition,
+  wcag_version: r.wcagVersion,
+  level: r.level,
+  product: { name: r.productName, version: r.productVersion },
+  undecided: r.undecided,
+  created_at: r.createdAt,
+});
+
+const created = (report: { id: string }) => ({
+  status: 201,
+  headers: { Location: `/api/v1/vpat/${report.id}` },
+  body: report,
+});
 
 export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
-  const service = new VpatReportService(ctx);
+  const reports = new VpatReportService(ctx);
+  const reviews = new VpatReviewService(ctx);
   return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/vpat',
+      tag: TAG,
+      summary: 'List a site’s reports and their versions, newest first',
+      access: 'read',
+      query: VpatListQuery,
+      responses: { 200: { description: 'Reports, newest first.', schema: VpatList, headers: { Link: '' } } },
+      handler: async ({ query, req, org }) => {
+        const after = decodeCursor(query.cursor, 2);
+        const cursor = after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined;
+        const rows = await reports.list(org, query.siteId, query.limit + 1, cursor);
+        const page = toPage(req, rows, query.limit, (r) => [r.createdAt, r.id], listItem);
+        return { status: 200, body: page.body, headers: page.headers };
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/api/v1/vpat/generate',
-      tag: 'VPAT / ACR',
-      summary: 'Generate a VPAT® / Accessibility Conformance Report from a scan and overrides',
+      tag: TAG,
+      summary: 'Generate a draft VPAT® / Accessibility Conformance Report from a scan and overrides',
       description:
         'Derives every criterion of the edition from the scan: violations (waived ones too) on more than half of the ' +
-        'pages → does-not-support, on half or fewer → partially-supports; rules that test the criterion ran and found ' +
-        'nothing → supports (automated evidence only); only incomplete results, rules that did not run or no rule at ' +
-        'all → not-evaluated. Overrides win and are flagged `stale` when the evidence contradicts them. The report is ' +
-        '`draft` while any criterion below Level AAA is not evaluated. Reports are immutable: generate again for a new one. ' +
-        '404 when `scan_id` or `inherit_overrides_from` names nothing in your org, or the site has no scan on its base branch.',
+        'pages → does-not-support, on half or fewer → partially-supports; anything else → not-evaluated with its basis ' +
+        '(`rules-passed` when the covering rules ran on every page and found nothing), waiting for a person: automated ' +
+        'evidence never grants supports. Failures W3C’s ACT rules relate to a criterion flag it for review. Overrides win ' +
+        'and are flagged `stale` when the evidence contradicts them. 404 when `scan_id` or `inherit_overrides_from` names ' +
+        'nothing in your org, or the site has no scan on its base branch.',
       access: 'manage',
       body: GenerateVpatBody,
       responses: {
-        201: { description: 'The report.', schema: VpatReport, headers: { Location: '' } },
+        201: { description: 'The report (version 1, draft).', schema: VpatReport, headers: { Location: '' } },
       },
       handler: async ({ body, org, principal }) => {
-        const author =
-          principal.kind === 'key'
-            ? { keyId: principal.keyId, name: principal.name }
-            : { keyId: null, name: 'admin' };
-        const report = await service.generate(org, author, body);
+        const report = await reports.generate(org, actor(principal), body);
         ctx.logger.info(
-          { vpat_id: report.id, org, site_id: report.siteId, scan_id: report.scan_id, status: report.status },
+          { vpat_id: report.id, org, site_id: report.siteId, scan_id: report.scan_id },
           'vpat generated',
         );
-        return { status: 201, headers: { Location: `/api/v1/vpat/${report.id}` }, body: report };
+        return created(report);
       },
     }),
     defineRoute({
       method: 'get',
       path: '/api/v1/vpat/:id',
-      tag: 'VPAT / ACR',
-      summary: 'A generated report: JSON, or ?format=html | md | openacr',
+      tag: TAG,
+      summary: 'A report version: JSON, or ?format=html | md | openacr | pdf',
       description:
         '`html` is one self-contained, printable page in the ITI VPAT® layout (Criteria | Conformance Level | ' +
-        'Remarks and Explanations); `md` is Markdown; `openacr` is OpenACR YAML (GSA schema openacr-0.1.0).',
+        'Remarks and Explanations); `md` is Markdown; `openacr` is OpenACR YAML (GSA schema openacr-0.1.0); `pdf` is ' +
+        'a tagged PDF with the same content (headings, tables with header cells, language and title).',
       access: 'read',
       params: IdParam,
       query: VpatFormatQuery,
@@ -67,15 +112,73 @@ export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
             'text/html': z.string(),
             'text/markdown': z.string(),
             'application/yaml': z.string(),
+            'application/pdf': z.string().openapi({ format: 'binary' }),
           },
         },
       },
-      handler: async ({ params, query, org }) => {
-        const report = await service.find(org, params.id);
-        if (!report) throw problems.notFound('report');
+      handler: async ({ params, query, org, res }) => {
+        const report = await reports.find(org, params.id);
         if (query.format === 'json') return { status: 200, body: report };
-        const { type, render } = RENDERERS[query.format];
-        return { status: 200, body: render(report), contentType: type };
+        const out = await exportReport(report, query.format);
+        if (typeof out.body === 'string')
+          return { status: 200, body: out.body, contentType: out.contentType };
+        res.status(200).type(out.contentType).send(out.body);
+        return 'sent';
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/vpat/:id/review',
+      tag: TAG,
+      summary: 'Record reviewers’ decisions: a new draft version carrying every earlier decision forward',
+      description:
+        'Each decision grants a level with remarks, or `confirm: true` to accept automated evidence, which grants ' +
+        'supports only where the row’s basis is `rules-passed` and no related failure is flagged (otherwise 422 with ' +
+        'pointers). Reports are immutable: the answer is a new version with `previous_id`. 409 for a final report.',
+      access: 'manage',
+      params: IdParam,
+      body: ReviewBody,
+      responses: { 201: { description: 'The new version.', schema: VpatReport, headers: { Location: '' } } },
+      handler: async ({ params, body, org, principal }) =>
+        created(await reviews.review(org, actor(principal), params.id, body)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/vpat/:id/publish',
+      tag: TAG,
+      summary: 'Publish the final version of a report whose every row has a decision',
+      description:
+        '422 listing the undecided rows (`errors[].pointer` = `#/criteria/<index>`) while any is left; 409 when the ' +
+        'version is already final. The final version records the publisher and the date.',
+      access: 'manage',
+      params: IdParam,
+      body: PublishBody,
+      responses: {
+        201: { description: 'The final version.', schema: VpatReport, headers: { Location: '' } },
+      },
+      handler: async ({ params, body, org, principal }) =>
+        created(await reviews.publish(org, actor(principal), params.id, body.publisher)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/vpat/:id/diff',
+      tag: TAG,
+      summary: 'What changed from another report (`against`) to this one: JSON or ?format=html',
+      description:
+        'Criteria whose level, basis or remarks changed; violations new, resolved or changed in count; reviewers’ ' +
+        'decisions added, dropped, changed or made stale.',
+      access: 'read',
+      params: IdParam,
+      query: DiffQuery,
+      responses: {
+        200: { description: 'The changes.', schema: VpatDiff, content: { 'text/html': z.string() } },
+      },
+      handler: async ({ params, query, org }) => {
+        const diff = await reviews.diff(org, params.id, query.against);
+        if (query.format === 'html') {
+          return { status: 200, body: renderVpatDiffHtml(diff), contentType: 'text/html; charset=utf-8' };
+        }
+        return { status: 200, body: diff };
       },
     }),
   ];

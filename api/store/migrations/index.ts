@@ -4,6 +4,7 @@ import * as m0002 from './0002_deploys_waivers.js';
 import * as m0003 from './0003_vpat.js';
 import * as m0004 from './0004_webhooks.js';
 import * as m0006 from './0006_issue_matching.js';
+import * as m0007 from './0007_vpat_versions.js';
 import * as m0008 from './0008_tenancy.js';
 import * as m0009 from './0009_scan_parts.js';
 import * as m0010 from './0010_console.js';
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0003_vpat': m0003,
   '0004_webhooks': m0004,
   '0006_issue_matching': m0006,
+  '0007_vpat_versions': m0007,
   '0008_tenancy': m0008,
   '0009_scan_parts': m0009,
   '0010_console': m0010,

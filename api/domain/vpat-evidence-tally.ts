@@ -1,0 +1,177 @@
+import type { RuleCoverage } from './rule-coverage.js';
+
+/**
+ * The scan's evidence as the report reads it (aggregated issue groups, pages and the rules that ran on each),
+ * and the tallies every answer starts from: per criterion, per rule, and where each rule ran. Pure.
+ */
+
+/** Issues of one (rule, kind, wcag, page) group, as the aggregate query returns them. */
+export interface EvidenceGroup {
+  rule: string;
+  kind: 'violation' | 'incomplete' | string;
+  /** Comma-separated criterion ids from the issue ("1.4.3,1.1.1"), or null/empty. */
+  wcag: string | null;
+  page: number;
+  count: number;
+  helpUrl: string | null;
+  /** How many of `count` an active waiver covers (undefined when waivers are not known). */
+  waived?: number;
+}
+
+export interface EvidencePage {
+  index: number;
+  url: string;
+  /**
+   * Rule ids that ran on this page; null when unknown (then a rule counts as run there only if it reported
+   * a result there). Absent: the scan-wide `rulesRun` stands for every page.
+   */
+  rulesRun?: readonly string[] | null;
+}
+
+export interface ScanEvidence {
+  pages: ReadonlyArray<EvidencePage>;
+  /**
+   * Rule ids the scan says ran, for pages that carry no list of their own; null when unknown (then a rule
+   * counts as run only where it reported a result).
+   */
+  rulesRun: readonly string[] | null;
+  groups: readonly EvidenceGroup[];
+  /** True when `waived` counts are filled in. */
+  waiversKnown?: boolean;
+  /** True when the scan itself was flagged as possibly not showing the real pages (login-page trap, errors). */
+  suspect?: boolean;
+}
+
+export interface Tally {
+  issues: number;
+  waived: number;
+  pages: Set<number>;
+  rules: Map<string, string | null>;
+}
+
+function newTally(): Tally {
+  return { issues: 0, waived: 0, pages: new Set(), rules: new Map() };
+}
+
+export interface CriterionTallies {
+  violations: Tally;
+  incomplete: Tally;
+}
+
+/**
+ * Groups the scan's issues by criterion. An issue names its criteria in `wcag` (parsed from axe's `wcagNNN`
+ * tags at import); an issue without any falls back to the criteria its rule tests according to axe-core.
+ */
+export function tallyByCriterion(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+): Map<string, CriterionTallies> {
+  const out = new Map<string, CriterionTallies>();
+  const parsed = new Map<string, string[]>();
+  for (const g of groups) {
+    const key = g.wcag ?? '';
+    let criteria = parsed.get(key);
+    if (!criteria) {
+      criteria = key
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      parsed.set(key, criteria);
+    }
+    const list = criteria.length > 0 ? criteria : (coverage.byRule.get(g.rule) ?? []);
+    for (const c of list) {
+      let t = out.get(c);
+      if (!t) {
+        t = { violations: newTally(), incomplete: newTally() };
+        out.set(c, t);
+      }
+      const tally = g.kind === 'incomplete' ? t.incomplete : t.violations;
+      tally.issues += g.count;
+      tally.waived += g.waived ?? 0;
+      tally.pages.add(g.page);
+      if (!tally.rules.has(g.rule) || (!tally.rules.get(g.rule) && g.helpUrl))
+        tally.rules.set(g.rule, g.helpUrl);
+    }
+  }
+  return out;
+}
+
+/** What each rule reported in the scan, and which criteria the scan attributed those results to. */
+export interface RuleResults {
+  violations: number;
+  incomplete: number;
+  criteria: Set<string>;
+}
+
+export function resultsByRule(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+): Map<string, RuleResults> {
+  const out = new Map<string, RuleResults>();
+  for (const g of groups) {
+    let r = out.get(g.rule);
+    if (!r) {
+      r = { violations: 0, incomplete: 0, criteria: new Set() };
+      out.set(g.rule, r);
+    }
+    if (g.kind === 'incomplete') r.incomplete += g.count;
+    else r.violations += g.count;
+    const named = (g.wcag ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    for (const c of named.length > 0 ? named : (coverage.byRule.get(g.rule) ?? [])) r.criteria.add(c);
+  }
+  return out;
+}
+
+/** Where each rule ran: the pages whose list names it, and the pages where it reported a result. */
+export interface RulesRunByPage {
+  /** Rule id → indexes of the pages it ran on. */
+  pagesByRule: Map<string, Set<number>>;
+  /** True when every page says which rules ran on it. */
+  known: boolean;
+  /** How many pages said nothing about which rules ran. */
+  unknownPages: number;
+}
+
+export function rulesRunByPage(
+  evidence: Pick<ScanEvidence, 'pages' | 'rulesRun' | 'groups'>,
+): RulesRunByPage {
+  const pagesByRule = new Map<string, Set<number>>();
+  const add = (rule: string, page: number) => {
+    let set = pagesByRule.get(rule);
+    if (!set) pagesByRule.set(rule, (set = new Set()));
+    set.add(page);
+  };
+  let unknownPages = 0;
+  for (const p of evidence.pages) {
+    const list = p.rulesRun === undefined ? evidence.rulesRun : p.rulesRun;
+    if (list === null) {
+      unknownPages++;
+      continue;
+    }
+    for (const r of list) add(r, p.index);
+  }
+  // A rule that reported a result on a page ran there, whatever the page's list says.
+  for (const g of evidence.groups) add(g.rule, g.page);
+  const known = evidence.pages.length > 0 ? unknownPages === 0 : evidence.rulesRun !== null;
+  return { pagesByRule, known, unknownPages };
+}
+
+/** Violations per failing rule (waived ones too), for comparing two reports. */
+export function violationsByRule(
+  groups: readonly EvidenceGroup[],
+): Array<{ rule: string; issues: number; pages_affected: number }> {
+  const acc = new Map<string, { issues: number; pages: Set<number> }>();
+  for (const g of groups) {
+    if (g.kind === 'incomplete') continue;
+    let entry = acc.get(g.rule);
+    if (!entry) acc.set(g.rule, (entry = { issues: 0, pages: new Set() }));
+    entry.issues += g.count;
+    entry.pages.add(g.page);
+  }
+  return [...acc.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, e]) => ({ rule, issues: e.issues, pages_affected: e.pages.size }));
+}
