@@ -47,25 +47,34 @@ const created = (report: { id: string }) => ({
 });
 
 export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
+  return [listRoute(ctx), ...reportRoutes(ctx), ...reviewRoutes(ctx)];
+}
+
+/** A site's reports, newest first: how clients and the console find them. */
+function listRoute(ctx: ApiContext): AnyRoute {
   const reports = new VpatReportService(ctx);
-  const reviews = new VpatReviewService(ctx);
+  return defineRoute({
+    method: 'get',
+    path: '/api/v1/vpat',
+    tag: TAG,
+    summary: 'List a site’s reports and their versions, newest first',
+    access: 'read',
+    query: VpatListQuery,
+    responses: { 200: { description: 'Reports, newest first.', schema: VpatList, headers: { Link: '' } } },
+    handler: async ({ query, req, org }) => {
+      const after = decodeCursor(query.cursor, 2);
+      const cursor = after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined;
+      const rows = await reports.list(org, query.siteId, query.limit + 1, cursor);
+      const page = toPage(req, rows, query.limit, (r) => [r.createdAt, r.id], listItem);
+      return { status: 200, body: page.body, headers: page.headers };
+    },
+  });
+}
+
+/** Generating, reading and listing reports. */
+function reportRoutes(ctx: ApiContext): AnyRoute[] {
+  const reports = new VpatReportService(ctx);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/vpat',
-      tag: TAG,
-      summary: 'List a site’s reports and their versions, newest first',
-      access: 'read',
-      query: VpatListQuery,
-      responses: { 200: { description: 'Reports, newest first.', schema: VpatList, headers: { Link: '' } } },
-      handler: async ({ query, req, org }) => {
-        const after = decodeCursor(query.cursor, 2);
-        const cursor = after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined;
-        const rows = await reports.list(org, query.siteId, query.limit + 1, cursor);
-        const page = toPage(req, rows, query.limit, (r) => [r.createdAt, r.id], listItem);
-        return { status: 200, body: page.body, headers: page.headers };
-      },
-    }),
     defineRoute({
       method: 'post',
       path: '/api/v1/vpat/generate',
@@ -126,6 +135,13 @@ export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
         return 'sent';
       },
     }),
+  ];
+}
+
+/** People's part: reviews, publication and comparison. */
+function reviewRoutes(ctx: ApiContext): AnyRoute[] {
+  const reviews = new VpatReviewService(ctx);
+  return [
     defineRoute({
       method: 'post',
       path: '/api/v1/vpat/:id/review',
