@@ -7,7 +7,9 @@ const Text = (max: number) => z.string().trim().min(1).max(max);
 export const ReviewDecision = z
   .object({
     criterion: Text(20).openapi({ example: '1.3.3' }),
-    conformance: ConformanceLevel.optional().openapi({ description: 'The level the reviewer grants.' }),
+    conformance: ConformanceLevel.optional().openapi({
+      description: 'The level the reviewer grants (give either this or `confirm`).',
+    }),
     confirm: z.literal(true).optional().openapi({
       description:
         'Accept the automated evidence: grants `supports` only where the row’s basis is `rules-passed` and no related failure is flagged.',
@@ -17,15 +19,6 @@ export const ReviewDecision = z
     }),
   })
   .strict()
-  .superRefine((d, ctx) => {
-    if ((d.conformance === undefined) === (d.confirm === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['conformance'],
-        message: 'give either conformance or confirm: true',
-      });
-    }
-  })
   .openapi('VpatReviewDecision');
 
 export const ReviewBody = z
@@ -34,22 +27,12 @@ export const ReviewBody = z
       description: 'The reviewer, recorded with every decision.',
       example: 'Ada Reviewer',
     }),
-    decisions: z.array(ReviewDecision).min(1).max(500),
+    decisions: z.array(ReviewDecision).min(1).max(500).openapi({
+      description:
+        'One per criterion. Checked against the report after it is found: a criterion that is not a row, decided twice, or with neither or both of `conformance` and `confirm` answers 422 with pointers.',
+    }),
   })
   .strict()
-  .superRefine((body, ctx) => {
-    const seen = new Set<string>();
-    body.decisions.forEach((d, i) => {
-      if (seen.has(d.criterion)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['decisions', i, 'criterion'],
-          message: 'criterion is decided twice',
-        });
-      }
-      seen.add(d.criterion);
-    });
-  })
   .openapi('VpatReview');
 
 export const PublishBody = z
@@ -60,11 +43,10 @@ export const PublishBody = z
   .openapi('VpatPublish');
 
 export const DiffQuery = z.object({
-  against: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ description: 'The older report (or version) to compare with.' }),
+  against: z.string().min(1).max(100).optional().openapi({
+    description:
+      'The report (or version) to compare with; default: the version this one was made from (none for a generated report: nothing changed).',
+  }),
   format: z.enum(['json', 'html']).default('json'),
 });
 

@@ -3,7 +3,8 @@ import { deriveReport, type RefusedDecision } from '../domain/vpat-derive.js';
 import type { EditionCatalog } from '../domain/vpat-editions.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from '../domain/vpat-report.js';
 import type { ScanEvidence } from '../domain/vpat-evidence-tally.js';
-import type { EvidenceScan, VpatEvidenceRepository } from '../store/vpat-evidence.js';
+import { readEvidence, type EvidenceScan } from '../store/vpat-evidence.js';
+import type { Knex } from 'knex';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
 
 /** Scan warnings that say the scanned pages may not be the real ones (not `html_truncated`, not `no_pages`). */
@@ -72,13 +73,13 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
 
 /** Reads the scan's evidence and derives one draft version of a report. */
 export async function assembleReport(
-  evidenceRepo: VpatEvidenceRepository,
+  db: Knex,
   scan: EvidenceScan,
   frame: ReportFrame,
 ): Promise<{ report: VpatReport; refused: RefusedDecision[] }> {
   const now = nowIso();
   const coverage = await axeRuleCoverage();
-  const evidence = await evidenceRepo.evidence(scan, now, new Set(coverage.helpUrls.keys()));
+  const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
   const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
   const derived = deriveReport({ catalog: frame.catalog, coverage, evidence, overrides: frame.decisions });
   const { catalog } = frame;

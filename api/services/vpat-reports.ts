@@ -8,7 +8,12 @@ import { recordEvent } from '../events/outbox.js';
 import type { EventType } from '../schemas/events.js';
 import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../schemas/vpat.js';
 import type { z } from '../schemas/zod.js';
-import { VpatEvidenceRepository, type EvidenceScan } from '../store/vpat-evidence.js';
+import {
+  baseBranch,
+  findEvidenceScan,
+  latestEvidenceScan,
+  type EvidenceScan,
+} from '../store/vpat-evidence.js';
 import { findReport, insertReport, listReports, type VpatListRecord } from '../store/vpat.js';
 import { assembleReport } from './vpat-assemble.js';
 
@@ -61,11 +66,7 @@ export async function saveReport(db: Knex, org: string, report: VpatReport, type
 }
 
 export class VpatReportService {
-  private readonly evidence: VpatEvidenceRepository;
-
-  constructor(private readonly ctx: ApiContext) {
-    this.evidence = new VpatEvidenceRepository(ctx.db);
-  }
+  constructor(private readonly ctx: ApiContext) {}
 
   async find(org: string, id: string): Promise<VpatReport> {
     const report = await findReport(this.ctx.db, org, id);
@@ -114,7 +115,7 @@ export class VpatReportService {
     const inherited = input.inherit_overrides_from
       ? await this.inherited(org, input.inherit_overrides_from, scan, explicit, rowIds, warnings)
       : [];
-    const { report, refused } = await assembleReport(this.evidence, scan, {
+    const { report, refused } = await assembleReport(this.ctx.db, scan, {
       id: newId('vpt'),
       version: 1,
       previousId: null,
@@ -185,7 +186,7 @@ export class VpatReportService {
 
   private async scanFor(org: string, input: GenerateVpatInput): Promise<EvidenceScan> {
     if (input.scan_id) {
-      const scan = await this.evidence.findScan(org, input.scan_id);
+      const scan = await findEvidenceScan(this.ctx.db, org, input.scan_id);
       if (!scan) throw domainErrors.notFound('scan');
       if (scan.siteId !== input.siteId) {
         throw domainErrors.invalid([
@@ -197,8 +198,8 @@ export class VpatReportService {
       }
       return scan;
     }
-    const branch = await this.evidence.baseBranch(org, input.siteId);
-    const scan = await this.evidence.latestScanOnBranch(org, input.siteId, branch);
+    const branch = await baseBranch(this.ctx.db, org, input.siteId);
+    const scan = await latestEvidenceScan(this.ctx.db, org, input.siteId, branch);
     if (!scan) {
       throw domainErrors.notFound(
         `scan of site "${input.siteId}" on its base branch "${branch}" (submit one, or pass scan_id)`,

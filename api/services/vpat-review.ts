@@ -5,7 +5,7 @@ import { isUndecided } from '../domain/vpat-derive.js';
 import { diffReports, type VpatDiff } from '../domain/vpat-diff.js';
 import { catalogRowIds, editionCatalog, type Conformance } from '../domain/vpat-editions.js';
 import type { OverrideRecord, VpatReport } from '../domain/vpat-report.js';
-import { VpatEvidenceRepository } from '../store/vpat-evidence.js';
+import { findEvidenceScan } from '../store/vpat-evidence.js';
 import { findReport } from '../store/vpat.js';
 import { assembleReport } from './vpat-assemble.js';
 import { saveReport, type ReportAuthor } from './vpat-reports.js';
@@ -22,6 +22,30 @@ export interface ReviewInput {
   decisions: ReviewDecision[];
 }
 
+/** Each decision names a row of the report once, with either a level or a confirmation. */
+function decisionErrors(decisions: readonly ReviewDecision[], rowIds: ReadonlySet<string>): FieldError[] {
+  const seen = new Set<string>();
+  return decisions.flatMap((d, i) => {
+    const errors: FieldError[] = [];
+    if (!rowIds.has(d.criterion)) {
+      errors.push({
+        pointer: `#/decisions/${i}/criterion`,
+        detail: `"${d.criterion}" is not a row of this report`,
+      });
+    } else if (seen.has(d.criterion)) {
+      errors.push({ pointer: `#/decisions/${i}/criterion`, detail: 'criterion is decided twice' });
+    }
+    seen.add(d.criterion);
+    if ((d.conformance === undefined) === (d.confirm === undefined)) {
+      errors.push({
+        pointer: `#/decisions/${i}/conformance`,
+        detail: 'give either conformance or confirm: true',
+      });
+    }
+    return errors;
+  });
+}
+
 /** Warnings a version carries from the one before (the others are recomputed from the scan). */
 const CARRIED_WARNINGS = /^The (override|confirmation) of /;
 
@@ -30,11 +54,7 @@ const CARRIED_WARNINGS = /^The (override|confirmation) of /;
  * publication of a version with nothing left undecided, and comparison of two versions or reports.
  */
 export class VpatReviewService {
-  private readonly evidence: VpatEvidenceRepository;
-
-  constructor(private readonly ctx: ApiContext) {
-    this.evidence = new VpatEvidenceRepository(ctx.db);
-  }
+  constructor(private readonly ctx: ApiContext) {}
 
   private async report(org: string, id: string, what = 'report'): Promise<VpatReport> {
     const report = await findReport(this.ctx.db, org, id);
@@ -51,13 +71,9 @@ export class VpatReviewService {
     }
     const catalog = editionCatalog(previous.edition, previous.wcag_version, previous.level);
     const rowIds = catalogRowIds(catalog);
-    const invalid: FieldError[] = input.decisions.flatMap((d, i) =>
-      rowIds.has(d.criterion)
-        ? []
-        : [{ pointer: `#/decisions/${i}/criterion`, detail: `"${d.criterion}" is not a row of this report` }],
-    );
+    const invalid = decisionErrors(input.decisions, rowIds);
     if (invalid.length > 0) throw domainErrors.invalid(invalid);
-    const scan = await this.evidence.findScan(org, previous.scan_id);
+    const scan = await findEvidenceScan(this.ctx.db, org, previous.scan_id);
     if (!scan) throw domainErrors.notFound(`scan ${previous.scan_id} of this report`);
 
     const now = nowIso();
@@ -84,7 +100,7 @@ export class VpatReviewService {
         created_at: o.created_at,
         inherited_from: o.inherited_from,
       }));
-    const { report, refused } = await assembleReport(this.evidence, scan, {
+    const { report, refused } = await assembleReport(this.ctx.db, scan, {
       id: newId('vpt'),
       version: previous.version + 1,
       previousId: previous.id,
@@ -149,12 +165,11 @@ export class VpatReviewService {
     return report;
   }
 
-  /** What changed from `againstId` to `id` (both of the caller's org). */
-  async diff(org: string, id: string, againstId: string): Promise<VpatDiff> {
-    const [to, from] = await Promise.all([
-      this.report(org, id),
-      this.report(org, againstId, 'report to compare against'),
-    ]);
+  /** What changed from `againstId` (default: the version `id` was made from) to `id`, both of the caller's org. */
+  async diff(org: string, id: string, againstId?: string): Promise<VpatDiff> {
+    const to = await this.report(org, id);
+    const fromId = againstId ?? to.previous_id;
+    const from = fromId ? await this.report(org, fromId, 'report to compare against') : to;
     return diffReports(from, to);
   }
 }

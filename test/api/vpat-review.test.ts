@@ -146,6 +146,22 @@ describeBrowser.each(dbKinds)('VPAT review, publication, diff and exports (%s)',
     ]);
     expect(refused.body.errors[0].detail).toContain('label');
     expect(refused.body.errors[1].detail).toContain('no-coverage');
+    const malformed = await post(`/api/v1/vpat/${r1.id}/review`, {
+      author: 'Ada Reviewer',
+      decisions: [
+        { criterion: '1.3.3', remarks: 'Neither a level nor a confirmation.' },
+        { criterion: '2.4.2', confirm: true, conformance: 'supports', remarks: 'Both.' },
+        { criterion: '2.4.2', conformance: 'supports', remarks: 'Twice.' },
+        { criterion: '9.9.9', conformance: 'supports', remarks: 'No such row.' },
+      ],
+    });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors.map((e: any) => e.pointer)).toEqual([
+      '#/decisions/0/conformance',
+      '#/decisions/1/conformance',
+      '#/decisions/2/criterion',
+      '#/decisions/3/criterion',
+    ]);
     expect(await count()).toBe(before);
 
     // A review: a new immutable version with who, when and the remarks.
@@ -243,6 +259,10 @@ describeBrowser.each(dbKinds)('VPAT review, publication, diff and exports (%s)',
     expect(diff.overrides).toMatchObject({ dropped: [], changed: [], made_stale: [] });
     expect(diff.violations).toEqual({ new: [], resolved: [], changed: [] });
     expect(diff.from).toMatchObject({ id: r1.id, version: 1 });
+    // Without `against`: the version it was made from (publication changes no row).
+    const since = (await h.request('GET', `/api/v1/vpat/${final.id}/diff`, { key: readKey })).body;
+    expect(since.from.id).toBe(r3.id);
+    expect(since.criteria).toEqual([]);
 
     // Exports of the final report: no draft banner; HTML and the diff page pass axe-core; the PDF is tagged.
     const html = (await h.request('GET', `/api/v1/vpat/${final.id}?format=html`, { key })).text;

@@ -179,7 +179,8 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       method: 'get',
       path: '/api/v1/vpat/:id/diff',
       tag: TAG,
-      summary: 'What changed from another report (`against`) to this one: JSON or ?format=html',
+      summary:
+        'What changed from another report (`against`; default: the previous version) to this one: JSON or ?format=html',
       description:
         'Criteria whose level, basis or remarks changed; violations new, resolved or changed in count; reviewers’ ' +
         'decisions added, dropped, changed or made stale.',
