@@ -15,7 +15,7 @@ import { VpatReportService, type ReportAuthor } from '../../services/vpat-report
 import { VpatReviewService } from '../../services/vpat-review.js';
 import type { VpatListRecord } from '../../store/vpat.js';
 import type { ApiContext, Principal } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
+import { newestFirstPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 const TAG = 'VPAT / ACR';
@@ -61,13 +61,14 @@ function listRoute(ctx: ApiContext): AnyRoute {
     access: 'read',
     query: VpatListQuery,
     responses: { 200: { description: 'Reports, newest first.', schema: VpatList, headers: { Link: '' } } },
-    handler: async ({ query, req, org }) => {
-      const after = decodeCursor(query.cursor, 2);
-      const cursor = after ? { createdAt: String(after[0]), id: String(after[1]) } : undefined;
-      const rows = await reports.list(org, query.siteId, query.limit + 1, cursor);
-      const page = toPage(req, rows, query.limit, (r) => [r.createdAt, r.id], listItem);
-      return { status: 200, body: page.body, headers: page.headers };
-    },
+    handler: ({ query, req, org }) =>
+      newestFirstPage(
+        req,
+        query,
+        (limit, after) => reports.list(org, query.siteId, limit, after),
+        (r) => [r.createdAt, r.id],
+        listItem,
+      ),
   });
 }
 
