@@ -32,12 +32,17 @@ const IDENTIFYING = new Set(['href', 'src', 'name', 'type', 'for', 'alt', 'title
 const HTML_SCAN_LIMIT = 2_000;
 const TEXT_LIMIT = 200;
 
+/** What a generated name, UUID or database id always holds: a digit, `_`, or a known family prefix. */
+const MAYBE_GENERATED = /[\d_]|sc-|css-|jsx-|svelte-|ember|jss|data-v-/;
+
 /** React's useId ids as they appear in HTML (`:r3:`, `:R2d6:`), masked like the selector form. */
 const REACT_ID = /^:[rR][0-9a-zA-Z]*:$/;
 
 /** A generated name (class, id, id reference) masked the way selectors are for fingerprints. */
 export function maskToken(token: string): string {
   if (REACT_ID.test(token)) return ':r*:';
+  // Most names hold nothing generated: the selector normaliser is only worth running on candidates.
+  if (!MAYBE_GENERATED.test(token)) return token;
   return normalizeSelector('.' + token).slice(1);
 }
 
@@ -57,34 +62,26 @@ interface OpeningTag {
   end: number;
 }
 
-const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\f';
+// Sticky patterns over disjoint character classes: linear, and the snippet is cut to HTML_SCAN_LIMIT.
+const TAG = /<([A-Za-z][A-Za-z0-9:-]*)/y;
+const ATTR = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/y;
 
-/** A linear scan of the first tag (no regular expression that could backtrack on hostile input). */
+/** The first tag's name and attributes, and where its text starts. */
 function openingTag(html: string): OpeningTag {
-  let i = html.indexOf('<');
-  if (i < 0) return { tag: null, attrs: [], end: 0 };
-  i++;
-  let tag = '';
-  while (i < html.length && /[A-Za-z0-9:-]/.test(html[i])) tag += html[i++];
+  TAG.lastIndex = html.indexOf('<');
+  const tag = TAG.lastIndex >= 0 ? TAG.exec(html) : null;
+  if (!tag) return { tag: null, attrs: [], end: 0 };
   const attrs: Array<[string, string]> = [];
-  while (i < html.length && html[i] !== '>') {
-    while (i < html.length && (isSpace(html[i]) || html[i] === '/')) i++;
-    let name = '';
-    while (i < html.length && !isSpace(html[i]) && !'=>/'.includes(html[i])) name += html[i++];
-    while (i < html.length && isSpace(html[i])) i++;
-    let value = '';
-    if (html[i] === '=') {
-      i++;
-      while (i < html.length && isSpace(html[i])) i++;
-      const quote = html[i] === '"' || html[i] === "'" ? html[i++] : null;
-      while (i < html.length && (quote ? html[i] !== quote : !isSpace(html[i]) && html[i] !== '>')) {
-        value += html[i++];
-      }
-      if (quote) i++;
-    }
-    if (name) attrs.push([name.toLowerCase(), value]);
+  let at = TAG.lastIndex;
+  for (;;) {
+    ATTR.lastIndex = at;
+    const m = ATTR.exec(html);
+    if (!m || ATTR.lastIndex === at) break;
+    at = ATTR.lastIndex;
+    attrs.push([m[1].toLowerCase(), m[2] ?? m[3] ?? m[4] ?? '']);
   }
-  return { tag: tag ? tag.toLowerCase() : null, attrs, end: i + 1 };
+  const end = html.indexOf('>', at);
+  return { tag: tag[1].toLowerCase(), attrs, end: end < 0 ? html.length : end + 1 };
 }
 
 /** The text of the snippet after the opening tag: tags dropped, entities left as written. */
@@ -131,7 +128,10 @@ function selectorPath(selector: string | null, tag: string | null): SelectorPath
 }
 
 /** The identity of one reported element, computed once per issue. */
-export function elementIdentity(source: IdentitySource): ElementIdentity {
+export function elementIdentity(source: IdentitySource, sameHtml?: ElementIdentity): ElementIdentity {
+  // An element with byte-identical HTML has the same tag, attributes, text and snippet: only its
+  // selector path is its own.
+  if (sameHtml && sameHtml.tag) return { ...sameHtml, path: selectorPath(source.selector, sameHtml.tag) };
   const html = source.html ? source.html.slice(0, HTML_SCAN_LIMIT) : '';
   const opening = html ? openingTag(html) : { tag: null, attrs: [], end: 0 };
   const attrs = new Map<string, string>();
@@ -148,17 +148,7 @@ export function elementIdentity(source: IdentitySource): ElementIdentity {
   }
   all.sort();
   const text = html ? textOf(html, opening.end) : '';
-  let tag = opening.tag;
-  if (!tag && source.selector) {
-    // Without HTML, the last compound's type selector, when there is one.
-    const last =
-      source.selector
-        .trim()
-        .split(/[\s>+~]+/)
-        .pop() ?? '';
-    tag = /^[a-z][a-z0-9-]*/i.exec(last)?.[0].toLowerCase() ?? null;
-  }
-  const path = selectorPath(source.selector, tag);
+  const tag = opening.tag ?? (source.selector ? selectorTag(source.selector) : null);
   const snippetTokens = new Set(all);
   for (const word of text.split(' ')) if (word) snippetTokens.add(`"${word}`);
   return {
@@ -167,8 +157,18 @@ export function elementIdentity(source: IdentitySource): ElementIdentity {
     text,
     snippet: html ? `<${opening.tag ?? ''} ${all.join(' ')}>${text}` : '',
     snippetTokens,
-    path,
+    path: selectorPath(source.selector, tag),
   };
+}
+
+/** Without HTML, the last compound's type selector, when there is one. */
+function selectorTag(selector: string): string | null {
+  const last =
+    selector
+      .trim()
+      .split(/[\s>+~]+/)
+      .pop() ?? '';
+  return /^[a-z][a-z0-9-]*/i.exec(last)?.[0].toLowerCase() ?? null;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -232,14 +232,14 @@ export function similarity(
   }
   if (a.attrs.size > 0 || b.attrs.size > 0) {
     let agree = 0;
-    const names = new Set([...a.attrs.keys(), ...b.attrs.keys()]);
-    for (const n of names) {
-      const x = a.attrs.get(n);
-      const y = b.attrs.get(n);
-      if (x === y) agree++;
-      else if (x !== undefined && y !== undefined) conflict = true;
+    let union = b.attrs.size;
+    for (const [name, x] of a.attrs) {
+      const y = b.attrs.get(name);
+      if (y === undefined) union++;
+      else if (x === y) agree++;
+      else conflict = true;
     }
-    add('attributes', SIMILARITY_WEIGHTS.attributes, conflict ? 0 : agree / names.size);
+    add('attributes', SIMILARITY_WEIGHTS.attributes, conflict ? 0 : agree / union);
   }
   if (a.text || b.text) add('text', SIMILARITY_WEIGHTS.text, a.text === b.text ? 1 : 0);
   if (a.path.last.size > 0 || b.path.last.size > 0) {

@@ -1,11 +1,5 @@
-import {
-  elementIdentity,
-  similarity,
-  similarityEvidence,
-  SIMILARITY_THRESHOLD,
-  type ElementIdentity,
-  type IdentitySource,
-} from './element-identity.js';
+import { assign, candidates } from './element-assignment.js';
+import { similarityEvidence, SIMILARITY_THRESHOLD, type IdentitySource } from './element-identity.js';
 
 /**
  * Which head issue is which baseline issue: the gate's identity of issues, in two steps.
@@ -32,6 +26,8 @@ export interface MatchDetails extends IdentitySource {
   rule: string;
   /** The normalised page the issue was found on (its page key). */
   page: string;
+  /** Its place in the scan (the row id); default: its index in the list given. */
+  position?: number;
 }
 
 export type MatchKind = 'fingerprint' | 'similar' | 'none';
@@ -59,17 +55,21 @@ export interface FingerprintStep {
   groups: Array<{ head: number[]; baseline: number[] }>;
 }
 
-/** Indices of each fingerprint, in scan order. */
-function byFingerprint(issues: readonly MatchIssue[]): Map<string, number[] | number> {
-  const map = new Map<string, number[] | number>();
-  for (let i = 0; i < issues.length; i++) {
-    const fp = issues[i].fingerprint;
-    const seen = map.get(fp);
-    if (seen === undefined) map.set(fp, i);
-    else if (typeof seen === 'number') map.set(fp, [seen, i]);
-    else seen.push(i);
+/**
+ * Baseline index of each fingerprint, or, for one held several times, `-(g + 2)` naming its group in
+ * `groups` (kept as numbers: one Map lookup per issue is most of this step's cost on 50,000 issues).
+ */
+function baselineIndex(baseline: readonly MatchIssue[]): { index: Map<string, number>; groups: number[][] } {
+  const index = new Map<string, number>();
+  const groups: number[][] = [];
+  for (let j = 0; j < baseline.length; j++) {
+    const fp = baseline[j].fingerprint;
+    const seen = index.get(fp);
+    if (seen === undefined) index.set(fp, j);
+    else if (seen >= 0) index.set(fp, -(groups.push([seen, j]) + 1));
+    else groups[-seen - 2].push(j);
   }
-  return map;
+  return { index, groups };
 }
 
 /** Step 1. With `compareFingerprints` false (another fingerprint version), every issue goes to step 2. */
@@ -89,90 +89,53 @@ export function fingerprintStep(
     step.baselineNeeds = baseline.map((_, i) => i);
     return step;
   }
-  const base = byFingerprint(baseline);
-  const headSeen = new Map<string, number[] | number>();
+  const base = baselineIndex(baseline);
+  // The first head issue of each unique baseline fingerprint (in baselineToHead until paired; -2 marks
+  // one that turned out shared unevenly); further ones, and those of repeated baseline fingerprints,
+  // by baseline index or group.
+  const first = matching.baselineToHead;
+  const moreHeads = new Map<number, number[]>();
+  const groupHeads: number[][] = base.groups.map(() => []);
   for (let i = 0; i < head.length; i++) {
-    const fp = head[i].fingerprint;
-    const b = base.get(fp);
-    if (b === undefined) {
-      step.headNeeds.push(i);
-      continue;
+    const b = base.index.get(head[i].fingerprint);
+    if (b === undefined) step.headNeeds.push(i);
+    else if (b < 0) groupHeads[-b - 2].push(i);
+    else if (first[b] < 0) first[b] = i;
+    else {
+      const more = moreHeads.get(b);
+      if (more) more.push(i);
+      else moreHeads.set(b, [i]);
     }
-    const seen = headSeen.get(fp);
-    if (seen === undefined) headSeen.set(fp, i);
-    else if (typeof seen === 'number') headSeen.set(fp, [seen, i]);
-    else seen.push(i);
   }
-  for (const [fp, h] of headSeen) {
-    const b = base.get(fp)!;
-    if (typeof h === 'number' && typeof b === 'number') {
-      matching.headToBaseline[h] = b;
-      matching.baselineToHead[b] = h;
-      continue;
+  for (let j = 0; j < baseline.length; j++) {
+    const h = first[j];
+    if (h < 0) continue;
+    const more = moreHeads.get(j);
+    if (more) {
+      first[j] = -2;
+      step.groups.push({ head: [h, ...more], baseline: [j] });
+    } else {
+      matching.headToBaseline[h] = j;
     }
-    const group = { head: typeof h === 'number' ? [h] : h, baseline: typeof b === 'number' ? [b] : b };
-    step.groups.push(group);
+  }
+  base.groups.forEach((members, g) => {
+    if (groupHeads[g].length > 0) step.groups.push({ head: groupHeads[g], baseline: members });
+  });
+  for (const group of step.groups) {
     step.headNeeds.push(...group.head);
     step.baselineNeeds.push(...group.baseline);
   }
-  for (const [fp, b] of base) {
-    if (headSeen.has(fp)) continue;
-    if (typeof b === 'number') step.baselineNeeds.push(b);
-    else step.baselineNeeds.push(...b);
+  for (let j = 0; j < baseline.length; j++) {
+    // Unmatched and not in a group: a fingerprint the head does not have.
+    if (first[j] === -1 && base.index.get(baseline[j].fingerprint) === j) step.baselineNeeds.push(j);
   }
+  for (const group of step.groups) if (group.baseline.length === 1) first[group.baseline[0]] = -1;
+  base.groups.forEach((members, g) => {
+    if (groupHeads[g].length === 0) step.baselineNeeds.push(...members);
+  });
   step.headNeeds.sort((x, y) => x - y);
   step.baselineNeeds.sort((x, y) => x - y);
   return step;
-}
-
-interface Candidate {
-  index: number;
-  details: MatchDetails;
-  identity: ElementIdentity;
-  /** Position (0…1) among the group's issues on its side, in scan order. */
-  order: number;
-}
-
-function candidates(indices: readonly number[], details: ReadonlyMap<number, MatchDetails>): Candidate[] {
-  const out: Candidate[] = [];
-  for (const index of indices) {
-    const d = details.get(index);
-    if (d) out.push({ index, details: d, identity: elementIdentity(d), order: 0.5 });
-  }
-  out.sort((a, b) => a.index - b.index);
-  out.forEach((c, i) => (c.order = out.length === 1 ? 0.5 : i / (out.length - 1)));
-  return out;
-}
-
-/** Beyond this many pairs in one rule and page, only elements with the same tag and snippet are compared. */
-const PAIR_BUDGET = 250_000;
-
-/** Pairs head and baseline candidates greedily by score (ties: closer order, then scan order). */
-function assign(
-  h: Candidate[],
-  b: Candidate[],
-  threshold: number,
-  onPair: (x: Candidate, y: Candidate, score: number, same: string[]) => void,
-): void {
-  const pairs: Array<{ x: Candidate; y: Candidate; score: number; same: string[]; gap: number }> = [];
-  const large = h.length * b.length > PAIR_BUDGET;
-  for (const x of h) {
-    for (const y of b) {
-      if (large && x.identity.snippet !== y.identity.snippet) continue;
-      const s = similarity(x.identity, y.identity, x.order, y.order);
-      if (s.score < threshold) continue;
-      pairs.push({ x, y, score: s.score, same: s.same, gap: Math.abs(x.order - y.order) });
-    }
-  }
-  pairs.sort((p, q) => q.score - p.score || p.gap - q.gap || p.x.index - q.x.index || p.y.index - q.y.index);
-  const usedH = new Set<number>();
-  const usedB = new Set<number>();
-  for (const p of pairs) {
-    if (usedH.has(p.x.index) || usedB.has(p.y.index)) continue;
-    usedH.add(p.x.index);
-    usedB.add(p.y.index);
-    onPair(p.x, p.y, p.score, p.same);
-  }
 }
 
 const groupKey = (d: MatchDetails) => `${d.rule}\u0000${d.page}`;

@@ -53,13 +53,16 @@ interface ScanSide {
   pages: Map<number, GatePageRow>;
 }
 
-async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[]): Promise<ScanSide> {
+async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[] | null): Promise<ScanSide> {
   const [issues, pages] = await Promise.all([scanIssues(ctx.db, scanId), scanPages(ctx.db, scanId)]);
-  await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
+  if (waiverRules) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
   return { issues, pages };
 }
 
-/** The matcher's details of the issues at `indices` of one side, keyed by index. */
+/**
+ * The matcher's details of the issues at `indices` of one side, keyed by index. The issues get their
+ * rule, selector and page too: a waiver that covers a baseline issue covers the head issue paired with it.
+ */
 async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
   const rows = await matchDetails(
     ctx.db,
@@ -70,12 +73,18 @@ async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indice
   const out = new Map<number, MatchDetails & { pageUrl: string }>();
   for (const r of rows) {
     const page = side.pages.get(r.pageIndex);
-    out.set(indexOf.get(r.id)!, {
+    const index = indexOf.get(r.id)!;
+    const issue = side.issues[index];
+    issue.rule = r.rule;
+    issue.selector = r.selector;
+    if (page) issue.page = page;
+    out.set(index, {
       rule: r.rule,
       page: page ? pageKey(page.normalizedUrl) : `#${r.pageIndex}`,
       pageUrl: page?.url ?? '',
       selector: r.selector,
       html: r.html,
+      position: r.id,
     });
   }
   return out;
@@ -168,7 +177,8 @@ export async function decideGate(
   const baseScan = baseline.scan;
   const [head, base2] = await Promise.all([
     readSide(ctx, headScan.id, waiverRules),
-    baseScan ? readSide(ctx, baseScan.id, waiverRules) : Promise.resolve(null),
+    // The baseline's waiver fields come with the matcher's details, for the issues paired by them.
+    baseScan ? readSide(ctx, baseScan.id, null) : Promise.resolve(null),
   ]);
   lap('read');
   let matched: Awaited<ReturnType<typeof matchSides>> | null = null;

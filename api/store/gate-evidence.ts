@@ -136,8 +136,8 @@ export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssu
       page: noPage,
     };
   }
-  // Scan order (row ids are given in submission order): the matcher's "order on the page" uses it.
-  return issues.sort((a, b) => (a.ref as number) - (b.ref as number));
+  // In index order, not scan order: the matcher orders the few it compares by row id itself.
+  return issues;
 }
 
 /** The scan's pages by index. */
@@ -194,25 +194,34 @@ export async function addWaiverFields(
  */
 export async function matchDetails(db: Knex, scanId: string, ids: readonly number[]): Promise<MatchRow[]> {
   if (ids.length === 0) return [];
-  const q = db('scan_issues')
-    .where({ scan_id: scanId })
-    .select('id', 'rule', 'page_index', 'selector', db.raw('substr(html, 1, ?) as html', [HTML_PREFIX]));
+  // By primary key only: with `scan_id = ?` as well, SQLite walks the scan's whole index and table.
+  const q = db('scan_issues').select(
+    'id',
+    'scan_id',
+    'rule',
+    'page_index',
+    'selector',
+    db.raw('substr(html, 1, ?) as html', [HTML_PREFIX]),
+  );
   if (dialectOf(db) === 'postgres') q.whereRaw('id = any(?::bigint[])', [ids as number[]]);
   else q.whereRaw('id in (select value from json_each(?))', [JSON.stringify(ids)]);
   const rows = (await q) as Array<{
     id: number | string;
+    scan_id: string;
     rule: string;
     page_index: number;
     selector: string | null;
     html: string | null;
   }>;
-  return rows.map((r) => ({
-    id: Number(r.id),
-    rule: r.rule,
-    pageIndex: r.page_index,
-    selector: r.selector,
-    html: r.html,
-  }));
+  return rows
+    .filter((r) => r.scan_id === scanId)
+    .map((r) => ({
+      id: Number(r.id),
+      rule: r.rule,
+      pageIndex: r.page_index,
+      selector: r.selector,
+      html: r.html,
+    }));
 }
 
 /** Everything a deploy event shows about the listed issues, by row id (order not kept). */
