@@ -55,6 +55,11 @@ const envSchema = z.object({
   GITHUB_API_URL: z.url().optional(),
   /** Deadline of each GitHub API request made for a check run (the GitHub App). */
   GITHUB_TIMEOUT_MS: positiveInt.default(15_000),
+  /** Single-tenant servers: every installation of the App belongs to this org. */
+  GITHUB_INSTALLATIONS_ORG: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, { message: 'must be an org name (a-z, 0-9, ".", "_", "-")' })
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -93,6 +98,8 @@ export interface Config {
     apiUrl?: string;
     /** Deadline of each GitHub API request the check-run publisher makes. */
     timeoutMs: number;
+    /** Every installation belongs to this org (single tenant); otherwise links are stored per installation. */
+    installationsOrg?: string;
   };
 }
 
@@ -156,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookSecret: e.WEBHOOK_SECRET,
       apiUrl,
       timeoutMs: e.GITHUB_TIMEOUT_MS,
+      installationsOrg: e.GITHUB_INSTALLATIONS_ORG,
     },
   };
 }

@@ -21,6 +21,13 @@ export interface ApiContext {
   lifecycle: { shuttingDown: boolean };
   /** PostgreSQL: which Idempotency-Key requests a live instance is processing (crash takeover). */
   requestLocks?: RequestLocks;
+  /** Set when the GitHub App is configured: asks GitHub which installation a repository belongs to. */
+  github?: GitHubInstallations;
+}
+
+export interface GitHubInstallations {
+  /** The App's installation id for `owner/name`, or undefined when the App is not installed there. */
+  installationOf(repository: string): Promise<number | undefined>;
 }
 
 export type Principal =

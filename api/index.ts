@@ -13,6 +13,8 @@ import { IdempotencyRepository } from './store/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
 import { RequestLocks } from './store/request-locks.js';
 
+export { orgOfInstallation } from './services/github-installations.js';
+export type { GitHubInstallations } from './context.js';
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
 export type { ApiContext } from './context.js';

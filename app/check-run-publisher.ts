@@ -33,6 +33,12 @@ export interface CheckRunPublisherOptions {
   /** Base of `details_url` (PUBLIC_URL, else the server's own URL). */
   baseUrl: () => string;
   /**
+   * The org an installation of the App is linked to (undefined: none). A check run is posted only when
+   * the repository's installation is linked to the deploy event's org, so no org can reach another's
+   * repository, whether it names it in its site settings, a trigger body or a re-run.
+   */
+  installationOrg: (installationId: number) => Promise<string | undefined>;
+  /**
    * Deadline of each GitHub request (installation lookup, token + check run, each annotation update).
    * GitHub not answering must not leave the deploy event `pending` for ever nor hold up a shutdown.
    */
@@ -107,6 +113,19 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
         status: 'failed',
         error: `installation lookup for ${where}: ${describe(err)}`,
       });
+    }
+
+    const linked = await options.installationOrg(installationId).catch((err: unknown) => {
+      log.error({ err, deployId }, 'could not read the installation link');
+      return null;
+    });
+    if (linked !== deploy.org) {
+      const reason =
+        linked === null
+          ? 'could not read which org the installation belongs to'
+          : `${where} belongs to GitHub installation ${installationId}, which is not linked to org "${deploy.org}"`;
+      log.warn({ deployId, repository: where, installationId, org: deploy.org }, 'check run refused');
+      return record(deployId, { status: linked === null ? 'failed' : 'skipped', error: reason });
     }
 
     const payload = buildCheckRun(deploy.result, {

@@ -7,6 +7,7 @@ import {
   createApiService,
   findDeploy,
   githubAppConfigured,
+  orgOfInstallation,
   rerunDeploy,
   setDeployCheckRun,
   type ApiService,
@@ -17,6 +18,7 @@ import { createCheckRunPublisher, type CheckRunPublisher } from './check-run-pub
 import { startCheckRunRecovery, type CheckRunRecovery } from './check-run-recovery.js';
 import { deployAccess } from './deploy-access.js';
 import { createAppFunction } from './index.js';
+import { githubInstallations } from './installations.js';
 
 export const WEBHOOKS_PATH = '/api/github/webhooks';
 
@@ -137,11 +139,13 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
       deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
       logger,
       baseUrl: () => config.publicUrl ?? url,
+      installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
       timeoutMs: config.github.timeoutMs,
     });
     // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
     // only when someone listens, so no trigger may slip in between.
     publisher.listen(service.ctx.events);
+    service.ctx.github = githubInstallations(probot, config.github.timeoutMs);
     const ctx = service.ctx;
     webhooks = await createNodeMiddleware(
       createAppFunction({ rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository) }),

@@ -61,7 +61,9 @@ export class Authenticator {
     const matches = safeEqual(hashSecret(parsed.key), expected);
     const now = nowIso();
     if (!record || !matches || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) {
-      throw problems.unauthorized('The API key is unknown, revoked or expired.');
+      throw problems.unauthorized(
+        'The API key (x-api-key or Authorization: Bearer) is unknown, revoked or expired.',
+      );
     }
     const anyOf = access === 'key' ? [] : Array.isArray(access) ? access : [access];
     if (anyOf.length > 0 && !anyOf.some((s) => record.scopes.includes(s))) {

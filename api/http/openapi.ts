@@ -112,6 +112,13 @@ export function generateOpenApi(input: OpenApiInput) {
     scheme: 'bearer',
     description: 'An API key `a11y_<public id>_<secret><checksum>` as `Authorization: Bearer …`.',
   });
+  registry.registerComponent('securitySchemes', 'ApiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description:
+      'The same API key in the `x-api-key` header; every operation that takes a key accepts either.',
+  });
   registry.registerComponent('securitySchemes', 'AdminToken', {
     type: 'apiKey',
     in: 'header',
@@ -149,7 +156,12 @@ export function generateOpenApi(input: OpenApiInput) {
             ? 'Requires the admin token.'
             : 'No credential required.'),
       tags: [route.tag],
-      security: keyed ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : [],
+      // Alternatives: either credential header carries the key.
+      security: keyed
+        ? [{ ApiKey: [] }, { ApiKeyHeader: [] }]
+        : route.access === 'admin'
+          ? [{ AdminToken: [] }]
+          : [],
       'x-required-scope': keyed && route.access !== 'key' ? accessLabel(route.access) : undefined,
       request: {
         params: route.params as never,

@@ -57,7 +57,9 @@ export class HttpProblem extends Error {
 export const problems = {
   malformedJson: (detail = 'The request body is not valid JSON.') =>
     new HttpProblem(400, 'malformed_json', detail),
-  unauthorized: (detail = 'A valid API key is required (Authorization: Bearer a11y_…).') =>
+  unauthorized: (
+    detail = 'A valid API key is required, as x-api-key: a11y_… or Authorization: Bearer a11y_….',
+  ) =>
     new HttpProblem(401, 'unauthorized', detail, undefined, {
       'WWW-Authenticate': 'Bearer realm="a11y-gate", charset="UTF-8"',
     }),

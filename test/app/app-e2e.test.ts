@@ -69,7 +69,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
       probot: testProbot({ log: probotLog.logger }),
       // Short enough for the hang test, long enough that a loaded machine (the first publication signs a
       // JWT and exchanges a token) does not trip it: 1 s failed the 120-annotation test at load 7.8.
-      env: { GITHUB_TIMEOUT_MS: '4000' },
+      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
     });
     key = await h.createKey({ org: 'acme' });
   });
@@ -514,7 +514,7 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
     const h = await startHarness({
       db,
       probot: testProbot(),
-      env: { PUBLIC_URL: 'https://a11y.corp.example/' },
+      env: { PUBLIC_URL: 'https://a11y.corp.example/', GITHUB_INSTALLATIONS_ORG: 'acme' },
     });
     try {
       const key = await h.createKey({ org: 'acme' });
@@ -549,7 +549,7 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
 
 describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
   test('closing the server waits for check runs still being posted before the database closes', async () => {
-    const h1 = await startHarness({ db, probot: testProbot() });
+    const h1 = await startHarness({ db, probot: testProbot(), env: { GITHUB_INSTALLATIONS_ORG: 'acme' } });
     const key = await h1.createKey({ org: 'acme' });
     await h1.request('POST', '/api/v1/scans', {
       key,
@@ -603,6 +603,7 @@ describe.each(dbKinds)('the App configured from the environment (%s)', (db) => {
       env: {
         APP_ID: String(APP_ID),
         WEBHOOK_SECRET,
+        GITHUB_INSTALLATIONS_ORG: 'acme',
         GITHUB_API_URL: 'https://ghe.example.com/api/v3',
         ...keyEnv,
       },

@@ -44,7 +44,9 @@ class FakeDeploys implements DeployAccess {
   }
 }
 
-function setup(options: { baseUrl?: string; publicUrl?: string; timeoutMs?: number } = {}) {
+function setup(
+  options: { baseUrl?: string; publicUrl?: string; timeoutMs?: number; linkedOrg?: string } = {},
+) {
   const deploys = new FakeDeploys();
   const publisher = createCheckRunPublisher({
     probot: testProbot({ baseUrl: options.baseUrl }),
@@ -52,6 +54,7 @@ function setup(options: { baseUrl?: string; publicUrl?: string; timeoutMs?: numb
     logger: pino({ level: 'silent' }),
     baseUrl: () => options.publicUrl ?? 'https://gate.example',
     timeoutMs: options.timeoutMs,
+    installationOrg: async () => options.linkedOrg ?? 'acme',
   });
   return { deploys, publisher };
 }
@@ -76,6 +79,23 @@ afterAll(() => {
 });
 
 describe('check-run publisher', () => {
+  test('never posts to a repository whose installation is linked to another org', async () => {
+    const { deploys, publisher } = setup({ linkedOrg: 'acme' });
+    deploys.deploys.set('dep_test1', { org: 'intruder', repository: 'acme/shop', result: gateResult() });
+    const github = nock(GITHUB)
+      .get('/repos/acme/shop/installation')
+      .reply(200, { id: 77, account: { login: 'acme' } });
+    const create = nock(GITHUB).post('/repos/acme/shop/check-runs').reply(201, { id: 1 });
+    const state = await publisher.publish('dep_test1');
+    expect(github.isDone()).toBe(true);
+    expect(create.isDone()).toBe(false);
+    expect(state).toEqual({
+      status: 'skipped',
+      error: 'acme/shop belongs to GitHub installation 77, which is not linked to org "intruder"',
+    });
+    expect(deploys.states.get('dep_test1')).toEqual(state);
+  });
+
   test('finds the installation and creates the check run with the exact payload', async () => {
     const { deploys, publisher } = setup();
     deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });

@@ -24,7 +24,11 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
 
   beforeAll(async () => {
     // Nothing here waits for the deadline; a loaded machine (JWT signing, token exchange) must not trip it.
-    h = await startHarness({ db, probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '4000' } });
+    h = await startHarness({
+      db,
+      probot: testProbot(),
+      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
+    });
     key = await h.createKey({ org: 'acme' });
   });
   afterAll(async () => {

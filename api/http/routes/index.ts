@@ -1,6 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
 import { deployRoutes } from './deploys.js';
+import { githubInstallationRoutes } from './github-installations.js';
 import { keyRoutes } from './keys.js';
 import { scanPartRoutes } from './scan-parts.js';
 import { scanRoutes } from './scans.js';
@@ -22,5 +23,6 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...webhookRoutes(ctx),
+    ...githubInstallationRoutes(ctx),
   ];
 }

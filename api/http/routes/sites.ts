@@ -1,5 +1,6 @@
 import { nowIso } from '../../domain/ids.js';
 import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites.js';
+import { assertRepositoryAllowed } from '../../services/github-installations.js';
 import { getSite, listSites, patchSite, type SiteRecord } from '../../store/sites.js';
 import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
@@ -57,12 +58,16 @@ export function siteRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Change site settings (creates the site if it has no scan yet)',
       description:
         'Sites are created by their first scan; a PATCH may also create one, so a pipeline can set ' +
-        '`base_branch`, `repository` or gate defaults before the first scan arrives.',
+        '`base_branch`, `repository` or gate defaults before the first scan arrives. A `repository` is ' +
+        'accepted only when GitHub says it belongs to an installation of the App linked to this org (422 ' +
+        'with the reason otherwise; see `POST /api/v1/github/installations`).',
       access: 'manage',
       params: SiteParam,
       body: PatchSiteBody,
       responses: { 200: { description: 'The site after the change.', schema: Site } },
       handler: async ({ params, body, org }) => {
+        // Check runs go only to repositories of a GitHub installation linked to this org.
+        if (body?.repository) await assertRepositoryAllowed(ctx, org, body.repository);
         const { site, created } = await patchSite(ctx.db, org, params.siteId, body ?? {}, nowIso());
         ctx.logger.info(
           { org, site_id: params.siteId, created, fields: Object.keys(body ?? {}) },

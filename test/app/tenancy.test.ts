@@ -1,0 +1,185 @@
+import nock from 'nock';
+import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { signWebhook, testProbot, webhookExample } from '../fixtures/github/test-app.js';
+
+/**
+ * Who may post where: org A's installation of the App covers acme/shop; org B must never get a check run
+ * onto it, whether it names the repository in its site settings, in a trigger body or through a re-run.
+ * GitHub is nock; the server, the database and the webhook signature are real.
+ */
+const GITHUB = 'https://api.github.com';
+const SHA = 'c'.repeat(40);
+const INSTALLATION = 4711;
+
+beforeAll(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+});
+afterEach(() => {
+  nock.abortPendingRequests();
+  nock.cleanAll();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
+  let h: Harness;
+  let keyA: string;
+  let keyB: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ db, probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '4000' } });
+    keyA = await h.createKey({ org: 'org-a' });
+    keyB = await h.createKey({ org: 'org-b' });
+    for (const key of [keyA, keyB]) {
+      const scan = await h.request('POST', '/api/v1/scans', {
+        key,
+        body: { url: 'https://shop.example/', siteId: 'shop', sha: SHA, pages: [{ url: '/', issues: [] }] },
+      });
+      expect(scan.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  /** GitHub says acme/shop belongs to installation 4711 (asked as the App, with its JWT). */
+  const lookup = () =>
+    nock(GITHUB)
+      .get('/repos/acme/shop/installation')
+      .matchHeader('authorization', /^bearer ey/i)
+      .reply(200, { id: INSTALLATION, account: { login: 'acme' } });
+  /** Any attempt to create a check run on acme/shop: it must never be made for org B. */
+  const checkRunPost = () =>
+    nock(GITHUB).post('/repos/acme/shop/check-runs').reply(201, { id: 1, html_url: 'https://x' });
+
+  test('the admin links, lists and unlinks installations; an installation belongs to one org', async () => {
+    const link = (org: string) =>
+      h.request('POST', '/api/v1/github/installations', { admin: true, body: { installation_id: 999, org } });
+    expect((await link('org-a')).status).toBe(201);
+    expect((await link('org-a')).status).toBe(200);
+    const taken = await link('org-b');
+    expect([taken.status, taken.body.code]).toEqual([409, 'conflict']);
+    const list = await h.request('GET', '/api/v1/github/installations', { admin: true });
+    expect(list.body.data).toEqual([{ installation_id: 999, org: 'org-a', created_at: expect.any(String) }]);
+    // Org keys cannot manage links, not even their own org's.
+    const byKey = await h.request('POST', '/api/v1/github/installations', {
+      key: keyB,
+      body: { installation_id: 999, org: 'org-b' },
+    });
+    expect(byKey.status).toBe(401);
+    expect((await h.request('DELETE', '/api/v1/github/installations/999', { admin: true })).status).toBe(204);
+    expect((await h.request('DELETE', '/api/v1/github/installations/999', { admin: true })).status).toBe(404);
+  });
+
+  test('site settings: only the linked org may set the repository (422 with the reason for the other)', async () => {
+    const linked = await h.request('POST', '/api/v1/github/installations', {
+      admin: true,
+      body: { installation_id: INSTALLATION, org: 'org-a' },
+    });
+    expect(linked.status).toBe(201);
+    const gh = lookup();
+    const refused = await h.request('PATCH', '/api/v1/sites/shop', {
+      key: keyB,
+      body: { repository: 'acme/shop' },
+    });
+    expect(gh.isDone()).toBe(true);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        pointer: '#/repository',
+        detail: expect.stringMatching(/installation 4711, which is not linked to this org/),
+      },
+    ]);
+    expect((await h.request('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
+    lookup();
+    const accepted = await h.request('PATCH', '/api/v1/sites/shop', {
+      key: keyA,
+      body: { repository: 'acme/shop' },
+    });
+    expect([accepted.status, accepted.body.repository]).toEqual([200, 'acme/shop']);
+    // A repository the App is not installed on is refused too.
+    nock(GITHUB).get('/repos/acme/elsewhere/installation').reply(404, { message: 'Not Found' });
+    const missing = await h.request('PATCH', '/api/v1/sites/shop', {
+      key: keyA,
+      body: { repository: 'acme/elsewhere' },
+    });
+    expect(missing.body.errors[0].detail).toMatch(/not installed on acme\/elsewhere/);
+  });
+
+  test('trigger body: org B naming acme/shop gets no check run there', async () => {
+    const gh = lookup();
+    const post = checkRunPost();
+    const res = await h.request('POST', '/api/v1/deploy/trigger', {
+      key: keyB,
+      body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
+    });
+    expect(res.status).toBe(201);
+    await h.server.publisher!.idle();
+    expect(gh.isDone()).toBe(true);
+    expect(post.isDone()).toBe(false);
+    const event = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: keyB });
+    expect(event.body.check_run).toMatchObject({
+      status: 'skipped',
+      error: 'acme/shop belongs to GitHub installation 4711, which is not linked to org "org-b"',
+    });
+  });
+
+  test("re-run: a check_run.rerequested naming org B's deploy event for acme/shop posts nothing", async () => {
+    const first = lookup();
+    const triggered = await h.request('POST', '/api/v1/deploy/trigger', {
+      key: keyB,
+      body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
+    });
+    await h.server.publisher!.idle();
+    expect(first.isDone()).toBe(true);
+
+    const again = lookup();
+    const post = checkRunPost();
+    const payload = webhookExample('check_run', 'rerequested');
+    payload.check_run.name = 'a11y-gate / shop';
+    payload.check_run.external_id = triggered.body.id;
+    payload.check_run.head_sha = SHA;
+    payload.repository.full_name = 'acme/shop';
+    payload.repository.name = 'shop';
+    payload.repository.owner.login = 'acme';
+    payload.installation.id = INSTALLATION;
+    const body = JSON.stringify(payload);
+    const res = await fetch(`${h.url}/api/github/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'check_run',
+        'x-github-delivery': 'tenancy-rerun',
+        'x-hub-signature-256': signWebhook(body),
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+    await h.server.publisher!.idle();
+    expect(again.isDone()).toBe(true);
+    expect(post.isDone()).toBe(false);
+    const latest = await h.db('deploys').where({ org: 'org-b' }).orderBy('created_at', 'desc').first();
+    expect(latest.id).not.toBe(triggered.body.id);
+    const rerun = await h.request('GET', `/api/v1/deploy/${latest.id}`, { key: keyB });
+    expect(rerun.body.check_run).toMatchObject({
+      status: 'skipped',
+      error: expect.stringMatching(/not linked to org "org-b"/),
+    });
+  });
+
+  test("org A's own trigger does get its check run", async () => {
+    const gh = lookup();
+    const token = nock(GITHUB)
+      .post(`/app/installations/${INSTALLATION}/access_tokens`)
+      .reply(201, { token: 'ghs_a', expires_at: '2099-01-01T00:00:00Z', permissions: { checks: 'write' } });
+    const post = checkRunPost();
+    const res = await h.request('POST', '/api/v1/deploy/trigger', {
+      key: keyA,
+      body: { siteId: 'shop', sha: SHA },
+    });
+    await h.server.publisher!.idle();
+    expect([gh.isDone(), token.isDone(), post.isDone()]).toEqual([true, true, true]);
+    const event = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: keyA });
+    expect(event.body.check_run.status).toBe('completed');
+  });
+});
