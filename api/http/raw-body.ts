@@ -57,8 +57,10 @@ export async function readRawBody(req: Request, limitBytes: number): Promise<Buf
       length += chunk.length;
     };
     const onEnd = () => stop();
-    const onError = (err: { code?: string }) =>
-      stop(err.code?.startsWith('Z_') ? problems.malformedJson('The compressed body is corrupt.') : err);
+    // Any error of the decompressor is the client's corrupt body: zlib says Z_DATA_ERROR, brotli
+    // names its own codes (ERR__ERROR_FORMAT_PADDING_2, …).
+    const onError = (err: unknown) =>
+      stop(stream !== req ? problems.malformedJson('The compressed body is corrupt.') : err);
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

@@ -1,8 +1,6 @@
-import { ConformanceLevel, AppliedOverride, RelatedFailure } from './vpat.js';
+import { ConformanceLevel, AppliedOverride, RelatedFailure, Text } from './vpat.js';
 import { PageQuery, SiteId, Timestamp, pageOf } from './common.js';
 import { z } from './zod.js';
-
-const Text = (max: number) => z.string().trim().min(1).max(max);
 
 export const ReviewDecision = z
   .object({

@@ -9,7 +9,8 @@ export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceL
     'The five VPAT® 2.5 conformance terms. `not-evaluated` is allowed in a final VPAT only for Level AAA.',
 });
 
-const Text = (max: number) => z.string().trim().min(1).max(max);
+// PostgreSQL text cannot hold U+0000: refused here, as a 422, before it reaches SQL.
+export const Text = (max: number) => z.string().trim().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
 
 export const ProductContact = z
   .object({
