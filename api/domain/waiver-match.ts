@@ -6,11 +6,11 @@ export interface WaiverRule {
   id: string;
   rule: string;
   selector: string | null;
-  url_pattern: string | null;
+  urlPattern: string | null;
   fingerprint: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
 }
 
 /** The parts of an issue a waiver can match on. */
@@ -25,10 +25,10 @@ export interface WaivableIssue {
 export type WaiverState = 'active' | 'expired' | 'revoked';
 
 /** Revoked wins over expired: a revoked waiver stays revoked whatever its expiry. */
-export function waiverState(w: Pick<WaiverRule, 'expires_at' | 'revoked_at'>, now: string): WaiverState {
-  if (w.revoked_at) return 'revoked';
+export function waiverState(w: Pick<WaiverRule, 'expiresAt' | 'revokedAt'>, now: string): WaiverState {
+  if (w.revokedAt) return 'revoked';
   // RFC 3339 UTC strings with milliseconds compare correctly as text; parse to be safe with offsets.
-  if (w.expires_at && Date.parse(w.expires_at) <= Date.parse(now)) return 'expired';
+  if (w.expiresAt && Date.parse(w.expiresAt) <= Date.parse(now)) return 'expired';
   return 'active';
 }
 
@@ -72,9 +72,7 @@ export function compileWaivers(waivers: readonly WaiverRule[], now: string): Wai
   const byRule = new Map<string, RuleWaivers>();
   const active = waivers
     .filter((w) => waiverState(w, now) === 'active')
-    .sort((a, b) =>
-      a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
-    );
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
   active.forEach((w, order) => {
     let group = byRule.get(w.rule);
     if (!group) byRule.set(w.rule, (group = { any: [], bySelector: new Map() }));
@@ -82,7 +80,7 @@ export function compileWaivers(waivers: readonly WaiverRule[], now: string): Wai
       id: w.id,
       order,
       fingerprint: w.fingerprint ? w.fingerprint.toLowerCase() : null,
-      url: w.url_pattern ? urlMatcher(w.url_pattern) : null,
+      url: w.urlPattern ? urlMatcher(w.urlPattern) : null,
     };
     if (!w.selector) {
       group.any.push(compiled);

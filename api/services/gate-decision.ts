@@ -28,7 +28,7 @@ import {
   type IssueDetail,
 } from '../store/gate-evidence.js';
 import type { SiteRecord } from '../store/sites.js';
-import { WaiverRepository, type WaiverRecord } from '../store/waivers.js';
+import { activeWaiversForSite } from '../store/waivers.js';
 import type { BaselineView } from './deploy-view.js';
 
 /**
@@ -110,19 +110,6 @@ async function matchSides(
   return { matching, baselineViews };
 }
 
-function waiverRule(w: WaiverRecord): WaiverRule {
-  return {
-    id: w.id,
-    rule: w.rule,
-    selector: w.selector,
-    url_pattern: w.url_pattern,
-    fingerprint: w.fingerprint,
-    expires_at: w.expires_at,
-    revoked_at: w.revoked_at,
-    created_at: w.created_at,
-  };
-}
-
 async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
   // The store narrows the candidates in SQL; the domain rules decide.
   const latest = await latestScanForSha(ctx.db, org, input.siteId, input.sha);
@@ -132,14 +119,14 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     ? await latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha)
     : await latestOnBranchBefore(
         ctx.db,
-        { org, siteId: input.siteId, branch: site.base_branch },
+        { org, siteId: input.siteId, branch: site.baseBranch },
         headScan.createdAt,
         headScan.sha,
       );
   const baseline = chooseBaseline({
     head: headScan,
     baselineSha: input.baseline_sha,
-    baseBranch: site.base_branch,
+    baseBranch: site.baseBranch,
     candidates: candidate ? [candidate] : [],
   });
   return { headScan, baseline };
@@ -171,7 +158,7 @@ export async function decideGate(
     });
     return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
   }
-  const rules = (await new WaiverRepository(ctx.db).activeForSite(org, input.siteId, now)).map(waiverRule);
+  const rules: WaiverRule[] = await activeWaiversForSite(ctx.db, org, input.siteId, now);
   const waivers = compileWaivers(rules, now);
   const waiverRules = [...new Set(rules.map((w) => w.rule))];
   const baseScan = baseline.scan;

@@ -16,7 +16,7 @@ import {
   type ScanHead,
 } from '../store/scan-writes.js';
 import { ensureSite } from '../store/sites.js';
-import { WaiverRepository } from '../store/waivers.js';
+import { activeWaiversForSite } from '../store/waivers.js';
 import type { Knex } from 'knex';
 import { axeRuleCriteria } from './axe-rule-coverage.js';
 
@@ -223,6 +223,6 @@ export async function scanWaivers(
   pages: readonly WaiverViewPage[],
 ): Promise<ScanWaiverLookup> {
   const now = nowIso();
-  const active = await new WaiverRepository(ctx.db).activeForSite(scan.org, scan.siteId, now);
+  const active = await activeWaiversForSite(ctx.db, scan.org, scan.siteId, now);
   return scanWaiverLookup(compileWaivers(active, now), pages);
 }

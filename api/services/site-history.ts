@@ -52,7 +52,7 @@ export async function siteTrend(
   const site = await getSite(ctx.db, org, siteId);
   if (!site) throw domainErrors.notFound('site');
   const points = (await recentBaseBranchScans(ctx.db, org, [siteId], limit)).get(siteId) ?? [];
-  return { siteId, base_branch: site.base_branch, points: points.map(presentTrendPoint) };
+  return { siteId, base_branch: site.baseBranch, points: points.map(presentTrendPoint) };
 }
 
 /** `limit + 1` deploy events, newest first (the extra one tells the caller there is a next page). */

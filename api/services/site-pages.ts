@@ -5,7 +5,8 @@ import { SiteId } from '../schemas/common.js';
 import type { PatchSiteBody } from '../schemas/sites.js';
 import { listScans, type ScanRecord } from '../store/scans.js';
 import { getSite, patchSite, type SiteRecord } from '../store/sites.js';
-import { WaiverRepository, type WaiverRecord } from '../store/waivers.js';
+import { selectWaivers, type WaiverRecord } from '../store/waivers.js';
+import { siteSettingsPatch } from './sites.js';
 import type { z } from '../schemas/zod.js';
 
 /** Reads and the settings change of one site, as the console's site page needs them (org-scoped). */
@@ -35,7 +36,7 @@ export function siteWaivers(
   siteId: string,
   limit: number,
 ): Promise<WaiverRecord[]> {
-  return new WaiverRepository(ctx.db).list(org, { siteId, now: nowIso() }, limit);
+  return selectWaivers(ctx.db, org, { siteId, now: nowIso() }, limit);
 }
 
 /** The same change as `PATCH /api/v1/sites/:siteId`, on an existing site only. */
@@ -46,7 +47,7 @@ export async function changeSiteSettings(
   patch: z.output<typeof PatchSiteBody>,
 ): Promise<SiteRecord> {
   await requireSite(ctx, org, siteId);
-  const { site } = await patchSite(ctx.db, org, siteId, patch, nowIso());
+  const { site } = await patchSite(ctx.db, org, siteId, siteSettingsPatch(patch), nowIso());
   ctx.logger.info({ org, site_id: siteId, fields: Object.keys(patch) }, 'site settings changed');
   return site;
 }

@@ -5,26 +5,32 @@ import { recordEvent } from '../events/outbox.js';
 import type { ApiContext } from '../context.js';
 import type { CreateWaiverBody, Waiver } from '../schemas/waivers.js';
 import { getSite } from '../store/sites.js';
-import { WaiverRepository, type WaiverRecord } from '../store/waivers.js';
+import {
+  findWaiver,
+  insertWaiver,
+  markWaiverRevoked,
+  selectWaivers,
+  type WaiverRecord,
+} from '../store/waivers.js';
 import type { z } from '../schemas/zod.js';
 
 export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {
   const status = waiverState(w, now);
   return {
     id: w.id,
-    siteId: w.site_id,
+    siteId: w.siteId,
     rule: w.rule,
     selector: w.selector,
-    url_pattern: w.url_pattern,
+    url_pattern: w.urlPattern,
     fingerprint: w.fingerprint,
     reason: w.reason,
-    expires_at: w.expires_at,
+    expires_at: w.expiresAt,
     status,
     active: status === 'active',
-    created_at: w.created_at,
-    created_by: w.created_by,
-    revoked_at: w.revoked_at,
-    revoked_by: w.revoked_by,
+    created_at: w.createdAt,
+    created_by: w.createdBy,
+    revoked_at: w.revokedAt,
+    revoked_by: w.revokedBy,
   };
 }
 
@@ -42,34 +48,31 @@ export async function createWaiver(
   const record: WaiverRecord = {
     id: newId('wvr'),
     org,
-    site_id: body.siteId,
+    siteId: body.siteId,
     rule: body.rule,
     selector: body.selector ?? null,
-    url_pattern: body.url_pattern ?? null,
+    urlPattern: body.url_pattern ?? null,
     fingerprint: body.fingerprint?.toLowerCase() ?? null,
     reason: body.reason,
     // Stored in one format (UTC, milliseconds) so it compares correctly as text in SQL.
-    expires_at: new Date(body.expires_at).toISOString(),
-    created_at: nowIso(),
-    created_by: createdBy,
-    revoked_at: null,
-    revoked_by: null,
+    expiresAt: new Date(body.expires_at).toISOString(),
+    createdAt: nowIso(),
+    createdBy,
+    revokedAt: null,
+    revokedBy: null,
   };
   const view = presentWaiver(record);
   await ctx.db.transaction(async (trx) => {
-    await new WaiverRepository(trx).insert(record);
+    await insertWaiver(trx, record);
     await recordEvent(trx, { org, type: 'waiver.created', data: view });
   });
-  ctx.logger.info(
-    { waiver_id: record.id, org, site_id: record.site_id, rule: record.rule },
-    'waiver created',
-  );
+  ctx.logger.info({ waiver_id: record.id, org, site_id: record.siteId, rule: record.rule }, 'waiver created');
   return view;
 }
 
 /** One waiver of the org (also after it was revoked or expired). DomainError not_found otherwise. */
 export async function getWaiver(ctx: ApiContext, org: string, id: string): Promise<Waiver> {
-  const w = await new WaiverRepository(ctx.db).find(org, id);
+  const w = await findWaiver(ctx.db, org, id);
   if (!w) throw domainErrors.notFound('waiver');
   return presentWaiver(w);
 }
@@ -83,7 +86,7 @@ export async function listWaivers(
   after: { createdAt: string; id: string } | undefined,
   now: string,
 ): Promise<WaiverRecord[]> {
-  return new WaiverRepository(ctx.db).list(org, { ...filter, now }, limit, after);
+  return selectWaivers(ctx.db, org, { ...filter, now }, limit, after);
 }
 
 /**
@@ -97,15 +100,13 @@ export async function revokeWaiver(
   revokedBy: string | null,
 ): Promise<Waiver> {
   const now = nowIso();
-  const waivers = new WaiverRepository(ctx.db);
   const revoked = await ctx.db.transaction(async (trx) => {
-    const repo = waivers.with(trx);
-    if (!(await repo.revoke(org, id, now, revokedBy))) return undefined;
-    const w = (await repo.find(org, id))!;
+    if (!(await markWaiverRevoked(trx, org, id, now, revokedBy))) return undefined;
+    const w = (await findWaiver(trx, org, id))!;
     await recordEvent(trx, { org, type: 'waiver.revoked', data: presentWaiver(w, now) });
     return w;
   });
-  const w = revoked ?? (await waivers.find(org, id));
+  const w = revoked ?? (await findWaiver(ctx.db, org, id));
   if (!w) throw domainErrors.notFound('waiver');
   if (revoked) ctx.logger.info({ waiver_id: w.id, org }, 'waiver revoked');
   return presentWaiver(w, now);

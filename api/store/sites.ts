@@ -7,10 +7,10 @@ export interface SiteRecord {
   name: string | null;
   url: string | null;
   repository: string | null;
-  base_branch: string;
+  baseBranch: string;
   gate: GateSettings | null;
-  created_at: string;
-  updated_at: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 interface Row {
@@ -31,10 +31,10 @@ function fromRow(r: Row): SiteRecord {
     name: r.name,
     url: r.url,
     repository: r.repository,
-    base_branch: r.base_branch,
+    baseBranch: r.base_branch,
     gate: r.gate ? (JSON.parse(r.gate) as GateSettings) : null,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -73,7 +73,7 @@ export interface SiteSettingsPatch {
   url?: string | null;
   repository?: string | null;
   /** null resets to `main`. */
-  base_branch?: string | null;
+  baseBranch?: string | null;
   /** Replaces the stored defaults as a whole; null removes them. */
   gate?: GateSettings | null;
 }
@@ -96,7 +96,7 @@ export async function patchSite(
     if (patch.name !== undefined) update.name = patch.name;
     if (patch.url !== undefined) update.url = patch.url;
     if (patch.repository !== undefined) update.repository = patch.repository;
-    if (patch.base_branch !== undefined) update.base_branch = patch.base_branch ?? 'main';
+    if (patch.baseBranch !== undefined) update.base_branch = patch.baseBranch ?? 'main';
     if (patch.gate !== undefined) update.gate = patch.gate === null ? null : JSON.stringify(patch.gate);
     await trx<Row>('sites').where({ org, site_id: siteId }).update(update);
     const row = await trx<Row>('sites').where({ org, site_id: siteId }).first();

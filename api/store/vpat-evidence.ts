@@ -64,7 +64,7 @@ export async function findEvidenceScan(db: Knex, org: string, id: string): Promi
 
 /** The site's base branch (`main` when the site has no settings row). */
 export async function baseBranch(db: Knex, org: string, siteId: string): Promise<string> {
-  return (await getSite(db, org, siteId))?.base_branch ?? 'main';
+  return (await getSite(db, org, siteId))?.baseBranch ?? 'main';
 }
 
 export async function latestEvidenceScan(

@@ -60,11 +60,11 @@ export async function countWaived(
       'id',
       'rule',
       'selector',
-      'url_pattern',
+      'url_pattern as urlPattern',
       'fingerprint',
-      'expires_at',
-      'revoked_at',
-      'created_at',
+      'expires_at as expiresAt',
+      'revoked_at as revokedAt',
+      'created_at as createdAt',
     )) as WaiverRule[];
   for (const g of groups) g.waived = 0;
   const active = waivers.filter((w) => waiverState(w, now) === 'active');
@@ -79,7 +79,7 @@ export async function countWaived(
       continue;
     }
     const list = pageLevel.get(w.rule) ?? [];
-    list.push(w.url_pattern ? urlMatcher(w.url_pattern) : null);
+    list.push(w.urlPattern ? urlMatcher(w.urlPattern) : null);
     pageLevel.set(w.rule, list);
   }
   const wholeGroup = (rule: string, page: number): boolean => {
@@ -141,7 +141,7 @@ export async function waiverCandidates(
       fingerprints.add(w.fingerprint.toLowerCase());
       continue;
     }
-    const url = w.url_pattern ? urlMatcher(w.url_pattern) : null;
+    const url = w.urlPattern ? urlMatcher(w.urlPattern) : null;
     for (const p of pages) {
       if (url && !url(p.url) && !url(p.normalizedUrl)) continue;
       fingerprints.add(

@@ -75,10 +75,10 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       name: null,
       url: 'https://shop.example.com',
       repository: 'acme/shop-web',
-      base_branch: 'main',
+      baseBranch: 'main',
       gate: { fail_on_serious: true, max_total: 10, max_minor: null },
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     expect(await getSite(h.db, 'other', 'patched')).toBeUndefined();
 

@@ -54,11 +54,11 @@ function waiver(w: Partial<WaiverRule>): WaiverRule {
     id: 'wvr_1',
     rule: 'image-alt',
     selector: null,
-    url_pattern: null,
+    urlPattern: null,
     fingerprint: null,
-    expires_at: '2027-01-01T00:00:00.000Z',
-    revoked_at: null,
-    created_at: '2026-11-01T00:00:00.000Z',
+    expiresAt: '2027-01-01T00:00:00.000Z',
+    revokedAt: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
     ...w,
   };
 }
@@ -344,8 +344,8 @@ describe('evaluateGate', () => {
 
   test('expired and revoked waivers are ignored', () => {
     const h = [head('n1', 'critical')];
-    expect(gate(h, null, {}, [waiver({ expires_at: '2026-11-01T00:00:00.000Z' })]).passed).toBe(false);
-    expect(gate(h, null, {}, [waiver({ revoked_at: '2026-11-20T00:00:00.000Z' })]).passed).toBe(false);
+    expect(gate(h, null, {}, [waiver({ expiresAt: '2026-11-01T00:00:00.000Z' })]).passed).toBe(false);
+    expect(gate(h, null, {}, [waiver({ revokedAt: '2026-11-20T00:00:00.000Z' })]).passed).toBe(false);
   });
 
   test('waivers match by fingerprint, selector and URL glob', () => {
@@ -354,8 +354,8 @@ describe('evaluateGate', () => {
     expect(gate(h, null, {}, [waiver({ fingerprint: 'other' })]).passed).toBe(false);
     expect(gate(h, null, {}, [waiver({ selector: '#n1' })]).passed).toBe(true);
     expect(gate(h, null, {}, [waiver({ selector: '#n2' })]).passed).toBe(false);
-    expect(gate(h, null, {}, [waiver({ url_pattern: '/products/*' })]).passed).toBe(true);
-    expect(gate(h, null, {}, [waiver({ url_pattern: '/cart' })]).passed).toBe(false);
+    expect(gate(h, null, {}, [waiver({ urlPattern: '/products/*' })]).passed).toBe(true);
+    expect(gate(h, null, {}, [waiver({ urlPattern: '/cart' })]).passed).toBe(false);
   });
 
   test('a waived issue is not "fixed" from the baseline', () => {

@@ -4,8 +4,8 @@ import { compileWaivers, type WaiverRule } from '../../api/domain/waiver-match.j
 const NOW = '2026-11-23T12:00:00.000Z';
 const LATER = '2026-12-23T12:00:00.000Z';
 
-function waiver(w: Partial<WaiverRule> & { id: string; rule: string; created_at: string }): WaiverRule {
-  return { selector: null, url_pattern: null, fingerprint: null, expires_at: LATER, revoked_at: null, ...w };
+function waiver(w: Partial<WaiverRule> & { id: string; rule: string; createdAt: string }): WaiverRule {
+  return { selector: null, urlPattern: null, fingerprint: null, expiresAt: LATER, revokedAt: null, ...w };
 }
 
 const pages = [
@@ -21,21 +21,21 @@ const issue = (page_index: number, rule = 'image-alt', selector: string | null =
 
 describe('scanWaiverLookup', () => {
   test('no active waiver: every issue is unwaived', () => {
-    const revoked = waiver({ id: 'wvr_r', rule: 'image-alt', created_at: NOW, revoked_at: NOW });
+    const revoked = waiver({ id: 'wvr_r', rule: 'image-alt', createdAt: NOW, revokedAt: NOW });
     const lookup = scanWaiverLookup(compileWaivers([revoked], NOW), pages);
     expect(lookup(issue(0))).toBeNull();
   });
 
   test('names the oldest matching waiver; url patterns see the submitted and the normalised URL', () => {
     const waivers = [
-      waiver({ id: 'wvr_new', rule: 'image-alt', created_at: '2026-11-10T00:00:00.000Z' }),
+      waiver({ id: 'wvr_new', rule: 'image-alt', createdAt: '2026-11-10T00:00:00.000Z' }),
       waiver({
         id: 'wvr_old',
         rule: 'image-alt',
-        url_pattern: '/products/*',
-        created_at: '2026-11-01T00:00:00.000Z',
+        urlPattern: '/products/*',
+        createdAt: '2026-11-01T00:00:00.000Z',
       }),
-      waiver({ id: 'wvr_sel', rule: 'label', selector: '#email', created_at: '2026-11-02T00:00:00.000Z' }),
+      waiver({ id: 'wvr_sel', rule: 'label', selector: '#email', createdAt: '2026-11-02T00:00:00.000Z' }),
     ];
     const lookup = scanWaiverLookup(compileWaivers(waivers, NOW), pages);
     expect(lookup(issue(1))).toBe('wvr_old');
@@ -47,7 +47,7 @@ describe('scanWaiverLookup', () => {
   });
 
   test('an expired waiver matches nothing', () => {
-    const expired = waiver({ id: 'wvr_e', rule: 'image-alt', created_at: NOW, expires_at: NOW });
+    const expired = waiver({ id: 'wvr_e', rule: 'image-alt', createdAt: NOW, expiresAt: NOW });
     expect(scanWaiverLookup(compileWaivers([expired], NOW), pages)(issue(1))).toBeNull();
   });
 });

@@ -17,11 +17,11 @@ function waiver(w: Partial<WaiverRule> & { rule: string }): WaiverRule {
   return {
     id: w.id ?? `wvr_${seq}`,
     selector: null,
-    url_pattern: null,
+    urlPattern: null,
     fingerprint: null,
-    expires_at: LATER,
-    revoked_at: null,
-    created_at: `2026-11-0${(seq % 9) + 1}T00:00:00.000Z`,
+    expiresAt: LATER,
+    revokedAt: null,
+    createdAt: `2026-11-0${(seq % 9) + 1}T00:00:00.000Z`,
     ...w,
   };
 }
@@ -38,11 +38,11 @@ function issue(i: Partial<WaivableIssue> = {}): WaivableIssue {
 
 describe('waiverState', () => {
   test('active until its expiry; revoked wins over expired', () => {
-    expect(waiverState({ expires_at: LATER, revoked_at: null }, NOW)).toBe('active');
-    expect(waiverState({ expires_at: EARLIER, revoked_at: null }, NOW)).toBe('expired');
-    expect(waiverState({ expires_at: NOW, revoked_at: null }, NOW)).toBe('expired');
-    expect(waiverState({ expires_at: EARLIER, revoked_at: EARLIER }, NOW)).toBe('revoked');
-    expect(waiverState({ expires_at: LATER, revoked_at: EARLIER }, NOW)).toBe('revoked');
+    expect(waiverState({ expiresAt: LATER, revokedAt: null }, NOW)).toBe('active');
+    expect(waiverState({ expiresAt: EARLIER, revokedAt: null }, NOW)).toBe('expired');
+    expect(waiverState({ expiresAt: NOW, revokedAt: null }, NOW)).toBe('expired');
+    expect(waiverState({ expiresAt: EARLIER, revokedAt: EARLIER }, NOW)).toBe('revoked');
+    expect(waiverState({ expiresAt: LATER, revokedAt: EARLIER }, NOW)).toBe('revoked');
   });
 });
 
@@ -74,7 +74,7 @@ describe('compileWaivers', () => {
 
   test('url_pattern is a glob on the path (leading /) or on the whole URL', () => {
     const byPath = compileWaivers(
-      [waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/products/*' })],
+      [waiver({ id: 'w1', rule: 'color-contrast', urlPattern: '/products/*' })],
       NOW,
     );
     expect(byPath.match(issue())).toBe('w1');
@@ -82,13 +82,13 @@ describe('compileWaivers', () => {
     expect(byPath.match(issue({ pageUrls: ['https://shop.example/cart'] }))).toBeUndefined();
 
     const deep = compileWaivers(
-      [waiver({ id: 'w2', rule: 'color-contrast', url_pattern: '/products/**' })],
+      [waiver({ id: 'w2', rule: 'color-contrast', urlPattern: '/products/**' })],
       NOW,
     );
     expect(deep.match(issue({ pageUrls: ['https://shop.example/products/42/reviews'] }))).toBe('w2');
 
     const full = compileWaivers(
-      [waiver({ id: 'w3', rule: 'color-contrast', url_pattern: 'https://shop.example/**' })],
+      [waiver({ id: 'w3', rule: 'color-contrast', urlPattern: 'https://shop.example/**' })],
       NOW,
     );
     expect(full.match(issue())).toBe('w3');
@@ -96,7 +96,7 @@ describe('compileWaivers', () => {
   });
 
   test('any of the page URLs (as submitted, normalised) may match the glob', () => {
-    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/checkout' })], NOW);
+    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', urlPattern: '/checkout' })], NOW);
     expect(
       m.match(
         issue({ pageUrls: ['https://shop.example/checkout?sessionid=1', 'https://shop.example/checkout'] }),
@@ -115,7 +115,7 @@ describe('compileWaivers', () => {
 
   test('every criterion that is set must hold', () => {
     const m = compileWaivers(
-      [waiver({ id: 'w1', rule: 'color-contrast', selector: '#buy > .price', url_pattern: '/cart' })],
+      [waiver({ id: 'w1', rule: 'color-contrast', selector: '#buy > .price', urlPattern: '/cart' })],
       NOW,
     );
     expect(m.match(issue())).toBeUndefined();
@@ -125,8 +125,8 @@ describe('compileWaivers', () => {
   test('expired and revoked waivers never match', () => {
     const m = compileWaivers(
       [
-        waiver({ id: 'expired', rule: 'color-contrast', expires_at: EARLIER }),
-        waiver({ id: 'revoked', rule: 'color-contrast', revoked_at: EARLIER }),
+        waiver({ id: 'expired', rule: 'color-contrast', expiresAt: EARLIER }),
+        waiver({ id: 'revoked', rule: 'color-contrast', revokedAt: EARLIER }),
       ],
       NOW,
     );
@@ -137,8 +137,8 @@ describe('compileWaivers', () => {
   test('with several matching waivers the oldest one is named', () => {
     const m = compileWaivers(
       [
-        waiver({ id: 'newer', rule: 'color-contrast', created_at: '2026-11-20T00:00:00.000Z' }),
-        waiver({ id: 'older', rule: 'color-contrast', created_at: '2026-11-10T00:00:00.000Z' }),
+        waiver({ id: 'newer', rule: 'color-contrast', createdAt: '2026-11-20T00:00:00.000Z' }),
+        waiver({ id: 'older', rule: 'color-contrast', createdAt: '2026-11-10T00:00:00.000Z' }),
       ],
       NOW,
     );
@@ -152,8 +152,8 @@ describe('compileWaivers with selector and rule-only waivers together', () => {
   test('the oldest matching waiver is named, whether or not it names a selector', () => {
     const selectorOlder = compileWaivers(
       [
-        waiver({ id: 'rule-only', rule: 'color-contrast', created_at: at(10) }),
-        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', created_at: at(5) }),
+        waiver({ id: 'rule-only', rule: 'color-contrast', createdAt: at(10) }),
+        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', createdAt: at(5) }),
       ],
       NOW,
     );
@@ -162,8 +162,8 @@ describe('compileWaivers with selector and rule-only waivers together', () => {
 
     const ruleOlder = compileWaivers(
       [
-        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', created_at: at(5) }),
-        waiver({ id: 'rule-only', rule: 'color-contrast', created_at: at(3) }),
+        waiver({ id: 'by-selector', rule: 'color-contrast', selector: '#buy > .price', createdAt: at(5) }),
+        waiver({ id: 'rule-only', rule: 'color-contrast', createdAt: at(3) }),
       ],
       NOW,
     );
@@ -177,22 +177,22 @@ describe('compileWaivers with selector and rule-only waivers together', () => {
           id: 'cart',
           rule: 'color-contrast',
           selector: '#buy>.price',
-          url_pattern: '/cart',
-          created_at: at(1),
+          urlPattern: '/cart',
+          createdAt: at(1),
         }),
         waiver({
           id: 'fp',
           rule: 'color-contrast',
           selector: '#buy > .price',
           fingerprint: 'b'.repeat(64),
-          created_at: at(2),
+          createdAt: at(2),
         }),
         waiver({
           id: 'products',
           rule: 'color-contrast',
           selector: ' #buy  > .price',
-          url_pattern: '/products/**',
-          created_at: at(3),
+          urlPattern: '/products/**',
+          createdAt: at(3),
         }),
       ],
       NOW,
@@ -211,7 +211,7 @@ describe('compileWaivers with selector and rule-only waivers together', () => {
         id: `w${i}`,
         rule: 'color-contrast',
         selector: `#promo-${i} > .css-1a2b3c`,
-        created_at: at(1),
+        createdAt: at(1),
       }),
     );
     const m = compileWaivers(many, NOW);
@@ -275,7 +275,7 @@ describe('URL globs', () => {
   });
 
   test('a waiver with a non-ASCII url_pattern waives issues on that page', () => {
-    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', url_pattern: '/über-uns' })], NOW);
+    const m = compileWaivers([waiver({ id: 'w1', rule: 'color-contrast', urlPattern: '/über-uns' })], NOW);
     expect(m.match(issue({ pageUrls: ['https://shop.example/%C3%BCber-uns'] }))).toBe('w1');
   });
 });

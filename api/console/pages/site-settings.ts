@@ -18,7 +18,7 @@ export function settingsValues(site: SiteRecord): SettingsValues {
   const g = site.gate ?? {};
   const v: SettingsValues = {
     name: site.name ?? '',
-    base_branch: site.base_branch,
+    base_branch: site.baseBranch,
     repository: site.repository ?? '',
   };
   for (const [name, , dflt] of SWITCHES) v[name] = (g[name] ?? dflt) ? 'on' : '';

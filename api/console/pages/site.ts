@@ -121,11 +121,11 @@ function waiversTable(rows: WaiverRecord[]): Html {
               <td>
                 ${w.fingerprint ? markup`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
                 ${w.selector ? markup` element <code>${w.selector}</code>` : null}
-                ${w.url_pattern ? markup` pages <code>${w.url_pattern}</code>` : null}
-                ${!w.fingerprint && !w.selector && !w.url_pattern ? 'every issue of the rule' : null}
+                ${w.urlPattern ? markup` pages <code>${w.urlPattern}</code>` : null}
+                ${!w.fingerprint && !w.selector && !w.urlPattern ? 'every issue of the rule' : null}
               </td>
               <td>${w.reason ?? '—'}</td>
-              <td>${w.expires_at ? when(w.expires_at) : '—'}</td>
+              <td>${w.expiresAt ? when(w.expiresAt) : '—'}</td>
               <td>${waiverState(w, now)}</td>
             </tr>`,
         )}
@@ -168,14 +168,14 @@ async function render(
       <dt>Site id</dt>
       <dd><code>${site.siteId}</code></dd>
       <dt>Base branch</dt>
-      <dd><code>${site.base_branch}</code></dd>
+      <dd><code>${site.baseBranch}</code></dd>
       <dt>Repository</dt>
       <dd>${site.repository ?? '—'}</dd>
       <dt>Address</dt>
       <dd>${site.url ?? '—'}</dd>
     </dl>
     <h2 id="trend">Trend</h2>
-    ${trendChart(trend.points, site.base_branch, 'trend-chart')}
+    ${trendChart(trend.points, site.baseBranch, 'trend-chart')}
     <h2 id="deploys">Gate history</h2>
     ${historyTable(deploys.slice(0, PER_TABLE))}
     ${pager(

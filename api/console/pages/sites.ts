@@ -21,11 +21,11 @@ function siteCard(o: SiteOverview): Html {
     ${site.name ? markup`<p class="muted">${site.siteId}</p>` : null}
     ${
       latest
-        ? markup`<p>Latest scan of <code>${site.base_branch}</code>: <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>, ${plural(latest.issues, 'issue')}</p>
+        ? markup`<p>Latest scan of <code>${site.baseBranch}</code>: <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>, ${plural(latest.issues, 'issue')}</p>
             <ul class="legend">
               ${IMPACTS.map((i) => markup`<li>${impactBadge(i)} ${latest.by_impact[i]}</li>`)}
             </ul>`
-        : markup`<p>No scan of <code>${site.base_branch}</code> yet.</p>`
+        : markup`<p>No scan of <code>${site.baseBranch}</code> yet.</p>`
     }
     ${sparkline(trend, `Total issues, last ${trend.length} scans`)}
     <p>Last gate decision: ${

@@ -1,10 +1,7 @@
-import { nowIso } from '../../domain/ids.js';
 import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites.js';
-import { assertRepositoryAllowed } from '../../services/github-installations.js';
-import { getSite, listSites, patchSite, type SiteRecord } from '../../store/sites.js';
+import { configureSite, findSite, listOrgSites, type SiteRecord } from '../../services/sites.js';
 import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
-import { problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 export function presentSite(s: SiteRecord) {
@@ -13,10 +10,10 @@ export function presentSite(s: SiteRecord) {
     name: s.name,
     url: s.url,
     repository: s.repository,
-    base_branch: s.base_branch,
+    base_branch: s.baseBranch,
     gate: s.gate,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
   };
 }
 
@@ -32,7 +29,7 @@ export function siteRoutes(ctx: ApiContext): AnyRoute[] {
       responses: { 200: { description: 'Sites in siteId order.', schema: SiteList, headers: { Link: '' } } },
       handler: async ({ query, req, org }) => {
         const after = decodeCursor(query.cursor, 1);
-        const rows = await listSites(ctx.db, org, query.limit + 1, after ? String(after[0]) : undefined);
+        const rows = await listOrgSites(ctx, org, query.limit + 1, after ? String(after[0]) : undefined);
         const page = toPage(req, rows, query.limit, (s) => [s.siteId], presentSite);
         return { status: 200, body: page.body, headers: page.headers };
       },
@@ -46,9 +43,7 @@ export function siteRoutes(ctx: ApiContext): AnyRoute[] {
       params: SiteParam,
       responses: { 200: { description: 'The site.', schema: Site } },
       handler: async ({ params, org }) => {
-        const site = await getSite(ctx.db, org, params.siteId);
-        if (!site) throw problems.notFound('site');
-        return { status: 200, body: presentSite(site) };
+        return { status: 200, body: presentSite(await findSite(ctx, org, params.siteId)) };
       },
     }),
     defineRoute({
@@ -66,14 +61,7 @@ export function siteRoutes(ctx: ApiContext): AnyRoute[] {
       body: PatchSiteBody,
       responses: { 200: { description: 'The site after the change.', schema: Site } },
       handler: async ({ params, body, org }) => {
-        // Check runs go only to repositories of a GitHub installation linked to this org.
-        if (body?.repository) await assertRepositoryAllowed(ctx, org, body.repository);
-        const { site, created } = await patchSite(ctx.db, org, params.siteId, body ?? {}, nowIso());
-        ctx.logger.info(
-          { org, site_id: params.siteId, created, fields: Object.keys(body ?? {}) },
-          'site settings changed',
-        );
-        return { status: 200, body: presentSite(site) };
+        return { status: 200, body: presentSite(await configureSite(ctx, org, params.siteId, body ?? {})) };
       },
     }),
   ];

@@ -47,7 +47,7 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
           query,
           (limit, after) =>
             listWaivers(ctx, org, { siteId: query.siteId, active: query.active }, limit, after, now),
-          (w) => [w.created_at, w.id],
+          (w) => [w.createdAt, w.id],
           (w) => presentWaiver(w, now),
         );
       },
