@@ -86,7 +86,6 @@ const LONG_FUNCTIONS = [
   'api/events/delivery-worker.ts',
   'api/http/mount.ts',
   'api/http/openapi.ts',
-  'api/http/routes/keys.ts',
   'api/http/routes/webhooks.ts',
   'api/store/migrations/0001_foundation.ts',
   'app/check-run-publisher.ts',

@@ -14,8 +14,11 @@ const KEY_PATTERN = new RegExp(
   `^${KEY_PREFIX}([0-9A-Za-z]{${PUBLIC_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
 );
 
-export const SCOPES = ['ingest', 'gate', 'read', 'manage'] as const;
+export const SCOPES = ['ingest', 'gate', 'read', 'manage', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** A new key's scopes when none are named: everything but `admin`, which is only ever given on purpose. */
+export const DEFAULT_SCOPES: Scope[] = ['ingest', 'gate', 'read', 'manage'];
 
 export interface GeneratedKey {
   key: string;
@@ -53,6 +56,11 @@ export function parseApiKey(candidate: string): ParsedKey | null {
  */
 export function claimedPublicId(candidate: string): string | undefined {
   return KEY_PATTERN.exec(candidate)?.[1];
+}
+
+/** A key authenticates only while it is neither revoked nor past its expiry (`now`: ISO 8601 UTC). */
+export function keyIsUsable(k: { revokedAt: string | null; expiresAt: string | null }, now: string): boolean {
+  return !k.revokedAt && !(k.expiresAt && k.expiresAt <= now);
 }
 
 export function hashSecret(value: string): string {

@@ -4,7 +4,7 @@ import type { Limits } from '../config.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
 import type { OpenApiWebhook } from '../schemas/events.js';
-import { accessLabel, openApiPath, type AnyRoute, type ResponseSpec } from './route.js';
+import { accessLabel, openApiPath, takesKey, type AnyRoute, type ResponseSpec } from './route.js';
 
 export interface OpenApiInput {
   version: string;
@@ -51,9 +51,25 @@ function problemResponse(description: string, headers: string[] = []) {
   };
 }
 
+function accessText(route: AnyRoute): string {
+  const a = route.access;
+  if (a === 'public') return 'No credential required.';
+  if (a === 'admin-token') return 'Requires the admin token.';
+  if (a === 'key') return 'Requires any valid API key.';
+  if (a === 'org-admin') {
+    return (
+      'Requires the admin token (every org), or an API key with the `admin` scope, which acts within its ' +
+      "own org only: another org's key is 404, like a missing one."
+    );
+  }
+  return Array.isArray(a)
+    ? `Requires an API key with one of the scopes ${a.map((s) => `\`${s}\``).join(', ')}.`
+    : `Requires an API key with the \`${a}\` scope.`;
+}
+
 /** The error answers every route of a kind can give, so clients and the contract tests know them all. */
 function standardErrors(route: AnyRoute): RouteConfig['responses'] {
-  const keyed = route.access !== 'public' && route.access !== 'admin';
+  const keyed = takesKey(route.access);
   const rate = keyed ? RATE_HEADERS : [];
   const out: RouteConfig['responses'] = {
     500: problemResponse('Unexpected error (generic text and a request id only).'),
@@ -82,7 +98,7 @@ function standardErrors(route: AnyRoute): RouteConfig['responses'] {
     out[413] = problemResponse('The body is larger than the limit (after decompression).', rate);
     out[415] = problemResponse('The body is not application/json.', rate);
   }
-  if (route.method === 'post')
+  if (route.method === 'post' || route.method === 'patch')
     out[409] = problemResponse('Conflicting state, or the same Idempotency-Key is still running.', rate);
   return out;
 }
@@ -127,7 +143,7 @@ export function generateOpenApi(input: OpenApiInput) {
   });
 
   for (const route of input.routes) {
-    const keyed = route.access !== 'public' && route.access !== 'admin';
+    const keyed = takesKey(route.access);
     const responses: RouteConfig['responses'] = { ...standardErrors(route) };
     for (const [status, spec] of Object.entries(route.responses)) {
       responses[Number(status)] = successResponse(spec, keyed, route.method === 'post');
@@ -144,24 +160,13 @@ export function generateOpenApi(input: OpenApiInput) {
       method: route.method,
       path: openApiPath(route.path),
       summary: route.summary,
-      description:
-        (route.description ? route.description + '\n\n' : '') +
-        (keyed
-          ? route.access === 'key'
-            ? 'Requires any valid API key.'
-            : Array.isArray(route.access)
-              ? `Requires an API key with one of the scopes ${route.access.map((s) => `\`${s}\``).join(', ')}.`
-              : `Requires an API key with the \`${route.access}\` scope.`
-          : route.access === 'admin'
-            ? 'Requires the admin token.'
-            : 'No credential required.'),
+      description: (route.description ? route.description + '\n\n' : '') + accessText(route),
       tags: [route.tag],
-      // Alternatives: either credential header carries the key.
-      security: keyed
-        ? [{ ApiKey: [] }, { ApiKeyHeader: [] }]
-        : route.access === 'admin'
-          ? [{ AdminToken: [] }]
-          : [],
+      // Alternatives: either credential header carries the key (and the admin token where it is accepted).
+      security: [
+        ...(keyed ? [{ ApiKey: [] }, { ApiKeyHeader: [] }] : []),
+        ...(route.access === 'admin-token' || route.access === 'org-admin' ? [{ AdminToken: [] }] : []),
+      ],
       'x-required-scope': keyed && route.access !== 'key' ? accessLabel(route.access) : undefined,
       request: {
         params: route.params as never,

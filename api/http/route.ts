@@ -8,13 +8,23 @@ import type { Principal } from '../context.js';
  * the handler. The same declaration mounts the express route, validates the request, documents the
  * endpoint in OpenAPI and lists it at GET /api/v1, so the three can never drift apart.
  */
-/** `key` = any valid API key, whatever its scopes; a list of scopes = a key with any one of them. */
-export type Access = 'public' | 'admin' | 'key' | Scope | Scope[];
+/**
+ * `admin-token` = the service's admin token only; `org-admin` = the admin token, or a key with the
+ * `admin` scope acting within its own org; `key` = any valid API key, whatever its scopes; a list of
+ * scopes = a key with any one of them.
+ */
+export type Access = 'public' | 'admin-token' | 'org-admin' | 'key' | Scope | Scope[];
 
 /** How an access rule reads in the OpenAPI document and `GET /api/v1` (`gate or read`). */
 export function accessLabel(access: Access): string {
   if (access === 'public') return 'none';
+  if (access === 'org-admin') return 'admin token or admin';
   return Array.isArray(access) ? access.join(' or ') : access;
+}
+
+/** Whether the route accepts an API key (and so counts against the key's rate budget). */
+export function takesKey(access: Access): boolean {
+  return access !== 'public' && access !== 'admin-token';
 }
 
 export interface ResponseSpec {

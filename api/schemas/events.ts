@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { Timestamp } from './common.js';
 import { DeployEvent } from './deploys.js';
+import { AdminKeyInfo } from './keys.js';
 import { CreatedScan } from './scans.js';
 import { VpatReport } from './vpat.js';
 import { Waiver } from './waivers.js';
@@ -16,6 +17,10 @@ export const EVENT_TYPES = [
   'waiver.created',
   'waiver.revoked',
   'waiver.expired',
+  'key.created',
+  'key.updated',
+  'key.rotated',
+  'key.revoked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -88,6 +93,26 @@ const EVENTS: Record<EventType, { summary: string; data: ZodType; description: s
     summary: 'A waiver reached its expiry time (sent once per waiver)',
     data: WaiverExpired,
     description: 'The waiver that expired.',
+  },
+  'key.created': {
+    summary: 'An API key of the org was created',
+    data: AdminKeyInfo,
+    description: 'The key without its secret, as `GET /api/v1/keys/{id}` answers it.',
+  },
+  'key.updated': {
+    summary: "An API key's name, scopes or expiry changed",
+    data: AdminKeyInfo,
+    description: 'The key after the change.',
+  },
+  'key.rotated': {
+    summary: 'An API key was rotated: a new key replaces it, the old one works until its grace period ends',
+    data: AdminKeyInfo,
+    description: 'The old key (`replaced_by`: the new key, `expires_at`: the end of the grace period).',
+  },
+  'key.revoked': {
+    summary: 'An API key was revoked (it stopped working at once)',
+    data: AdminKeyInfo,
+    description: 'The revoked key.',
   },
 };
 

@@ -1,7 +1,7 @@
-import { hashSecret, parseApiKey, safeEqual, type Scope } from '../domain/api-key.js';
+import { hashSecret, keyIsUsable, type Scope } from '../domain/api-key.js';
 import { randomBase62, nowIso } from '../domain/ids.js';
 import type { ApiContext } from '../context.js';
-import { KeyRepository } from '../store/keys.js';
+import { recordKeyUse, verifyKey } from './key-auth.js';
 import { rateLimitStoreFor, type RateLimitStore } from '../store/rate-limits.js';
 import {
   deleteExpiredSessions,
@@ -34,14 +34,10 @@ export async function openSession(
   ctx: ApiContext,
   presented: string,
 ): Promise<{ token: string; user: ConsoleUser } | undefined> {
-  const parsed = parseApiKey(presented.trim());
-  const record = parsed ? await new KeyRepository(ctx.db).findByPublicId(parsed.publicId) : undefined;
-  const expected = record?.secretHash ?? hashSecret('no such key');
-  const matches = safeEqual(hashSecret(parsed?.key ?? presented), expected);
   const now = nowIso();
-  if (!record || !parsed || !matches || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) {
-    return undefined;
-  }
+  const record = await verifyKey(ctx, presented, now);
+  if (!record) return undefined;
+  recordKeyUse(ctx, record, now);
   await deleteExpiredSessions(ctx.db, now);
   const token = randomBase62(43);
   const ttlEnd = nowIso(new Date(Date.parse(now) + SESSION_TTL_MS));
@@ -72,7 +68,7 @@ export async function sessionUser(ctx: ApiContext, token: string): Promise<Conso
   const s = await findSessionWithKey(ctx.db, tokenHash);
   if (!s) return undefined;
   const now = nowIso();
-  if (s.keyRevokedAt || (s.keyExpiresAt && s.keyExpiresAt <= now)) {
+  if (!keyIsUsable({ revokedAt: s.keyRevokedAt, expiresAt: s.keyExpiresAt }, now)) {
     await deleteSessionsOfKey(ctx.db, s.keyId);
     return undefined;
   }

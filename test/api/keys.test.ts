@@ -70,9 +70,9 @@ describe.each(dbKinds)('API keys and auth (%s)', (db) => {
     expect((await h.request('DELETE', `/api/v1/keys/${created.body.id}`, { admin: true })).status).toBe(404);
   });
 
-  test('admin endpoints refuse API keys and wrong tokens', async () => {
+  test('key management refuses keys without the admin scope (403) and wrong tokens (401)', async () => {
     const key = await h.createKey();
-    expect((await h.request('GET', '/api/v1/keys', { key })).status).toBe(401);
+    expect((await h.request('GET', '/api/v1/keys', { key })).status).toBe(403);
     const wrong = await h.request('GET', '/api/v1/keys', { headers: { 'x-admin-token': 'x'.repeat(40) } });
     expect(wrong.status).toBe(401);
   });

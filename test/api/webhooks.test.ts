@@ -415,6 +415,10 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'deploy.completed',
+      'key.created',
+      'key.revoked',
+      'key.rotated',
+      'key.updated',
       'scan.created',
       'vpat.generated',
       'vpat.published',

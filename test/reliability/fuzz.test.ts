@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { fromSchema, mutate, type OpenApiDoc, type Operation, type Overrides } from './openapi-arbitrary.js';
 import { rowCounts } from './row-counts.js';
-import { seedResources } from './seed-resources.js';
+import { ALL_SCOPES, seedResources } from './seed-resources.js';
 
 /**
  * Property-based fuzzing of every operation in the service's own OpenAPI document (so endpoints that
@@ -96,9 +96,9 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
       },
     });
     doc = h.server.service.http.openApiDocument() as OpenApiDoc;
-    fullKey = await h.createKey({ org: 'fuzz' });
+    fullKey = await h.createKey({ org: 'fuzz', scopes: ALL_SCOPES });
     readOnlyKey = await h.createKey({ org: 'fuzz', scopes: ['read'] });
-    otherOrgKey = await h.createKey({ org: 'fuzz-other' });
+    otherOrgKey = await h.createKey({ org: 'fuzz-other', scopes: ALL_SCOPES });
     known.push(...(await seedResources(h.url, fullKey, doc)).ids);
   });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { fromSchema, type OpenApiDoc, type Operation } from './openapi-arbitrary.js';
 import { rowCounts } from './row-counts.js';
-import { seedResources } from './seed-resources.js';
+import { ALL_SCOPES, seedResources } from './seed-resources.js';
 
 /**
  * PostgreSQL refuses U+0000 in text and values longer than a varchar column; SQLite takes both. So a
@@ -35,7 +35,7 @@ describe.each(kinds)('NUL and over-long values on every operation (%s)', (db) =>
       env: { RATE_LIMIT_PER_MINUTE: '10000000', AUTH_FAILURES_PER_MINUTE: '10000000' },
     });
     doc = h.server.service.http.openApiDocument() as OpenApiDoc;
-    key = await h.createKey({ org: 'hostile' });
+    key = await h.createKey({ org: 'hostile', scopes: ALL_SCOPES });
     known = (await seedResources(h.url, key, doc, 'hostile-site')).ids;
   });
 

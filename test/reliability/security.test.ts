@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { fromSchema, type OpenApiDoc, type Operation } from './openapi-arbitrary.js';
-import { seedResources } from './seed-resources.js';
+import { ALL_SCOPES, seedResources } from './seed-resources.js';
 
 interface Op {
   method: string;
@@ -38,8 +38,9 @@ describe.each(dbKinds)('security (%s)', (db) => {
   });
 
   it("org isolation: org B's key gets 404 for each of org A's resources on every endpoint, and lists never show them", async () => {
-    const keyA = await h.createKey({ org: 'org-a' });
-    const keyB = await h.createKey({ org: 'org-b' });
+    // Both keys hold every scope (org admins too): only the org may stand between B and A's resources.
+    const keyA = await h.createKey({ org: 'org-a', scopes: ALL_SCOPES });
+    const keyB = await h.createKey({ org: 'org-b', scopes: ALL_SCOPES });
     const a = await seedResources(h.url, keyA, doc, 'iso-site-a');
     await seedResources(h.url, keyB, doc, 'iso-site-b');
     const idsOfA = a.ids;
@@ -208,11 +209,11 @@ describe('credentials never reach the logs (real server process, LOG_LEVEL=debug
       env: { LOG_LEVEL: 'debug', AUTH_FAILURES_PER_MINUTE: '1000', WEBHOOK_SECRET_KEY: secretKey },
     });
     const secrets: string[] = [server.adminToken, secretKey];
-    const a = await server.createKey('logs');
+    const a = await server.createKey('logs', ALL_SCOPES);
     const revoked = await server.createKey('logs');
     secrets.push(a.key, revoked.key);
     const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as OpenApiDoc;
-    await seedResources(server.url, a.key, doc, 'log-site');
+    secrets.push(...(await seedResources(server.url, a.key, doc, 'log-site')).secrets);
     // Webhook secrets, when the endpoint exists.
     if (doc.paths['/api/v1/webhooks']?.post) {
       const res = await fetch(`${server.url}/api/v1/webhooks`, {

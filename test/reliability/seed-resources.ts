@@ -5,14 +5,19 @@ export interface Seeded {
   ids: string[];
   /** What was attempted and how it answered, for the report. */
   attempts: Array<{ path: string; status: number }>;
+  /** Secrets shown once in the answers (a new API key, a webhook's signing secret). */
+  secrets: string[];
 }
+
+/** Every scope: the seeding key must hold `admin` to create a key of its org. */
+export const ALL_SCOPES = ['ingest', 'gate', 'read', 'manage', 'admin'];
 
 const SHA_BASE = 'a'.repeat(40);
 const SHA_HEAD = 'b'.repeat(40);
 
 /**
- * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, a webhook) with
- * bodies that follow the design contract, so later checks have real resources to point at. Every
+ * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, a webhook, an API
+ * key of the org) with bodies that follow the design contract, as a key with every scope (ALL_SCOPES), so later checks have real resources to point at. Every
  * one must succeed: a resource that could not be created would silently shrink what is checked.
  */
 export async function seedResources(
@@ -28,6 +33,7 @@ export async function seedResources(
   };
   const ids: string[] = [];
   const attempts: Seeded['attempts'] = [];
+  const secrets: string[] = [];
   async function post(path: string, body: unknown): Promise<Record<string, unknown> | undefined> {
     const res = await fetch(url + path, {
       method: 'POST',
@@ -41,6 +47,7 @@ export async function seedResources(
     const json = JSON.parse(text) as Record<string, unknown>;
     if (typeof json.id === 'string') ids.push(json.id);
     if (typeof json.siteId === 'string' && !ids.includes(json.siteId)) ids.push(json.siteId);
+    for (const field of ['key', 'secret']) if (typeof json[field] === 'string') secrets.push(json[field]);
     return json;
   }
 
@@ -96,5 +103,6 @@ export async function seedResources(
   if (need('post', '/api/v1/webhooks')) {
     await post('/api/v1/webhooks', { url: 'https://hooks.example.com/a11y', events: ['scan.created'] });
   }
-  return { ids, attempts };
+  if (need('post', '/api/v1/keys')) await post('/api/v1/keys', { name: 'seeded key', scopes: ['read'] });
+  return { ids, attempts, secrets };
 }

@@ -32,7 +32,7 @@ export function githubInstallationRoutes(ctx: ApiContext): AnyRoute[] {
       description:
         "The org's sites may then name repositories of that installation, and their deploy events get check " +
         'runs there. 409 when the installation is linked to another org; linking it again to the same org is 200.',
-      access: 'admin',
+      access: 'admin-token',
       body: LinkInstallationBody,
       responses: {
         201: { description: 'Linked.', schema: InstallationLinkView },
@@ -48,7 +48,7 @@ export function githubInstallationRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/github/installations',
       tag: 'GitHub App',
       summary: 'List installation links (admin)',
-      access: 'admin',
+      access: 'admin-token',
       query: PageQuery,
       responses: {
         200: {
@@ -70,7 +70,7 @@ export function githubInstallationRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/github/installations/:installation_id',
       tag: 'GitHub App',
       summary: 'Remove an installation link (admin); its repositories get no more check runs',
-      access: 'admin',
+      access: 'admin-token',
       params: InstallationParam,
       responses: { 204: { description: 'Unlinked.' } },
       handler: async ({ params }) => {

@@ -47,7 +47,7 @@ export function opsRoutes(ctx: ApiContext, metrics: client.Registry): AnyRoute[]
       path: '/metrics',
       tag: 'Operations',
       summary: 'Prometheus metrics (admin token)',
-      access: 'admin',
+      access: 'admin-token',
       responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': z.string() } } },
       handler: async () => ({
         status: 200,
