@@ -147,9 +147,9 @@ export async function pingSubscription(
     if (sub.status !== 'active') throw domainErrors.conflict(inactive(sub));
     const data = { webhook_id: sub.id, url: sub.url, events: sub.events };
     const messageId = await recordEvent(trx, { org, type: PING_EVENT, data }, sub.id);
-    const delivery = (await trx('webhook_deliveries')
+    const delivery = await trx('webhook_deliveries')
       .where({ message_id: messageId, subscription_id: sub.id })
-      .first('id')) as { id: string };
+      .first<{ id: string }>('id');
     return { messageId, deliveryId: delivery.id };
   });
 }

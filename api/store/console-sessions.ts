@@ -41,10 +41,10 @@ export async function insertSession(db: Knex, s: ConsoleSessionRecord): Promise<
 }
 
 export async function findSessionWithKey(db: Knex, tokenHash: string): Promise<SessionWithKey | undefined> {
-  const row = (await db('console_sessions as s')
+  const row = await db('console_sessions as s')
     .join('api_keys as k', 'k.id', 's.key_id')
     .where('s.token_hash', tokenHash)
-    .first(
+    .first<JoinedRow | undefined>(
       's.token_hash',
       's.key_id',
       's.org',
@@ -54,7 +54,7 @@ export async function findSessionWithKey(db: Knex, tokenHash: string): Promise<S
       'k.scopes',
       'k.revoked_at as key_revoked_at',
       'k.expires_at as key_expires_at',
-    )) as JoinedRow | undefined;
+    );
   if (!row) return undefined;
   return {
     tokenHash: row.token_hash,

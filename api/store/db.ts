@@ -27,7 +27,8 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 export function dialectOf(db: Knex): Dialect {
-  const client = String(db.client.config.client);
+  // knex types its client as `any`; its config is the one createDb (or a test) passed in.
+  const client = String((db.client as { config: Knex.Config }).config.client);
   return client === 'pg' ? 'postgres' : 'sqlite';
 }
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids.js';
 import { insertInChunks, type Dialect } from './db.js';
+import { olderThan } from './keyset.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
@@ -93,16 +94,17 @@ export async function fanOutMessage(
 }
 
 /** A delivery of one subscription (org-scoped), for redelivery. */
+type DeliveryRef = { id: string; status: DeliveryStatus; message_id: string };
+
 export async function findDelivery(
   db: Knex | Knex.Transaction,
   org: string,
   subscriptionId: string,
   deliveryId: string,
 ): Promise<{ id: string; status: DeliveryStatus; messageId: string } | undefined> {
-  const row = (await db('webhook_deliveries')
+  const row = await db('webhook_deliveries')
     .where({ org, subscription_id: subscriptionId, id: deliveryId })
-    .first('id', 'status', 'message_id')) as
-    { id: string; status: DeliveryStatus; message_id: string } | undefined;
+    .first<DeliveryRef | undefined>('id', 'status', 'message_id');
   return row ? { id: row.id, status: row.status, messageId: row.message_id } : undefined;
 }
 
@@ -156,7 +158,9 @@ export class DeliveryRepository {
         .select('id')
         .where('status', 'pending')
         .andWhere('next_attempt_at', '<=', now)
-        .andWhere((w) => w.whereNull('locked_until').orWhere('locked_until', '<', now))
+        .andWhere((w) => {
+          w.whereNull('locked_until').orWhere('locked_until', '<', now);
+        })
         .orderBy('next_attempt_at')
         .limit(limit);
       if (this.dialect === 'postgres') q.forUpdate().skipLocked();
@@ -169,11 +173,11 @@ export class DeliveryRepository {
       return found;
     });
     if (ids.length === 0) return [];
-    const rows = (await this.db('webhook_deliveries as d')
+    const rows = await this.db('webhook_deliveries as d')
       .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
       .join('outbox_messages as m', 'm.id', 'd.message_id')
       .whereIn('d.id', ids)
-      .select(
+      .select<Array<Record<string, unknown>>>(
         'd.id',
         'd.org',
         'd.subscription_id',
@@ -186,7 +190,7 @@ export class DeliveryRepository {
         's.previous_secret_expires_at',
         's.failing_since',
         'm.payload',
-      )) as Array<Record<string, unknown>>;
+      );
     return rows.map((r) => ({
       id: String(r.id),
       org: String(r.org),
@@ -273,11 +277,7 @@ export class DeliveryRepository {
       ])
       .limit(limit);
     if (after) {
-      q.andWhere((w) =>
-        w
-          .where('attempted_at', '<', after.attemptedAt)
-          .orWhere((o) => o.where('attempted_at', '=', after.attemptedAt).andWhere('id', '<', after.id)),
-      );
+      olderThan(q, 'attempted_at', after.attemptedAt, after.id);
     }
     const rows = (await q) as Array<Record<string, unknown>>;
     return rows.map((r) => ({

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { olderThan } from './keyset.js';
 
 /** One deploy event as a line of a site's gate history (the full record is read by id). */
 export interface DeploySummaryRecord {
@@ -79,11 +80,7 @@ export async function listDeploySummaries(
     .select(...COLUMNS);
   if (filter.siteId !== undefined) q.andWhere('site_id', filter.siteId);
   if (after) {
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   return ((await q) as Row[]).map(fromRow);
 }
@@ -102,9 +99,9 @@ export async function latestDeployPerSite(
       ...COLUMNS,
       db.raw('row_number() over (partition by site_id order by created_at desc, id desc) as rn'),
     );
-  const rows = (await db
+  const rows = await db
     .from(ranked.as('d'))
     .where('rn', 1)
-    .select(...COLUMNS)) as Row[];
+    .select<Row[]>(...COLUMNS);
   return new Map(rows.map((r) => [r.site_id, fromRow(r)]));
 }

@@ -95,6 +95,11 @@ function toRow(d: DeployRecord): Row {
   };
 }
 
+/** A JSON column this file wrote from the record's own field (toRow), read back with that field's type. */
+function parsed<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
 function fromRow(r: Row): DeployRecord {
   return {
     id: r.id,
@@ -103,11 +108,11 @@ function fromRow(r: Row): DeployRecord {
     sha: r.sha,
     ref: r.ref,
     repository: r.repository,
-    request: JSON.parse(r.request),
-    settings: JSON.parse(r.settings),
+    request: parsed(r.request),
+    settings: parsed(r.settings),
     // SQLite answers 0/1.
     passed: Boolean(r.passed),
-    reasons: JSON.parse(r.reasons),
+    reasons: parsed(r.reasons),
     scanId: r.scan_id,
     baseline: r.baseline_strategy
       ? {
@@ -117,12 +122,12 @@ function fromRow(r: Row): DeployRecord {
           reason: r.baseline_reason ?? '',
         }
       : null,
-    counts: JSON.parse(r.counts),
-    thresholds: JSON.parse(r.thresholds),
-    newIssues: JSON.parse(r.new_issues),
+    counts: parsed(r.counts),
+    thresholds: parsed(r.thresholds),
+    newIssues: parsed(r.new_issues),
     newIssuesTotal: r.new_issues_total,
-    waivedIssues: JSON.parse(r.waived_issues),
-    similarIssues: JSON.parse(r.similar_issues),
+    waivedIssues: parsed(r.waived_issues),
+    similarIssues: parsed(r.similar_issues),
     similarIssuesTotal: Number(r.similar_issues_total),
     checkRun: {
       status: r.check_run_status,
@@ -175,12 +180,12 @@ export async function stalePendingCheckRuns(
   before: string,
   limit: number,
 ): Promise<Array<{ id: string; updatedAt: string }>> {
-  const rows = (await db('deploys')
+  const rows = await db('deploys')
     .where({ check_run_status: 'pending' })
     .andWhere('updated_at', '<', before)
     .orderBy('updated_at')
     .limit(limit)
-    .select('id', 'updated_at')) as Array<{ id: string; updated_at: string }>;
+    .select<Array<{ id: string; updated_at: string }>>('id', 'updated_at');
   return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
 }
 

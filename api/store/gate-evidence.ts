@@ -98,7 +98,11 @@ export async function latestOnBranchBefore(
     .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch, status: 'complete' })
     .andWhere('created_at', '<', before)
     .orderBy(newestFirst);
-  if (excludeSha) q.andWhere((w) => w.whereNot('sha', excludeSha).orWhereNull('sha'));
+  if (excludeSha) {
+    q.andWhere((w) => {
+      w.whereNot('sha', excludeSha).orWhereNull('sha');
+    });
+  }
   return toScanRef(await q.first(...SCAN_COLUMNS));
 }
 
@@ -113,16 +117,18 @@ export async function latestOnBranchBefore(
 export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssue[]> {
   const concat = (expr: string) =>
     dialectOf(db) === 'postgres' ? `string_agg(cast(${expr} as text), ',')` : `group_concat(${expr}, ',')`;
-  const row = (await db('scan_issues')
+  const row = await db('scan_issues')
     .where({ scan_id: scanId })
-    .first(db.raw(`${concat('fingerprint')} as f`), db.raw(`${concat(`id * 16 + ${CODE_SQL}`)} as c`))) as
-    { f: string | null; c: string | null } | undefined;
+    .first<{ f: string | null; c: string | null } | undefined>(
+      db.raw(`${concat('fingerprint')} as f`),
+      db.raw(`${concat(`id * 16 + ${CODE_SQL}`)} as c`),
+    );
   if (!row?.f || !row.c) return [];
   const fingerprints = row.f.split(',');
   const codes = parseNumberList(row.c);
   if (codes.length !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
   const noPage: GatePage = { url: '' };
-  const issues: GateScanIssue[] = new Array(fingerprints.length);
+  const issues = new Array<GateScanIssue>(fingerprints.length);
   for (let i = 0; i < fingerprints.length; i++) {
     const c = codes[i];
     const code = c % 16;
@@ -142,13 +148,13 @@ export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssu
 
 /** The scan's pages by index. */
 export async function scanPages(db: Knex, scanId: string): Promise<Map<number, GatePageRow>> {
-  const rows = (await db('scan_pages')
+  const rows = await db('scan_pages')
     .where({ scan_id: scanId })
-    .select('page_index', 'url', 'normalized_url')) as Array<{
-    page_index: number;
-    url: string;
-    normalized_url: string;
-  }>;
+    .select<Array<{ page_index: number; url: string; normalized_url: string }>>(
+      'page_index',
+      'url',
+      'normalized_url',
+    );
   return new Map(
     rows.map((p) => [p.page_index, { index: p.page_index, url: p.url, normalizedUrl: p.normalized_url }]),
   );
@@ -169,15 +175,15 @@ export async function addWaiverFields(
   const byId = new Map<number, GateScanIssue>();
   for (const issue of issues) byId.set(issue.ref as number, issue);
   for (let i = 0; i < rules.length; i += 500) {
-    const rows = (await db('scan_issues')
+    const rows = await db('scan_issues')
       .where({ scan_id: scanId })
       .whereIn('rule', rules.slice(i, i + 500))
-      .select('id', 'rule', 'selector', 'page_index')) as Array<{
-      id: number | string;
-      rule: string;
-      selector: string | null;
-      page_index: number;
-    }>;
+      .select<Array<{ id: number | string; rule: string; selector: string | null; page_index: number }>>(
+        'id',
+        'rule',
+        'selector',
+        'page_index',
+      );
     for (const r of rows) {
       const issue = byId.get(Number(r.id));
       if (!issue) continue;
@@ -233,13 +239,13 @@ export async function issueDetails(
   const out = new Map<number, IssueDetail>();
   // Chunked: SQLite caps the number of bound variables per statement.
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await db('scan_issues as i')
+    const rows = await db('scan_issues as i')
       .join('scan_pages as p', function () {
         this.on('p.scan_id', '=', 'i.scan_id').andOn('p.page_index', '=', 'i.page_index');
       })
       // By primary key only: with `i.scan_id = ?` as well, SQLite may walk the scan's whole index.
       .whereIn('i.id', ids.slice(i, i + 500))
-      .select(
+      .select<Array<Record<string, string | number | null>>>(
         'i.id',
         'i.scan_id',
         'i.rule',
@@ -253,7 +259,7 @@ export async function issueDetails(
         'i.source_line',
         'i.fingerprint',
         'p.url as page_url',
-      )) as Array<Record<string, string | number | null>>;
+      );
     for (const r of rows) {
       if (r.scan_id !== scanId) continue;
       out.set(Number(r.id), {

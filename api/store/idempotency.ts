@@ -33,7 +33,9 @@ export class IdempotencyRepository {
     const id = lockId(principal, key);
     if (!(await this.locks.tryHold(id))) {
       // A live process is running this key: the same answers as without locks, minus the takeover.
-      const row = await this.db('idempotency_keys').where({ principal, idempotency_key: key }).first();
+      const row = await this.db<KeyRow>('idempotency_keys')
+        .where({ principal, idempotency_key: key })
+        .first();
       if (row && row.request_hash !== requestHash) return { state: 'mismatch' };
       if (row?.state === 'done') return { state: 'replay', response: storedResponse(row) };
       return { state: 'in_progress' };
@@ -72,7 +74,7 @@ export class IdempotencyRepository {
       .returning('principal')) as unknown[];
     if (inserted.length > 0) return { state: 'started' };
 
-    const row = await this.db('idempotency_keys').where({ principal, idempotency_key: key }).first();
+    const row = await this.db<KeyRow>('idempotency_keys').where({ principal, idempotency_key: key }).first();
     if (!row) return this.beginRow(principal, key, requestHash, now, ownerGone);
     const expired = Date.parse(row.created_at) + IDEMPOTENCY_TTL_MS < now.getTime();
     if (expired) {
@@ -140,14 +142,23 @@ function lockId(principal: string, key: string): string {
   return `${principal}\n${key}`;
 }
 
-function storedResponse(row: {
+interface KeyRow {
+  principal: string;
+  idempotency_key: string;
+  request_hash: string;
+  state: 'started' | 'done';
+  created_at: string;
+  locked_until: string | null;
   response_status: number;
   response_headers: string | null;
   response_body: string | null;
-}): StoredResponse {
+}
+
+function storedResponse(row: KeyRow): StoredResponse {
   return {
     status: row.response_status,
-    headers: JSON.parse(row.response_headers ?? '{}'),
+    // Written by this file from a StoredResponse's headers.
+    headers: JSON.parse(row.response_headers ?? '{}') as StoredResponse['headers'],
     body: row.response_body ?? '',
   };
 }

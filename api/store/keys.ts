@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../domain/api-key.js';
+import { olderThan } from './keyset.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -100,11 +101,7 @@ export async function listKeys(
   ]);
   if (org !== undefined) q.where({ org });
   if (after) {
-    q.where((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((x) => x.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   return (await q.limit(limit)).map(fromRow);
 }
@@ -155,7 +152,9 @@ export async function touchKey(db: Knex, id: string, at: string, previous: strin
   if (previous && previous > cutoff) return false;
   await db<Row>('api_keys')
     .where({ id })
-    .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<=', cutoff))
+    .andWhere((w) => {
+      w.whereNull('last_used_at').orWhere('last_used_at', '<=', cutoff);
+    })
     .update({ last_used_at: at });
   return true;
 }

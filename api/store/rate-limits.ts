@@ -23,24 +23,28 @@ function windowStart(windowSeconds: number, nowMs: number): number {
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counts = new Map<string, number>();
 
-  async hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
+  hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
     const start = windowStart(windowSeconds, Date.now());
     const key = `${bucket}@${start}`;
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
-    return { count, resetAt: start + windowSeconds };
+    return Promise.resolve({ count, resetAt: start + windowSeconds });
   }
 
-  async peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
+  peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
     const start = windowStart(windowSeconds, Date.now());
-    return { count: this.counts.get(`${bucket}@${start}`) ?? 0, resetAt: start + windowSeconds };
+    return Promise.resolve({
+      count: this.counts.get(`${bucket}@${start}`) ?? 0,
+      resetAt: start + windowSeconds,
+    });
   }
 
-  async prune(): Promise<void> {
+  prune(): Promise<void> {
     const cutoff = Math.floor(Date.now() / 1000) - 3600;
     for (const key of this.counts.keys()) {
       if (Number(key.slice(key.lastIndexOf('@') + 1)) < cutoff) this.counts.delete(key);
     }
+    return Promise.resolve();
   }
 }
 
@@ -50,17 +54,19 @@ export class DbRateLimitStore implements RateLimitStore {
   async hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
     const start = windowStart(windowSeconds, Date.now());
     // One atomic upsert per request: concurrent instances never lose an increment.
-    const rows = (await this.db('rate_limits')
+    const rows = await this.db('rate_limits')
       .insert({ bucket, window_start: start, count: 1 })
       .onConflict(['bucket', 'window_start'])
       .merge({ count: this.db.raw('rate_limits.count + 1') })
-      .returning('count')) as Array<{ count: number | string }>;
+      .returning<Array<{ count: number | string }>>('count');
     return { count: Number(rows[0].count), resetAt: start + windowSeconds };
   }
 
   async peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
     const start = windowStart(windowSeconds, Date.now());
-    const row = await this.db('rate_limits').where({ bucket, window_start: start }).first('count');
+    const row = await this.db('rate_limits')
+      .where({ bucket, window_start: start })
+      .first<{ count: number | string } | undefined>('count');
     return { count: row ? Number(row.count) : 0, resetAt: start + windowSeconds };
   }
 

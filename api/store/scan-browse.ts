@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { issueFromRow, type ScanIssueRecord, type ScanPageRecord } from './scans.js';
+import { issueFromRow, type IssueRow, type ScanIssueRecord, type ScanPageRecord } from './scans.js';
+import { dialectOf } from './db.js';
 
 /** Narrows a scan's issues for reading: by impact (`unknown` = none given), rule and page. */
 export interface IssueFilter {
@@ -32,7 +33,7 @@ const PAGE_INDEX = 'scan_issues_scan_id_page_index_index';
  * ORDER BY asks for) and reads every row to test the page. PostgreSQL's planner weighs this itself.
  */
 function filtered(db: Knex, scanId: string, filter: IssueFilter): Knex.QueryBuilder {
-  const sqlite = String(db.client.config.client) !== 'pg';
+  const sqlite = dialectOf(db) === 'sqlite';
   const from =
     filter.pageIndex !== undefined && sqlite ? db.raw(`scan_issues indexed by ${PAGE_INDEX}`) : 'scan_issues';
   const q = db.from(from).where('scan_id', scanId);
@@ -48,17 +49,20 @@ function filtered(db: Knex, scanId: string, filter: IssueFilter): Knex.QueryBuil
  * alone), then each rule's criteria and help link from one of its issues.
  */
 export async function ruleGroups(db: Knex, scanId: string, filter: IssueFilter): Promise<RuleGroupRecord[]> {
-  const counts = (await filtered(db, scanId, { ...filter, rule: undefined })
+  const counts = await filtered(db, scanId, { ...filter, rule: undefined })
     .groupBy('rule', 'impact')
-    .select('rule', 'impact', db.raw('count(*) as n'))) as Array<{
-    rule: string;
-    impact: string | null;
-    n: number | string;
-  }>;
+    .select<
+      Array<{
+        rule: string;
+        impact: string | null;
+        n: number | string;
+      }>
+    >('rule', 'impact', db.raw('count(*) as n'));
   const about = new Map<string, { wcag: string | null; help_url: string | null }>();
   for (const rule of new Set(counts.map((c) => c.rule))) {
-    const row = (await db('scan_issues').where({ scan_id: scanId, rule }).first('wcag', 'help_url')) as
-      { wcag: string | null; help_url: string | null } | undefined;
+    const row = await db('scan_issues')
+      .where({ scan_id: scanId, rule })
+      .first<{ wcag: string | null; help_url: string | null } | undefined>('wcag', 'help_url');
     about.set(rule, row ?? { wcag: null, help_url: null });
   }
   return counts
@@ -86,7 +90,7 @@ export async function issuesByRule(
   limit: number,
   after?: IssueCursor,
 ): Promise<ScanIssueRecord[]> {
-  const pg = String(db.client.config.client) === 'pg';
+  const pg = dialectOf(db) === 'postgres';
   const q = filtered(db, scanId, filter)
     .orderBy('rule', 'asc')
     .orderByRaw(pg ? 'impact asc nulls first' : 'impact asc')
@@ -96,22 +100,26 @@ export async function issuesByRule(
     const { rule, impact, id } = after;
     // The plain bound lets the index seek to the rule instead of testing every entry before it.
     q.andWhere('rule', '>=', rule);
-    q.andWhere((w) =>
+    q.andWhere((w) => {
       w.where('rule', '>', rule).orWhere((sameRule) => {
         sameRule.where('rule', rule);
         if (impact === null) {
-          sameRule.andWhere((x) =>
-            x.whereNotNull('impact').orWhere((y) => y.whereNull('impact').andWhere('id', '>', id)),
-          );
+          sameRule.andWhere((x) => {
+            x.whereNotNull('impact').orWhere((y) => {
+              y.whereNull('impact').andWhere('id', '>', id);
+            });
+          });
         } else {
-          sameRule.andWhere((x) =>
-            x.where('impact', '>', impact).orWhere((y) => y.where('impact', impact).andWhere('id', '>', id)),
-          );
+          sameRule.andWhere((x) => {
+            x.where('impact', '>', impact).orWhere((y) => {
+              y.where('impact', impact).andWhere('id', '>', id);
+            });
+          });
         }
-      }),
-    );
+      });
+    });
   }
-  return (await q).map(issueFromRow);
+  return (await q.select<IssueRow[]>()).map(issueFromRow);
 }
 
 const PAGE_COLUMNS = [

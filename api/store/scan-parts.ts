@@ -46,7 +46,14 @@ export async function findPart(
   scanId: string,
   key: string,
 ): Promise<PartRecord | undefined> {
-  const row = await trx('scan_parts').where({ scan_id: scanId, part_key: key }).first();
+  const row = await trx('scan_parts')
+    .where({ scan_id: scanId, part_key: key })
+    .first<{ request_hash: string; first_page: number; page_count: number; issue_count: number } | undefined>(
+      'request_hash',
+      'first_page',
+      'page_count',
+      'issue_count',
+    );
   if (!row) return undefined;
   return {
     requestHash: row.request_hash,
@@ -78,18 +85,20 @@ export async function insertPart(
 export async function pageFactsOf(trx: Knex.Transaction, scanId: string): Promise<PageFacts[]> {
   const facts: PageFacts[] = [];
   for (let after = -1; ;) {
-    const rows = (await trx('scan_pages')
+    const rows = await trx('scan_pages')
       .where({ scan_id: scanId })
       .andWhere('page_index', '>', after)
       .orderBy('page_index')
       .limit(5000)
-      .select('page_index', 'normalized_url', 'final_url', 'title', 'http_status')) as Array<{
-      page_index: number;
-      normalized_url: string;
-      final_url: string | null;
-      title: string | null;
-      http_status: number | null;
-    }>;
+      .select<
+        Array<{
+          page_index: number;
+          normalized_url: string;
+          final_url: string | null;
+          title: string | null;
+          http_status: number | null;
+        }>
+      >('page_index', 'normalized_url', 'final_url', 'title', 'http_status');
     for (const r of rows) {
       facts.push({
         normalizedUrl: r.normalized_url,
@@ -105,10 +114,10 @@ export async function pageFactsOf(trx: Knex.Transaction, scanId: string): Promis
 
 /** The distinct per-page rule lists of a scan (few: most pages share their engine's list). */
 export async function distinctPageRules(trx: Knex.Transaction, scanId: string): Promise<string[][]> {
-  const rows = (await trx('scan_pages')
+  const rows = await trx('scan_pages')
     .where({ scan_id: scanId })
     .whereNotNull('rules_run')
-    .distinct('rules_run')) as Array<{ rules_run: string }>;
+    .distinct<Array<{ rules_run: string }>>('rules_run');
   return rows.map((r) => JSON.parse(r.rules_run) as string[]);
 }
 

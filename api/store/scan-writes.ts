@@ -150,8 +150,12 @@ async function insertIssueBatch(
 ): Promise<void> {
   if (issues.length === 0) return;
   if (dialectOf(trx) === 'postgres') {
-    const columns: Knex.Value[][] = ISSUE_COLUMNS.map(() => new Array(issues.length));
-    issues.forEach((issue, r) => issueValues(scanId, issue).forEach((v, c) => (columns[c][r] = v)));
+    const columns = ISSUE_COLUMNS.map(() => new Array<Knex.Value>(issues.length));
+    issues.forEach((issue, r) => {
+      issueValues(scanId, issue).forEach((v, c) => {
+        columns[c][r] = v;
+      });
+    });
     // Each binding is a whole column (pg sends a JS array as a PostgreSQL array).
     await trx.raw(UNNEST_SQL, columns as unknown as Knex.Value[]);
     return;

@@ -4,6 +4,7 @@ import type { Impact } from '../domain/impact.js';
 import type { IssueKind } from '../domain/imported-issue.js';
 import type { PreparedIssue, PreparedPage } from '../domain/scan-preparation.js';
 import type { ScanSummary, ScanWarning } from '../domain/scan-summary.js';
+import { olderThan } from './keyset.js';
 
 /**
  * The scan aggregate: one `scans` row, its pages and its issues (written by scan-writes.ts). Reads here
@@ -71,7 +72,7 @@ interface PageRow {
   issue_count: number;
 }
 
-interface IssueRow {
+export interface IssueRow {
   id: number;
   scan_id: string;
   page_index: number;
@@ -203,11 +204,7 @@ export async function listScans(
   if (filter.sha !== undefined) q.andWhere('sha', filter.sha);
   if (filter.branch !== undefined) q.andWhere('branch', filter.branch);
   if (after) {
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   return (await q).map(scanFromRow);
 }

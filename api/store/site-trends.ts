@@ -44,7 +44,7 @@ export async function recentBaseBranchScans(
       's.summary',
       db.raw('row_number() over (partition by s.site_id order by s.created_at desc, s.id desc) as rn'),
     );
-  const rows = (await db
+  const rows = await db
     .from(ranked.as('r'))
     .where('rn', '<=', perSite)
     .orderBy([
@@ -52,7 +52,7 @@ export async function recentBaseBranchScans(
       { column: 'created_at', order: 'asc' },
       { column: 'id', order: 'asc' },
     ])
-    .select('site_id', 'id', 'sha', 'created_at', 'summary')) as Row[];
+    .select<Row[]>('site_id', 'id', 'sha', 'created_at', 'summary');
   for (const r of rows) {
     out.get(r.site_id)?.push({
       siteId: r.site_id,

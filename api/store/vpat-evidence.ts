@@ -79,17 +79,19 @@ export async function latestEvidenceScan(
 
 /** The aggregate every report starts from: issue counts by rule, kind, criteria and page. */
 async function issueGroups(db: Knex, scanId: string): Promise<EvidenceGroup[]> {
-  const rows = (await db('scan_issues')
+  const rows = await db('scan_issues')
     .where({ scan_id: scanId })
     .groupBy('rule', 'kind', 'wcag', 'page_index')
     .select('rule', 'kind', 'wcag', 'page_index')
-    .count({ n: '*' })) as Array<{
-    rule: string;
-    kind: string;
-    wcag: string | null;
-    page_index: number;
-    n: number | string;
-  }>;
+    .count<
+      Array<{
+        rule: string;
+        kind: string;
+        wcag: string | null;
+        page_index: number;
+        n: number | string;
+      }>
+    >({ n: '*' });
   return rows.map((r) => ({
     rule: r.rule,
     kind: r.kind,
@@ -107,13 +109,13 @@ async function storedHelpUrls(
   rules: readonly string[],
 ): Promise<Map<string, string>> {
   if (rules.length === 0) return new Map();
-  const rows = (await db('scan_issues')
+  const rows = await db('scan_issues')
     .where({ scan_id: scanId })
     .whereIn('rule', [...rules])
     .whereNotNull('help_url')
     .groupBy('rule')
     .select('rule')
-    .max({ help_url: 'help_url' })) as Array<{ rule: string; help_url: string | null }>;
+    .max<Array<{ rule: string; help_url: string | null }>>({ help_url: 'help_url' });
   return new Map(rows.filter((r) => r.help_url).map((r) => [r.rule, r.help_url as string]));
 }
 

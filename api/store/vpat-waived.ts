@@ -53,10 +53,10 @@ export async function countWaived(
   now: string,
 ): Promise<boolean> {
   if (!(await hasWaivers(db))) return false;
-  const waivers = (await db('waivers')
+  const waivers = await db('waivers')
     .where({ org: scan.org, site_id: scan.siteId })
     .whereNull('revoked_at')
-    .select(
+    .select<WaiverRule[]>(
       'id',
       'rule',
       'selector',
@@ -65,7 +65,7 @@ export async function countWaived(
       'expires_at as expiresAt',
       'revoked_at as revokedAt',
       'created_at as createdAt',
-    )) as WaiverRule[];
+    );
   for (const g of groups) g.waived = 0;
   const active = waivers.filter((w) => waiverState(w, now) === 'active');
   if (active.length === 0) return true;
@@ -130,10 +130,10 @@ export async function waiverCandidates(
   const columns = ['rule', 'kind', 'wcag', 'page_index', 'selector', 'fingerprint'];
   const rules = [...new Set(waivers.map((w) => w.rule))];
   if (scan.fingerprintVersion !== FINGERPRINT_VERSION) {
-    return (await db('scan_issues')
+    return await db('scan_issues')
       .where({ scan_id: scan.id, kind: 'violation' })
       .whereIn('rule', rules)
-      .select(columns)) as IssueForWaiver[];
+      .select<IssueForWaiver[]>(columns);
   }
   const fingerprints = new Set<string>();
   for (const w of waivers) {
@@ -153,11 +153,11 @@ export async function waiverCandidates(
   const out: IssueForWaiver[] = [];
   // ≤ 500 values per statement (SQLite's limit on bound parameters in older builds is 999).
   for (let i = 0; i < all.length; i += 500) {
-    const rows = (await db('scan_issues')
+    const rows = await db('scan_issues')
       .where({ scan_id: scan.id, kind: 'violation' })
       .whereIn('fingerprint', all.slice(i, i + 500))
       .whereIn('rule', rules)
-      .select(columns)) as IssueForWaiver[];
+      .select<IssueForWaiver[]>(columns);
     out.push(...rows);
   }
   return out;

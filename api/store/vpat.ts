@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ReportStatus, VpatReport } from '../domain/vpat-report.js';
+import { olderThan } from './keyset.js';
 
 interface Row {
   id: string;
@@ -85,11 +86,7 @@ export async function listReports(
     ])
     .limit(limit);
   if (after) {
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   const rows = await q.select(
     'id',

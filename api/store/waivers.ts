@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isNulFree } from '../domain/text-truncation.js';
 import type { WaiverRule } from '../domain/waiver-match.js';
+import { olderThan } from './keyset.js';
 
 /** A waiver as stored: the gate's rule plus who made it, for which site, why and who revoked it. */
 export interface WaiverRecord extends WaiverRule {
@@ -99,9 +100,9 @@ export async function findWaiver(
 ): Promise<WaiverRecord | undefined> {
   // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
   if (!isNulFree(id)) return undefined;
-  const row = (await db('waivers')
+  const row = await db('waivers')
     .where({ org, id })
-    .first(...COLUMNS)) as Row | undefined;
+    .first<Row | undefined>(...COLUMNS);
   return row ? fromRow(row) : undefined;
 }
 
@@ -123,18 +124,16 @@ export async function selectWaivers(
     .select(...COLUMNS);
   if (filter.siteId) q.andWhere('site_id', filter.siteId);
   if (filter.active === true) {
-    q.whereNull('revoked_at').andWhere((w) =>
-      w.whereNull('expires_at').orWhere('expires_at', '>', filter.now),
-    );
+    q.whereNull('revoked_at').andWhere((w) => {
+      w.whereNull('expires_at').orWhere('expires_at', '>', filter.now);
+    });
   } else if (filter.active === false) {
-    q.andWhere((w) => w.whereNotNull('revoked_at').orWhere('expires_at', '<=', filter.now));
+    q.andWhere((w) => {
+      w.whereNotNull('revoked_at').orWhere('expires_at', '<=', filter.now);
+    });
   }
   if (after) {
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((x) => x.where('created_at', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   return ((await q) as Row[]).map(fromRow);
 }
@@ -146,11 +145,13 @@ export async function activeWaiversForSite(
   siteId: string,
   now: string,
 ): Promise<WaiverRecord[]> {
-  const rows = (await db('waivers')
+  const rows = await db('waivers')
     .where({ org, site_id: siteId })
     .whereNull('revoked_at')
-    .andWhere((w) => w.whereNull('expires_at').orWhere('expires_at', '>', now))
-    .select(...COLUMNS)) as Row[];
+    .andWhere((w) => {
+      w.whereNull('expires_at').orWhere('expires_at', '>', now);
+    })
+    .select<Row[]>(...COLUMNS);
   return rows.map(fromRow);
 }
 

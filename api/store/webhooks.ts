@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './db.js';
+import { olderThan } from './keyset.js';
 
 export type SubscriptionStatus = 'active' | 'disabled';
 
@@ -125,11 +126,7 @@ export async function listSubscriptions(
     ])
     .limit(limit);
   if (after) {
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', after.createdAt)
-        .orWhere((o) => o.where('created_at', '=', after.createdAt).andWhere('id', '<', after.id)),
-    );
+    olderThan(q, 'created_at', after.createdAt, after.id);
   }
   return (await q).map(fromRow);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../db.js';
 
 /**
  * Deploy events (one row per gate decision, a record rather than a live view: the lists it showed
@@ -11,7 +12,7 @@ export async function up(knex: Knex): Promise<void> {
   // index-only scan like reading the fingerprints alone; it still serves every query the narrow one
   // did, and ingest maintains the same number of indexes.
   await knex.raw('drop index if exists scan_issues_scan_id_fingerprint_index');
-  if (String(knex.client.config.client) === 'pg') {
+  if (dialectOf(knex) === 'postgres') {
     await knex.raw(
       'create index scan_issues_gate_read on scan_issues (scan_id, fingerprint) include (impact, kind, id)',
     );

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../db.js';
 
 /**
  * Reading a large scan rule by rule (the console's scan page): counts per rule and impact come from this
@@ -7,7 +8,7 @@ import type { Knex } from 'knex';
  * databases (SQLite's default; PostgreSQL is told).
  */
 export async function up(knex: Knex): Promise<void> {
-  if (String(knex.client.config.client) === 'pg') {
+  if (dialectOf(knex) === 'postgres') {
     await knex.raw(
       'create index scan_issues_rule_idx on scan_issues (scan_id, rule, impact nulls first, id)',
     );

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../db.js';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_deploys_waivers.js';
 import * as m0003 from './0003_vpat.js';
@@ -28,13 +29,13 @@ const migrations: Record<string, Knex.Migration> = {
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrations: () => Promise.resolve(Object.keys(migrations).sort()),
   getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name],
+  getMigration: (name) => Promise.resolve(migrations[name]),
 };
 
 export async function migrateToLatest(db: Knex): Promise<void> {
-  if (String(db.client.config.client) !== 'pg') {
+  if (dialectOf(db) === 'sqlite') {
     await db.migrate.latest({ migrationSource });
     return;
   }

@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+
+/**
+ * The keyset condition of a newest-first list ordered by (`column` desc, id desc): the rows strictly after
+ * the cursor's row. Every paged list of the API reads its next page this way, so a row written between two
+ * reads neither repeats nor hides another.
+ */
+export function olderThan(q: Knex.QueryBuilder, column: string, value: string, id: string | number): void {
+  q.andWhere((w) => {
+    w.where(column, '<', value).orWhere((o) => {
+      o.where(column, '=', value).andWhere('id', '<', id);
+    });
+  });
+}
