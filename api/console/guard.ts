@@ -2,41 +2,13 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Scope } from '../domain/api-key.js';
 import { DomainError } from '../domain/errors.js';
 import type { ApiContext } from '../context.js';
-import { markup } from './html.js';
-import { layout } from './layout.js';
-import { sendPage } from './respond.js';
+import { rememberVisitor, sendForbidden, sendNotFound } from './errors.js';
 import { csrfMatches, hasScope, redirectToSignIn, visitorOf, type Visitor } from './session.js';
 
 export type PageHandler = (visitor: Visitor, req: Request, res: Response) => Promise<void>;
 
 /** Form bodies are small; a larger one is refused before it is read. */
 const readForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
-
-export function sendNotFound(res: Response, visitor: Visitor | undefined): void {
-  sendPage(
-    res,
-    404,
-    layout({
-      title: 'Not found',
-      visitor,
-      main: markup`<p>There is nothing here, or it belongs to another organisation.</p>
-        <p><a href="/">Back to your sites</a></p>`,
-    }),
-  );
-}
-
-export function sendForbidden(res: Response, visitor: Visitor, detail: string): void {
-  sendPage(
-    res,
-    403,
-    layout({
-      title: 'Not allowed',
-      visitor,
-      main: markup`<p>${detail}</p>
-        <p><a href="/">Back to your sites</a></p>`,
-    }),
-  );
-}
 
 function scopeText(scopes: Scope[]): string {
   return scopes.map((s) => `“${s}”`).join(' or ');
@@ -63,6 +35,7 @@ export function page(ctx: ApiContext, scopes: Scope[], handler: PageHandler): Re
     (async () => {
       const visitor = await visitorOf(ctx, req);
       if (!visitor) return redirectToSignIn(req, res);
+      rememberVisitor(res, visitor);
       if (!hasScope(visitor, ...scopes)) {
         return sendForbidden(res, visitor, `This page needs a key with the ${scopeText(scopes)} scope.`);
       }
@@ -79,6 +52,7 @@ export function action(ctx: ApiContext, scopes: Scope[], handler: PageHandler): 
       (async () => {
         const visitor = await visitorOf(ctx, req);
         if (!visitor) return redirectToSignIn(req, res);
+        rememberVisitor(res, visitor);
         if (!csrfMatches(visitor.csrf, (req.body as Record<string, unknown> | undefined)?._csrf)) {
           return sendForbidden(
             res,

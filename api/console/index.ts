@@ -2,9 +2,16 @@ import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
 import { SignInThrottle } from '../services/console-sessions.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
+import { consoleErrorHandler } from './errors.js';
 import { action, page } from './guard.js';
 import { deployPage, waiveAction } from './pages/deploy.js';
-import { reportDownload, reportPage } from './pages/report.js';
+import {
+  reportChangesPage,
+  reportDownload,
+  reportPage,
+  reportPublishAction,
+  reportReviewAction,
+} from './pages/report.js';
 import { scanPage } from './pages/scan.js';
 import { signInRoutes } from './pages/sign-in.js';
 import { sitePage, siteSettingsAction } from './pages/site.js';
@@ -33,6 +40,10 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.get('/deploys/:id', page(ctx, ['gate', 'read'], deployPage(ctx)));
   r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));
   r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
+  r.get('/reports/:id/changes', page(ctx, ['read'], reportChangesPage(ctx)));
+  r.post('/reports/:id/review', ...action(ctx, ['manage'], reportReviewAction(ctx)));
+  r.post('/reports/:id/publish', ...action(ctx, ['manage'], reportPublishAction(ctx)));
   r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));
+  r.use(consoleErrorHandler(ctx));
   return r;
 }

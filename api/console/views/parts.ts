@@ -48,3 +48,32 @@ export function csrfField(csrf: string): Html {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 }
+
+export interface TextFieldOptions {
+  id: string;
+  name: string;
+  label: string;
+  hint: string;
+  value: string;
+  problem?: FieldProblem;
+  multiline?: boolean;
+  maxLength: number;
+}
+
+/** A labelled, required text field with its hint and, after a rejected form, its error tied to it. */
+export function textField(o: TextFieldOptions): Html {
+  const hintId = `${o.id}-hint`;
+  const errorId = `${o.id}-error`;
+  const describedBy = o.problem ? `${hintId} ${errorId}` : hintId;
+  const invalid = o.problem ? 'true' : undefined;
+  return markup`<div class="field">
+    <label for=${o.id}>${o.label}</label>
+    <span class="hint" id=${hintId}>${o.hint}</span>
+    ${o.problem ? markup`<span class="field-error" id=${errorId}>Error: ${o.problem.message}</span>` : null}
+    ${
+      o.multiline
+        ? markup`<textarea id=${o.id} name=${o.name} required maxlength=${o.maxLength} aria-describedby=${describedBy} aria-invalid=${invalid}>${o.value}</textarea>`
+        : markup`<input type="text" id=${o.id} name=${o.name} required maxlength=${o.maxLength} value=${o.value} aria-describedby=${describedBy} aria-invalid=${invalid} />`
+    }
+  </div>`;
+}
