@@ -100,6 +100,8 @@ function standardErrors(route: AnyRoute): RouteConfig['responses'] {
   }
   if (route.method === 'post' || route.method === 'patch')
     out[409] = problemResponse('Conflicting state, or the same Idempotency-Key is still running.', rate);
+  if (route.method === 'delete')
+    out[409] = problemResponse('Something still needs the resource; `detail` says what.', rate);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { ApiContext } from '../context.js';
+import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scan-parts.js';
 import { IdempotencyRepository } from '../store/idempotency.js';
 import { rateLimitStoreFor } from '../store/rate-limits.js';
@@ -23,7 +24,15 @@ export function openScanExpiryJob(ctx: ApiContext): BackgroundJob {
   });
 }
 
+/** Removes scans and deploy events past their site's retention, a bounded amount per minute. */
+export function retentionJob(ctx: ApiContext): BackgroundJob {
+  const sweep = new RetentionSweep(ctx);
+  return intervalJob(ctx, 'retention', 60_000, async () => {
+    await sweep.run();
+  });
+}
+
 /** Every background job of the service; features add theirs here. */
 export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
-  return [pruneJob(ctx), openScanExpiryJob(ctx), ...webhookJobs(ctx)];
+  return [pruneJob(ctx), openScanExpiryJob(ctx), retentionJob(ctx), ...webhookJobs(ctx)];
 }

@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { Timestamp } from './common.js';
 import { DeployEvent } from './deploys.js';
 import { AdminKeyInfo } from './keys.js';
+import { ScanDeleted, SiteDeleted } from './deletion.js';
 import { CreatedScan } from './scans.js';
 import { VpatReport } from './vpat.js';
 import { Waiver } from './waivers.js';
@@ -21,6 +22,8 @@ export const EVENT_TYPES = [
   'key.updated',
   'key.rotated',
   'key.revoked',
+  'scan.deleted',
+  'site.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -113,6 +116,16 @@ const EVENTS: Record<EventType, { summary: string; data: ZodType; description: s
     summary: 'An API key was revoked (it stopped working at once)',
     data: AdminKeyInfo,
     description: 'The revoked key.',
+  },
+  'scan.deleted': {
+    summary: 'A scan was deleted on request (`DELETE /api/v1/scans/{id}`)',
+    data: ScanDeleted,
+    description: 'The scan that was deleted. The retention sweep removes scans without an event.',
+  },
+  'site.deleted': {
+    summary: 'A site and everything of it were deleted (`DELETE /api/v1/sites/{siteId}`)',
+    data: SiteDeleted,
+    description: 'The site, and how many of its records were removed.',
   },
 };
 

@@ -27,6 +27,30 @@ const Branch = z
   .transform(branchName)
   .openapi({ example: 'main', description: 'A branch name; `refs/heads/` is dropped.' });
 
+const Days = (what: string, fallback: number) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(36500)
+    .openapi({ example: fallback, description: `${what}, in days (default ${fallback}).` });
+
+/** How long a site's scans and deploy events are kept; VPAT reports are always kept. */
+export const Retention = z
+  .object({
+    base_branch_days: Days('Scans on the base branch are kept this long', 400),
+    other_branch_days: Days('Scans on any other branch (or none) are kept this long', 30),
+    deploy_days: Days('Deploy events are kept this long', 400),
+  })
+  .openapi('Retention', {
+    description:
+      'The retention sweep removes older scans and deploy events, a few at a time. A scan is kept, whatever ' +
+      'its age, while a kept deploy event uses it as head or baseline, while a VPAT report uses it as ' +
+      "evidence, and when it is the newest scan of the base branch (the next deploy's baseline).",
+  });
+
+export const RETENTION_DEFAULTS = { base_branch_days: 400, other_branch_days: 30, deploy_days: 400 };
+
 export const Site = z
   .object({
     siteId: z.string(),
@@ -35,6 +59,7 @@ export const Site = z
     repository: z.string().nullable(),
     base_branch: z.string(),
     gate: GateSettings.nullable().openapi({ description: "The site's default gate thresholds." }),
+    retention: Retention,
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -62,6 +87,10 @@ export const PatchSiteBody = z
       description:
         'Default thresholds of the deploy gate; replaces the stored ones as a whole (null removes them).',
     }),
+    retention: Retention.partial()
+      .strict()
+      .optional()
+      .openapi({ description: 'Retention periods to change; absent periods stay as they are.' }),
   })
   .strict()
   .openapi('PatchSite', {

@@ -37,7 +37,11 @@ import {
 /** An open scan of the org that has not run out of time; a finished one is a conflict. */
 async function openScanOf(trx: Knex.Transaction, org: string, id: string): Promise<ScanState> {
   const scan = await lockScan(trx, org, id);
-  if (!scan || (scan.status === 'open' && scan.expiresAt !== null && scan.expiresAt < nowIso())) {
+  if (
+    !scan ||
+    scan.status === 'deleted' ||
+    (scan.status === 'open' && scan.expiresAt !== null && scan.expiresAt < nowIso())
+  ) {
     throw domainErrors.notFound('open scan');
   }
   if (scan.status !== 'open') throw domainErrors.conflict('The scan is complete: it takes no more pages.');

@@ -10,8 +10,16 @@ export type { SiteRecord };
 
 /** The API's site settings body as the store's patch (absent stays absent, null stays null). */
 export function siteSettingsPatch(body: z.output<typeof PatchSiteBody>): SiteSettingsPatch {
-  const { base_branch: baseBranch, ...rest } = body;
-  return baseBranch === undefined ? rest : { ...rest, baseBranch };
+  const { base_branch: baseBranch, retention, ...rest } = body;
+  const patch: SiteSettingsPatch = baseBranch === undefined ? rest : { ...rest, baseBranch };
+  if (retention) {
+    patch.retention = {
+      baseBranchDays: retention.base_branch_days,
+      otherBranchDays: retention.other_branch_days,
+      deployDays: retention.deploy_days,
+    };
+  }
+  return patch;
 }
 
 /** `limit` of the org's sites after `afterSiteId`, by siteId. */

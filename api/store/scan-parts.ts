@@ -7,7 +7,7 @@ import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
 
 /** A scan in either state, as the parts endpoints see it (reads elsewhere see complete scans only). */
 export interface ScanState extends ScanRecord {
-  status: 'open' | 'complete';
+  status: 'open' | 'complete' | 'deleted';
   expiresAt: string | null;
   htmlTruncated: number;
 }

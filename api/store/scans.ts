@@ -56,7 +56,7 @@ export interface ScanRow {
   rules_run: string | null;
   created_at: string;
   /** `open` while a scan sent in parts is still receiving them; every read below wants `complete`. */
-  status?: 'open' | 'complete';
+  status?: 'open' | 'complete' | 'deleted';
   expires_at?: string | null;
   html_truncated?: number;
 }

@@ -9,8 +9,16 @@ export interface SiteRecord {
   repository: string | null;
   baseBranch: string;
   gate: GateSettings | null;
+  retention: RetentionSettings;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Days each kind of record is kept (migration 0012). */
+export interface RetentionSettings {
+  baseBranchDays: number;
+  otherBranchDays: number;
+  deployDays: number;
 }
 
 interface Row {
@@ -21,6 +29,9 @@ interface Row {
   repository: string | null;
   base_branch: string;
   gate: string | null;
+  retention_base_branch_days: number;
+  retention_other_branch_days: number;
+  retention_deploy_days: number;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +44,11 @@ function fromRow(r: Row): SiteRecord {
     repository: r.repository,
     baseBranch: r.base_branch,
     gate: r.gate ? (JSON.parse(r.gate) as GateSettings) : null,
+    retention: {
+      baseBranchDays: Number(r.retention_base_branch_days),
+      otherBranchDays: Number(r.retention_other_branch_days),
+      deployDays: Number(r.retention_deploy_days),
+    },
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -76,6 +92,8 @@ export interface SiteSettingsPatch {
   baseBranch?: string | null;
   /** Replaces the stored defaults as a whole; null removes them. */
   gate?: GateSettings | null;
+  /** Periods to change; absent ones stay. */
+  retention?: Partial<RetentionSettings>;
 }
 
 /**
@@ -98,6 +116,10 @@ export async function patchSite(
     if (patch.repository !== undefined) update.repository = patch.repository;
     if (patch.baseBranch !== undefined) update.base_branch = patch.baseBranch ?? 'main';
     if (patch.gate !== undefined) update.gate = patch.gate === null ? null : JSON.stringify(patch.gate);
+    const r = patch.retention ?? {};
+    if (r.baseBranchDays !== undefined) update.retention_base_branch_days = r.baseBranchDays;
+    if (r.otherBranchDays !== undefined) update.retention_other_branch_days = r.otherBranchDays;
+    if (r.deployDays !== undefined) update.retention_deploy_days = r.deployDays;
     await trx<Row>('sites').where({ org, site_id: siteId }).update(update);
     const row = await trx<Row>('sites').where({ org, site_id: siteId }).first();
     return { site: fromRow(row!), created: !existing };

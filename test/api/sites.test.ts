@@ -30,6 +30,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       repository: null,
       base_branch: 'main',
       gate: null,
+      retention: { base_branch_days: 400, other_branch_days: 30, deploy_days: 400 },
       created_at: expect.any(String),
       updated_at: res.body.created_at,
     });
@@ -77,6 +78,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       repository: 'acme/shop-web',
       baseBranch: 'main',
       gate: { fail_on_serious: true, max_total: 10, max_minor: null },
+      retention: { baseBranchDays: 400, otherBranchDays: 30, deployDays: 400 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -84,6 +86,26 @@ describe.each(dbKinds)('sites (%s)', (db) => {
 
     const cleared = await h.request('PATCH', '/api/v1/sites/patched', { key, body: { gate: null } });
     expect(cleared.body.gate).toBeNull();
+  });
+
+  test('PATCH retention changes the periods given and keeps the others', async () => {
+    await scan('kept');
+    const res = await h.request('PATCH', '/api/v1/sites/kept', {
+      key,
+      body: { retention: { other_branch_days: 7, deploy_days: 90 } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.retention).toEqual({ base_branch_days: 400, other_branch_days: 7, deploy_days: 90 });
+    const again = await h.request('PATCH', '/api/v1/sites/kept', {
+      key,
+      body: { retention: { base_branch_days: 800 } },
+    });
+    expect((await h.request('GET', '/api/v1/sites/kept', { key })).body.retention).toEqual({
+      base_branch_days: 800,
+      other_branch_days: 7,
+      deploy_days: 90,
+    });
+    expect(again.status).toBe(200);
   });
 
   test('a base_branch given as a git ref is stored as the branch name scans carry', async () => {
@@ -128,6 +150,10 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       [{ name: 'Shop\u0000' }, '#/name'],
       [{ base_branch: 'ma\u0000in' }, '#/base_branch'],
       [{ url: 'https://shop.example.com/\u0000' }, '#/url'],
+      [{ retention: { deploy_days: 0 } }, '#/retention/deploy_days'],
+      [{ retention: { other_branch_days: 1.5 } }, '#/retention/other_branch_days'],
+      [{ retention: { base_branch_days: '400' } }, '#/retention/base_branch_days'],
+      [{ retention: { reports_days: 10 } }, '#/retention'],
     ] as const) {
       const res = await h.request('PATCH', '/api/v1/sites/strict', { key, body });
       expect(res.status).toBe(422);

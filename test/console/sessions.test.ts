@@ -107,6 +107,34 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect(res.status).toBe(403);
   });
 
+  test('the site page shows the retention periods, and its settings form changes them', async () => {
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.key);
+    const page = await c.get(`/sites/${s.siteId}`);
+    expect(page.text).toContain('base branch scans 400 days, other scans 30 days, gate decisions 400 days');
+    expect(page.text).toContain('<legend>Retention</legend>');
+    expect(page.text).toMatch(/<input\s+id="other_branch_days"\s+name="other_branch_days"\s+value="30"/);
+    const site = (await h.request('GET', `/api/v1/sites/${s.siteId}`, { key: s.key })).body;
+    const form = {
+      _csrf: ConsoleClient.csrfOf(page.text),
+      name: site.name ?? '',
+      base_branch: site.base_branch,
+      repository: site.repository ?? '',
+      fail_on_critical: 'on',
+      new_only: 'on',
+      base_branch_days: '365',
+      other_branch_days: '14',
+      deploy_days: '365',
+    };
+    const bad = await c.post(`/sites/${s.siteId}/settings`, { ...form, other_branch_days: '0' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Other branch days must be a whole number of days from 1 to 36500');
+    expect((await c.post(`/sites/${s.siteId}/settings`, form)).status).toBe(303);
+    const after = await h.request('GET', `/api/v1/sites/${s.siteId}`, { key: s.key });
+    expect(after.body.retention).toEqual({ base_branch_days: 365, other_branch_days: 14, deploy_days: 365 });
+    expect((await c.get(`/sites/${s.siteId}`)).text).toContain('other scans 14 days');
+  });
+
   test('revoking a key ends its sessions; signing out ends one', async () => {
     const key = await h.createKey({ org: 'acme', scopes: ['read'] });
     const c = new ConsoleClient(h.url);

@@ -12,7 +12,22 @@ const SWITCHES = [
   ['new_only', 'Count only new issues (not the debt the base branch already has)', true],
 ] as const;
 
+// Form field (the API's name), label, and the record's field.
+const RETENTION = [
+  ['base_branch_days', 'Days scans of the base branch are kept', 'baseBranchDays'],
+  ['other_branch_days', 'Days scans of other branches are kept', 'otherBranchDays'],
+  ['deploy_days', 'Days gate decisions are kept', 'deployDays'],
+] as const;
+
 export type SettingsValues = Record<string, string>;
+
+/** One line for the site's facts: every period, and what is never removed. */
+export function retentionSummary(r: SiteRecord['retention']): string {
+  return (
+    `base branch scans ${r.baseBranchDays} days, other scans ${r.otherBranchDays} days, ` +
+    `gate decisions ${r.deployDays} days; reports, and the scans they or kept decisions use, are kept`
+  );
+}
 
 export function settingsValues(site: SiteRecord): SettingsValues {
   const g = site.gate ?? {};
@@ -23,6 +38,7 @@ export function settingsValues(site: SiteRecord): SettingsValues {
   };
   for (const [name, , dflt] of SWITCHES) v[name] = (g[name] ?? dflt) ? 'on' : '';
   for (const name of LIMITS) v[name] = g[name] === null || g[name] === undefined ? '' : String(g[name]);
+  for (const [name, , field] of RETENTION) v[name] = String(site.retention[field]);
   return v;
 }
 
@@ -33,7 +49,8 @@ export function parseSettings(req: Request): {
   problems: FieldProblem[];
 } {
   const values: SettingsValues = {};
-  for (const name of ['name', 'base_branch', 'repository', ...LIMITS]) values[name] = field(req, name).trim();
+  const texts = ['name', 'base_branch', 'repository', ...LIMITS, ...RETENTION.map(([n]) => n)];
+  for (const name of texts) values[name] = field(req, name).trim();
   for (const [name] of SWITCHES) values[name] = field(req, name) === 'on' ? 'on' : '';
   const limit = (s: string) => (s === '' ? null : /^\d{1,9}$/.test(s) ? Number(s) : Number.NaN);
   const body = {
@@ -46,13 +63,24 @@ export function parseSettings(req: Request): {
       new_only: values.new_only === 'on',
       ...Object.fromEntries(LIMITS.map((n) => [n, limit(values[n])])),
     },
+    // Empty keeps the stored period (a partial retention patch).
+    retention: Object.fromEntries(
+      RETENTION.filter(([n]) => values[n] !== '').map(([n]) => [
+        n,
+        /^\d{1,9}$/.test(values[n]) ? Number(values[n]) : Number.NaN,
+      ]),
+    ),
   };
   const parsed = PatchSiteBody.safeParse(body);
   if (parsed.success) return { values, patch: parsed.data, problems: [] };
   const problems = parsed.error.issues.map((i) => {
     const name = String(i.path[i.path.length - 1] ?? 'name');
     const label = name.replace(/_/g, ' ');
-    const message = i.code === 'invalid_type' ? 'must be a whole number of 0 or more, or empty' : i.message;
+    const message = RETENTION.some(([n]) => n === name)
+      ? 'must be a whole number of days from 1 to 36500'
+      : i.code === 'invalid_type'
+        ? 'must be a whole number of 0 or more, or empty'
+        : i.message;
     return { field: name, message: `${label[0].toUpperCase()}${label.slice(1)} ${message}` };
   });
   return { values, problems };
@@ -79,7 +107,7 @@ function text(
       value=${values[name]}
       aria-describedby=${described || undefined}
       aria-invalid=${problem ? 'true' : undefined}
-      inputmode=${LIMITS.includes(name as never) ? 'numeric' : undefined}
+      inputmode=${LIMITS.includes(name as never) || RETENTION.some(([n]) => n === name) ? 'numeric' : undefined}
     />
   </div>`;
 }
@@ -107,6 +135,14 @@ export function settingsForm(
         ${text('max_critical', 'Most new critical issues allowed', values, problems, 'Empty: not checked.')}
         ${text('max_serious', 'Most new serious issues allowed', values, problems, 'Empty: not checked.')}
         ${text('max_total', 'Most new issues in total', values, problems, 'Empty: not checked.')}
+      </fieldset>
+      <fieldset>
+        <legend>Retention</legend>
+        <p class="hint">
+          Older scans and gate decisions are removed a few at a time. Reports are kept, and so are the scans they
+          or kept gate decisions use, and the newest scan of the base branch.
+        </p>
+        ${RETENTION.map(([name, label]) => text(name, label, values, problems))}
       </fieldset>
       <div><button type="submit">Save settings</button></div>
     </form>`;

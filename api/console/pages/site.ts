@@ -19,7 +19,13 @@ import { hasScope, type Visitor } from '../session.js';
 import { encodePageCursor, timeIdCursor } from '../views/cursor.js';
 import { decisionBadge, IMPACTS, shortSha, tableWrap, when, type FieldProblem } from '../views/parts.js';
 import { trendChart } from '../views/trend-chart.js';
-import { parseSettings, settingsForm, settingsValues, type SettingsValues } from './site-settings.js';
+import {
+  parseSettings,
+  retentionSummary,
+  settingsForm,
+  settingsValues,
+  type SettingsValues,
+} from './site-settings.js';
 
 const PER_TABLE = 20;
 
@@ -173,6 +179,8 @@ async function render(
       <dd>${site.repository ?? '—'}</dd>
       <dt>Address</dt>
       <dd>${site.url ?? '—'}</dd>
+      <dt>Retention</dt>
+      <dd>${retentionSummary(site.retention)}</dd>
     </dl>
     <h2 id="trend">Trend</h2>
     ${trendChart(trend.points, site.baseBranch, 'trend-chart')}

@@ -1,5 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
+import { deletionRoutes } from './deletion.js';
 import { deployRoutes } from './deploys.js';
 import { githubInstallationRoutes } from './github-installations.js';
 import { keyRoutes } from './keys.js';
@@ -18,6 +19,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteRoutes(ctx),
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
+    ...deletionRoutes(ctx),
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),

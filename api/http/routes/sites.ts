@@ -12,6 +12,11 @@ export function presentSite(s: SiteRecord) {
     repository: s.repository,
     base_branch: s.baseBranch,
     gate: s.gate,
+    retention: {
+      base_branch_days: s.retention.baseBranchDays,
+      other_branch_days: s.retention.otherBranchDays,
+      deploy_days: s.retention.deployDays,
+    },
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };

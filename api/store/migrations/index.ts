@@ -10,6 +10,7 @@ import * as m0008 from './0008_tenancy.js';
 import * as m0009 from './0009_scan_parts.js';
 import * as m0010 from './0010_console.js';
 import * as m0010b from './0010b_scan_issue_rules.js';
+import * as m0012 from './0012_retention.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -26,6 +27,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0009_scan_parts': m0009,
   '0010_console': m0010,
   '0010b_scan_issue_rules': m0010b,
+  '0012_retention': m0012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
