@@ -20,6 +20,8 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number;
   /** Share one admin token between instances. */
   adminToken?: string;
+  /** Run the compiled server (`node build/app/server.js`, as the image does) instead of the TypeScript. */
+  compiled?: boolean;
 }
 
 /**
@@ -70,7 +72,8 @@ export class ServerProcess {
     };
     // Profiling the server: SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench
     const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'app/server.ts'], {
+    const entry = this.options.compiled ? ['build/app/server.js'] : ['--import', 'tsx', 'app/server.ts'];
+    const child = spawn(process.execPath, [...nodeArgs, ...entry], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
