@@ -162,6 +162,7 @@ const suite: BenchSuite = {
         ceiling_p50_ms: ceiling.p50_ms,
         ceiling_p99_ms: ceiling.p99_ms,
         ratio_to_ceiling: ratio,
+        deploy_read_p99_ms: endpoints['GET /api/v1/deploy/:id']?.p99_ms,
         peak_rss_mb: peakRss,
       };
     } finally {
