@@ -77,13 +77,12 @@ function zonesWithout(allowed) {
  * Files over the size limits (300 lines a file, 80 a function) today. Each owner takes its files off this
  * list as it splits them; never add to it.
  */
-const OVERSIZED_FILES = ['api/events/delivery-worker.ts'];
+const OVERSIZED_FILES = [];
 const LONG_FUNCTIONS = [
   'action/api-client.ts',
   'action/inputs.ts',
   'action/run.ts',
   'api/domain/vpat-render-html.ts',
-  'api/events/delivery-worker.ts',
   'api/http/mount.ts',
   'api/http/openapi.ts',
   'api/http/routes/webhooks.ts',

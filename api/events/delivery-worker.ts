@@ -3,13 +3,18 @@ import https from 'node:https';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { newId, nowIso } from '../domain/ids.js';
-import { DeliveryRepository, type AttemptResult, type ClaimedDelivery } from '../store/deliveries.js';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  type AttemptResult,
+  type ClaimedDelivery,
+} from '../store/delivery-queue.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../store/db.js';
-import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay, parseRetryAfter } from './retry-schedule.js';
+import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay } from './retry-schedule.js';
 import type { SecretBox } from '../secret-box.js';
-import { signDelivery } from './signer.js';
-import { checkTargetUrl, guardedLookup, systemResolver, type Resolver } from './ssrf-guard.js';
+import { sendDelivery, type SendOutcome, type SendSettings } from './delivery-send.js';
+import { systemResolver, type Resolver } from './ssrf-guard.js';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
@@ -37,14 +42,6 @@ interface WorkerDeps {
   box: SecretBox;
 }
 
-interface SendOutcome {
-  status: number | null;
-  excerpt: string | null;
-  error: string | null;
-  retryAfterMs?: number;
-  durationMs: number;
-}
-
 const DAY = 24 * 3_600_000;
 
 /** `locked_by` holds at most this many characters (migration 0004). */
@@ -60,12 +57,10 @@ function defaultWorkerId(): string {
 }
 
 /**
- * Claims due deliveries with a lease, sends them (Standard Webhooks signature over the exact bytes
- * sent, no redirects, a timeout, a capped read of the answer) and records every attempt.
+ * Claims due deliveries with a lease, sends them (delivery-send.ts) and records every attempt.
  */
 export class DeliveryWorker {
   readonly id: string;
-  private readonly repo: DeliveryRepository;
   private readonly o: Required<Omit<DeliveryWorkerOptions, 'workerId'>>;
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
@@ -79,7 +74,6 @@ export class DeliveryWorker {
     options: DeliveryWorkerOptions,
   ) {
     this.id = options.workerId ?? defaultWorkerId();
-    this.repo = new DeliveryRepository(deps.db, deps.dialect);
     this.o = {
       allowPrivate: options.allowPrivate,
       batchSize: options.batchSize ?? 50,
@@ -98,7 +92,9 @@ export class DeliveryWorker {
   /** Claims one batch of due deliveries and sends them; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const now = Date.now();
-    const claimed = await this.repo.claimDue(
+    const claimed = await claimDueDeliveries(
+      this.deps.db,
+      this.deps.dialect,
       this.id,
       nowIso(new Date(now)),
       nowIso(new Date(now + this.o.leaseMs)),
@@ -160,30 +156,9 @@ export class DeliveryWorker {
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const attempt = d.attempts + 1;
     const attemptedAt = new Date();
-    const sent = await this.send(d);
-    const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
-    let result: Pick<AttemptResult, 'outcome' | 'nextAttemptAt' | 'subscription'>;
-    if (ok) {
-      result = { outcome: 'succeeded', nextAttemptAt: null, subscription: { kind: 'ok' } };
-    } else if (sent.status === 410) {
-      result = {
-        outcome: 'failed',
-        nextAttemptAt: null,
-        subscription: { kind: 'disable', reason: 'the receiver answered 410 Gone' },
-      };
-    } else {
-      const delay = nextRetryDelay(attempt, this.o.retryDelaysMs, sent.retryAfterMs, this.o.random);
-      const failingFor = d.failingSince ? attemptedAt.getTime() - Date.parse(d.failingSince) : 0;
-      result = {
-        outcome: delay === undefined ? 'failed' : 'retrying',
-        nextAttemptAt: delay === undefined ? null : nowIso(new Date(Date.now() + delay)),
-        subscription:
-          failingFor >= this.o.disableAfterMs
-            ? { kind: 'disable', reason: `every delivery has failed since ${d.failingSince}` }
-            : { kind: 'failing' },
-      };
-    }
-    const recorded = await this.repo.recordAttempt(this.id, {
+    const sent = await sendDelivery(d, this.sendSettings());
+    const result = outcomeOf(d, attempt, attemptedAt, sent, this.o);
+    const recorded = await recordAttempt(this.deps.db, this.id, {
       deliveryId: d.id,
       subscriptionId: d.subscriptionId,
       org: d.org,
@@ -197,7 +172,7 @@ export class DeliveryWorker {
       attemptedAt: nowIso(attemptedAt),
       ...result,
     });
-    if (recorded && !ok) {
+    if (recorded && result.outcome !== 'succeeded') {
       this.deps.logger.warn(
         {
           delivery_id: d.id,
@@ -212,100 +187,50 @@ export class DeliveryWorker {
     }
   }
 
-  private async send(d: ClaimedDelivery): Promise<SendOutcome> {
-    const started = Date.now();
-    const fail = (error: string): SendOutcome => ({
-      status: null,
-      excerpt: null,
-      error,
-      durationMs: Date.now() - started,
-    });
-    // Literal addresses never reach the resolver, so they are checked here; names are checked at connect time.
-    const refused = checkTargetUrl(d.url, this.o.allowPrivate);
-    if (refused) return fail(`refused: the URL ${refused}`);
-    let secrets: string[];
-    try {
-      secrets = [this.deps.box.open(d.secretSealed)];
-      // During a rotation's overlap the previous secret signs too, so receivers can switch at any time.
-      if (d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > nowIso()) {
-        secrets.push(this.deps.box.open(d.previousSecretSealed));
-      }
-    } catch {
-      return fail(
-        'cannot decrypt the subscription secret (is WEBHOOK_SECRET_KEY the same on every instance?)',
-      );
-    }
-    const body = d.payload;
-    const headers = {
-      ...signDelivery(secrets, d.messageId, Math.floor(Date.now() / 1000), body),
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'user-agent': 'a11y-gate-webhooks',
+  private sendSettings(): SendSettings {
+    return {
+      allowPrivate: this.o.allowPrivate,
+      timeoutMs: this.o.timeoutMs,
+      responseReadBytes: this.o.responseReadBytes,
+      excerptChars: this.o.excerptChars,
+      resolver: this.o.resolver,
+      box: this.deps.box,
+      agents: { http: this.httpAgent, https: this.httpsAgent },
+      inFlight: this.inFlight,
     };
-    const url = new URL(d.url);
-    const secure = url.protocol === 'https:';
-    return new Promise<SendOutcome>((resolve) => {
-      let settled = false;
-      const finish = (o: Omit<SendOutcome, 'durationMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        this.inFlight.delete(req);
-        resolve({ ...o, durationMs: Date.now() - started });
-      };
-      const req = (secure ? https : http).request(url, {
-        method: 'POST',
-        headers,
-        agent: secure ? this.httpsAgent : this.httpAgent,
-        lookup: this.o.allowPrivate ? undefined : (guardedLookup(this.o.resolver) as never),
-      });
-      this.inFlight.add(req);
-      const timer = setTimeout(() => {
-        req.destroy(new Error(`no answer within ${this.o.timeoutMs / 1000} s`));
-      }, this.o.timeoutMs);
-      req.on('error', (err) => finish({ status: null, excerpt: null, error: err.message }));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let read = 0;
-        const status = res.statusCode ?? 0;
-        const retryAfterMs =
-          status === 429 || status === 503
-            ? parseRetryAfter(res.headers['retry-after'] as string)
-            : undefined;
-        const done = () => {
-          const text = excerptOf(Buffer.concat(chunks), this.o.excerptChars);
-          const redirect = status >= 300 && status < 400 ? 'redirects are not followed' : null;
-          finish({
-            status,
-            excerpt: text || null,
-            error: redirect ?? (status >= 200 && status < 300 ? null : `HTTP ${status}`),
-            retryAfterMs,
-          });
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (read < this.o.responseReadBytes)
-            chunks.push(chunk.subarray(0, this.o.responseReadBytes - read));
-          read += chunk.length;
-          // Stop reading a long answer: only the excerpt is kept.
-          if (read >= this.o.responseReadBytes) {
-            done();
-            res.destroy();
-          }
-        });
-        res.on('end', done);
-        res.on('close', done);
-        res.on('error', done);
-      });
-      req.end(body);
-    });
   }
 }
 
 /**
- * The stored excerpt of an answer: text, cut to `chars`. A receiver may answer with binary; PostgreSQL
- * refuses NUL in a text column, and a refused attempt row would leave the delivery leased and re-sent
- * for ever without an attempt on record, so NUL becomes U+FFFD (as invalid UTF-8 already does).
+ * What an attempt means for the delivery and its subscription: success; 410 Gone disables the
+ * subscription; anything else is retried on the schedule (`Retry-After` honoured) until it is spent, and
+ * a subscription that has failed for `disableAfterMs` without a success is disabled.
  */
-export function excerptOf(body: Buffer, chars: number): string {
-  return body.toString('utf8').replace(/\0/g, '\uFFFD').slice(0, chars);
+function outcomeOf(
+  d: ClaimedDelivery,
+  attempt: number,
+  attemptedAt: Date,
+  sent: SendOutcome,
+  o: { retryDelaysMs: number[]; random: () => number; disableAfterMs: number },
+): Pick<AttemptResult, 'outcome' | 'nextAttemptAt' | 'subscription'> {
+  if (sent.status !== null && sent.status >= 200 && sent.status < 300) {
+    return { outcome: 'succeeded', nextAttemptAt: null, subscription: { kind: 'ok' } };
+  }
+  if (sent.status === 410) {
+    return {
+      outcome: 'failed',
+      nextAttemptAt: null,
+      subscription: { kind: 'disable', reason: 'the receiver answered 410 Gone' },
+    };
+  }
+  const delay = nextRetryDelay(attempt, o.retryDelaysMs, sent.retryAfterMs, o.random);
+  const failingFor = d.failingSince ? attemptedAt.getTime() - Date.parse(d.failingSince) : 0;
+  return {
+    outcome: delay === undefined ? 'failed' : 'retrying',
+    nextAttemptAt: delay === undefined ? null : nowIso(new Date(Date.now() + delay)),
+    subscription:
+      failingFor >= o.disableAfterMs
+        ? { kind: 'disable', reason: `every delivery has failed since ${d.failingSince}` }
+        : { kind: 'failing' },
+  };
 }

@@ -9,8 +9,8 @@ import { checkTargetUrl } from '../events/ssrf-guard.js';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../schemas/webhooks.js';
 import {
   cancelPendingDeliveries,
-  DeliveryRepository,
   findDelivery,
+  listAttempts,
   scheduleRedelivery,
   type AttemptRecord,
 } from '../store/deliveries.js';
@@ -207,5 +207,5 @@ export async function pageOfAttempts(
   after?: { attemptedAt: string; id: number },
 ): Promise<AttemptRecord[]> {
   await getSubscription(ctx, org, id);
-  return new DeliveryRepository(ctx.db, ctx.dialect).listAttempts(org, id, limit, after);
+  return listAttempts(ctx.db, org, id, limit, after);
 }

@@ -1,27 +1,10 @@
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids.js';
-import { insertInChunks, type Dialect } from './db.js';
+import { insertInChunks } from './db.js';
 import { olderThan } from './keyset.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
-
-/** A due delivery claimed by one worker, with what it needs to send it. */
-export interface ClaimedDelivery {
-  id: string;
-  org: string;
-  subscriptionId: string;
-  messageId: string;
-  eventType: string;
-  attempts: number;
-  url: string;
-  secretSealed: string;
-  /** The secret before a rotation: deliveries carry both signatures until it expires. */
-  previousSecretSealed: string | null;
-  previousSecretExpiresAt: string | null;
-  failingSince: string | null;
-  payload: string;
-}
 
 export interface AttemptRecord {
   id: number;
@@ -37,24 +20,6 @@ export interface AttemptRecord {
   durationMs: number;
   attemptedAt: string;
   nextAttemptAt: string | null;
-}
-
-export interface AttemptResult {
-  deliveryId: string;
-  subscriptionId: string;
-  org: string;
-  messageId: string;
-  eventType: string;
-  attempt: number;
-  outcome: AttemptOutcome;
-  responseStatus: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-  durationMs: number;
-  attemptedAt: string;
-  nextAttemptAt: string | null;
-  /** The subscription keeps failing (`failing_since`), is fine again, or is disabled for a reason. */
-  subscription: { kind: 'ok' } | { kind: 'failing' } | { kind: 'disable'; reason: string };
 }
 
 /**
@@ -135,165 +100,38 @@ export async function cancelPendingDeliveries(
     .update({ status: 'cancelled', next_attempt_at: null, updated_at: at });
 }
 
-export class DeliveryRepository {
-  constructor(
-    private readonly db: Knex,
-    private readonly dialect: Dialect,
-  ) {}
-
-  /**
-   * Leases up to `limit` due deliveries to `workerId` until `lockedUntil`. A delivery whose lease ran
-   * out (its worker crashed or was killed) is due again. On PostgreSQL, `FOR UPDATE SKIP LOCKED` lets
-   * several instances claim at once without waiting for or double-claiming each other's rows; SQLite
-   * has a single writer, so the transaction alone makes the claim atomic.
-   */
-  async claimDue(
-    workerId: string,
-    now: string,
-    lockedUntil: string,
-    limit: number,
-  ): Promise<ClaimedDelivery[]> {
-    const ids = await this.db.transaction(async (trx) => {
-      const q = trx('webhook_deliveries')
-        .select('id')
-        .where('status', 'pending')
-        .andWhere('next_attempt_at', '<=', now)
-        .andWhere((w) => {
-          w.whereNull('locked_until').orWhere('locked_until', '<', now);
-        })
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (this.dialect === 'postgres') q.forUpdate().skipLocked();
-      const found = ((await q) as Array<{ id: string }>).map((r) => r.id);
-      if (found.length) {
-        await trx('webhook_deliveries')
-          .whereIn('id', found)
-          .update({ locked_until: lockedUntil, locked_by: workerId });
-      }
-      return found;
-    });
-    if (ids.length === 0) return [];
-    const rows = await this.db('webhook_deliveries as d')
-      .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .join('outbox_messages as m', 'm.id', 'd.message_id')
-      .whereIn('d.id', ids)
-      .select<Array<Record<string, unknown>>>(
-        'd.id',
-        'd.org',
-        'd.subscription_id',
-        'd.message_id',
-        'd.event_type',
-        'd.attempts',
-        's.url',
-        's.secret_sealed',
-        's.previous_secret_sealed',
-        's.previous_secret_expires_at',
-        's.failing_since',
-        'm.payload',
-      );
-    return rows.map((r) => ({
-      id: String(r.id),
-      org: String(r.org),
-      subscriptionId: String(r.subscription_id),
-      messageId: String(r.message_id),
-      eventType: String(r.event_type),
-      attempts: Number(r.attempts),
-      url: String(r.url),
-      secretSealed: String(r.secret_sealed),
-      previousSecretSealed: (r.previous_secret_sealed as string | null) ?? null,
-      previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
-      failingSince: (r.failing_since as string | null) ?? null,
-      payload: String(r.payload),
-    }));
+/** Attempts to one subscription, newest first; keyset on (attempted_at, id). */
+export async function listAttempts(
+  db: Knex,
+  org: string,
+  subscriptionId: string,
+  limit: number,
+  after?: { attemptedAt: string; id: number },
+): Promise<AttemptRecord[]> {
+  const q = db('webhook_attempts')
+    .where({ org, subscription_id: subscriptionId })
+    .orderBy([
+      { column: 'attempted_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit);
+  if (after) {
+    olderThan(q, 'attempted_at', after.attemptedAt, after.id);
   }
-
-  /**
-   * Records one attempt and moves the delivery on, releasing the lease. Returns false (and records
-   * nothing) when the delivery is no longer this worker's: deleted with its subscription meanwhile.
-   */
-  async recordAttempt(workerId: string, a: AttemptResult): Promise<boolean> {
-    return this.db.transaction(async (trx) => {
-      const status: DeliveryStatus = a.outcome === 'retrying' ? 'pending' : a.outcome;
-      const updated = await trx('webhook_deliveries')
-        .where({ id: a.deliveryId, locked_by: workerId, status: 'pending' })
-        .update({
-          status,
-          attempts: a.attempt,
-          next_attempt_at: a.nextAttemptAt,
-          locked_until: null,
-          locked_by: null,
-          updated_at: a.attemptedAt,
-        });
-      if (updated === 0) return false;
-      await trx('webhook_attempts').insert({
-        delivery_id: a.deliveryId,
-        subscription_id: a.subscriptionId,
-        org: a.org,
-        message_id: a.messageId,
-        event_type: a.eventType,
-        attempt: a.attempt,
-        outcome: a.outcome,
-        response_status: a.responseStatus,
-        response_excerpt: a.responseExcerpt,
-        error: a.error,
-        duration_ms: a.durationMs,
-        attempted_at: a.attemptedAt,
-        next_attempt_at: a.nextAttemptAt,
-      });
-      const sub = trx('webhook_subscriptions').where({ id: a.subscriptionId });
-      if (a.subscription.kind === 'ok') {
-        await sub.whereNotNull('failing_since').update({ failing_since: null, updated_at: a.attemptedAt });
-      } else if (a.subscription.kind === 'failing') {
-        await sub
-          .whereNull('failing_since')
-          .update({ failing_since: a.attemptedAt, updated_at: a.attemptedAt });
-      } else {
-        await sub.update({
-          status: 'disabled',
-          disabled_reason: a.subscription.reason,
-          updated_at: a.attemptedAt,
-        });
-        // A disabled subscription receives nothing more, including retries already scheduled.
-        await trx('webhook_deliveries')
-          .where({ subscription_id: a.subscriptionId, status: 'pending' })
-          .update({ status: 'cancelled', next_attempt_at: null, updated_at: a.attemptedAt });
-      }
-      return true;
-    });
-  }
-
-  /** Attempts to one subscription, newest first; keyset on (attempted_at, id). */
-  async listAttempts(
-    org: string,
-    subscriptionId: string,
-    limit: number,
-    after?: { attemptedAt: string; id: number },
-  ): Promise<AttemptRecord[]> {
-    const q = this.db('webhook_attempts')
-      .where({ org, subscription_id: subscriptionId })
-      .orderBy([
-        { column: 'attempted_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(limit);
-    if (after) {
-      olderThan(q, 'attempted_at', after.attemptedAt, after.id);
-    }
-    const rows = (await q) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({
-      id: Number(r.id),
-      deliveryId: String(r.delivery_id),
-      subscriptionId: String(r.subscription_id),
-      messageId: String(r.message_id),
-      eventType: String(r.event_type),
-      attempt: Number(r.attempt),
-      outcome: r.outcome as AttemptOutcome,
-      responseStatus: r.response_status === null ? null : Number(r.response_status),
-      responseExcerpt: (r.response_excerpt as string | null) ?? null,
-      error: (r.error as string | null) ?? null,
-      durationMs: Number(r.duration_ms),
-      attemptedAt: String(r.attempted_at),
-      nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
-    }));
-  }
+  const rows = (await q) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    id: Number(r.id),
+    deliveryId: String(r.delivery_id),
+    subscriptionId: String(r.subscription_id),
+    messageId: String(r.message_id),
+    eventType: String(r.event_type),
+    attempt: Number(r.attempt),
+    outcome: r.outcome as AttemptOutcome,
+    responseStatus: r.response_status === null ? null : Number(r.response_status),
+    responseExcerpt: (r.response_excerpt as string | null) ?? null,
+    error: (r.error as string | null) ?? null,
+    durationMs: Number(r.duration_ms),
+    attemptedAt: String(r.attempted_at),
+    nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
+  }));
 }
