@@ -85,9 +85,7 @@ const LONG_FUNCTIONS = [
   'api/domain/vpat-render-html.ts',
   'api/http/mount.ts',
   'api/http/openapi.ts',
-  'api/http/routes/webhooks.ts',
   'api/store/migrations/0001_foundation.ts',
-  'app/check-run-publisher.ts',
 ];
 
 export default tseslint.config(

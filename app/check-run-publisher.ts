@@ -4,6 +4,7 @@ import type { Probot } from 'probot';
 import type { CheckRunState } from '../api/domain/check-run.js';
 import type { GateResult } from '../api/domain/gate-report.js';
 import { annotationBatches, buildCheckRun } from './check-run-payload.js';
+import { describe, statusOf, withDeadline } from './github-requests.js';
 
 export type { CheckRunState } from '../api/domain/check-run.js';
 
@@ -58,139 +59,176 @@ export interface CheckRunPublisher {
 
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
-export function createCheckRunPublisher(options: CheckRunPublisherOptions): CheckRunPublisher {
-  const { probot, deploys } = options;
-  const log = options.logger.child({ component: 'check-runs' });
-  const inFlight = new Set<Promise<unknown>>();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS;
+/** What one publication needs: the options, the component's logger and the recorder of states. */
+interface Publication {
+  options: CheckRunPublisherOptions;
+  log: Logger;
+  timeoutMs: number;
+  record(deployId: string, state: CheckRunState): Promise<CheckRunState>;
+}
 
-  async function record(deployId: string, state: CheckRunState): Promise<CheckRunState> {
-    try {
-      await deploys.setCheckRun(deployId, state);
-    } catch (err) {
-      log.error({ err, deployId }, 'could not record the check run state');
-    }
-    return state;
+type Target = { owner: string; repo: string; where: string };
+
+/** The deploy event, when it has a pending check run to publish; else the state to answer. */
+async function loadPending(p: Publication, deployId: string): Promise<PublishableDeploy | CheckRunState> {
+  let deploy: PublishableDeploy | undefined;
+  try {
+    deploy = await p.options.deploys.load(deployId);
+  } catch (err) {
+    p.log.error({ err, deployId }, 'could not load the deploy event for its check run');
+    return p.record(deployId, { status: 'failed', error: 'could not load the deploy event' });
   }
+  if (!deploy) {
+    p.log.warn({ deployId }, 'deploy event not found; no check run');
+    return { status: 'skipped', error: 'deploy event not found' };
+  }
+  if (deploy.checkRun && deploy.checkRun.status !== 'pending') return deploy.checkRun;
+  return deploy;
+}
 
-  async function publish(deployId: string): Promise<CheckRunState> {
-    let deploy: PublishableDeploy | undefined;
-    try {
-      deploy = await deploys.load(deployId);
-    } catch (err) {
-      log.error({ err, deployId }, 'could not load the deploy event for its check run');
-      return record(deployId, { status: 'failed', error: 'could not load the deploy event' });
+/**
+ * The installation of the App on the repository, when it is linked to the deploy event's org; else the
+ * state to record (skipped: not installed or another org's; failed: GitHub or the link could not be read).
+ */
+async function allowedInstallation(
+  p: Publication,
+  deployId: string,
+  org: string,
+  t: Target,
+): Promise<number | CheckRunState> {
+  let installationId: number;
+  try {
+    const appOctokit = await p.options.probot.auth();
+    const { data } = await withDeadline(p.timeoutMs, (signal) =>
+      appOctokit.rest.apps.getRepoInstallation({ owner: t.owner, repo: t.repo, request: { signal } }),
+    );
+    installationId = data.id;
+  } catch (err) {
+    if (statusOf(err) === 404) {
+      p.log.info({ deployId, repository: t.where }, 'no installation of the App for this repository');
+      return { status: 'skipped', error: `no installation for ${t.where}` };
     }
-    if (!deploy) {
-      log.warn({ deployId }, 'deploy event not found; no check run');
-      return { status: 'skipped', error: 'deploy event not found' };
-    }
-    if (deploy.checkRun && deploy.checkRun.status !== 'pending') return deploy.checkRun;
-    const match = REPOSITORY.exec(deploy.repository ?? '');
-    if (!match) {
-      return record(deployId, {
+    p.log.warn({ err: describe(err), deployId, repository: t.where }, 'installation lookup failed');
+    return { status: 'failed', error: `installation lookup for ${t.where}: ${describe(err)}` };
+  }
+  const linked = await p.options.installationOrg(installationId).catch((err: unknown) => {
+    p.log.error({ err, deployId }, 'could not read the installation link');
+    return null;
+  });
+  if (linked === org) return installationId;
+  p.log.warn({ deployId, repository: t.where, installationId, org }, 'check run refused');
+  return linked === null
+    ? { status: 'failed', error: 'could not read which org the installation belongs to' }
+    : {
         status: 'skipped',
-        error: deploy.repository ? `repository "${deploy.repository}" is not owner/name` : 'no repository',
-      });
-    }
-    const [, owner, repo] = match;
-    const where = `${owner}/${repo}`;
+        error: `${t.where} belongs to GitHub installation ${installationId}, which is not linked to org "${org}"`,
+      };
+}
 
-    let installationId: number;
-    try {
-      const appOctokit = await probot.auth();
-      const { data } = await withDeadline(timeoutMs, (signal) =>
-        appOctokit.rest.apps.getRepoInstallation({ owner, repo, request: { signal } }),
-      );
-      installationId = data.id;
-    } catch (err) {
-      if (statusOf(err) === 404) {
-        log.info({ deployId, repository: where }, 'no installation of the App for this repository');
-        return record(deployId, { status: 'skipped', error: `no installation for ${where}` });
-      }
-      log.warn({ err: describe(err), deployId, repository: where }, 'installation lookup failed');
-      return record(deployId, {
-        status: 'failed',
-        error: `installation lookup for ${where}: ${describe(err)}`,
-      });
-    }
-
-    const linked = await options.installationOrg(installationId).catch((err: unknown) => {
-      log.error({ err, deployId }, 'could not read the installation link');
-      return null;
-    });
-    if (linked !== deploy.org) {
-      const reason =
-        linked === null
-          ? 'could not read which org the installation belongs to'
-          : `${where} belongs to GitHub installation ${installationId}, which is not linked to org "${deploy.org}"`;
-      log.warn({ deployId, repository: where, installationId, org: deploy.org }, 'check run refused');
-      return record(deployId, { status: linked === null ? 'failed' : 'skipped', error: reason });
-    }
-
-    const payload = buildCheckRun(deploy.result, {
-      detailsUrl: `${options.baseUrl()}/api/v1/deploy/${encodeURIComponent(deploy.result.id)}`,
-    });
-    const [first = [], ...rest] = annotationBatches(payload.annotations);
-    let created: { id: number; html_url: string | null } | undefined;
-    try {
-      const octokit = await probot.auth(installationId);
-      const { annotations: _all, output, ...fields } = payload;
-      // The installation token is fetched inside this first call (and may be the part that hangs).
-      const res = await withDeadline(timeoutMs, (signal) =>
-        octokit.rest.checks.create({
+/** Creates the check run, then adds the annotations beyond the first 50 as updates of the same run. */
+async function postCheckRun(
+  p: Publication,
+  deployId: string,
+  deploy: PublishableDeploy,
+  installationId: number,
+  t: Target,
+): Promise<CheckRunState> {
+  const payload = buildCheckRun(deploy.result, {
+    detailsUrl: `${p.options.baseUrl()}/api/v1/deploy/${encodeURIComponent(deploy.result.id)}`,
+  });
+  const [first = [], ...rest] = annotationBatches(payload.annotations);
+  const { owner, repo } = t;
+  let created: { id: number; html_url: string | null } | undefined;
+  try {
+    const octokit = await p.options.probot.auth(installationId);
+    const { annotations: _all, output, ...fields } = payload;
+    // The installation token is fetched inside this first call (and may be the part that hangs).
+    const res = await withDeadline(p.timeoutMs, (signal) =>
+      octokit.rest.checks.create({
+        owner,
+        repo,
+        ...fields,
+        completed_at: new Date().toISOString(),
+        output: { ...output, annotations: first },
+        request: { signal },
+      }),
+    );
+    created = { id: res.data.id, html_url: res.data.html_url };
+    // GitHub takes 50 annotations per request: the rest follow as updates of the same run.
+    for (const batch of rest) {
+      // title and summary are required with annotations; text is sent again so no update can blank it.
+      await withDeadline(p.timeoutMs, (signal) =>
+        octokit.rest.checks.update({
           owner,
           repo,
-          ...fields,
-          completed_at: new Date().toISOString(),
-          output: { ...output, annotations: first },
+          check_run_id: res.data.id,
+          output: { ...output, annotations: batch },
           request: { signal },
         }),
       );
-      created = { id: res.data.id, html_url: res.data.html_url };
-      // GitHub takes 50 annotations per request: the rest follow as updates of the same run.
-      for (const batch of rest) {
-        // title and summary are required with annotations; text is sent again so no update can blank it.
-        await withDeadline(timeoutMs, (signal) =>
-          octokit.rest.checks.update({
-            owner,
-            repo,
-            check_run_id: res.data.id,
-            output: { ...output, annotations: batch },
-            request: { signal },
-          }),
-        );
-      }
-    } catch (err) {
-      log.warn({ err: describe(err), deployId, repository: where }, 'check run could not be published');
-      return record(deployId, {
-        status: 'failed',
-        // Keep the run's id when it was created but a later annotation batch failed.
-        ...(created ? { id: created.id, url: created.html_url ?? undefined } : {}),
-        error: `GitHub check run for ${where}: ${describe(err)}`,
-      });
     }
-    const { id, html_url } = created!;
-    log.info({ deployId, repository: where, checkRunId: id }, 'check run published');
-    return record(deployId, { status: 'completed', id, url: html_url ?? undefined });
+  } catch (err) {
+    p.log.warn({ err: describe(err), deployId, repository: t.where }, 'check run could not be published');
+    return {
+      status: 'failed',
+      // Keep the run's id when it was created but a later annotation batch failed.
+      ...(created ? { id: created.id, url: created.html_url ?? undefined } : {}),
+      error: `GitHub check run for ${t.where}: ${describe(err)}`,
+    };
   }
+  p.log.info({ deployId, repository: t.where, checkRunId: created.id }, 'check run published');
+  return { status: 'completed', id: created.id, url: created.html_url ?? undefined };
+}
 
-  function track<T>(p: Promise<T>): Promise<T> {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-    return p;
+async function publishDeploy(p: Publication, deployId: string): Promise<CheckRunState> {
+  const deploy = await loadPending(p, deployId);
+  if (!('result' in deploy)) return deploy;
+  const match = REPOSITORY.exec(deploy.repository ?? '');
+  if (!match) {
+    return p.record(deployId, {
+      status: 'skipped',
+      error: deploy.repository ? `repository "${deploy.repository}" is not owner/name` : 'no repository',
+    });
+  }
+  const t: Target = { owner: match[1], repo: match[2], where: `${match[1]}/${match[2]}` };
+  const installation = await allowedInstallation(p, deployId, deploy.org, t);
+  if (typeof installation !== 'number') return p.record(deployId, installation);
+  return p.record(deployId, await postCheckRun(p, deployId, deploy, installation, t));
+}
+
+export function createCheckRunPublisher(options: CheckRunPublisherOptions): CheckRunPublisher {
+  const log = options.logger.child({ component: 'check-runs' });
+  const inFlight = new Set<Promise<unknown>>();
+  const p: Publication = {
+    options,
+    log,
+    timeoutMs: options.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
+    async record(deployId, state) {
+      try {
+        await options.deploys.setCheckRun(deployId, state);
+      } catch (err) {
+        log.error({ err, deployId }, 'could not record the check run state');
+      }
+      return state;
+    },
+  };
+
+  function track<T>(pr: Promise<T>): Promise<T> {
+    inFlight.add(pr);
+    void pr.finally(() => inFlight.delete(pr));
+    return pr;
   }
 
   return {
-    publish: (deployId) => track(publish(deployId)),
+    publish: (deployId) => track(publishDeploy(p, deployId)),
     listen(events) {
       const onDeploy = (event: { deployId?: string }) => {
         if (!event?.deployId) return;
         const deployId = event.deployId;
         // The trigger's answer must not wait for GitHub: start on the next turn of the event loop.
-        track(new Promise<void>((resolve) => setImmediate(resolve)).then(() => publish(deployId))).catch(
-          (err) => log.error({ err, deployId }, 'check run publisher crashed'),
-        );
+        track(
+          new Promise<void>((resolve) => setImmediate(resolve)).then(() => publishDeploy(p, deployId)),
+        ).catch((err) => log.error({ err, deployId }, 'check run publisher crashed'));
       };
       events.on('deploy.completed', onDeploy);
       return () => events.off('deploy.completed', onDeploy);
@@ -199,40 +237,4 @@ export function createCheckRunPublisher(options: CheckRunPublisherOptions): Chec
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
-}
-
-class GitHubTimeout extends Error {
-  override name = 'GitHubTimeout';
-}
-
-/**
- * Runs one GitHub request with its own deadline. The abort signal cancels Octokit's fetch, but the
- * installation-token exchange inside auth does not see it, so the race is what bounds the step. The
- * deadline is per request, not per publication: Probot's throttling spaces writes a second apart, so a
- * run with many annotation batches legitimately takes longer than one deadline.
- */
-function withDeadline<T>(timeoutMs: number, step: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new GitHubTimeout(`no answer from GitHub within ${timeoutMs} ms`));
-    signal.addEventListener('abort', onAbort, { once: true });
-    step(signal)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function statusOf(err: unknown): number | undefined {
-  const status = (err as { status?: unknown })?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-/** A short, secret-free reason: the HTTP status and GitHub's message, or the network error. */
-function describe(err: unknown): string {
-  const status = statusOf(err);
-  const message = err instanceof Error ? err.message : String(err);
-  const text = status
-    ? `GitHub answered ${status}${message ? ` (${message})` : ''}`
-    : message || 'unknown error';
-  return text.length > 300 ? text.slice(0, 299) + '…' : text;
 }

@@ -34,7 +34,8 @@ const scheduled = (s: { messageId: string; deliveryId: string }) => ({
   body: { delivery_id: s.deliveryId, message_id: s.messageId, status: 'pending' },
 });
 
-export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
+/** Subscribing and listing. */
+function subscriptionRoutes(ctx: ApiContext): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -88,6 +89,12 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
         return { status: 200, body: page.body, headers: page.headers };
       },
     }),
+  ];
+}
+
+/** One subscription: read, change, delete. */
+function subscriptionItemRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
     defineRoute({
       method: 'get',
       path: '/api/v1/webhooks/:id',
@@ -128,6 +135,12 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
         return { status: 204 };
       },
     }),
+  ];
+}
+
+/** Operating a subscription: secret rotation, ping, redelivery, the attempts list. */
+function operationRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
     defineRoute({
       method: 'post',
       path: '/api/v1/webhooks/:id/rotate-secret',
@@ -199,4 +212,8 @@ export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
       },
     }),
   ];
+}
+
+export function webhookRoutes(ctx: ApiContext): AnyRoute[] {
+  return [...subscriptionRoutes(ctx), ...subscriptionItemRoutes(ctx), ...operationRoutes(ctx)];
 }
