@@ -9,9 +9,9 @@ import { openApiWebhooks } from './schemas/events.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { backgroundJobs, type BackgroundJob } from './jobs/index.js';
 import { createDb, dialectOf } from './store/db.js';
-import { IdempotencyRepository } from './store/idempotency.js';
+import { releaseAbandonedRequests } from './store/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
-import { RequestLocks } from './store/request-locks.js';
+import { createRequestLocks } from './store/request-locks.js';
 
 export { orgOfInstallation } from './services/github-installations.js';
 export type { GitHubInstallations } from './context.js';
@@ -74,7 +74,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   }
   await migrateToLatest(db);
   if (dialect === 'sqlite') {
-    const abandoned = await new IdempotencyRepository(db).releaseAbandoned();
+    const abandoned = await releaseAbandonedRequests(db);
     if (abandoned > 0) logger.warn({ abandoned }, 'released Idempotency-Keys of requests cut off by a crash');
   }
   const adminToken = resolveAdminToken(config.adminToken, config.dataDir, logger);
@@ -87,7 +87,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     lifecycle: { shuttingDown: false },
     requestLocks:
       dialect === 'postgres' && config.databaseUrl
-        ? new RequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
+        ? createRequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
         : undefined,
   };
   const http = createHttpApp({

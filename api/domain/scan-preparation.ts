@@ -37,14 +37,19 @@ export interface PreparedIssue extends ImportedIssue {
   fingerprint: string;
 }
 
-export interface PreparedScan {
+/** What a scan says about itself, before any page is read. */
+export interface ScanHead {
   siteId: string;
   url: string;
   sha: string | null;
   branch: string | null;
   engine: { name: string; version: string | null } | null;
-  run_attempt: number | null;
-  rules_run: string[] | null;
+  runAttempt: number | null;
+  /** The body's `rules_run` (native and pa11y pages) merged with the axe pages' own, or null. */
+  rulesRun: string[] | null;
+}
+
+export interface PreparedScan extends ScanHead {
   pages: PreparedPage[];
   issues: PreparedIssue[];
   summary: ScanSummary;
@@ -117,8 +122,8 @@ export function prepareScan(
       sha: body.sha ?? null,
       branch: body.branch ?? null,
       engine,
-      run_attempt: body.run_attempt ?? null,
-      rules_run: builder.rulesRun(),
+      runAttempt: body.run_attempt ?? null,
+      rulesRun: builder.rulesRun(),
       pages,
       issues,
       summary: builder.summary,

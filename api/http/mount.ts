@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { webhookSecretBox } from '../secret-box.js';
-import { IdempotencyRepository } from '../store/idempotency.js';
+import {
+  beginIdempotentRequest,
+  completeIdempotentRequest,
+  releaseIdempotentRequest,
+} from '../store/idempotency.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
 import type { Authenticator } from './auth.js';
 import { createBodyReader } from './body.js';
@@ -21,7 +25,7 @@ export interface MountDeps {
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
-  const idempotency = new IdempotencyRepository(deps.ctx.db, deps.ctx.requestLocks);
+  const { db, requestLocks } = deps.ctx;
   // Replay copies of answers that hold a secret are sealed with the service's secret key.
   const sealIf = (def: AnyRoute, text: string) =>
     def.secretInAnswer ? webhookSecretBox(deps.ctx).seal(text) : text;
@@ -68,7 +72,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     const hash = createHash('sha256')
       .update(`${def.method} ${req.originalUrl.split('?')[0]} ${req.bodyHash ?? ''}`)
       .digest('hex');
-    const begun = await idempotency.begin(owner, idemKey, hash);
+    const begun = await beginIdempotentRequest(db, requestLocks, owner, idemKey, hash);
     if (begun.state === 'mismatch') {
       throw new HttpProblem(
         422,
@@ -88,23 +92,23 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     try {
       result = await run();
     } catch (err) {
-      await idempotency.release(owner, idemKey).catch(() => undefined);
+      await releaseIdempotentRequest(db, requestLocks, owner, idemKey).catch(() => undefined);
       throw err;
     }
     if (result === 'sent') {
       // A streamed answer cannot be replayed: forget the key rather than leave it started.
-      await idempotency.release(owner, idemKey);
+      await releaseIdempotentRequest(db, requestLocks, owner, idemKey);
       return;
     }
     const text = serialize(result);
     if (result.status < 300) {
-      await idempotency.complete(owner, idemKey, {
+      await completeIdempotentRequest(db, requestLocks, owner, idemKey, {
         status: result.status,
         headers: result.headers ?? {},
         body: sealIf(def, text),
       });
     } else {
-      await idempotency.release(owner, idemKey);
+      await releaseIdempotentRequest(db, requestLocks, owner, idemKey);
     }
     send(res, result, text);
   }

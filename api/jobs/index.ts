@@ -1,7 +1,7 @@
 import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scan-parts.js';
-import { IdempotencyRepository } from '../store/idempotency.js';
+import { pruneIdempotencyKeys } from '../store/idempotency.js';
 import { rateLimitStoreFor } from '../store/rate-limits.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 import { webhookJobs } from './webhooks.js';
@@ -9,10 +9,9 @@ import { webhookJobs } from './webhooks.js';
 export type { BackgroundJob } from './background-job.js';
 
 export function pruneJob(ctx: ApiContext): BackgroundJob {
-  const idempotency = new IdempotencyRepository(ctx.db);
   const limits = rateLimitStoreFor(ctx.db, ctx.dialect);
   return intervalJob(ctx, 'prune', 10 * 60_000, async () => {
-    await idempotency.prune();
+    await pruneIdempotencyKeys(ctx.db);
     await limits.prune();
   });
 }

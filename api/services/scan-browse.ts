@@ -72,11 +72,10 @@ export async function browseScan(
 ): Promise<ScanBrowse> {
   const scan = await findScan(ctx.db, org, id);
   if (!scan) throw domainErrors.notFound('scan');
-  const outside =
-    asked.pageIndex !== undefined && (asked.pageIndex < 0 || asked.pageIndex >= scan.page_count);
+  const outside = asked.pageIndex !== undefined && (asked.pageIndex < 0 || asked.pageIndex >= scan.pageCount);
   const filter = outside ? { ...asked, pageIndex: undefined } : asked;
   const [pages, groups, issues] = await Promise.all([
-    scan.page_count <= topPages
+    scan.pageCount <= topPages
       ? listScanPages(ctx.db, scan.id)
       : pagesWithMostIssues(ctx.db, scan.id, topPages),
     groupsOf(ctx, scan.id, filter),

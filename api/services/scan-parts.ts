@@ -73,14 +73,14 @@ export async function appendScanPart(
       }
       return partAnswer(scan, earlier.firstPage, earlier.pageCount, earlier.issueCount, true);
     }
-    const builder = await scanBuilder(ctx, { ...scan, rules_run: scan.rules_run }, pages, {
-      pageIndex: scan.page_count,
+    const builder = await scanBuilder(ctx, scan, pages, {
+      pageIndex: scan.pageCount,
       issueCount: 0,
     });
     await storePages(trx, builder, scanId, pages);
     const totals = {
-      pageCount: scan.page_count + builder.pages,
-      issueCount: scan.issue_count + builder.issues,
+      pageCount: scan.pageCount + builder.pages,
+      issueCount: scan.issueCount + builder.issues,
       summary: addSummaries(scan.summary, builder.summary),
       engine: scan.engine ?? builder.engine,
       htmlTruncated: scan.htmlTruncated + builder.truncated,
@@ -93,15 +93,15 @@ export async function appendScanPart(
         part.key,
         {
           requestHash: part.requestHash ?? '',
-          firstPage: scan.page_count,
+          firstPage: scan.pageCount,
           pageCount: builder.pages,
           issueCount: builder.issues,
         },
         nowIso(),
       );
     }
-    const after = { ...scan, page_count: totals.pageCount, issue_count: totals.issueCount };
-    return partAnswer(after, scan.page_count, builder.pages, builder.issues, false);
+    const after = { ...scan, pageCount: totals.pageCount, issueCount: totals.issueCount };
+    return partAnswer(after, scan.pageCount, builder.pages, builder.issues, false);
   });
 }
 
@@ -124,12 +124,12 @@ export async function completeScan(ctx: ApiContext, org: string, scanId: string)
     if (state?.status === 'complete') return state as ScanRecord;
     const open = await openScanOf(trx, org, scanId);
     const facts = await pageFactsOf(trx, scanId);
-    const rules = new Set(open.rules_run ?? []);
+    const rules = new Set(open.rulesRun ?? []);
     const pageLists = await distinctPageRules(trx, scanId);
     for (const list of pageLists) for (const id of list) rules.add(id);
     const done = await markScanComplete(trx, scanId, {
       warnings: scanWarnings(facts, open.htmlTruncated, ctx.config.limits.issueHtmlBytes),
-      rulesRun: open.rules_run === null && pageLists.length === 0 ? null : [...rules].sort(),
+      rulesRun: open.rulesRun === null && pageLists.length === 0 ? null : [...rules].sort(),
       createdAt: scanCreatedAt(),
     });
     await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(done) });

@@ -10,8 +10,10 @@ import type { CreateScanHead, ScanPageInput } from '../schemas/scans.js';
 import { type ScanRecord } from '../store/scans.js';
 import {
   insertScanRow,
+  addScanRows,
+  finishScanRows,
   markScanComplete,
-  ScanRowWriter,
+  scanRowWriter,
   updateScanTotals,
   type ScanHead,
 } from '../store/scan-writes.js';
@@ -28,7 +30,7 @@ export function presentCreatedScan(s: ScanRecord) {
     url: s.url,
     sha: s.sha,
     branch: s.branch,
-    created_at: s.created_at,
+    created_at: s.createdAt,
     summary: s.summary,
     warnings: s.warnings,
   };
@@ -44,8 +46,8 @@ export function presentOpenScan(s: ScanRecord & { expiresAt: string | null }) {
     sha: s.sha,
     branch: s.branch,
     expires_at: s.expiresAt ?? '',
-    pages_received: s.page_count,
-    issues_received: s.issue_count,
+    pages_received: s.pageCount,
+    issues_received: s.issueCount,
   };
 }
 
@@ -87,13 +89,13 @@ export async function storePages(
   scanId: string,
   pages: PageSource,
 ) {
-  const writer = new ScanRowWriter(trx, scanId);
+  const writer = scanRowWriter(trx, scanId);
   for (const { index, page } of pages) {
     const added = builder.addPage(page, index);
     if (!added.ok) throw preparationFailure(added.error);
-    await writer.add(added.page, added.issues);
+    await addScanRows(writer, added.page, added.issues);
   }
-  await writer.done();
+  await finishScanRows(writer);
 }
 
 export async function scanBuilder(
@@ -105,7 +107,7 @@ export async function scanBuilder(
   // pa11y's axe runner drops axe's tags: the criteria come from the installed axe-core, a large module
   // loaded only when a pa11y page may come.
   const criteriaOfAxeRule = pages.mayHavePa11y ? await axeRuleCriteria() : undefined;
-  return new ScanBuilder(head.url, head.rules_run, ctx.config.limits, { criteriaOfAxeRule }, start);
+  return new ScanBuilder(head.url, head.rulesRun, ctx.config.limits, { criteriaOfAxeRule }, start);
 }
 
 function scanHead(body: CreateScanHead): ScanHead {
@@ -121,8 +123,8 @@ function scanHead(body: CreateScanHead): ScanHead {
     sha: body.sha ?? null,
     branch: body.branch ?? null,
     engine: body.engine ? { name: body.engine.name, version: body.engine.version ?? null } : null,
-    run_attempt: body.run_attempt ?? null,
-    rules_run: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
+    runAttempt: body.run_attempt ?? null,
+    rulesRun: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
   };
 }
 
@@ -206,7 +208,7 @@ export function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): vo
     ctx.logger.error({ err, scan_id: scan.id }, 'a scan.created listener failed');
   }
   ctx.logger.info(
-    { org, scan_id: scan.id, site_id: scan.siteId, pages: scan.page_count, issues: scan.issue_count },
+    { org, scan_id: scan.id, site_id: scan.siteId, pages: scan.pageCount, issues: scan.issueCount },
     'scan stored',
   );
 }

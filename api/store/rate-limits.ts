@@ -20,64 +20,63 @@ function windowStart(windowSeconds: number, nowMs: number): number {
   return Math.floor(nowMs / 1000 / windowSeconds) * windowSeconds;
 }
 
-export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly counts = new Map<string, number>();
-
-  hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
-    const start = windowStart(windowSeconds, Date.now());
-    const key = `${bucket}@${start}`;
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
-    return Promise.resolve({ count, resetAt: start + windowSeconds });
-  }
-
-  peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
-    const start = windowStart(windowSeconds, Date.now());
-    return Promise.resolve({
-      count: this.counts.get(`${bucket}@${start}`) ?? 0,
-      resetAt: start + windowSeconds,
-    });
-  }
-
-  prune(): Promise<void> {
-    const cutoff = Math.floor(Date.now() / 1000) - 3600;
-    for (const key of this.counts.keys()) {
-      if (Number(key.slice(key.lastIndexOf('@') + 1)) < cutoff) this.counts.delete(key);
-    }
-    return Promise.resolve();
-  }
+/** Counters in this process's memory (SQLite: one process by design). */
+export function memoryRateLimits(): RateLimitStore {
+  const counts = new Map<string, number>();
+  return {
+    hit(bucket, windowSeconds) {
+      const start = windowStart(windowSeconds, Date.now());
+      const key = `${bucket}@${start}`;
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
+      return Promise.resolve({ count, resetAt: start + windowSeconds });
+    },
+    peek(bucket, windowSeconds) {
+      const start = windowStart(windowSeconds, Date.now());
+      return Promise.resolve({
+        count: counts.get(`${bucket}@${start}`) ?? 0,
+        resetAt: start + windowSeconds,
+      });
+    },
+    prune() {
+      const cutoff = Math.floor(Date.now() / 1000) - 3600;
+      for (const key of counts.keys()) {
+        if (Number(key.slice(key.lastIndexOf('@') + 1)) < cutoff) counts.delete(key);
+      }
+      return Promise.resolve();
+    },
+  };
 }
 
-export class DbRateLimitStore implements RateLimitStore {
-  constructor(private readonly db: Knex) {}
-
-  async hit(bucket: string, windowSeconds: number): Promise<WindowCount> {
-    const start = windowStart(windowSeconds, Date.now());
-    // One atomic upsert per request: concurrent instances never lose an increment.
-    const rows = await this.db('rate_limits')
-      .insert({ bucket, window_start: start, count: 1 })
-      .onConflict(['bucket', 'window_start'])
-      .merge({ count: this.db.raw('rate_limits.count + 1') })
-      .returning<Array<{ count: number | string }>>('count');
-    return { count: Number(rows[0].count), resetAt: start + windowSeconds };
-  }
-
-  async peek(bucket: string, windowSeconds: number): Promise<WindowCount> {
-    const start = windowStart(windowSeconds, Date.now());
-    const row = await this.db('rate_limits')
-      .where({ bucket, window_start: start })
-      .first<{ count: number | string } | undefined>('count');
-    return { count: row ? Number(row.count) : 0, resetAt: start + windowSeconds };
-  }
-
-  async prune(): Promise<void> {
-    await this.db('rate_limits')
-      .where('window_start', '<', Math.floor(Date.now() / 1000) - 3600)
-      .delete();
-  }
+/** Counters in the `rate_limits` table, shared by every instance using the database. */
+export function databaseRateLimits(db: Knex): RateLimitStore {
+  return {
+    async hit(bucket, windowSeconds) {
+      const start = windowStart(windowSeconds, Date.now());
+      // One atomic upsert per request: concurrent instances never lose an increment.
+      const rows = await db('rate_limits')
+        .insert({ bucket, window_start: start, count: 1 })
+        .onConflict(['bucket', 'window_start'])
+        .merge({ count: db.raw('rate_limits.count + 1') })
+        .returning<Array<{ count: number | string }>>('count');
+      return { count: Number(rows[0].count), resetAt: start + windowSeconds };
+    },
+    async peek(bucket, windowSeconds) {
+      const start = windowStart(windowSeconds, Date.now());
+      const row = await db('rate_limits')
+        .where({ bucket, window_start: start })
+        .first<{ count: number | string } | undefined>('count');
+      return { count: row ? Number(row.count) : 0, resetAt: start + windowSeconds };
+    },
+    async prune() {
+      await db('rate_limits')
+        .where('window_start', '<', Math.floor(Date.now() / 1000) - 3600)
+        .delete();
+    },
+  };
 }
 
 /** PostgreSQL may be shared by several instances, so its counters live in the database. */
 export function rateLimitStoreFor(db: Knex, dialect: 'sqlite' | 'postgres'): RateLimitStore {
-  return dialect === 'postgres' ? new DbRateLimitStore(db) : new MemoryRateLimitStore();
+  return dialect === 'postgres' ? databaseRateLimits(db) : memoryRateLimits();
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { FINGERPRINT_VERSION } from '../domain/fingerprint.js';
-import type { PreparedIssue, PreparedPage } from '../domain/scan-preparation.js';
+import type { PreparedIssue, PreparedPage, ScanHead } from '../domain/scan-preparation.js';
 import { emptySummary, type ScanSummary, type ScanWarning } from '../domain/scan-summary.js';
 import { dialectOf, MAX_ROWS_PER_INSERT } from './db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
@@ -11,17 +11,7 @@ import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
  * the caller's transaction, so the outbox event can join it.
  */
 
-/** What a scan says about itself, before any page is read. */
-export interface ScanHead {
-  siteId: string;
-  url: string;
-  sha: string | null;
-  branch: string | null;
-  engine: { name: string; version: string | null } | null;
-  run_attempt: number | null;
-  /** The body's `rules_run` (native and pa11y pages), or null. */
-  rules_run: string[] | null;
-}
+export type { ScanHead };
 
 export interface ScanTotals {
   pageCount: number;
@@ -47,13 +37,13 @@ export async function insertScanRow(
     branch: head.branch,
     engine_name: head.engine?.name ?? null,
     engine_version: head.engine?.version ?? null,
-    run_attempt: head.run_attempt,
+    run_attempt: head.runAttempt,
     page_count: 0,
     issue_count: 0,
     summary: JSON.stringify(emptySummary()),
     warnings: '[]',
     fingerprint_version: FINGERPRINT_VERSION,
-    rules_run: head.rules_run ? JSON.stringify(head.rules_run) : null,
+    rules_run: head.rulesRun ? JSON.stringify(head.rulesRun) : null,
     created_at: state.createdAt,
     status: state.status,
     expires_at: state.expiresAt,
@@ -221,49 +211,53 @@ async function insertPageBatch(trx: Knex.Transaction, scanId: string, pages: Pre
  * while the caller prepares the next: the driver runs SQLite statements on a worker thread and
  * PostgreSQL runs them in its own process, so preparing and inserting overlap.
  */
-export class ScanRowWriter {
-  private pages: PreparedPage[] = [];
-  private issues: PreparedIssue[] = [];
-  private inflight: Promise<void> | undefined;
-  private readonly issueBatch: number;
+export interface ScanRowWriter {
+  readonly trx: Knex.Transaction;
+  readonly scanId: string;
+  readonly issueBatch: number;
+  pages: PreparedPage[];
+  issues: PreparedIssue[];
+  inflight: Promise<void> | undefined;
+}
 
-  constructor(
-    private readonly trx: Knex.Transaction,
-    private readonly scanId: string,
-  ) {
-    this.issueBatch = dialectOf(trx) === 'postgres' ? PG_ROWS_PER_INSERT : MAX_ROWS_PER_INSERT;
-  }
+export function scanRowWriter(trx: Knex.Transaction, scanId: string): ScanRowWriter {
+  const issueBatch = dialectOf(trx) === 'postgres' ? PG_ROWS_PER_INSERT : MAX_ROWS_PER_INSERT;
+  return { trx, scanId, issueBatch, pages: [], issues: [], inflight: undefined };
+}
 
-  async add(page: PreparedPage, issues: PreparedIssue[]): Promise<void> {
-    this.pages.push(page);
-    for (const issue of issues) {
-      this.issues.push(issue);
-      if (this.issues.length >= this.issueBatch) await this.flush();
-    }
-    // SQLite caps bound variables (32,766): 500 pages × 10 columns stays below it.
-    if (this.pages.length >= MAX_ROWS_PER_INSERT) await this.flush();
+export async function addScanRows(
+  w: ScanRowWriter,
+  page: PreparedPage,
+  issues: PreparedIssue[],
+): Promise<void> {
+  w.pages.push(page);
+  for (const issue of issues) {
+    w.issues.push(issue);
+    if (w.issues.length >= w.issueBatch) await flushScanRows(w);
   }
+  // SQLite caps bound variables (32,766): 500 pages × 10 columns stays below it.
+  if (w.pages.length >= MAX_ROWS_PER_INSERT) await flushScanRows(w);
+}
 
-  /** Writes what is left and waits for every statement. */
-  async done(): Promise<void> {
-    await this.flush();
-    await this.inflight;
-  }
+/** Writes what is left and waits for every statement. */
+export async function finishScanRows(w: ScanRowWriter): Promise<void> {
+  await flushScanRows(w);
+  await w.inflight;
+}
 
-  private async flush(): Promise<void> {
-    const pages = this.pages;
-    const issues = this.issues;
-    this.pages = [];
-    this.issues = [];
-    if (pages.length === 0 && issues.length === 0) return;
-    await this.inflight;
-    // Pages first: an issue row's page is then always there, whatever is read inside the transaction.
-    this.inflight = insertPageBatch(this.trx, this.scanId, pages).then(() =>
-      insertIssueBatch(this.trx, this.scanId, issues),
-    );
-    // Handled when awaited; this only stops it from counting as unhandled in between.
-    this.inflight.catch(() => undefined);
-    // Lets the driver take the statement before the caller goes on preparing (else nothing overlaps).
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+async function flushScanRows(w: ScanRowWriter): Promise<void> {
+  const { pages, issues } = w;
+  w.pages = [];
+  w.issues = [];
+  if (pages.length === 0 && issues.length === 0) return;
+  await w.inflight;
+  // Pages first: an issue row's page is then always there, whatever is read inside the transaction.
+  const inflight = insertPageBatch(w.trx, w.scanId, pages).then(() =>
+    insertIssueBatch(w.trx, w.scanId, issues),
+  );
+  w.inflight = inflight;
+  // Handled when awaited; this only stops it from counting as unhandled in between.
+  inflight.catch(() => undefined);
+  // Lets the driver take the statement before the caller goes on preparing (else nothing overlaps).
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }

@@ -19,15 +19,15 @@ export interface ScanRecord {
   sha: string | null;
   branch: string | null;
   engine: { name: string; version: string | null } | null;
-  run_attempt: number | null;
-  page_count: number;
-  issue_count: number;
+  runAttempt: number | null;
+  pageCount: number;
+  issueCount: number;
   summary: ScanSummary;
   warnings: ScanWarning[];
-  fingerprint_version: number;
+  fingerprintVersion: number;
   /** Rule ids that ran, or null when unknown. */
-  rules_run: string[] | null;
-  created_at: string;
+  rulesRun: string[] | null;
+  createdAt: string;
 }
 
 /** A stored page as reads return it (its `rules_run` list is read only by the VPAT evidence). */
@@ -98,14 +98,14 @@ export function scanFromRow(r: ScanRow): ScanRecord {
     sha: r.sha,
     branch: r.branch,
     engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
-    run_attempt: r.run_attempt,
-    page_count: r.page_count,
-    issue_count: r.issue_count,
+    runAttempt: r.run_attempt,
+    pageCount: r.page_count,
+    issueCount: r.issue_count,
     summary: JSON.parse(r.summary) as ScanSummary,
     warnings: JSON.parse(r.warnings) as ScanWarning[],
-    fingerprint_version: r.fingerprint_version,
-    rules_run: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
-    created_at: r.created_at,
+    fingerprintVersion: r.fingerprint_version,
+    rulesRun: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
+    createdAt: r.created_at,
   };
 }
 

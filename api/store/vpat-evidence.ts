@@ -41,12 +41,12 @@ function toEvidenceScan(s: ScanRecord): EvidenceScan {
     branch: s.branch,
     engineName: s.engine?.name ?? null,
     engineVersion: s.engine?.version ?? null,
-    pageCount: Number(s.page_count),
-    issueCount: Number(s.issue_count),
-    rulesRun: s.rules_run,
-    fingerprintVersion: Number(s.fingerprint_version),
+    pageCount: Number(s.pageCount),
+    issueCount: Number(s.issueCount),
+    rulesRun: s.rulesRun,
+    fingerprintVersion: Number(s.fingerprintVersion),
     warnings: s.warnings.map((w) => ({ code: w.code, message: w.message })),
-    createdAt: s.created_at,
+    createdAt: s.createdAt,
   };
 }
 

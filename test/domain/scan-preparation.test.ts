@@ -40,9 +40,9 @@ describe('prepareScan', () => {
       3,
     ]);
     // rules_run: the union of every axe page's rule ids (pa11y and native pages add nothing).
-    expect(s.rules_run).toEqual(expect.arrayContaining(['image-alt', 'document-title', 'landmark-unique']));
-    expect(s.rules_run).not.toContain('custom-rule');
-    expect([...s.rules_run!].sort()).toEqual(s.rules_run);
+    expect(s.rulesRun).toEqual(expect.arrayContaining(['image-alt', 'document-title', 'landmark-unique']));
+    expect(s.rulesRun).not.toContain('custom-rule');
+    expect([...s.rulesRun!].sort()).toEqual(s.rulesRun);
   });
 
   test('the URL axe or pa11y reports stands in for a missing final_url and reveals the login-page trap', () => {
@@ -83,14 +83,14 @@ describe('prepareScan', () => {
     if (!result.ok) throw new Error(result.error.detail);
     expect(result.scan.pages[0].title).toBe('Products');
     expect(result.scan.engine).toEqual({ name: 'pa11y', version: null });
-    expect(result.scan.rules_run).toBeNull();
+    expect(result.scan.rulesRun).toBeNull();
   });
 
   test('rules_run from the body is merged with axe rules; absent everywhere it is null', () => {
     const given = prepare({ url: 'https://a.example/', rules_run: ['zeta', 'alpha'], pages: [] });
-    expect(given.ok && given.scan.rules_run).toEqual(['alpha', 'zeta']);
+    expect(given.ok && given.scan.rulesRun).toEqual(['alpha', 'zeta']);
     const none = prepare({ url: 'https://a.example/', pages: [{ url: '/', issues: [] }] });
-    expect(none.ok && none.scan.rules_run).toBeNull();
+    expect(none.ok && none.scan.rulesRun).toBeNull();
   });
 
   test('rules_run per page: each axe page its own; the body list only for native and pa11y pages', () => {
@@ -121,7 +121,7 @@ describe('prepareScan', () => {
     expect(native).toEqual(['color-contrast', 'custom-rule']);
     expect(pa11y).toEqual(['color-contrast', 'custom-rule']);
     // The scan keeps the union, as before.
-    expect(result.scan.rules_run).toEqual(
+    expect(result.scan.rulesRun).toEqual(
       [...new Set([...ids(clean), ...ids(defects), 'custom-rule'])].sort(),
     );
 

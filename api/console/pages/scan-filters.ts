@@ -10,7 +10,7 @@ export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
   const rules = [...new Set(b.groups.map((g) => g.rule))].sort();
   if (f.rule && !rules.includes(f.rule)) rules.unshift(f.rule);
   const pageField =
-    b.scan.page_count <= PAGE_SELECT_MAX
+    b.scan.pageCount <= PAGE_SELECT_MAX
       ? markup`<select id="f-page" name="page">
           <option value="">All pages</option>
           ${b.pages.map((p) => markup`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
@@ -22,7 +22,7 @@ export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
             size="6"
             value=${f.pageIndex === undefined ? '' : String(f.pageIndex + 1)}
             aria-describedby="f-page-hint"
-          /><span class="hint" id="f-page-hint">1 to ${b.scan.page_count}; empty for all</span>`;
+          /><span class="hint" id="f-page-hint">1 to ${b.scan.pageCount}; empty for all</span>`;
   return markup`<form method="get" action="#issues" class="filters">
     <div class="field">
       <label for="f-impact">Impact</label>

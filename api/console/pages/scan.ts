@@ -43,8 +43,8 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
     .sort((x, y) => y.issue_count - x.issue_count || x.index - y.index)
     .slice(0, PAGES_LISTED);
   return markup`${
-    b.scan.page_count > PAGES_LISTED
-      ? markup`<p>The ${PAGES_LISTED} pages with the most issues, of ${b.scan.page_count}; the page filter below reaches every page.</p>`
+    b.scan.pageCount > PAGES_LISTED
+      ? markup`<p>The ${PAGES_LISTED} pages with the most issues, of ${b.scan.pageCount}; the page filter below reaches every page.</p>`
       : null
   }
   ${tableWrap(
@@ -217,12 +217,12 @@ export function scanPage(ctx: ApiContext) {
         <dt>Commit</dt>
         <dd>${shortSha(s.sha)}${s.branch ? markup` on <code>${s.branch}</code>` : null}</dd>
         <dt>Scanned</dt>
-        <dd>${when(s.created_at)}${s.engine ? ` with ${s.engine.name} ${s.engine.version ?? ''}` : ''}</dd>
+        <dd>${when(s.createdAt)}${s.engine ? ` with ${s.engine.name} ${s.engine.version ?? ''}` : ''}</dd>
         <dt>Address</dt>
         <dd>${s.url}</dd>
         <dt>Found</dt>
         <dd>
-          ${plural(s.issue_count, 'issue')} on ${plural(s.page_count, 'page')}:
+          ${plural(s.issueCount, 'issue')} on ${plural(s.pageCount, 'page')}:
           ${IMPACTS.map((i) => markup` ${impactBadge(i)} ${s.summary.by_impact[i]}`)}
         </dd>
       </dl>
@@ -231,7 +231,7 @@ export function scanPage(ctx: ApiContext) {
       <h2 id="issues" tabindex="-1">Issues</h2>
       ${scanFilters(b, f)} ${groupsTable(b, f)} ${issueList(b, f, shown)}
       ${pager(f, cursor, after !== undefined)}`;
-    const title = `Scan of ${s.siteId}, ${s.created_at.slice(0, 10)}`;
+    const title = `Scan of ${s.siteId}, ${s.createdAt.slice(0, 10)}`;
     sendPage(
       res,
       200,

@@ -88,12 +88,12 @@ function scansTable(rows: ScanRecord[]): Html {
         ${rows.map(
           (s) =>
             markup`<tr>
-              <th scope="row"><a href=${`/scans/${s.id}`}>${when(s.created_at)}</a></th>
+              <th scope="row"><a href=${`/scans/${s.id}`}>${when(s.createdAt)}</a></th>
               <td>${shortSha(s.sha)}</td>
               <td>${s.branch ?? '—'}</td>
-              <td class="num">${s.page_count}</td>
+              <td class="num">${s.pageCount}</td>
               ${IMPACTS.map((i) => markup`<td class="num">${s.summary.by_impact[i]}</td>`)}
-              <td class="num">${s.issue_count}</td>
+              <td class="num">${s.issueCount}</td>
             </tr>`,
         )}
       </tbody>
@@ -200,7 +200,7 @@ async function render(
       'scans',
       site.siteId,
       scans,
-      next(scans, (s) => [s.created_at, s.id]),
+      next(scans, (s) => [s.createdAt, s.id]),
     )}
     <h2 id="waivers">Waivers</h2>
     ${waiversTable(waivers)}

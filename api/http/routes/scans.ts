@@ -32,8 +32,8 @@ function presentListItem(s: ScanRecord) {
   return {
     ...presentCreatedScan(s),
     engine: s.engine,
-    run_attempt: s.run_attempt,
-    fingerprint_version: s.fingerprint_version,
+    run_attempt: s.runAttempt,
+    fingerprint_version: s.fingerprintVersion,
   };
 }
 
@@ -80,7 +80,7 @@ async function streamScan(
   waiverOf: ScanWaiverLookup,
 ) {
   const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
-  const head = JSON.stringify({ ...presentListItem(scan), rules_run: scan.rules_run, pages });
+  const head = JSON.stringify({ ...presentListItem(scan), rules_run: scan.rulesRun, pages });
   res.status(200).type('application/json');
   await write(res, head.slice(0, -1) + ',"issues":[');
   let after = 0;
@@ -188,7 +188,7 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
               limit,
               after,
             ),
-          (s) => [s.created_at, s.id],
+          (s) => [s.createdAt, s.id],
           presentListItem,
         ),
     }),
