@@ -94,6 +94,17 @@ const SPECS: Record<string, Spec> = {
     fields: { worst_median_ms: ['worst_median_ms'] },
     target: { field: 'worst_median_ms', test: (v) => v < 50, text: '< 50 ms median per page' },
   },
+  retention: {
+    fields: {
+      bytes_per_1000_scans: ['bytes_per_1000_scans'],
+      size_growth_second_to_last_cycle: ['size_growth_second_to_last_cycle'],
+    },
+    target: {
+      field: 'size_growth_second_to_last_cycle',
+      test: (v) => v <= 1.1,
+      text: 'flat across retention cycles (last ≤ 1.1× the second)',
+    },
+  },
   load: {
     fields: {
       req_per_s: ['req_per_s'],
