@@ -80,6 +80,8 @@ export interface BenchProcess {
   url: string;
   key: string;
   pid: number;
+  /** The fresh PostgreSQL database's URL (a second instance can share it); undefined on SQLite. */
+  databaseUrl?: string;
   /** Peak resident set size of the server process so far (Linux), in MB. */
   peakRssMb(): number | undefined;
   close(): Promise<void>;
@@ -105,6 +107,7 @@ export async function startBenchProcess(
     url: proc.url,
     key,
     pid: proc.pid!,
+    databaseUrl: database?.url,
     peakRssMb() {
       try {
         const status = fs.readFileSync(`/proc/${proc.pid}/status`, 'utf8');

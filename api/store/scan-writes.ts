@@ -107,7 +107,12 @@ const UNNEST_SQL =
   `insert into scan_issues (${COLUMN_LIST}) select * from unnest(` +
   ISSUE_COLUMNS.map(([, type]) => `?::${type}[]`).join(', ') +
   ')';
-const PG_ROWS_PER_INSERT = 5000;
+/**
+ * Rows per PostgreSQL statement. 5,000 cost the same CPU per scan as 500 but kept ten times the rows
+ * (and their array parameters) alive, one batch in flight and one being prepared: a 24.7 MB scan
+ * grew the server's peak RSS by 97 MB (3.9× the body) against 67 MB (2.7×) with 500.
+ */
+const PG_ROWS_PER_INSERT = 500;
 
 /** Pushes one issue's values in ISSUE_COLUMNS order. */
 function pushIssueValues(out: Knex.Value[], scanId: string, i: PreparedIssue): void {
@@ -160,7 +165,7 @@ async function runOnTransaction(trx: Knex.Transaction, sql: string, bindings: Kn
  * One batch of issues in one statement, written by hand rather than by knex's query builder (which
  * spends more time compiling a 500-row insert than SQLite spends running it). SQLite: multi-row
  * VALUES, ≤ 500 rows (its compound-select limit). PostgreSQL: one array parameter per column and
- * `unnest`, ≤ 5,000 rows.
+ * `unnest`, ≤ 500 rows.
  */
 async function insertIssueBatch(
   trx: Knex.Transaction,

@@ -43,72 +43,92 @@ function scanBody(sha: string, branch: string, random: () => number): string {
 
 const hex40 = (n: number) => n.toString(16).padStart(40, '0');
 
+export interface MixEntry {
+  name: string;
+  request: LoadRequest;
+  weight: number;
+}
+
+/**
+ * The mixed load's requests on a fresh server: small scan submits, gate triggers and reads of one deploy
+ * event (endpoints missing from the OpenAPI document are left out), after the scans and the event they
+ * need.
+ */
+export async function loadMix(url: string, key: string): Promise<MixEntry[]> {
+  const random = seeded(50);
+  const json = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const has = (method: string, path: string) => Boolean(doc.paths[path]?.[method]);
+  const post = async (path: string, body: string) => {
+    const res = await fetch(url + path, { method: 'POST', headers: json, body });
+    const parsed = (await res.json()) as { id?: string };
+    if (res.status !== 201) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+    return parsed;
+  };
+
+  const mix: MixEntry[] = [];
+  const headSha = hex40(0xbbbb);
+  if (has('post', '/api/v1/scans')) {
+    await post('/api/v1/scans', scanBody(hex40(0xaaaa), 'main', random));
+    await post('/api/v1/scans', scanBody(headSha, 'feature', random));
+    let n = 0x100000;
+    mix.push({
+      name: 'POST /api/v1/scans',
+      weight: 20,
+      request: {
+        method: 'POST',
+        path: '/api/v1/scans',
+        headers: json,
+        nextBody: () => scanBody(hex40(n++), 'feature', random),
+      },
+    });
+  }
+  let readPath: string | undefined;
+  if (has('post', '/api/v1/deploy/trigger')) {
+    const trigger = JSON.stringify({ siteId: SITE, sha: headSha });
+    const event = await post('/api/v1/deploy/trigger', trigger);
+    readPath = `/api/v1/deploy/${event.id}`;
+    mix.push({
+      name: 'POST /api/v1/deploy/trigger',
+      weight: 15,
+      request: { method: 'POST', path: '/api/v1/deploy/trigger', headers: json, body: trigger },
+    });
+  }
+  if (!readPath && has('get', '/api/v1/scans/{id}')) {
+    const list = (await (await fetch(`${url}/api/v1/scans?limit=1`, { headers: json })).json()) as {
+      data?: Array<{ id: string }>;
+    };
+    if (list.data?.[0]) readPath = `/api/v1/scans/${list.data[0].id}`;
+  }
+  readPath ??= '/api/v1/keys/me';
+  mix.push({
+    name: `GET ${readPath.replace(/\/[a-z]{3}_[^/]+$/, '/:id')}`,
+    weight: 15,
+    request: { method: 'GET', path: readPath, headers: { authorization: `Bearer ${key}` } },
+  });
+  return mix;
+}
+
+/** `connections` clients shared between the entries by weight (at least one each). */
+export function shareClients(mix: MixEntry[], connections: number): number[] {
+  const totalWeight = mix.reduce((a, m) => a + m.weight, 0);
+  const shares = mix.map((m) => Math.max(1, Math.round((m.weight / totalWeight) * connections)));
+  shares[0] += connections - shares.reduce((a, b) => a + b, 0);
+  return shares;
+}
+
 const suite: BenchSuite = {
   name: 'load',
   async run(target) {
     const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
     const server = await startBenchProcess(target);
     try {
-      const random = seeded(50);
-      const json = { 'content-type': 'application/json', authorization: `Bearer ${server.key}` };
-      const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as {
-        paths: Record<string, Record<string, unknown>>;
-      };
-      const has = (method: string, path: string) => Boolean(doc.paths[path]?.[method]);
-      const post = async (path: string, body: string) => {
-        const res = await fetch(server.url + path, { method: 'POST', headers: json, body });
-        const parsed = (await res.json()) as { id?: string };
-        if (res.status !== 201) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-        return parsed;
-      };
-
-      const mix: Array<{ name: string; request: LoadRequest; weight: number }> = [];
-      const headSha = hex40(0xbbbb);
-      if (has('post', '/api/v1/scans')) {
-        await post('/api/v1/scans', scanBody(hex40(0xaaaa), 'main', random));
-        await post('/api/v1/scans', scanBody(headSha, 'feature', random));
-        let n = 0x100000;
-        mix.push({
-          name: 'POST /api/v1/scans',
-          weight: 20,
-          request: {
-            method: 'POST',
-            path: '/api/v1/scans',
-            headers: json,
-            nextBody: () => scanBody(hex40(n++), 'feature', random),
-          },
-        });
-      }
-      let readPath: string | undefined;
-      if (has('post', '/api/v1/deploy/trigger')) {
-        const trigger = JSON.stringify({ siteId: SITE, sha: headSha });
-        const event = await post('/api/v1/deploy/trigger', trigger);
-        readPath = `/api/v1/deploy/${event.id}`;
-        mix.push({
-          name: 'POST /api/v1/deploy/trigger',
-          weight: 15,
-          request: { method: 'POST', path: '/api/v1/deploy/trigger', headers: json, body: trigger },
-        });
-      }
-      if (!readPath && has('get', '/api/v1/scans/{id}')) {
-        const list = (await (
-          await fetch(`${server.url}/api/v1/scans?limit=1`, { headers: json })
-        ).json()) as {
-          data?: Array<{ id: string }>;
-        };
-        if (list.data?.[0]) readPath = `/api/v1/scans/${list.data[0].id}`;
-      }
-      readPath ??= '/api/v1/keys/me';
-      mix.push({
-        name: `GET ${readPath.replace(/\/[a-z]{3}_[^/]+$/, '/:id')}`,
-        weight: 15,
-        request: { method: 'GET', path: readPath, headers: { authorization: `Bearer ${server.key}` } },
-      });
+      const mix = await loadMix(server.url, server.key);
 
       // 50 clients in all, shared between the endpoints by weight.
-      const totalWeight = mix.reduce((a, m) => a + m.weight, 0);
-      const shares = mix.map((m) => Math.max(1, Math.round((m.weight / totalWeight) * CONNECTIONS)));
-      shares[0] += CONNECTIONS - shares.reduce((a, b) => a + b, 0);
+      const shares = shareClients(mix, CONNECTIONS);
       const results = await Promise.all(mix.map((m, i) => load(server.url, m.request, shares[i], seconds)));
       const peakRss = server.peakRssMb();
 
