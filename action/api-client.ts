@@ -264,7 +264,7 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 function parseProblem(text: string): Problem {
   try {
     const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' ? (parsed as Problem) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }

@@ -123,7 +123,7 @@ function fromPa11yCi(file: string, report: Json): ParsedResults {
     }
     // pa11y-ci records a page that failed to load as `[{message}]` (the serialised Error). Submitting it as
     // a page without issues would claim it is clean, so it is left out and reported.
-    const failure = entries.find((e) => !isPa11yIssue(e));
+    const failure: unknown = entries.find((e) => !isPa11yIssue(e));
     if (failure) {
       const why = isObject(failure) && str(failure.message) ? str(failure.message) : 'not a pa11y issue';
       warnings.push(`${file}: ${url} was not tested (${why}); it is left out of the scan`);

@@ -65,7 +65,7 @@ export async function scanStep(inputs: ActionInputs): Promise<ScanStep> {
   }
   const problem = scanProblem(run.pages);
   if (problem) throw new ScanProblemError(problem);
-  return { run, pages: submittedPages(run) as ScanPage[], seconds };
+  return { run, pages: submittedPages(run), seconds };
 }
 
 /** The scan body: pages from result files (when `results` is set) followed by the scanned pages. */

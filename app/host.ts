@@ -51,7 +51,7 @@ export function probotFromConfig(config: Config, logger: Logger): Probot | undef
     privateKey: privateKey.replace(/\\n/g, '\n'),
     secret: g.webhookSecret!,
     baseUrl: g.apiUrl,
-    log: logger.child({ component: 'probot' }) as never,
+    log: logger.child({ component: 'probot' }),
     Octokit: ProbotOctokit,
   });
 }

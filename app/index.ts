@@ -18,7 +18,7 @@ export interface AppOptions {
  */
 export function createAppFunction(options: AppOptions) {
   return (app: Probot) => {
-    app.on('installation', async (context) => {
+    app.on('installation', (context) => {
       const { action, installation } = context.payload;
       context.log.info(
         { action, installation: installation.id, account: accountName(installation.account) },
@@ -74,7 +74,7 @@ interface HandlerLog {
  * sites); the first failure is rethrown at the end so the webhook delivery is marked failed on GitHub.
  */
 async function rerunAll(log: HandlerLog, rerun: RerunGate, deployIds: string[], repository: string) {
-  let failure: unknown;
+  let failure: Error | undefined;
   for (const deployId of deployIds) {
     try {
       const next = await rerun(deployId, repository);
@@ -85,7 +85,7 @@ async function rerunAll(log: HandlerLog, rerun: RerunGate, deployIds: string[], 
       log.info({ from: deployId, deployId: next.deployId, repository }, 'gate re-evaluated on request');
     } catch (err) {
       log.error({ err, deployId, repository }, 'gate re-run failed');
-      failure ??= err;
+      failure ??= err instanceof Error ? err : new Error(String(err));
     }
   }
   if (failure) throw failure;

@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const suites: BenchSuite[] = [];
   for (const file of files) {
-    suites.push((await import(pathToFileURL(path.join(dir, file)).href)).default as BenchSuite);
+    const suite = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: BenchSuite };
+    suites.push(suite.default);
   }
   if (only && !suites.some((s) => s.name === only)) {
     throw new Error(`no suite named "${only}" (there are: ${suites.map((s) => s.name).join(', ')})`);

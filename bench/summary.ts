@@ -170,12 +170,13 @@ export function summarize(all: SuiteFigures[]): {
       const target = targetsOf(spec).find((t) => t.field === field);
       const isTarget = target !== undefined;
       const ok = target && typeof value === 'number' ? target.test(value) : undefined;
-      if (ok === false) missed.push(`${key} (${kind}) ${field} = ${value}, target ${target!.text}`);
+      if (target && ok === false)
+        missed.push(`${key} (${kind}) ${field} = ${shown(value)}, target ${target.text}`);
       rows.push({
         suite: key,
         db: kind,
         figure: field,
-        value: typeof value === 'number' ? value : String(value),
+        value: typeof value === 'number' ? value : shown(value),
         target: isTarget ? target.text : '',
         verdict: ok === undefined ? '' : ok ? 'met' : 'MISSED',
       });
@@ -197,4 +198,9 @@ export function summarize(all: SuiteFigures[]): {
   }
   if (Object.keys(postgres).length > 0) json.postgres = postgres;
   return { rows, json, missed };
+}
+
+/** A figure as the table prints it: figures are numbers, strings or booleans (objects are skipped). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
 }

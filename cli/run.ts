@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../action/api-client.js';
-import type { ScanPage } from '../action/api-types.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
 import { toJunit } from '../scanner/junit.js';
@@ -74,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.error;
     }
     if (!options.service) return EXIT.passed;
-    const outcome = await submitAndGate(options.service, run, submittedPages(run) as ScanPage[], err);
+    const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
     if (!outcome.gate) return EXIT.passed;
     const g = outcome.gate;
     process.stdout.write(

@@ -31,7 +31,7 @@ export function findingsOf(pages: PageOutcome[]): Finding[] {
             kind,
             impact: node.impact ?? rule.impact ?? null,
             message: node.failureSummary?.trim() || rule.help,
-            selector: selectorOf(node.target as unknown[]),
+            selector: selectorOf(node.target),
             html: node.html,
             helpUrl: rule.helpUrl,
             tags: rule.tags,

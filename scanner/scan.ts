@@ -27,7 +27,7 @@ async function scanLevel(
   isLoginPage: (url: string) => boolean,
   progress: { report: (o: PageOutcome) => void },
 ): Promise<PageOutcome[]> {
-  const out: PageOutcome[] = new Array(urls.length);
+  const out = new Array<PageOutcome>(urls.length);
   let next = 0;
   await Promise.all(
     contexts.map(async (context) => {

@@ -8,7 +8,8 @@ import type { RuleCoverage } from './rule-coverage.js';
 /** Issues of one (rule, kind, wcag, page) group, as the aggregate query returns them. */
 export interface EvidenceGroup {
   rule: string;
-  kind: 'violation' | 'incomplete' | string;
+  /** 'violation' or 'incomplete' (axe's own words; any other kind counts as neither). */
+  kind: string;
   /** Comma-separated criterion ids from the issue ("1.4.3,1.1.1"), or null/empty. */
   wcag: string | null;
   page: number;

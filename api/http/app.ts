@@ -33,6 +33,14 @@ export interface HttpApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The fields of pino's standard request serialiser that the log keeps. */
+interface LoggedRequest {
+  id: unknown;
+  method: string;
+  url: string;
+  remoteAddress: string;
+}
+
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { ctx } = options;
   const metrics = new client.Registry();
@@ -73,32 +81,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.locals.requestId = id;
     res.set('X-Request-Id', id);
     const end = httpDuration.startTimer({ method: req.method });
-    res.on('finish', () => end({ route: req.route?.path ?? 'unmatched', status: String(res.statusCode) }));
+    res.on('finish', () => {
+      // express types the matched route as `any`; its path is the pattern the route was declared with.
+      const route = req.route as { path?: string } | undefined;
+      end({ route: route?.path ?? 'unmatched', status: String(res.statusCode) });
+    });
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (_req, res) => String((res as Response).locals.requestId),
-      // Credentials never reach the log, whatever the level.
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers["x-admin-token"]',
-          'req.headers["x-api-key"]',
-          'req.headers.cookie',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-    }),
-  );
+  app.use(requestLogger(ctx));
   app.use(helmet());
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -111,4 +101,34 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use(errorHandler(ctx));
 
   return { app, routes, openApiDocument, metrics };
+}
+
+/** The access log: one line per request, its id from X-Request-Id, credentials redacted. */
+function requestLogger(ctx: ApiContext) {
+  return pinoHttp({
+    logger: ctx.logger,
+    genReqId: (_req, res) => String((res as Response).locals.requestId),
+    // Credentials never reach the log, whatever the level.
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-admin-token"]',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: LoggedRequest) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        remoteAddress: req.remoteAddress,
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    autoLogging: { ignore: (req) => req.url === '/healthz' },
+  });
 }

@@ -28,7 +28,7 @@ export class Authenticator {
       access === 'admin-token' || (access === 'org-admin' && req.get('x-admin-token') !== undefined);
     try {
       if (asAdmin) return this.admin(req);
-      return await this.apiKey(req, access === 'org-admin' ? 'admin' : (access as Scope | Scope[] | 'key'));
+      return await this.apiKey(req, access === 'org-admin' ? 'admin' : access);
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 401) {
         const presented = asAdmin ? undefined : apiKeyOf(req);

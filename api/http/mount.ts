@@ -9,7 +9,7 @@ import {
 import type { RateLimitStore } from '../store/rate-limits.js';
 import type { Authenticator } from './auth.js';
 import { createBodyReader } from './body.js';
-import type { ApiContext, Principal } from '../context.js';
+import type { ApiContext } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';
 import type { AnyRoute, Reply } from './route.js';
@@ -42,17 +42,18 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     if (deps.ctx.lifecycle.shuttingDown && def.method !== 'get') {
       throw problems.unavailable('The service is shutting down; retry shortly.');
     }
-    const principal = (await deps.auth.authenticate(req, def.access)) ?? ({ kind: 'admin' } as Principal);
+    const principal = (await deps.auth.authenticate(req, def.access)) ?? { kind: 'admin' };
     if (principal.kind === 'key') {
       res.set(
         await consumeKeyBudget(deps.rateLimits, principal.keyId, deps.ctx.config.limits.requestsPerMinute),
       );
     }
-    const params = def.params ? parseParams(def, req) : {};
+    const params: unknown = def.params ? parseParams(def, req) : {};
     if (def.query) refuseNulInQuery(req.query);
-    const query = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
+    const query: unknown = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
     if (def.body) await readBody(req, res, def.rawBody);
-    const body = def.body && !def.rawBody ? validateOrThrow(def.body, req.body ?? undefined, '#') : undefined;
+    const body: unknown =
+      def.body && !def.rawBody ? validateOrThrow(def.body, req.body as unknown, '#') : undefined;
     const org = principal.kind === 'key' ? principal.org : '';
     const run = () =>
       def.handler({ params, query, body, principal, org, requestId: String(res.locals.requestId), req, res });

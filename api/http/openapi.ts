@@ -179,7 +179,7 @@ export function generateOpenApi(input: OpenApiInput) {
           : undefined,
       },
       responses,
-    } as RouteConfig);
+    });
   }
 
   for (const hook of input.webhooks ?? []) {
@@ -216,7 +216,7 @@ export function generateOpenApi(input: OpenApiInput) {
         requests_per_minute_per_key: l.requestsPerMinute,
         auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
       },
-    } as never,
+    },
     servers: [{ url: '/' }],
   });
 }

@@ -6,18 +6,17 @@ export function encodeCursor(values: Array<string | number>): string {
   return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 
+// U+0000 cannot be in any stored value, and PostgreSQL refuses it in a query parameter.
+function isCursorValue(v: unknown): v is string | number {
+  return (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number';
+}
+
 export function decodeCursor(cursor: string | undefined, arity: number): Array<string | number> | undefined {
   if (cursor === undefined) return undefined;
   try {
-    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(values) &&
-      values.length === arity &&
-      // U+0000 cannot be in any stored value, and PostgreSQL refuses it in a query parameter.
-      values.every((v) => (typeof v === 'string' && !v.includes('\u0000')) || typeof v === 'number')
-    ) {
-      return values;
-    }
+    const values: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const list: unknown[] = Array.isArray(values) ? values : [];
+    if (list.length === arity && list.every(isCursorValue)) return list;
   } catch {
     // fall through to the validation error
   }

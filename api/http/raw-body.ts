@@ -26,7 +26,7 @@ export async function readRawBody(req: Request, limitBytes: number): Promise<Buf
   let buf = Buffer.allocUnsafe(Number.isFinite(declared) ? declared : Math.min(limitBytes, 1 << 20));
   let length = 0;
   return new Promise<Buffer>((resolve, reject) => {
-    const stop = (err?: unknown) => {
+    const stop = (err?: Error) => {
       stream.off('data', onData);
       stream.off('end', onEnd);
       stream.off('error', onError);
@@ -59,7 +59,7 @@ export async function readRawBody(req: Request, limitBytes: number): Promise<Buf
     const onEnd = () => stop();
     // Any error of the decompressor is the client's corrupt body: zlib says Z_DATA_ERROR, brotli
     // names its own codes (ERR__ERROR_FORMAT_PADDING_2, …).
-    const onError = (err: unknown) =>
+    const onError = (err: Error) =>
       stop(stream !== req ? problems.malformedJson('The compressed body is corrupt.') : err);
     stream.on('data', onData);
     stream.on('end', onEnd);

@@ -11,7 +11,7 @@ export const IssueKind = z
   .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
 
 const Counts = (keys: readonly string[]) =>
-  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])) as Record<string, z.ZodNumber>);
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])));
 
 export const ScanSummary = z
   .object({

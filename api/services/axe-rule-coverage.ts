@@ -8,9 +8,7 @@ let loaded: Promise<RuleCoverage> | undefined;
  */
 export function axeRuleCoverage(): Promise<RuleCoverage> {
   loaded ??= import('axe-core').then((mod) => {
-    const axe =
-      (mod as unknown as { default?: typeof import('axe-core') }).default ??
-      (mod as typeof import('axe-core'));
+    const axe = (mod as unknown as { default?: typeof import('axe-core') }).default ?? mod;
     return buildRuleCoverage(axe.getRules(), axe.version);
   });
   return loaded;

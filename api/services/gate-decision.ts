@@ -189,7 +189,14 @@ export async function decideGate(
   ];
   const details = await issueDetails(ctx.db, headScan.id, [...new Set(listed.map((i) => Number(i.ref)))]);
   lap('details');
-  return { headScan, baseline, evaluation, details, baselineViews: matched?.baselineViews ?? new Map(), ms };
+  return {
+    headScan,
+    baseline,
+    evaluation,
+    details,
+    baselineViews: matched?.baselineViews ?? new Map<number, BaselineView>(),
+    ms,
+  };
 }
 
 /** How many issues each list of a deploy event shows; the totals are always exact. */

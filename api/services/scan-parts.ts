@@ -121,7 +121,7 @@ export async function completeScan(ctx: ApiContext, org: string, scanId: string)
   let completedNow = false;
   const scan = await ctx.db.transaction(async (trx) => {
     const state = await lockScan(trx, org, scanId);
-    if (state?.status === 'complete') return state as ScanRecord;
+    if (state?.status === 'complete') return state;
     const open = await openScanOf(trx, org, scanId);
     const facts = await pageFactsOf(trx, scanId);
     const rules = new Set(open.rulesRun ?? []);

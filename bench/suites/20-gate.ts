@@ -222,7 +222,7 @@ const suite: BenchSuite = {
           p50_ms: loaded.p50_ms,
           p99_ms: loaded.p99_ms,
           errors: loaded.errors + loaded.non_2xx,
-        } as Record<string, string | number>,
+        },
       ]);
       return {
         ms,

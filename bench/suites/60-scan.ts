@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AxeResults } from 'axe-core';
 import { chromium } from 'playwright-core';
 import type { BenchSuite } from '../env.js';
 import { measure, type Measured } from '../scan/measure.js';
@@ -21,11 +22,20 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-prac
 const AXE_MIN = path.join(root, 'node_modules', 'axe-core', 'axe.min.js');
 
 type Finding = string;
-const key = (rule: string, target: unknown, impact: unknown) => `${rule} ${JSON.stringify(target)} ${impact}`;
+const key = (rule: string, target: unknown, impact: string | null | undefined) =>
+  `${rule} ${JSON.stringify(target)} ${String(impact)}`;
+type Results = Pick<AxeResults, 'violations' | 'incomplete'>;
+/** One page's results as a scanner writes them to a file. */
+type PageResults = Results & { url: string };
+/** What the page's window holds once axe's script is in it. */
+interface AxeWindow {
+  axe: { run(context: unknown, options: unknown): Promise<AxeResults> };
+  document: unknown;
+}
 
-function findingsOf(result: { violations: any[]; incomplete: any[] }): Finding[] {
+function findingsOf(result: Results): Finding[] {
   return [...result.violations, ...result.incomplete]
-    .flatMap((r) => r.nodes.map((n: any) => key(r.id, n.target, n.impact)))
+    .flatMap((r) => r.nodes.map((n) => key(r.id, n.target, n.impact)))
     .sort();
 }
 
@@ -39,11 +49,10 @@ async function axeDirectly(urls: string[]): Promise<Map<string, Finding[]>> {
     for (const url of urls) {
       await page.goto(url, { waitUntil: 'load' });
       for (const frame of page.frames()) await frame.addScriptTag({ content: source });
-      const result = await page.evaluate(
-        (values) =>
-          (globalThis as any).axe.run((globalThis as any).document, { runOnly: { type: 'tag', values } }),
-        TAGS,
-      );
+      const result = await page.evaluate((values) => {
+        const w = globalThis as unknown as AxeWindow;
+        return w.axe.run(w.document, { runOnly: { type: 'tag', values } });
+      }, TAGS);
       out.set(url, findingsOf(result));
     }
   } finally {
@@ -127,7 +136,7 @@ const suite: BenchSuite = {
       );
       const axeCliFile = path.join(dir, 'axe-cli-out', 'axe-cli.json');
       const axeCliResults = fs.existsSync(axeCliFile)
-        ? (JSON.parse(fs.readFileSync(axeCliFile, 'utf8')) as any[])
+        ? (JSON.parse(fs.readFileSync(axeCliFile, 'utf8')) as PageResults[])
         : [];
       if (axeCliResults.length !== 100)
         throw new Error(`@axe-core/cli did not test 100 pages: ${axeCli.stderr.slice(-2000)}`);
@@ -139,7 +148,7 @@ const suite: BenchSuite = {
       let differing = 0;
       let findings = 0;
       for (const file of gateFiles) {
-        const result = JSON.parse(fs.readFileSync(path.join(dir, 'gate-out', file), 'utf8'));
+        const result = JSON.parse(fs.readFileSync(path.join(dir, 'gate-out', file), 'utf8')) as PageResults;
         const mine = findingsOf(result);
         findings += mine.length;
         if (JSON.stringify(mine) !== JSON.stringify(direct.get(result.url))) differing++;

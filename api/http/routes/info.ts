@@ -45,29 +45,30 @@ export function infoRoutes(
       summary: 'Describe the service: endpoints, credentials and limits',
       access: 'public',
       responses: { 200: { description: 'Service description.', schema: Info } },
-      handler: async () => ({
-        status: 200,
-        body: {
-          name: 'a11y-gate',
-          version,
-          api_version: 'v1' as const,
-          openapi: '/api/v1/openapi.json',
-          limits: {
-            body_bytes: l.bodyBytes,
-            pages_per_scan: l.pagesPerScan,
-            issues_per_scan: l.issuesPerScan,
-            issue_html_bytes: l.issueHtmlBytes,
-            requests_per_minute_per_key: l.requestsPerMinute,
-            auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+      handler: () =>
+        Promise.resolve({
+          status: 200,
+          body: {
+            name: 'a11y-gate',
+            version,
+            api_version: 'v1' as const,
+            openapi: '/api/v1/openapi.json',
+            limits: {
+              body_bytes: l.bodyBytes,
+              pages_per_scan: l.pagesPerScan,
+              issues_per_scan: l.issuesPerScan,
+              issue_html_bytes: l.issueHtmlBytes,
+              requests_per_minute_per_key: l.requestsPerMinute,
+              auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+            },
+            endpoints: allRoutes().map((r) => ({
+              method: r.method.toUpperCase(),
+              path: openApiPath(r.path),
+              auth: accessLabel(r.access),
+              summary: r.summary,
+            })),
           },
-          endpoints: allRoutes().map((r) => ({
-            method: r.method.toUpperCase(),
-            path: openApiPath(r.path),
-            auth: accessLabel(r.access),
-            summary: r.summary,
-          })),
-        },
-      }),
+        }),
     }),
     defineRoute({
       method: 'get',
@@ -76,7 +77,7 @@ export function infoRoutes(
       summary: 'OpenAPI 3.1 document, generated from the schemas that validate requests',
       access: 'public',
       responses: { 200: { description: 'The OpenAPI document.', schema: z.record(z.string(), z.unknown()) } },
-      handler: async () => ({ status: 200, body: openApiDocument() }),
+      handler: () => Promise.resolve({ status: 200, body: openApiDocument() }),
     }),
   ];
 }
