@@ -1,42 +1,9 @@
 import { jest } from '@jest/globals';
+import { controlClock } from '../helpers/clock.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from '../console/client.js';
 
 const ALL = ['ingest', 'gate', 'read', 'manage', 'admin'];
-
-/**
- * The service reads the time from `Date`; only `Date` is replaced, so the clock moves when the test says
- * and sockets, timers and the database driver keep their real timers.
- */
-function controlClock(): { set(ms: number): void; now(): number } {
-  let now = Date.now();
-  jest.useFakeTimers({
-    now,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'requestAnimationFrame',
-      'cancelAnimationFrame',
-      'requestIdleCallback',
-      'cancelIdleCallback',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
-  return {
-    set(ms: number) {
-      now = ms;
-      jest.setSystemTime(ms);
-    },
-    now: () => now,
-  };
-}
 
 describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
   let h: Harness;
