@@ -10,6 +10,8 @@ export interface JsonMember {
   key: string;
   start: number;
   end: number;
+  /** For an array value with well-formed elements: their ranges (found while finding its end). */
+  elements?: Array<[number, number]>;
 }
 
 const QUOTE = 0x22;
@@ -83,9 +85,11 @@ export function splitObject(b: Buffer, start = 0, end = b.length): JsonMember[] 
     i = skipWhitespace(b, keyEnd, end);
     if (b[i] !== 0x3a) return undefined;
     i = skipWhitespace(b, i + 1, end);
-    const vEnd = valueEnd(b, i, end);
+    // An array's elements are found on the way to its end: `pages` is then scanned once, not twice.
+    const array = b[i] === 0x5b ? scanArray(b, i, end) : undefined;
+    const vEnd = array ? array.end : valueEnd(b, i, end);
     if (vEnd === -1) return undefined;
-    members.push({ key, start: i, end: vEnd });
+    members.push({ key, start: i, end: vEnd, ...(array ? { elements: array.elements } : {}) });
     i = skipWhitespace(b, vEnd, end);
     if (b[i] === 0x2c) {
       i = skipWhitespace(b, i + 1, end);
@@ -96,13 +100,15 @@ export function splitObject(b: Buffer, start = 0, end = b.length): JsonMember[] 
   }
 }
 
-/** The elements of the array spanning `start`..`end`, as [start, end) pairs. */
-export function splitArray(b: Buffer, start: number, end: number): Array<[number, number]> | undefined {
-  let i = skipWhitespace(b, start, end);
-  if (b[i] !== 0x5b) return undefined;
+/** The array starting at `b[i]` (a `[`): its elements as [start, end) pairs and the index after it. */
+function scanArray(
+  b: Buffer,
+  i: number,
+  end: number,
+): { elements: Array<[number, number]>; end: number } | undefined {
   const elements: Array<[number, number]> = [];
   i = skipWhitespace(b, i + 1, end);
-  if (b[i] === 0x5d) return skipWhitespace(b, i + 1, end) === end ? elements : undefined;
+  if (b[i] === 0x5d) return { elements, end: i + 1 };
   for (;;) {
     const vEnd = valueEnd(b, i, end);
     if (vEnd === -1) return undefined;
@@ -112,7 +118,14 @@ export function splitArray(b: Buffer, start: number, end: number): Array<[number
       i = skipWhitespace(b, i + 1, end);
       continue;
     }
-    if (b[i] !== 0x5d) return undefined;
-    return skipWhitespace(b, i + 1, end) === end ? elements : undefined;
+    return b[i] === 0x5d ? { elements, end: i + 1 } : undefined;
   }
+}
+
+/** The elements of the array spanning `start`..`end`, as [start, end) pairs. */
+export function splitArray(b: Buffer, start: number, end: number): Array<[number, number]> | undefined {
+  const i = skipWhitespace(b, start, end);
+  if (b[i] !== 0x5b) return undefined;
+  const array = scanArray(b, i, end);
+  return array && skipWhitespace(b, array.end, end) === end ? array.elements : undefined;
 }

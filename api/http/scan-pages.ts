@@ -92,7 +92,7 @@ export function readPagedBody<H, F extends { pages: ScanPageInput[] }>(
   if (body === undefined) return whole();
   const members = splitObject(body);
   const pages = members?.findLast((m) => m.key === 'pages');
-  const ranges = pages && splitArray(body, pages.start, pages.end);
+  const ranges = pages && (pages.elements ?? splitArray(body, pages.start, pages.end));
   if (!members || !pages || !ranges) return whole();
   // Object.fromEntries defines own properties: a "__proto__" member stays data.
   const head = Object.fromEntries(
