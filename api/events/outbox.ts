@@ -1,13 +1,24 @@
 import type { Knex } from 'knex';
 import { newId, nowIso } from '../domain/ids.js';
-import type { EventType, PING_EVENT } from '../schemas/events.js';
+import { eventDataSchema, type OutboxEvent } from '../schemas/events.js';
 import { fanOutMessage } from '../store/deliveries.js';
 
-export interface OutboxEvent {
-  org: string;
-  type: EventType | typeof PING_EVENT;
-  data: unknown;
+export type { OutboxEvent };
+
+/**
+ * Checks an event's `data` against its schema in the event catalogue; throws naming the event and
+ * the fields that do not match. The types already hold this at compile time; under test every recorded
+ * event is checked at run time too, so data that only looks right to the compiler (a cast, an `any`)
+ * fails the test that records it.
+ */
+export function checkEvent(event: OutboxEvent): void {
+  const parsed = eventDataSchema(event.type).safeParse(event.data);
+  if (parsed.success) return;
+  const fields = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`);
+  throw new Error(`${event.type} event data does not match the event catalogue: ${fields.join('; ')}`);
 }
+
+const checkAtRunTime = process.env.NODE_ENV === 'test';
 
 /**
  * Writes an event to the outbox inside the caller's transaction, so the event exists exactly when the
@@ -17,20 +28,37 @@ export interface OutboxEvent {
  */
 export async function recordEvent(
   trx: Knex.Transaction | Knex,
+  org: string,
   event: OutboxEvent,
   /** Deliver to this subscription only, whatever its event types (a ping). */
+  only?: string,
+): Promise<string> {
+  if (checkAtRunTime) checkEvent(event);
+  return writeOutboxMessage(trx, org, event.type, event.data, only);
+}
+
+/**
+ * The outbox write itself, for any type and data: what `recordEvent` does after the event is typed and
+ * checked. Services record events with `recordEvent`; this is for the delivery machinery's own tests
+ * and benchmarks, whose messages stand for any event.
+ */
+export async function writeOutboxMessage(
+  trx: Knex.Transaction | Knex,
+  org: string,
+  type: string,
+  data: unknown,
   only?: string,
 ): Promise<string> {
   const id = newId('msg');
   const createdAt = nowIso();
   await trx('outbox_messages').insert({
     id,
-    org: event.org,
-    type: event.type,
-    payload: JSON.stringify({ type: event.type, timestamp: createdAt, data: event.data }),
+    org,
+    type,
+    payload: JSON.stringify({ type, timestamp: createdAt, data }),
     created_at: createdAt,
   });
   // One pending delivery per matching subscription, in the same transaction: committed together or not at all.
-  await fanOutMessage(trx, { id, org: event.org, type: event.type, createdAt }, only);
+  await fanOutMessage(trx, { id, org, type, createdAt }, only);
   return id;
 }

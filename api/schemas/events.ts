@@ -54,8 +54,14 @@ const VpatGenerated = VpatReport.pick({
 
 const WaiverExpired = Waiver.pick({ id: true, siteId: true, rule: true, reason: true, expires_at: true });
 
+const WebhookPing = z.object({
+  webhook_id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+});
+
 /** Each event's `data` is the same schema the API answers with, so receivers can share types. */
-const EVENTS: Record<EventType, { summary: string; data: ZodType; description: string }> = {
+const EVENTS = {
   'scan.created': {
     summary: 'A scan result was submitted',
     data: CreatedScan,
@@ -127,7 +133,27 @@ const EVENTS: Record<EventType, { summary: string; data: ZodType; description: s
     data: SiteDeleted,
     description: 'The site, and how many of its records were removed.',
   },
-};
+} satisfies Record<EventType, { summary: string; data: ZodType; description: string }>;
+
+/** What the outbox writes: the catalogue's events and the ping. */
+export type OutboxEventType = EventType | typeof PING_EVENT;
+
+type DataSchemaOf<T extends OutboxEventType> = T extends EventType
+  ? (typeof EVENTS)[T]['data']
+  : typeof WebhookPing;
+
+/**
+ * An event as the outbox takes it, mapped from the catalogue: for each type, `data` is what that
+ * type's schema describes, so a service cannot record an event with another event's data.
+ */
+export type OutboxEvent = {
+  [T in OutboxEventType]: { type: T; data: z.input<DataSchemaOf<T>> };
+}[OutboxEventType];
+
+/** The schema of an event type's `data`. */
+export function eventDataSchema(type: OutboxEventType): ZodType {
+  return type === PING_EVENT ? WebhookPing : EVENTS[type].data;
+}
 
 function payloadSchema(type: EventType, data: ZodType, dataDescription: string) {
   const name = type
@@ -142,12 +168,6 @@ function payloadSchema(type: EventType, data: ZodType, dataDescription: string) 
     })
     .openapi(`${name}Event`);
 }
-
-const WebhookPing = z.object({
-  webhook_id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-});
 
 /** The outgoing webhook events, documented under `webhooks` in the OpenAPI document. */
 export const openApiWebhooks: OpenApiWebhook[] = [

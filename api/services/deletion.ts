@@ -38,8 +38,7 @@ export async function deleteScan(ctx: ApiContext, org: string, scanId: string): 
     const reason = await stillNeeded(trx, scanId);
     if (reason) throw domainErrors.conflict(reason);
     await trx('scans').where({ org, id: scanId }).update({ status: 'deleted' });
-    await recordEvent(trx, {
-      org,
+    await recordEvent(trx, org, {
       type: 'scan.deleted',
       data: { id: scanId, siteId: scan.siteId, deleted_at: deletedAt },
     });
@@ -65,7 +64,7 @@ export async function deleteSite(ctx: ApiContext, org: string, siteId: string): 
       );
     }
     const removed = await deleteSiteRecords(trx, org, siteId);
-    await recordEvent(trx, { org, type: 'site.deleted', data: { siteId, deleted_at: deletedAt, removed } });
+    await recordEvent(trx, org, { type: 'site.deleted', data: { siteId, deleted_at: deletedAt, removed } });
     return removed;
   });
   ctx.logger.info({ org, site_id: siteId, ...counts }, 'site deleted');

@@ -41,7 +41,7 @@ export async function triggerGate(
   const event = present(record);
   await ctx.db.transaction(async (trx) => {
     await insertDeploy(trx, record);
-    await recordEvent(trx, { org, type: 'deploy.completed', data: event });
+    await recordEvent(trx, org, { type: 'deploy.completed', data: event });
   });
   const { evaluation } = decision;
   ctx.logger.info(

@@ -70,8 +70,8 @@ function newKeyRecord(
   return { record, secret: generated.key };
 }
 
-async function keyEvent(trx: Knex, type: EventType, k: ApiKeyRecord): Promise<void> {
-  await recordEvent(trx, { org: k.org, type, data: presentKey(k) });
+async function keyEvent(trx: Knex, type: `key.${string}` & EventType, k: ApiKeyRecord): Promise<void> {
+  await recordEvent(trx, k.org, { type, data: presentKey(k) });
 }
 
 /**

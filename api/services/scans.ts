@@ -171,7 +171,7 @@ export async function ingestScan(
       rulesRun: builder.rulesRun(),
       createdAt,
     });
-    await recordEvent(trx, { org, type: 'scan.created', data: presentCreatedScan(scan) });
+    await recordEvent(trx, org, { type: 'scan.created', data: presentCreatedScan(scan) });
     return scan;
   });
   if (!stored) {

@@ -42,11 +42,15 @@ function product(input: GenerateVpatInput['product']): ReportProduct {
 }
 
 /** Stores a report version and its outbox event in one transaction: both exist, or neither. */
-export async function saveReport(db: Knex, org: string, report: VpatReport, type: EventType): Promise<void> {
+export async function saveReport(
+  db: Knex,
+  org: string,
+  report: VpatReport,
+  type: `vpat.${string}` & EventType,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await insertReport(trx, org, report);
-    await recordEvent(trx, {
-      org,
+    await recordEvent(trx, org, {
       type,
       data: {
         id: report.id,

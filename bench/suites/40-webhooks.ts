@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { newId, nowIso } from '../../api/domain/ids.js';
-import { recordEvent } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { createDb } from '../../api/store/db.js';
 import { createPgDatabase, ServerProcess } from '../../test/helpers/server-process.js';
 import { startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
@@ -99,7 +99,7 @@ async function deliveryRate(target: BenchTarget, instances: number) {
     for (let i = 0; i < EVENTS; i += 100) {
       await db.transaction(async (trx) => {
         for (let j = i; j < Math.min(EVENTS, i + 100); j++) {
-          await recordEvent(trx, { org: 'bench', type: 'scan.created', data: { n: j } });
+          await writeOutboxMessage(trx, 'bench', 'scan.created', { n: j });
         }
       });
     }
@@ -166,8 +166,7 @@ async function ingestLatency(target: BenchTarget) {
           fingerprint_version: 1,
           created_at: nowIso(),
         });
-        if (withEvent)
-          await recordEvent(trx, { org, type: 'scan.created', data: { id, siteId: 'bench-site' } });
+        if (withEvent) await writeOutboxMessage(trx, org, 'scan.created', { id, siteId: 'bench-site' });
       });
       return performance.now() - started;
     };

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
-import { recordEvent } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';
 
@@ -54,16 +54,12 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     });
     const paused = await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key, body: { active: false } });
     expect(paused.body).toMatchObject({ active: false, status: 'disabled' });
-    await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ops', type: 'deploy.completed', data: { id: 'p1' } }),
-    );
+    await h.db.transaction((trx) => writeOutboxMessage(trx, 'ops', 'deploy.completed', { id: 'p1' }));
     await worker.drain();
     expect(await attempts(sub.id)).toHaveLength(0);
     const resumed = await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key, body: { active: true } });
     expect(resumed.body).toMatchObject({ active: true, status: 'active', disabled_reason: null });
-    await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ops', type: 'deploy.completed', data: { id: 'p2' } }),
-    );
+    await h.db.transaction((trx) => writeOutboxMessage(trx, 'ops', 'deploy.completed', { id: 'p2' }));
     await worker.drain();
     const after = await attempts(sub.id);
     expect(after.map((a) => a.event)).toEqual(['deploy.completed']);
@@ -114,7 +110,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
       res.end();
     };
     const messageId = await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ops', type: 'scan.created', data: { id: 'r1' } }),
+      writeOutboxMessage(trx, 'ops', 'scan.created', { id: 'r1' }),
     );
     await worker.drain();
     const [failed] = await attempts(sub.id);
@@ -173,9 +169,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
 
     const deliver = async (id: string) => {
       const before = rx.received.length;
-      await h.db.transaction((trx) =>
-        recordEvent(trx, { org: 'ops-rotate', type: 'scan.created', data: { id } }),
-      );
+      await h.db.transaction((trx) => writeOutboxMessage(trx, 'ops-rotate', 'scan.created', { id }));
       await worker.drain();
       return rx.received[before];
     };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
-import { recordEvent } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';
 
@@ -24,11 +24,11 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
     });
     rx.secrets.set('/restart', sub.body.secret);
     const committed = await first.db.transaction((trx) =>
-      recordEvent(trx, { org: 'dur', type: 'vpat.generated', data: { id: 'vpt_1' } }),
+      writeOutboxMessage(trx, 'dur', 'vpat.generated', { id: 'vpt_1' }),
     );
     // A second delivery was being sent when its worker died: its lease has run out.
     const leased = await first.db.transaction((trx) =>
-      recordEvent(trx, { org: 'dur', type: 'waiver.created', data: { id: 'wvr_1' } }),
+      writeOutboxMessage(trx, 'dur', 'waiver.created', { id: 'wvr_1' }),
     );
     await first
       .db('webhook_deliveries')
@@ -63,7 +63,7 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
       });
       rx.secrets.set('/lease', sub.body.secret);
       const msg = await h.db.transaction((trx) =>
-        recordEvent(trx, { org: 'lease', type: 'scan.created', data: { id: 'scn_l' } }),
+        writeOutboxMessage(trx, 'lease', 'scan.created', { id: 'scn_l' }),
       );
       await h
         .db('webhook_deliveries')
@@ -110,9 +110,7 @@ const pg = dbKinds.includes('postgres');
       const via = batch % 2 ? a : b;
       await via.db.transaction(async (trx) => {
         for (let i = 0; i < 25; i++) {
-          ids.push(
-            await recordEvent(trx, { org: 'pair', type: 'scan.created', data: { n: batch * 25 + i } }),
-          );
+          ids.push(await writeOutboxMessage(trx, 'pair', 'scan.created', { n: batch * 25 + i }));
         }
       });
     }

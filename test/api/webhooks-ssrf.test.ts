@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
-import { recordEvent } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 /** Counts TCP connections, so a test can show that nothing ever reached the forbidden address. */
@@ -67,9 +67,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     const worker = createDeliveryWorker(h.server.service.ctx, {
       resolver: async () => [{ address: '127.0.0.1', family: 4 }],
     });
-    await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ssrf', type: 'scan.created', data: { id: 's' } }),
-    );
+    await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 's' }));
     await worker.runOnce();
     await worker.stop();
     const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
@@ -94,9 +92,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
       .where({ id: created.body.id })
       .update({ url: `https://[::ffff:7f00:1]:${target.port}/hook` });
     const worker = createDeliveryWorker(h.server.service.ctx);
-    await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ssrf', type: 'scan.created', data: { id: 't' } }),
-    );
+    await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 't' }));
     await worker.runOnce();
     await worker.stop();
     const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
@@ -118,9 +114,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
       .where({ id: created.body.id })
       .update({ url: `https://[::7f00:1]:${target.port}/hook` });
     const worker = createDeliveryWorker(h.server.service.ctx);
-    await h.db.transaction((trx) =>
-      recordEvent(trx, { org: 'ssrf', type: 'scan.created', data: { id: 'u' } }),
-    );
+    await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 'u' }));
     await worker.runOnce();
     await worker.stop();
     const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { jest } from '@jest/globals';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
-import { recordEvent } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/events/outbox.js';
 import type { EventType } from '../../api/schemas/events.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../events/receiver.js';
@@ -49,7 +49,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   }
 
   const emit = (type: EventType, data: Record<string, unknown> = { id: 'x' }, org = 'acme') =>
-    h.db.transaction((trx) => recordEvent(trx, { org, type, data }));
+    h.db.transaction((trx) => writeOutboxMessage(trx, org, type, data));
 
   const attempts = async (id: string, k = key) => {
     const res = await h.request('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, { key: k });

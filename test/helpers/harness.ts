@@ -163,3 +163,37 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
 }
+
+export interface UsedHarness extends Harness {
+  /** A key of the `org` given to useHarness (default scopes), made before the suite's own hooks run. */
+  readonly key: string;
+}
+
+/**
+ * The harness of one describe block: started in a beforeAll (with a key of `org` when one is given)
+ * and closed in an afterAll, so a suite declares it in one line. Call it in the describe body; the
+ * result is usable inside hooks and tests (touching it before the harness started throws).
+ */
+export function useHarness(options: HarnessOptions & { org?: string } = {}): UsedHarness {
+  const { org, ...harnessOptions } = options;
+  let started: Harness | undefined;
+  let key: string | undefined;
+  beforeAll(async () => {
+    started = await startHarness(harnessOptions);
+    if (org !== undefined) key = await started.createKey({ org });
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as UsedHarness, {
+    get(_target, property) {
+      if (!started) throw new Error('useHarness: the harness is used before its beforeAll started it');
+      if (property === 'key') {
+        if (key === undefined) throw new Error('useHarness: no org was given, so there is no key');
+        return key;
+      }
+      const value: unknown = Reflect.get(started, property);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(started) : value;
+    },
+  });
+}
