@@ -6,7 +6,9 @@ WORKDIR /src
 # sqlite3 builds its native module when no prebuilt binary fits.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci
+# --ignore-scripts: the package's `prepare` script compiles the sources, which are not copied yet; the one
+# native module the server needs is built on its own.
+RUN npm ci --ignore-scripts && npm rebuild sqlite3
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
