@@ -77,8 +77,9 @@ function client(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> =
     retries: 3,
     retryDelayMs: 1000,
     random: () => 0.5,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       sleeps.push(ms);
+      return Promise.resolve();
     },
     log: (m) => logs.push(m),
     ...overrides,

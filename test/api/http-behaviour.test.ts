@@ -228,7 +228,7 @@ describe.each(dbKinds)('rate limits (%s)', (db) => {
     }
     // The window may roll over mid-loop; what must hold is that no more than 5 pass in one window.
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
-    const limited = last!.status === 429 ? last! : await h.request('GET', '/api/v1/keys/me', { key });
+    const limited = last?.status === 429 ? last : await h.request('GET', '/api/v1/keys/me', { key });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);

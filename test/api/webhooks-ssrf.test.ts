@@ -65,7 +65,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     expect(created.status).toBe(201);
     // The name looked public when the subscription was created; now it answers 127.0.0.1.
     const worker = createDeliveryWorker(h.server.service.ctx, {
-      resolver: async () => [{ address: '127.0.0.1', family: 4 }],
+      resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
     });
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 's' }));
     await worker.runOnce();

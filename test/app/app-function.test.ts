@@ -7,19 +7,19 @@ const GITHUB = 'https://api.github.com';
 /** A fake gate: records every re-run request and answers with a new deploy id (or nothing). */
 function fakeRerun(known: Record<string, string> = {}) {
   const calls: Array<[string, string]> = [];
-  const rerun: RerunGate = async (deployId, repository) => {
+  const rerun: RerunGate = (deployId, repository) => {
     calls.push([deployId, repository]);
     const next = known[deployId];
-    return next ? { deployId: next } : undefined;
+    return Promise.resolve(next ? { deployId: next } : undefined);
   };
   return { rerun, calls };
 }
 
-function setup(known: Record<string, string> = {}) {
+async function setup(known: Record<string, string> = {}) {
   const { logger, lines } = capturingLogger();
   const probot = testProbot({ log: logger });
   const gate = fakeRerun(known);
-  probot.load(createAppFunction({ rerun: gate.rerun }));
+  await probot.load(createAppFunction({ rerun: gate.rerun }));
   return { probot, gate, lines };
 }
 
@@ -39,7 +39,7 @@ afterAll(() => nock.enableNetConnect());
 
 describe('app function: check_run.rerequested', () => {
   test('our check run re-runs the deploy event named by its external_id, for its repository', async () => {
-    const { probot, gate, lines } = setup({ dep_old: 'dep_new' });
+    const { probot, gate, lines } = await setup({ dep_old: 'dep_new' });
     await probot.receive({
       id: '1',
       name: 'check_run',
@@ -58,7 +58,7 @@ describe('app function: check_run.rerequested', () => {
     ['another check name', 'randscape', 'dep_old'],
     ['no external id', 'a11y-gate / shop-web', ''],
   ])('%s: ignored', async (_what, name, externalId) => {
-    const { probot, gate } = setup({ dep_old: 'dep_new' });
+    const { probot, gate } = await setup({ dep_old: 'dep_new' });
     await probot.receive({
       id: '2',
       name: 'check_run',
@@ -68,7 +68,7 @@ describe('app function: check_run.rerequested', () => {
   });
 
   test('a deploy event the gate does not know (or of another repository) is logged, not thrown', async () => {
-    const { probot, gate, lines } = setup();
+    const { probot, gate, lines } = await setup();
     await probot.receive({
       id: '3',
       name: 'check_run',
@@ -81,11 +81,9 @@ describe('app function: check_run.rerequested', () => {
   test('a failing re-run fails the delivery (so GitHub shows it) and is logged', async () => {
     const { logger, lines } = capturingLogger();
     const probot = testProbot({ log: logger });
-    probot.load(
+    await probot.load(
       createAppFunction({
-        rerun: async () => {
-          throw new Error('database unavailable');
-        },
+        rerun: () => Promise.reject(new Error('database unavailable')),
       }),
     );
     await expect(
@@ -109,7 +107,7 @@ describe('app function: check_suite.rerequested', () => {
   }
 
   test('re-runs the latest of our check runs per site in the suite, and nothing else', async () => {
-    const { probot, gate } = setup({ dep_b: 'dep_b2', dep_docs: 'dep_docs2' });
+    const { probot, gate } = await setup({ dep_b: 'dep_b2', dep_docs: 'dep_docs2' });
     const payload = suiteRerequested();
     const installationId = payload.installation.id;
     const github = nock(GITHUB)
@@ -136,7 +134,7 @@ describe('app function: check_suite.rerequested', () => {
   });
 
   test('a suite without gate results re-runs nothing', async () => {
-    const { probot, gate, lines } = setup();
+    const { probot, gate, lines } = await setup();
     const payload = suiteRerequested();
     nock(GITHUB)
       .post(`/app/installations/${payload.installation.id}/access_tokens`)
@@ -152,7 +150,7 @@ describe('app function: check_suite.rerequested', () => {
 
 describe('app function: other events', () => {
   test('installation.created is logged with the account, and calls nothing', async () => {
-    const { probot, gate, lines } = setup();
+    const { probot, gate, lines } = await setup();
     const payload = webhookExample('installation', 'created');
     await probot.receive({ id: '7', name: 'installation', payload: payload as never });
     expect(lines.find((l) => l.msg === 'installation event')).toMatchObject({
@@ -164,7 +162,7 @@ describe('app function: other events', () => {
   });
 
   test('events the app does not handle are ignored cleanly', async () => {
-    const { probot, gate } = setup();
+    const { probot, gate } = await setup();
     await probot.receive({
       id: '8',
       name: 'check_run',

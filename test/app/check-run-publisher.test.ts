@@ -36,11 +36,12 @@ function gateResult(extra: Partial<GateResult> = {}): GateResult {
 class FakeDeploys implements DeployAccess {
   deploys = new Map<string, PublishableDeploy>();
   states = new Map<string, CheckRunState>();
-  async load(id: string) {
-    return this.deploys.get(id);
+  load(id: string) {
+    return Promise.resolve(this.deploys.get(id));
   }
-  async setCheckRun(id: string, state: CheckRunState) {
+  setCheckRun(id: string, state: CheckRunState) {
     this.states.set(id, state);
+    return Promise.resolve();
   }
 }
 
@@ -54,7 +55,7 @@ function setup(
     logger: pino({ level: 'silent' }),
     baseUrl: () => options.publicUrl ?? 'https://gate.example',
     timeoutMs: options.timeoutMs,
-    installationOrg: async () => options.linkedOrg ?? 'acme',
+    installationOrg: () => Promise.resolve(options.linkedOrg ?? 'acme'),
   });
   return { deploys, publisher };
 }

@@ -98,7 +98,7 @@ describe('SSRF guard', () => {
       'mapped.example': [{ address: '::ffff:10.0.0.1', family: 6 }],
       'compatible.example': [{ address: '::7f00:1', family: 6 }],
     };
-    const lookup = guardedLookup(async (host) => answers[host] ?? []);
+    const lookup = guardedLookup((host) => Promise.resolve(answers[host] ?? []));
     const call = (host: string) =>
       new Promise<{ err: Error | null; address: unknown }>((resolve) =>
         lookup(host, {}, (err, address) => resolve({ err, address })),

@@ -22,7 +22,7 @@ export class ContractChecker {
   constructor(private readonly doc: OpenApiDoc) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
-    this.ajv.addSchema(doc as object, 'openapi');
+    this.ajv.addSchema(doc, 'openapi');
     this.templates = Object.keys(doc.paths)
       .map((template) => ({
         template,

@@ -83,8 +83,8 @@ export class ServerProcess {
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line) this.logs.push(line);
     };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     await this.waitReady(this.options.readyTimeoutMs ?? 60_000);
   }

@@ -6,7 +6,7 @@ import type { ApiContext } from '../../api/context.js';
 
 describe('the error handler', () => {
   const lines: string[] = [];
-  const logger = createLogger({ logLevel: 'error' }, { write: (l: string) => lines.push(l) } as never);
+  const logger = createLogger({ logLevel: 'error' }, { write: (l: string) => lines.push(l) });
   const app = express();
   app.use((_req, res, next) => {
     res.locals.requestId = 'req-1';

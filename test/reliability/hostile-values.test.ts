@@ -124,7 +124,7 @@ describe.each(kinds)('NUL and over-long values on every operation (%s)', (db) =>
       for (const v of [...NUL_VALUES, LONG]) {
         out.push({
           method: method.toUpperCase(),
-          path: `${validPath}?${new URLSearchParams({ [q.name]: v })}`,
+          path: `${validPath}?${new URLSearchParams({ [q.name]: v }).toString()}`,
           body: sampleBody(op, 0),
           label: `${label} · query ${q.name}=${JSON.stringify(v.slice(0, 12))}`,
         });

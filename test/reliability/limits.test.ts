@@ -111,7 +111,7 @@ describe('hostile bodies and slow clients (real server process)', () => {
         headers: { 'content-type': 'application/json', ...auth(op.credential) },
         body: stream,
         duplex: 'half',
-      } as RequestInit);
+      });
       expect([op.path, res.status]).toEqual([op.path, 413]);
       await res.text();
     }
