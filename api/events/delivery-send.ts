@@ -93,7 +93,7 @@ function post(url: URL, headers: Record<string, string>, body: string, o: SendSe
       method: 'POST',
       headers,
       agent: secure ? o.agents.https : o.agents.http,
-      lookup: o.allowPrivate ? undefined : (guardedLookup(o.resolver) as never),
+      lookup: o.allowPrivate ? undefined : guardedLookup(o.resolver),
     });
     o.inFlight.add(req);
     const timer = setTimeout(() => {
@@ -111,7 +111,7 @@ function readAnswer(res: IncomingMessage, o: SendSettings, finish: (a: Answer) =
   let read = 0;
   const status = res.statusCode ?? 0;
   const retryAfterMs =
-    status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'] as string) : undefined;
+    status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
   const done = () => {
     const text = excerptOf(Buffer.concat(chunks), o.excerptChars);
     const redirect = status >= 300 && status < 400 ? 'redirects are not followed' : null;

@@ -37,11 +37,11 @@ export async function sitesAfter(
       'retention_deploy_days',
     );
   if (after) {
-    q.where((w) =>
-      w
-        .where('org', '>', after.org)
-        .orWhere((x) => x.where('org', after.org).andWhere('site_id', '>', after.siteId)),
-    );
+    q.where((w) => {
+      w.where('org', '>', after.org).orWhere((x) => {
+        x.where('org', after.org).andWhere('site_id', '>', after.siteId);
+      });
+    });
   }
   return q;
 }
@@ -63,11 +63,11 @@ export async function deleteExpiredDeploys(
 
 /** No deploy event uses the scan as head or baseline, and no VPAT report as evidence. */
 function unused(db: Knex) {
-  return (q: Knex.QueryBuilder) =>
-    q
-      .whereNotExists(db('deploys').whereRaw('deploys.scan_id = scans.id').select(db.raw('1')))
+  return (q: Knex.QueryBuilder) => {
+    q.whereNotExists(db('deploys').whereRaw('deploys.scan_id = scans.id').select(db.raw('1')))
       .whereNotExists(db('deploys').whereRaw('deploys.baseline_scan_id = scans.id').select(db.raw('1')))
       .whereNotExists(db('vpat_reports').whereRaw('vpat_reports.scan_id = scans.id').select(db.raw('1')));
+  };
 }
 
 export interface ScanCutoffs {
@@ -98,27 +98,30 @@ export async function markExpiredScans(db: Knex, c: ScanCutoffs, limit: number):
   const candidates = await db('scans')
     .where({ org: c.org, site_id: c.siteId, status: 'complete' })
     .andWhere('created_at', '<', c.other > c.base ? c.other : c.base)
-    .andWhere((w) =>
-      w
-        .where((x) => x.where('branch', c.baseBranch).andWhere('created_at', '<', c.base))
-        .orWhere((x) =>
-          x
-            .where((y) => y.whereNot('branch', c.baseBranch).orWhereNull('branch'))
-            .andWhere('created_at', '<', c.other),
-        ),
-    )
+    .andWhere((w) => {
+      w.where((x) => {
+        x.where('branch', c.baseBranch).andWhere('created_at', '<', c.base);
+      }).orWhere((x) => {
+        x.where((y) => {
+          y.whereNot('branch', c.baseBranch).orWhereNull('branch');
+        }).andWhere('created_at', '<', c.other);
+      });
+    })
     .whereNotIn('id', newestBase)
     .modify(unused(db))
     .orderBy('created_at')
     .limit(limit)
-    .select('id');
-  const ids = candidates.map((r: { id: string }) => r.id);
+    .select<Array<{ id: string }>>('id');
+  const ids = candidates.map((r) => r.id);
   if (ids.length === 0) return [];
   await db('scans').whereIn('id', ids).andWhere({ status: 'complete' }).modify(unused(db)).update({
     status: 'deleted',
   });
-  const marked = await db('scans').whereIn('id', ids).andWhere({ status: 'deleted' }).select('id');
-  return marked.map((r: { id: string }) => r.id);
+  const marked = await db('scans')
+    .whereIn('id', ids)
+    .andWhere({ status: 'deleted' })
+    .select<Array<{ id: string }>>('id');
+  return marked.map((r) => r.id);
 }
 
 /** Scans marked `deleted` whose rows are still there (a deletion cut short, or the sweep's own). */

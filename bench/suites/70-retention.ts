@@ -52,7 +52,10 @@ interface Size {
 async function databaseSize(db: Knex, kind: BenchTarget['kind']): Promise<Size> {
   if (kind === 'sqlite') {
     await db.raw('pragma wal_checkpoint(TRUNCATE)');
-    const one = async (p: string) => Number(Object.values((await db.raw(`pragma ${p}`))[0] as object)[0]);
+    const one = async (p: string) => {
+      const rows = await db.raw<Array<Record<string, unknown>>>(`pragma ${p}`);
+      return Number(Object.values(rows[0])[0]);
+    };
     const [pages, free, size] = [
       await one('page_count'),
       await one('freelist_count'),
@@ -60,14 +63,14 @@ async function databaseSize(db: Knex, kind: BenchTarget['kind']): Promise<Size> 
     ];
     return { used: (pages - free) * size, file: pages * size };
   }
-  const tables = (await db.raw(
+  const tables = await db.raw<{ rows: Array<{ tablename: string }> }>(
     "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex%'",
-  )) as { rows: Array<{ tablename: string }> };
+  );
   for (const { tablename } of tables.rows) await db.raw('vacuum ??', [tablename]);
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: Array<{ bytes: string }> }>(
     `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
        join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind = 'r'`,
-  )) as { rows: Array<{ bytes: string }> };
+  );
   return { used: Number(rows[0].bytes), file: Number(rows[0].bytes) };
 }
 
