@@ -88,7 +88,6 @@ const LONG_FUNCTIONS = [
   'api/http/openapi.ts',
   'api/http/routes/keys.ts',
   'api/http/routes/webhooks.ts',
-  'api/store/migrations/0001_foundation.ts',
   'app/check-run-publisher.ts',
 ];
 

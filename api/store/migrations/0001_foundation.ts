@@ -6,6 +6,14 @@ import type { Knex } from 'knex';
  * milliseconds, which sort correctly as text on both SQLite and PostgreSQL.
  */
 export async function up(knex: Knex): Promise<void> {
+  await keysAndRequests(knex);
+  await outbox(knex);
+  await sitesAndScans(knex);
+  await scanContents(knex);
+}
+
+/** API keys, and the per-request bookkeeping: idempotency records and rate-limit windows. */
+async function keysAndRequests(knex: Knex): Promise<void> {
   await knex.schema.createTable('api_keys', (t) => {
     t.string('id', 40).primary();
     t.string('org', 100).notNullable();
@@ -41,7 +49,10 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['bucket', 'window_start']);
     t.index(['window_start']);
   });
+}
 
+/** The event outbox the webhook deliveries are made from. */
+async function outbox(knex: Knex): Promise<void> {
   await knex.schema.createTable('outbox_messages', (t) => {
     t.string('id', 40).primary();
     t.string('org', 100).notNullable();
@@ -50,7 +61,10 @@ export async function up(knex: Knex): Promise<void> {
     t.string('created_at', 30).notNullable();
     t.index(['org', 'created_at']);
   });
+}
 
+/** Sites and their scans. */
+async function sitesAndScans(knex: Knex): Promise<void> {
   await knex.schema.createTable('sites', (t) => {
     t.string('org', 100).notNullable();
     t.string('site_id', 100).notNullable();
@@ -88,7 +102,10 @@ export async function up(knex: Knex): Promise<void> {
     // `GET /api/v1/scans?sha=` without a site: "which scans exist for this commit?"
     t.index(['org', 'sha', 'created_at']);
   });
+}
 
+/** A scan's pages and issues. */
+async function scanContents(knex: Knex): Promise<void> {
   await knex.schema.createTable('scan_pages', (t) => {
     t.string('scan_id', 40).notNullable().references('scans.id').onDelete('CASCADE');
     t.integer('page_index').notNullable();
