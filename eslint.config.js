@@ -81,8 +81,6 @@ const OVERSIZED_FILES = ['api/events/delivery-worker.ts'];
 const LONG_FUNCTIONS = [
   'action/api-client.ts',
   'action/inputs.ts',
-  'action/run.ts',
-  'api/domain/vpat-render-html.ts',
   'api/events/delivery-worker.ts',
   'api/http/mount.ts',
   'api/http/openapi.ts',

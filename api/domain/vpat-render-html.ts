@@ -76,21 +76,24 @@ export function summarySentence(report: VpatReport): string {
   );
 }
 
-export function renderVpatHtml(report: VpatReport): string {
-  const title = `${report.product.name} ${report.product.version} Accessibility Conformance Report`;
-  const info: Array<[string, string]> = [
-    ['Name of product/version', `${report.product.name} ${report.product.version}`],
-    ['Report date', report.created_at.slice(0, 10)],
-    ['Product description', report.product.description ?? '—'],
-    ['Vendor', report.product.vendor ?? '—'],
-    ['Contact information', contactLines(report).join(', ') || '—'],
-    ['Report status', statusLine(report)],
-    ['Report id', `${report.id} (version ${report.version ?? 1})`],
-  ];
-  const standards = report.standards
-    .map((s) => `<li><a href="${escapeHtml(s.url)}">${escapeHtml(s.label)}</a></li>`)
-    .join('');
-  const tables = report.chapters
+// The report's own style sheet: readable on screen, and paged cleanly when printed.
+const STYLE = `body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem; }
+h1 { font-size: 1.8rem; } h2 { font-size: 1.4rem; margin-top: 2rem; } h3 { font-size: 1.15rem; }
+table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1.5rem; }
+caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
+th, td { border: 1px solid #595959; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; }
+thead th { background: #e8e8e8; }
+tbody th { font-weight: 600; width: 24%; } tbody td:nth-child(2) { width: 14%; }
+td p { margin: 0 0 0.4rem; } .meta { font-style: italic; }
+a { color: #0645ad; text-decoration: underline; overflow-wrap: anywhere; }
+.status { border: 2px solid #1a1a1a; padding: 0.5rem 0.75rem; }
+dt { font-weight: 600; } dd { margin: 0 0 0.5rem 1rem; }
+@media print { body { max-width: none; padding: 0; font-size: 11pt; } a { color: #000; } thead { display: table-header-group; } tr { break-inside: avoid; } section { break-before: auto; } }
+`;
+
+/** One table per chapter (its heading, note and rows); a chapter without criteria is left out. */
+function chapterTables(report: VpatReport): string {
+  return report.chapters
     .map((ch) => {
       const rows = report.criteria.filter((c) => c.chapter === ch.id);
       if (rows.length === 0) return '';
@@ -111,6 +114,23 @@ export function renderVpatHtml(report: VpatReport): string {
       );
     })
     .join('\n');
+}
+
+export function renderVpatHtml(report: VpatReport): string {
+  const title = `${report.product.name} ${report.product.version} Accessibility Conformance Report`;
+  const info: Array<[string, string]> = [
+    ['Name of product/version', `${report.product.name} ${report.product.version}`],
+    ['Report date', report.created_at.slice(0, 10)],
+    ['Product description', report.product.description ?? '—'],
+    ['Vendor', report.product.vendor ?? '—'],
+    ['Contact information', contactLines(report).join(', ') || '—'],
+    ['Report status', statusLine(report)],
+    ['Report id', `${report.id} (version ${report.version ?? 1})`],
+  ];
+  const standards = report.standards
+    .map((s) => `<li><a href="${escapeHtml(s.url)}">${escapeHtml(s.label)}</a></li>`)
+    .join('');
+  const tables = chapterTables(report);
   const summary = Object.entries(report.summary.by_conformance)
     .map(([k, n]) => `<li>${escapeHtml(CONFORMANCE_LABELS[k as Conformance])}: ${n}</li>`)
     .join('');
@@ -127,19 +147,7 @@ export function renderVpatHtml(report: VpatReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem; }
-h1 { font-size: 1.8rem; } h2 { font-size: 1.4rem; margin-top: 2rem; } h3 { font-size: 1.15rem; }
-table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1.5rem; }
-caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
-th, td { border: 1px solid #595959; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; }
-thead th { background: #e8e8e8; }
-tbody th { font-weight: 600; width: 24%; } tbody td:nth-child(2) { width: 14%; }
-td p { margin: 0 0 0.4rem; } .meta { font-style: italic; }
-a { color: #0645ad; text-decoration: underline; overflow-wrap: anywhere; }
-.status { border: 2px solid #1a1a1a; padding: 0.5rem 0.75rem; }
-dt { font-weight: 600; } dd { margin: 0 0 0.5rem 1rem; }
-@media print { body { max-width: none; padding: 0; font-size: 11pt; } a { color: #000; } thead { display: table-header-group; } tr { break-inside: avoid; } section { break-before: auto; } }
-</style>
+${STYLE}</style>
 </head>
 <body>
 <main>
