@@ -82,8 +82,6 @@ const LONG_FUNCTIONS = [
   'action/api-client.ts',
   'action/inputs.ts',
   'api/events/delivery-worker.ts',
-  'api/http/mount.ts',
-  'api/http/openapi.ts',
   'api/http/routes/keys.ts',
   'api/http/routes/webhooks.ts',
   'app/check-run-publisher.ts',

@@ -25,12 +25,6 @@ export interface MountDeps {
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
-  const { db, requestLocks } = deps.ctx;
-  // Replay copies of answers that hold a secret are sealed with the service's secret key.
-  const sealIf = (def: AnyRoute, text: string) =>
-    def.secretInAnswer ? webhookSecretBox(deps.ctx).seal(text) : text;
-  const openIf = (def: AnyRoute, text: string) =>
-    def.secretInAnswer ? webhookSecretBox(deps.ctx).open(text) : text;
 
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
@@ -64,57 +58,80 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
       if (result !== 'sent') send(res, result);
       return;
     }
-    if (idemKey.length > 255) {
-      throw problems.validation([
-        { pointer: 'header:Idempotency-Key', detail: 'must be at most 255 characters' },
-      ]);
-    }
     const owner = principal.kind === 'key' ? principal.keyId : 'admin';
-    const hash = createHash('sha256')
-      .update(`${def.method} ${req.originalUrl.split('?')[0]} ${req.bodyHash ?? ''}`)
-      .digest('hex');
-    const begun = await beginIdempotentRequest(db, requestLocks, owner, idemKey, hash);
-    if (begun.state === 'mismatch') {
-      throw new HttpProblem(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request body.',
-      );
-    }
-    if (begun.state === 'in_progress') {
-      throw problems.conflict('A request with this Idempotency-Key is still being processed; retry later.');
-    }
-    if (begun.state === 'replay') {
-      res.status(begun.response.status).set(begun.response.headers).set('Idempotent-Replayed', 'true');
-      res.type('application/json').send(openIf(def, begun.response.body));
-      return;
-    }
-    let result: Reply | 'sent';
-    try {
-      result = await run();
-    } catch (err) {
-      await releaseIdempotentRequest(db, requestLocks, owner, idemKey).catch(() => undefined);
-      throw err;
-    }
-    if (result === 'sent') {
-      // A streamed answer cannot be replayed: forget the key rather than leave it started.
-      await releaseIdempotentRequest(db, requestLocks, owner, idemKey);
-      return;
-    }
-    const text = serialize(result);
-    if (result.status < 300) {
-      await completeIdempotentRequest(db, requestLocks, owner, idemKey, {
-        status: result.status,
-        headers: result.headers ?? {},
-        body: sealIf(def, text),
-      });
-    } else {
-      await releaseIdempotentRequest(db, requestLocks, owner, idemKey);
-    }
-    send(res, result, text);
+    await answerIdempotently(deps.ctx, { def, req, res, run, owner, key: idemKey });
   }
 
   return router;
+}
+
+interface IdempotentCall {
+  def: AnyRoute;
+  req: Request;
+  res: Response;
+  run: () => Promise<Reply | 'sent'>;
+  /** The key's id, or 'admin' for the admin token: keys are per principal. */
+  owner: string;
+  key: string;
+}
+
+/**
+ * Runs a POST that carries an Idempotency-Key: a retry with the same key and body replays the first
+ * answer, the same key with another body is refused, and a key still running answers 409.
+ */
+async function answerIdempotently(ctx: ApiContext, call: IdempotentCall): Promise<void> {
+  const { def, req, res, run, owner, key } = call;
+  const { db, requestLocks } = ctx;
+  // Replay copies of answers that hold a secret are sealed with the service's secret key.
+  const sealIf = (text: string) => (def.secretInAnswer ? webhookSecretBox(ctx).seal(text) : text);
+  const openIf = (text: string) => (def.secretInAnswer ? webhookSecretBox(ctx).open(text) : text);
+  if (key.length > 255) {
+    throw problems.validation([
+      { pointer: 'header:Idempotency-Key', detail: 'must be at most 255 characters' },
+    ]);
+  }
+  const hash = createHash('sha256')
+    .update(`${def.method} ${req.originalUrl.split('?')[0]} ${req.bodyHash ?? ''}`)
+    .digest('hex');
+  const begun = await beginIdempotentRequest(db, requestLocks, owner, key, hash);
+  if (begun.state === 'mismatch') {
+    throw new HttpProblem(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body.',
+    );
+  }
+  if (begun.state === 'in_progress') {
+    throw problems.conflict('A request with this Idempotency-Key is still being processed; retry later.');
+  }
+  if (begun.state === 'replay') {
+    res.status(begun.response.status).set(begun.response.headers).set('Idempotent-Replayed', 'true');
+    res.type('application/json').send(openIf(begun.response.body));
+    return;
+  }
+  let result: Reply | 'sent';
+  try {
+    result = await run();
+  } catch (err) {
+    await releaseIdempotentRequest(db, requestLocks, owner, key).catch(() => undefined);
+    throw err;
+  }
+  if (result === 'sent') {
+    // A streamed answer cannot be replayed: forget the key rather than leave it started.
+    await releaseIdempotentRequest(db, requestLocks, owner, key);
+    return;
+  }
+  const text = serialize(result);
+  if (result.status < 300) {
+    await completeIdempotentRequest(db, requestLocks, owner, key, {
+      status: result.status,
+      headers: result.headers ?? {},
+      body: sealIf(text),
+    });
+  } else {
+    await releaseIdempotentRequest(db, requestLocks, owner, key);
+  }
+  send(res, result, text);
 }
 
 function parseParams(def: AnyRoute, req: Request): unknown {

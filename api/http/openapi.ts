@@ -123,8 +123,8 @@ function successResponse(spec: ResponseSpec, keyed: boolean, isPost: boolean) {
   };
 }
 
-export function generateOpenApi(input: OpenApiInput) {
-  const registry = new OpenAPIRegistry();
+/** The credentials an operation may name: an API key (two headers) and the admin token. */
+function registerSecuritySchemes(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'http',
     scheme: 'bearer',
@@ -143,58 +143,67 @@ export function generateOpenApi(input: OpenApiInput) {
     name: 'x-admin-token',
     description: 'The service admin token (ADMIN_TOKEN or ./data/admin-token).',
   });
+}
 
-  for (const route of input.routes) {
-    const keyed = takesKey(route.access);
-    const responses: RouteConfig['responses'] = { ...standardErrors(route) };
-    for (const [status, spec] of Object.entries(route.responses)) {
-      responses[Number(status)] = successResponse(spec, keyed, route.method === 'post');
-    }
-    const headers =
-      route.method === 'post'
-        ? z.object({
-            'Idempotency-Key': z.string().max(255).optional().openapi({
-              description: 'Makes a retry safe: the same key and body within 24 h replays the first answer.',
-            }),
-          })
-        : undefined;
-    registry.registerPath({
-      method: route.method,
-      path: openApiPath(route.path),
-      summary: route.summary,
-      description: (route.description ? route.description + '\n\n' : '') + accessText(route),
-      tags: [route.tag],
-      // Alternatives: either credential header carries the key (and the admin token where it is accepted).
-      security: [
-        ...(keyed ? [{ ApiKey: [] }, { ApiKeyHeader: [] }] : []),
-        ...(route.access === 'admin-token' || route.access === 'org-admin' ? [{ AdminToken: [] }] : []),
-      ],
-      'x-required-scope': keyed && route.access !== 'key' ? accessLabel(route.access) : undefined,
-      request: {
-        params: route.params as never,
-        query: route.query as never,
-        headers: headers as never,
-        body: route.body
-          ? { required: true, content: { 'application/json': { schema: route.body } } }
-          : undefined,
-      },
-      responses,
-    });
+/** One route's operation: its parameters, body, access, standard errors and answers. */
+function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
+  const keyed = takesKey(route.access);
+  const responses: RouteConfig['responses'] = { ...standardErrors(route) };
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[Number(status)] = successResponse(spec, keyed, route.method === 'post');
   }
+  const headers =
+    route.method === 'post'
+      ? z.object({
+          'Idempotency-Key': z.string().max(255).optional().openapi({
+            description: 'Makes a retry safe: the same key and body within 24 h replays the first answer.',
+          }),
+        })
+      : undefined;
+  registry.registerPath({
+    method: route.method,
+    path: openApiPath(route.path),
+    summary: route.summary,
+    description: (route.description ? route.description + '\n\n' : '') + accessText(route),
+    tags: [route.tag],
+    // Alternatives: either credential header carries the key (and the admin token where it is accepted).
+    security: [
+      ...(keyed ? [{ ApiKey: [] }, { ApiKeyHeader: [] }] : []),
+      ...(route.access === 'admin-token' || route.access === 'org-admin' ? [{ AdminToken: [] }] : []),
+    ],
+    'x-required-scope': keyed && route.access !== 'key' ? accessLabel(route.access) : undefined,
+    request: {
+      params: route.params as never,
+      query: route.query as never,
+      headers: headers as never,
+      body: route.body
+        ? { required: true, content: { 'application/json': { schema: route.body } } }
+        : undefined,
+    },
+    responses,
+  });
+}
 
-  for (const hook of input.webhooks ?? []) {
-    registry.registerWebhook({
-      method: 'post',
-      path: hook.name,
-      summary: hook.summary,
-      description:
-        'Delivered per the Standard Webhooks spec: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the subscription secret).',
-      request: { body: { content: { 'application/json': { schema: hook.payload } } } },
-      responses: {
-        200: { description: 'Any 2xx acknowledges the delivery; 410 disables the subscription.' },
-      },
-    });
-  }
+/** One event the service delivers to webhook subscribers. */
+function registerWebhook(registry: OpenAPIRegistry, hook: OpenApiWebhook): void {
+  registry.registerWebhook({
+    method: 'post',
+    path: hook.name,
+    summary: hook.summary,
+    description:
+      'Delivered per the Standard Webhooks spec: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the subscription secret).',
+    request: { body: { content: { 'application/json': { schema: hook.payload } } } },
+    responses: {
+      200: { description: 'Any 2xx acknowledges the delivery; 410 disables the subscription.' },
+    },
+  });
+}
+
+export function generateOpenApi(input: OpenApiInput) {
+  const registry = new OpenAPIRegistry();
+  registerSecuritySchemes(registry);
+  for (const route of input.routes) registerRoute(registry, route);
+  for (const hook of input.webhooks ?? []) registerWebhook(registry, hook);
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const l = input.limits;
