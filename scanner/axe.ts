@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 export type { AxeResults } from 'axe-core';
 
@@ -28,32 +28,63 @@ export const AXE_VERSION = (
 ).version;
 
 /**
- * Injects axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
+ * A scanning tab carries axe-core's script in every frame as a function that is defined when the document is
+ * created but run only when the page is scanned: the script (650 kB) crosses from Node to the browser once
+ * per tab instead of once per frame of every page, and it still runs after the page's own scripts, as if
+ * injected then (a page's own `axe` is replaced, as it would be).
+ */
+const LOADER = '__a11yGateLoadAxe';
+const LOADER_SCRIPT =
+  `Object.defineProperty(globalThis, ${JSON.stringify(LOADER)}, ` +
+  `{ configurable: true, value: function () {\n${AXE_SOURCE}\n} });`;
+
+export async function prepareTab(page: Page): Promise<void> {
+  await page.addInitScript(LOADER_SCRIPT);
+}
+
+/** Loads axe-core in one frame: from the tab's loader where the frame has it, else by sending the script. */
+async function loadAxe(frame: Frame): Promise<void> {
+  const loaded = await frame.evaluate((name) => {
+    const load = (globalThis as Record<string, unknown>)[name];
+    if (typeof load !== 'function') return false;
+    load();
+    return true;
+  }, LOADER);
+  if (!loaded) await frame.evaluate(AXE_SOURCE);
+}
+
+/**
+ * Loads axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
  * it is loaded too, and merges the frames' results itself (their selectors joined with the frame's).
  * Frames that go away meanwhile are skipped.
  */
 export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
   await Promise.all(
     page.frames().map((frame) =>
-      frame.evaluate(AXE_SOURCE).catch((err: unknown) => {
+      loadAxe(frame).catch((err: unknown) => {
         if (frame === page.mainFrame()) throw err;
       }),
     ),
   );
-  return page.evaluate(
-    (values) =>
-      (
-        globalThis as unknown as {
-          axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
-          document: unknown;
-        }
-      ).axe.run((globalThis as unknown as { document: unknown }).document, {
-        runOnly: { type: 'tag', values },
-        // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
-        resultTypes: ['violations', 'incomplete'],
-      }),
-    tags,
-  );
+  const result = await page.evaluate(async (values) => {
+    const g = globalThis as unknown as {
+      axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
+      document: unknown;
+    };
+    const out = await g.axe.run(g.document, {
+      runOnly: { type: 'tag', values },
+      // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
+      resultTypes: ['violations', 'incomplete'],
+    });
+    // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
+    // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).
+    const prototypes = [Object.prototype, Array.prototype, String.prototype, Number.prototype];
+    const plainJson =
+      /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(JSON.stringify)) &&
+      prototypes.every((p) => !Object.prototype.hasOwnProperty.call(p, 'toJSON'));
+    return plainJson ? JSON.stringify(out) : out;
+  }, tags);
+  return typeof result === 'string' ? (JSON.parse(result) as AxeResults) : result;
 }
 
 /** What the service reads of passes and inapplicable: the rule ids (which rules ran on the page). */

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { runAxe, type AxeResults } from './axe.js';
+import { prepareTab, runAxe, type AxeResults } from './axe.js';
 import type { ScanOptions } from './options.js';
 
 export interface ScannedPage {
@@ -76,19 +76,17 @@ async function load(
 }
 
 /**
- * Opens one page in the worker's context, waits as the options say, and runs axe-core. Never throws: a page
- * that fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the
- * HTTP status when there was one. The whole page, axe included, has `timeout` to finish.
+ * Loads one URL in the worker's tab, waits as the options say, and runs axe-core. Never throws: a page that
+ * fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the HTTP
+ * status when there was one. The whole page, axe included, has `timeout` to finish.
  */
-export async function scanPage(
-  context: BrowserContext,
+async function scanInTab(
+  page: Page,
   url: string,
   options: ScanOptions,
   isLoginPage: (url: string) => boolean,
   collectLinks: boolean,
 ): Promise<PageOutcome> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(options.timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new PageTimeout()), options.timeoutMs);
@@ -108,6 +106,38 @@ export async function scanPage(
     };
   } finally {
     clearTimeout(timer);
-    await page.close().catch(() => {});
+  }
+}
+
+/**
+ * One worker's tab, reused from page to page: a new tab costs a renderer process and its set-up, and in a
+ * renderer that ran axe-core before, axe's script compiles from the cache. Each navigation is a new document
+ * (URLs are without fragments and unique), so nothing of one page's scripts reaches the next. After a failed
+ * page the tab is thrown away, so a page still loading, stuck or crashed never touches the next.
+ */
+export class PageWorker {
+  private page: Page | null = null;
+
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly options: ScanOptions,
+    private readonly isLoginPage: (url: string) => boolean,
+  ) {}
+
+  async scan(url: string, collectLinks: boolean): Promise<PageOutcome> {
+    if (!this.page) {
+      this.page = await this.context.newPage();
+      this.page.setDefaultTimeout(this.options.timeoutMs);
+      await prepareTab(this.page);
+    }
+    const outcome = await scanInTab(this.page, url, this.options, this.isLoginPage, collectLinks);
+    if (!outcome.ok) await this.close();
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    const page = this.page;
+    this.page = null;
+    await page?.close().catch(() => {});
   }
 }

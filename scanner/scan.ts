@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { AXE_VERSION } from './axe.js';
 import { launchBrowser, resolveBrowser } from './browser.js';
 import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
-import { scanPage, type PageOutcome } from './page-scan.js';
+import { PageWorker, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
 import { openSession } from './session.js';
 import { looksLikePage, pageKey, urlMatcher } from './url-match.js';
@@ -17,23 +17,22 @@ export interface ScanRun {
 }
 
 /**
- * A pool of workers, one browser context each, taking pages from a shared list. Results keep the list's
- * order whatever order the workers finish in.
+ * A pool of workers, one browser context and tab each, taking pages from a shared list. Results keep the
+ * list's order whatever order the workers finish in.
  */
 async function scanLevel(
-  contexts: BrowserContext[],
+  workers: PageWorker[],
   urls: string[],
-  options: ScanOptions,
-  isLoginPage: (url: string) => boolean,
+  collectLinks: boolean,
   progress: { report: (o: PageOutcome) => void },
 ): Promise<PageOutcome[]> {
   const out = new Array<PageOutcome>(urls.length);
   let next = 0;
   await Promise.all(
-    contexts.map(async (context) => {
+    workers.map(async (worker) => {
       while (next < urls.length) {
         const i = next++;
-        out[i] = await scanPage(context, urls[i], options, isLoginPage, options.crawl);
+        out[i] = await worker.scan(urls[i], collectLinks);
         progress.report(out[i]);
       }
     }),
@@ -83,16 +82,17 @@ export async function scan(
   const pages: PageOutcome[] = [];
   let notScanned = 0;
   try {
-    const workers = Math.max(1, Math.min(options.concurrency, level.length));
+    const count = Math.max(1, Math.min(options.concurrency, level.length));
     const contexts = await Promise.all(
-      Array.from({ length: workers }, () => openSession(browser, options, [...origins])),
+      Array.from({ length: count }, () => openSession(browser, options, [...origins])),
     );
+    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
     let planned = level.length;
     let finished = 0;
     progress.planned(planned);
     const report = { report: (o: PageOutcome) => progress.page(describe(o), ++finished, planned) };
     while (level.length > 0) {
-      const outcomes = await scanLevel(contexts, level, options, isLoginPage, report);
+      const outcomes = await scanLevel(workers, level, options.crawl, report);
       pages.push(...outcomes);
       if (!options.crawl) break;
       const found = discover(outcomes, origins, seen, options.exclude);

@@ -689,20 +689,54 @@ const AXE_DIR = axeDirectory();
 const AXE_SOURCE = external_node_fs_default().readFileSync(external_node_path_default().join(AXE_DIR, 'axe.min.js'), 'utf8');
 const AXE_VERSION = JSON.parse(external_node_fs_default().readFileSync(external_node_path_default().join(AXE_DIR, 'package.json'), 'utf8')).version;
 /**
- * Injects axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
+ * A scanning tab carries axe-core's script in every frame as a function that is defined when the document is
+ * created but run only when the page is scanned: the script (650 kB) crosses from Node to the browser once
+ * per tab instead of once per frame of every page, and it still runs after the page's own scripts, as if
+ * injected then (a page's own `axe` is replaced, as it would be).
+ */
+const LOADER = '__a11yGateLoadAxe';
+const LOADER_SCRIPT = `Object.defineProperty(globalThis, ${JSON.stringify(LOADER)}, ` +
+    `{ configurable: true, value: function () {\n${AXE_SOURCE}\n} });`;
+async function prepareTab(page) {
+    await page.addInitScript(LOADER_SCRIPT);
+}
+/** Loads axe-core in one frame: from the tab's loader where the frame has it, else by sending the script. */
+async function loadAxe(frame) {
+    const loaded = await frame.evaluate((name) => {
+        const load = globalThis[name];
+        if (typeof load !== 'function')
+            return false;
+        load();
+        return true;
+    }, LOADER);
+    if (!loaded)
+        await frame.evaluate(AXE_SOURCE);
+}
+/**
+ * Loads axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
  * it is loaded too, and merges the frames' results itself (their selectors joined with the frame's).
  * Frames that go away meanwhile are skipped.
  */
 async function runAxe(page, tags) {
-    await Promise.all(page.frames().map((frame) => frame.evaluate(AXE_SOURCE).catch((err) => {
+    await Promise.all(page.frames().map((frame) => loadAxe(frame).catch((err) => {
         if (frame === page.mainFrame())
             throw err;
     })));
-    return page.evaluate((values) => globalThis.axe.run(globalThis.document, {
-        runOnly: { type: 'tag', values },
-        // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
-        resultTypes: ['violations', 'incomplete'],
-    }), tags);
+    const result = await page.evaluate(async (values) => {
+        const g = globalThis;
+        const out = await g.axe.run(g.document, {
+            runOnly: { type: 'tag', values },
+            // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
+            resultTypes: ['violations', 'incomplete'],
+        });
+        // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
+        // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).
+        const prototypes = [Object.prototype, Array.prototype, String.prototype, Number.prototype];
+        const plainJson = /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(JSON.stringify)) &&
+            prototypes.every((p) => !Object.prototype.hasOwnProperty.call(p, 'toJSON'));
+        return plainJson ? JSON.stringify(out) : out;
+    }, tags);
+    return typeof result === 'string' ? JSON.parse(result) : result;
 }
 /** What the service reads of passes and inapplicable: the rule ids (which rules ran on the page). */
 function forSubmission(result) {
@@ -796,13 +830,11 @@ async function load(page, url, options, isLoginPage, collectLinks) {
     return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
 }
 /**
- * Opens one page in the worker's context, waits as the options say, and runs axe-core. Never throws: a page
- * that fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the
- * HTTP status when there was one. The whole page, axe included, has `timeout` to finish.
+ * Loads one URL in the worker's tab, waits as the options say, and runs axe-core. Never throws: a page that
+ * fails (navigation error, HTTP error, timeout, login redirect) is reported with the reason and the HTTP
+ * status when there was one. The whole page, axe included, has `timeout` to finish.
  */
-async function scanPage(context, url, options, isLoginPage, collectLinks) {
-    const page = await context.newPage();
-    page.setDefaultTimeout(options.timeoutMs);
+async function scanInTab(page, url, options, isLoginPage, collectLinks) {
     let timer;
     const deadline = new Promise((_, reject) => {
         timer = setTimeout(() => reject(new PageTimeout()), options.timeoutMs);
@@ -824,7 +856,39 @@ async function scanPage(context, url, options, isLoginPage, collectLinks) {
     }
     finally {
         clearTimeout(timer);
-        await page.close().catch(() => { });
+    }
+}
+/**
+ * One worker's tab, reused from page to page: a new tab costs a renderer process and its set-up, and in a
+ * renderer that ran axe-core before, axe's script compiles from the cache. Each navigation is a new document
+ * (URLs are without fragments and unique), so nothing of one page's scripts reaches the next. After a failed
+ * page the tab is thrown away, so a page still loading, stuck or crashed never touches the next.
+ */
+class PageWorker {
+    context;
+    options;
+    isLoginPage;
+    page = null;
+    constructor(context, options, isLoginPage) {
+        this.context = context;
+        this.options = options;
+        this.isLoginPage = isLoginPage;
+    }
+    async scan(url, collectLinks) {
+        if (!this.page) {
+            this.page = await this.context.newPage();
+            this.page.setDefaultTimeout(this.options.timeoutMs);
+            await prepareTab(this.page);
+        }
+        const outcome = await scanInTab(this.page, url, this.options, this.isLoginPage, collectLinks);
+        if (!outcome.ok)
+            await this.close();
+        return outcome;
+    }
+    async close() {
+        const page = this.page;
+        this.page = null;
+        await page?.close().catch(() => { });
     }
 }
 
@@ -906,16 +970,16 @@ async function openSession(browser, options, origins) {
 
 
 /**
- * A pool of workers, one browser context each, taking pages from a shared list. Results keep the list's
- * order whatever order the workers finish in.
+ * A pool of workers, one browser context and tab each, taking pages from a shared list. Results keep the
+ * list's order whatever order the workers finish in.
  */
-async function scanLevel(contexts, urls, options, isLoginPage, progress) {
+async function scanLevel(workers, urls, collectLinks, progress) {
     const out = new Array(urls.length);
     let next = 0;
-    await Promise.all(contexts.map(async (context) => {
+    await Promise.all(workers.map(async (worker) => {
         while (next < urls.length) {
             const i = next++;
-            out[i] = await scanPage(context, urls[i], options, isLoginPage, options.crawl);
+            out[i] = await worker.scan(urls[i], collectLinks);
             progress.report(out[i]);
         }
     }));
@@ -957,14 +1021,15 @@ async function scan(options, progress = silentProgress, env = process.env) {
     const pages = [];
     let notScanned = 0;
     try {
-        const workers = Math.max(1, Math.min(options.concurrency, level.length));
-        const contexts = await Promise.all(Array.from({ length: workers }, () => openSession(browser, options, [...origins])));
+        const count = Math.max(1, Math.min(options.concurrency, level.length));
+        const contexts = await Promise.all(Array.from({ length: count }, () => openSession(browser, options, [...origins])));
+        const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
         let planned = level.length;
         let finished = 0;
         progress.planned(planned);
         const report = { report: (o) => progress.page(scan_describe(o), ++finished, planned) };
         while (level.length > 0) {
-            const outcomes = await scanLevel(contexts, level, options, isLoginPage, report);
+            const outcomes = await scanLevel(workers, level, options.crawl, report);
             pages.push(...outcomes);
             if (!options.crawl)
                 break;
