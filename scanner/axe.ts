@@ -47,7 +47,7 @@ async function loadAxe(frame: Frame): Promise<void> {
   const loaded = await frame.evaluate((name) => {
     const load = (globalThis as Record<string, unknown>)[name];
     if (typeof load !== 'function') return false;
-    load();
+    (load as () => void)();
     return true;
   }, LOADER);
   if (!loaded) await frame.evaluate(AXE_SOURCE);
