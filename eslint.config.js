@@ -80,7 +80,6 @@ function zonesWithout(allowed) {
 const OVERSIZED_FILES = ['api/events/delivery-worker.ts'];
 const LONG_FUNCTIONS = [
   'action/api-client.ts',
-  'action/inputs.ts',
   'api/events/delivery-worker.ts',
   'api/http/routes/keys.ts',
   'api/http/routes/webhooks.ts',

@@ -115,6 +115,35 @@ function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {
   }
 }
 
+/** The `max-new-issues` input: a non-negative integer, or null when not given. */
+function maxNewIssuesInput(get: GetInput): number | null {
+  const maxText = optional(get, 'max-new-issues');
+  if (maxText === null) return null;
+  if (!/^\d+$/.test(maxText)) {
+    throw new InputError('max-new-issues', `must be a non-negative integer, got "${maxText}"`);
+  }
+  const maxNewIssues = Number(maxText);
+  if (!Number.isSafeInteger(maxNewIssues)) throw new InputError('max-new-issues', 'is too large');
+  return maxNewIssues;
+}
+
+/** The branch the scan belongs to and the ref the gate names, from the run's environment and event. */
+function branchAndRef(
+  env: NodeJS.ProcessEnv,
+  event: GitHubEvent,
+  triggeringRun: GitHubEvent['workflow_run'],
+): { branch: string | null; ref: string | null } {
+  // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
+  // (a tag push's GITHUB_REF_NAME is the tag).
+  const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
+    ? env.GITHUB_REF.slice('refs/heads/'.length)
+    : null;
+  const headBranch = env.GITHUB_HEAD_REF || triggeringRun?.head_branch || null;
+  const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
+  const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
+  return { branch, ref };
+}
+
 export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const apiUrl = apiBase(required(get, 'api-url'));
   if (!get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request') {
@@ -155,15 +184,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const url = optional(get, 'url');
   if (url) httpUrl('url', url);
 
-  const maxText = optional(get, 'max-new-issues');
-  let maxNewIssues: number | null = null;
-  if (maxText !== null) {
-    if (!/^\d+$/.test(maxText)) {
-      throw new InputError('max-new-issues', `must be a non-negative integer, got "${maxText}"`);
-    }
-    maxNewIssues = Number(maxText);
-    if (!Number.isSafeInteger(maxNewIssues)) throw new InputError('max-new-issues', 'is too large');
-  }
+  const maxNewIssues = maxNewIssuesInput(get);
 
   const repository = optional(get, 'repository') ?? env.GITHUB_REPOSITORY ?? null;
   if (repository && !REPOSITORY.test(repository)) {
@@ -175,14 +196,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
   const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
 
-  // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
-  // (a tag push's GITHUB_REF_NAME is the tag).
-  const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
-    ? env.GITHUB_REF.slice('refs/heads/'.length)
-    : null;
-  const headBranch = env.GITHUB_HEAD_REF || triggeringRun?.head_branch || null;
-  const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
-  const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
+  const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
   return {
     apiUrl,

@@ -31836,6 +31836,31 @@ function readEvent(env) {
         return {};
     }
 }
+/** The `max-new-issues` input: a non-negative integer, or null when not given. */
+function maxNewIssuesInput(get) {
+    const maxText = optional(get, 'max-new-issues');
+    if (maxText === null)
+        return null;
+    if (!/^\d+$/.test(maxText)) {
+        throw new InputError('max-new-issues', `must be a non-negative integer, got "${maxText}"`);
+    }
+    const maxNewIssues = Number(maxText);
+    if (!Number.isSafeInteger(maxNewIssues))
+        throw new InputError('max-new-issues', 'is too large');
+    return maxNewIssues;
+}
+/** The branch the scan belongs to and the ref the gate names, from the run's environment and event. */
+function branchAndRef(env, event, triggeringRun) {
+    // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
+    // (a tag push's GITHUB_REF_NAME is the tag).
+    const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
+        ? env.GITHUB_REF.slice('refs/heads/'.length)
+        : null;
+    const headBranch = env.GITHUB_HEAD_REF || triggeringRun?.head_branch || null;
+    const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
+    const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
+    return { branch, ref };
+}
 function parseInputs(get, env = process.env) {
     const apiUrl = apiBase(required(get, 'api-url'));
     if (!get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request') {
@@ -31869,16 +31894,7 @@ function parseInputs(get, env = process.env) {
     const url = optional(get, 'url');
     if (url)
         httpUrl('url', url);
-    const maxText = optional(get, 'max-new-issues');
-    let maxNewIssues = null;
-    if (maxText !== null) {
-        if (!/^\d+$/.test(maxText)) {
-            throw new InputError('max-new-issues', `must be a non-negative integer, got "${maxText}"`);
-        }
-        maxNewIssues = Number(maxText);
-        if (!Number.isSafeInteger(maxNewIssues))
-            throw new InputError('max-new-issues', 'is too large');
-    }
+    const maxNewIssues = maxNewIssuesInput(get);
     const repository = optional(get, 'repository') ?? env.GITHUB_REPOSITORY ?? null;
     if (repository && !REPOSITORY.test(repository)) {
         throw new InputError('repository', `must be "owner/name", got "${repository}"`);
@@ -31887,14 +31903,7 @@ function parseInputs(get, env = process.env) {
     const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
     const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
     const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
-    // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
-    // (a tag push's GITHUB_REF_NAME is the tag).
-    const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
-        ? env.GITHUB_REF.slice('refs/heads/'.length)
-        : null;
-    const headBranch = env.GITHUB_HEAD_REF || triggeringRun?.head_branch || null;
-    const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
-    const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
+    const { branch, ref } = branchAndRef(env, event, triggeringRun);
     return {
         apiUrl,
         apiKey,
