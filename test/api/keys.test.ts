@@ -1,15 +1,9 @@
 import { jest } from '@jest/globals';
 import { controlClock } from '../helpers/clock.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 describe.each(dbKinds)('API keys and auth (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db });
 
   test('admin creates a key shown once; the key describes itself', async () => {
     const created = await h.request('POST', '/api/v1/keys', {

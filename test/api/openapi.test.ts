@@ -1,14 +1,8 @@
 import { openApiPath } from '../../api/http/route.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarness, useHarness } from '../helpers/harness.js';
 
 describe('discovery: GET /api/v1 and the OpenAPI document', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   test('every route is listed at GET /api/v1 and documented in OpenAPI with its errors', async () => {
     const info = await h.request('GET', '/api/v1');

@@ -1,5 +1,5 @@
 import { RetentionSweep, type SweepLimits } from '../../api/services/retention.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -22,19 +22,11 @@ async function count(h: Harness, table: string, where: Record<string, string> = 
 }
 
 describe.each(dbKinds)('retention sweep (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, org: 'acme' });
 
   async function scan(siteId: string, branch: string, c: string, ageDays: number, n = 2, issues = 3) {
     const res = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: { url: 'https://r.example.com/', siteId, sha: sha(c), branch, pages: pages(n, issues) },
     });
     expect(res.status).toBe(201);
@@ -45,7 +37,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     return res.body.id as string;
   }
   const exists = async (id: string) =>
-    (await h.request('GET', `/api/v1/scans/${id}`, { key })).status === 200;
+    (await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status === 200;
   /** Runs the sweep until a whole walk over the sites (wrap to wrap) removed nothing; returns the runs. */
   const sweepAll = async (sweep: RetentionSweep) => {
     let removedThisWalk = 0;
@@ -65,7 +57,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     const baseline = await scan('shop', 'main', '1', 450);
     const head = await scan('shop', 'feature', '2', 440);
     const gate = await h.request('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       body: { siteId: 'shop', sha: sha('2'), baseline_sha: sha('1') },
     });
     expect(gate.status).toBe(201);
@@ -76,7 +68,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     const oldFeature = await scan('shop', 'feature', '5', 40);
     const evidence = await scan('shop', 'feature', '6', 45);
     const report = await h.request('POST', '/api/v1/vpat/generate', {
-      key,
+      key: h.key,
       body: { siteId: 'shop', scan_id: evidence, product: { name: 'Shop', version: '1' } },
     });
     expect(report.status).toBe(201);
@@ -99,17 +91,17 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
       .where({ id: gate.body.id })
       .update({ created_at: ago(401) });
     await sweepAll(new RetentionSweep(h.server.service.ctx));
-    expect((await h.request('GET', `/api/v1/deploy/${gate.body.id}`, { key })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/deploy/${gate.body.id}`, { key: h.key })).status).toBe(404);
     expect(await exists(baseline)).toBe(false);
     expect(await exists(head)).toBe(false);
     for (const id of [evidence, newestBase, recentFeature])
       expect([id, await exists(id)]).toEqual([id, true]);
-    expect((await h.request('GET', `/api/v1/vpat/${report.body.id}`, { key })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/vpat/${report.body.id}`, { key: h.key })).status).toBe(200);
   });
 
   test("the periods are each site's own", async () => {
     const patched = await h.request('PATCH', '/api/v1/sites/short', {
-      key,
+      key: h.key,
       body: { retention: { base_branch_days: 5, other_branch_days: 1 } },
     });
     expect(patched.status).toBe(200);
@@ -128,7 +120,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     for (let i = 0; i < 5; i++) await scan(`batch-${i % 3}`, 'dev', 'e', 60, 4, 5);
     for (let i = 0; i < 8; i++) {
       const gate = await h.request('POST', '/api/v1/deploy/trigger', {
-        key,
+        key: h.key,
         body: { siteId: 'batch-0', sha: sha('f') },
       });
       await h

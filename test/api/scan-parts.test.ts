@@ -1,5 +1,5 @@
 import { removeExpiredOpenScans } from '../../api/services/scan-parts.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'b'.repeat(40);
 
@@ -157,13 +157,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
 });
 
 describe.each(dbKinds)('open scans expire (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { OPEN_SCAN_TTL_HOURS: '0.0001' } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, env: { OPEN_SCAN_TTL_HOURS: '0.0001' } });
 
   test('an open scan past its time takes no parts, cannot complete, and the sweep removes it with its rows', async () => {
     const key = await h.createKey({ org: 'acme' });

@@ -1,18 +1,10 @@
 import { getSite } from '../../api/store/sites.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 describe.each(dbKinds)('sites (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, org: 'acme' });
 
-  const scan = (siteId: string, k = key) =>
+  const scan = (siteId: string, k = h.key) =>
     h.request('POST', '/api/v1/scans', {
       key: k,
       body: { url: 'https://shop.example.com/', siteId, pages: [] },
@@ -21,7 +13,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
   test('a scan creates its site with default settings', async () => {
     expect((await scan('web')).status).toBe(201);
     expect((await scan('web')).status).toBe(201);
-    const res = await h.request('GET', '/api/v1/sites/web', { key });
+    const res = await h.request('GET', '/api/v1/sites/web', { key: h.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       siteId: 'web',
@@ -39,7 +31,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
   test('PATCH changes settings; absent fields stay, null clears; getSite reads them', async () => {
     await scan('patched');
     const patched = await h.request('PATCH', '/api/v1/sites/patched', {
-      key,
+      key: h.key,
       body: {
         name: 'Shop',
         url: 'https://shop.example.com',
@@ -59,7 +51,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
     expect(patched.body.updated_at >= patched.body.created_at).toBe(true);
 
     const again = await h.request('PATCH', '/api/v1/sites/patched', {
-      key,
+      key: h.key,
       body: { name: null, base_branch: null },
     });
     expect(again.body).toMatchObject({
@@ -84,23 +76,23 @@ describe.each(dbKinds)('sites (%s)', (db) => {
     });
     expect(await getSite(h.db, 'other', 'patched')).toBeUndefined();
 
-    const cleared = await h.request('PATCH', '/api/v1/sites/patched', { key, body: { gate: null } });
+    const cleared = await h.request('PATCH', '/api/v1/sites/patched', { key: h.key, body: { gate: null } });
     expect(cleared.body.gate).toBeNull();
   });
 
   test('PATCH retention changes the periods given and keeps the others', async () => {
     await scan('kept');
     const res = await h.request('PATCH', '/api/v1/sites/kept', {
-      key,
+      key: h.key,
       body: { retention: { other_branch_days: 7, deploy_days: 90 } },
     });
     expect(res.status).toBe(200);
     expect(res.body.retention).toEqual({ base_branch_days: 400, other_branch_days: 7, deploy_days: 90 });
     const again = await h.request('PATCH', '/api/v1/sites/kept', {
-      key,
+      key: h.key,
       body: { retention: { base_branch_days: 800 } },
     });
-    expect((await h.request('GET', '/api/v1/sites/kept', { key })).body.retention).toEqual({
+    expect((await h.request('GET', '/api/v1/sites/kept', { key: h.key })).body.retention).toEqual({
       base_branch_days: 800,
       other_branch_days: 7,
       deploy_days: 90,
@@ -110,7 +102,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
 
   test('a base_branch given as a git ref is stored as the branch name scans carry', async () => {
     const res = await h.request('PATCH', '/api/v1/sites/ref-site', {
-      key,
+      key: h.key,
       body: { base_branch: 'refs/heads/develop' },
     });
     expect(res.body.base_branch).toBe('develop');
@@ -118,25 +110,27 @@ describe.each(dbKinds)('sites (%s)', (db) => {
 
   test('a forged list cursor with U+0000 is 422, not a PostgreSQL error', async () => {
     const forged = Buffer.from(JSON.stringify(['a\u0000'])).toString('base64url');
-    const res = await h.request('GET', `/api/v1/sites?cursor=${forged}`, { key });
+    const res = await h.request('GET', `/api/v1/sites?cursor=${forged}`, { key: h.key });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('#/query/cursor');
   });
 
   test('PATCH may configure a site before its first scan', async () => {
     const res = await h.request('PATCH', '/api/v1/sites/not-scanned-yet', {
-      key,
+      key: h.key,
       body: { base_branch: 'trunk' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ siteId: 'not-scanned-yet', base_branch: 'trunk' });
     await scan('not-scanned-yet');
-    expect((await h.request('GET', '/api/v1/sites/not-scanned-yet', { key })).body.base_branch).toBe('trunk');
+    expect((await h.request('GET', '/api/v1/sites/not-scanned-yet', { key: h.key })).body.base_branch).toBe(
+      'trunk',
+    );
   });
 
   test('bad settings are 422 with pointers and change nothing', async () => {
     await scan('strict');
-    const before = await h.request('GET', '/api/v1/sites/strict', { key });
+    const before = await h.request('GET', '/api/v1/sites/strict', { key: h.key });
     for (const [body, pointer] of [
       [{ repository: 'not a repo' }, '#/repository'],
       [{ url: 'ftp://x' }, '#/url'],
@@ -155,11 +149,11 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       [{ retention: { base_branch_days: '400' } }, '#/retention/base_branch_days'],
       [{ retention: { reports_days: 10 } }, '#/retention'],
     ] as const) {
-      const res = await h.request('PATCH', '/api/v1/sites/strict', { key, body });
+      const res = await h.request('PATCH', '/api/v1/sites/strict', { key: h.key, body });
       expect(res.status).toBe(422);
       expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
-    expect((await h.request('GET', '/api/v1/sites/strict', { key })).body).toEqual(before.body);
+    expect((await h.request('GET', '/api/v1/sites/strict', { key: h.key })).body).toEqual(before.body);
   });
 
   test('list is ordered by siteId and cursor-paginated; other orgs see nothing', async () => {
@@ -174,13 +168,13 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       path = `/api/v1/sites?limit=3&cursor=${page.body.next_cursor}`;
     }
     expect(seen).toEqual(['a-site', 'b-site', 'c-site', 'd-site']);
-    const mine = await h.request('GET', '/api/v1/sites?limit=100', { key });
+    const mine = await h.request('GET', '/api/v1/sites?limit=100', { key: h.key });
     expect(mine.body.data.map((s: { siteId: string }) => s.siteId)).not.toContain('a-site');
-    expect((await h.request('GET', '/api/v1/sites/a-site', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/sites/a-site', { key: h.key })).status).toBe(404);
     expect(
       (await h.request('PATCH', '/api/v1/sites/a-site', { key: other, body: { name: 'x' } })).status,
     ).toBe(200);
-    expect((await h.request('GET', '/api/v1/sites/a-site', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/sites/a-site', { key: h.key })).status).toBe(404);
   });
 
   test('scopes: reading needs read, PATCH needs manage; unknown or malformed ids are 404', async () => {
@@ -193,7 +187,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
     expect(
       (await h.request('PATCH', '/api/v1/sites/scoped', { key: reader, body: { name: 'x' } })).status,
     ).toBe(403);
-    expect((await h.request('GET', '/api/v1/sites/nope', { key })).status).toBe(404);
-    expect((await h.request('GET', '/api/v1/sites/Not_A_Slug', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/sites/nope', { key: h.key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/sites/Not_A_Slug', { key: h.key })).status).toBe(404);
   });
 });

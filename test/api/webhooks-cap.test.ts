@@ -1,17 +1,11 @@
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
  * The subscription cap bounds the fan-out inside every scan and gate transaction, so it must hold when
  * many creations race: counting and inserting happen under one lock per org.
  */
 describe.each(dbKinds)('webhook subscription cap under concurrency (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 
   test('200 parallel creations store exactly 50; the rest are 409', async () => {
     const key = await h.createKey({ org: 'race', scopes: ['manage', 'read'] });

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /** Counts TCP connections, so a test can show that nothing ever reached the forbidden address. */
 async function connectionCounter() {
@@ -19,15 +19,7 @@ async function connectionCounter() {
 }
 
 describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'ssrf' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, org: 'ssrf' });
 
   test.each([
     'https://127.0.0.1/hook',
@@ -49,7 +41,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     'https://localhost/hook',
     'http://hooks.example.com/hook',
   ])('%s is refused at creation with 422', async (url) => {
-    const res = await h.request('POST', '/api/v1/webhooks', { key, body: { url, events: ['*'] } });
+    const res = await h.request('POST', '/api/v1/webhooks', { key: h.key, body: { url, events: ['*'] } });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.errors).toEqual([{ pointer: '#/url', detail: expect.any(String) }]);
@@ -59,7 +51,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
   test('a name that resolves to loopback at delivery time (DNS rebinding) is a failed attempt, never a connection', async () => {
     const target = await connectionCounter();
     const created = await h.request('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: `https://rebind.example:${target.port}/hook`, events: ['scan.created'] },
     });
     expect(created.status).toBe(201);
@@ -70,7 +62,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 's' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
+    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
     expect(res.body.data).toHaveLength(1);
     expect(res.body.data[0]).toMatchObject({ outcome: 'retrying', response_status: null });
     expect(res.body.data[0].error).toMatch(
@@ -78,13 +70,13 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     );
     expect(target.count()).toBe(0);
     await target.close();
-    await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key: h.key });
   });
 
   test('a stored literal private target (e.g. created while private targets were allowed) is refused at delivery', async () => {
     const target = await connectionCounter();
     const created = await h.request('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: 'https://hooks.example.com/x', events: ['scan.created'] },
     });
     await h
@@ -95,7 +87,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 't' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
+    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
     expect(res.body.data[0].error).toMatch(
       /^refused: the URL points at ::ffff:7f00:1, which is a loopback address/,
     );
@@ -106,7 +98,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
   test('a stored IPv4-compatible IPv6 target ([::127.0.0.1]) is refused at delivery, never connected to', async () => {
     const target = await connectionCounter();
     const created = await h.request('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: 'https://hooks.example.com/y', events: ['scan.created'] },
     });
     await h
@@ -117,7 +109,7 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 'u' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
+    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
     expect(res.body.data[0].error).toMatch(
       /^refused: the URL points at ::7f00:1, which is an IPv4-compatible/,
     );

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { sweepExpiredWaivers } from '../../api/services/waiver-expiry.js';
 import { newId } from '../../api/domain/ids.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
  * Inserts a waiver with the columns the sweep relies on; any other required column the gate's
@@ -46,13 +46,7 @@ async function insertWaiver(db: Knex, w: { org: string; expires_at: string | nul
 }
 
 describe.each(dbKinds)('waiver.expired sweep (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db });
 
   test('each expired waiver gets exactly one waiver.expired event, even with sweeps racing', async () => {
     const past = new Date(Date.now() - 60_000).toISOString();

@@ -192,8 +192,9 @@ export function useHarness(options: HarnessOptions & { org?: string } = {}): Use
         if (key === undefined) throw new Error('useHarness: no org was given, so there is no key');
         return key;
       }
-      const value: unknown = Reflect.get(started, property);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(started) : value;
+      // The harness's methods are closures (no `this`), and `db` is a knex function with properties:
+      // both are handed out as they are.
+      return Reflect.get(started, property);
     },
   });
 }
