@@ -206,7 +206,7 @@ export function generateOpenApi(input: OpenApiInput) {
   for (const hook of input.webhooks ?? []) registerWebhook(registry, hook);
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  const l = input.limits;
+
   return generator.generateDocument({
     openapi: '3.1.0',
     info: {
@@ -217,15 +217,20 @@ export function generateOpenApi(input: OpenApiInput) {
         'Errors are `application/problem+json` with a stable `code`. Every POST accepts `Idempotency-Key`. ' +
         'Lists are cursor-paginated (`limit` 1-100, `next_cursor`, `Link: rel="next"`). ' +
         'A path that exists under another method answers 405 (`method_not_allowed`) with `Allow`.',
-      'x-limits': {
-        body_bytes: l.bodyBytes,
-        pages_per_scan: l.pagesPerScan,
-        issues_per_scan: l.issuesPerScan,
-        issue_html_bytes: l.issueHtmlBytes,
-        requests_per_minute_per_key: l.requestsPerMinute,
-        auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
-      },
+      'x-limits': publishedLimits(input.limits),
     },
     servers: [{ url: '/' }],
   });
+}
+
+/** The service's limits under the names the API publishes them (GET /api/v1 and the OpenAPI document). */
+export function publishedLimits(l: Limits) {
+  return {
+    body_bytes: l.bodyBytes,
+    pages_per_scan: l.pagesPerScan,
+    issues_per_scan: l.issuesPerScan,
+    issue_html_bytes: l.issueHtmlBytes,
+    requests_per_minute_per_key: l.requestsPerMinute,
+    auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from '../../schemas/zod.js';
 import type { ApiContext } from '../../context.js';
+import { publishedLimits } from '../openapi.js';
 import { accessLabel, defineRoute, openApiPath, type AnyRoute } from '../route.js';
 
 const Info = z
@@ -53,14 +54,7 @@ export function infoRoutes(
             version,
             api_version: 'v1' as const,
             openapi: '/api/v1/openapi.json',
-            limits: {
-              body_bytes: l.bodyBytes,
-              pages_per_scan: l.pagesPerScan,
-              issues_per_scan: l.issuesPerScan,
-              issue_html_bytes: l.issueHtmlBytes,
-              requests_per_minute_per_key: l.requestsPerMinute,
-              auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
-            },
+            limits: publishedLimits(l),
             endpoints: allRoutes().map((r) => ({
               method: r.method.toUpperCase(),
               path: openApiPath(r.path),
