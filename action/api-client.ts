@@ -1,4 +1,7 @@
 import { gzipSync } from 'node:zlib';
+import { responseLinks, type ApiResponse } from './api-response.js';
+
+export type { ApiResponse };
 
 /**
  * A small client for the a11y-gate REST API: JSON over fetch, every POST with an Idempotency-Key, and
@@ -57,16 +60,6 @@ export interface ApiClientOptions {
   log?: (message: string) => void;
   /** Jitter source in [0, 1) (tests pin it). */
   random?: () => number;
-}
-
-export interface ApiResponse<T> {
-  status: number;
-  body: T;
-  /** The `Location` header resolved against the base URL, when the service sent one. */
-  location: string | null;
-  /** True when the service replayed an earlier answer for the same Idempotency-Key. */
-  replayed: boolean;
-  requestId: string | null;
 }
 
 interface Problem {
@@ -184,11 +177,10 @@ export class ApiClient {
             { status: res.status, requestId: requestId ?? undefined, attempts: attempt },
           );
         }
-        const location = res.headers.get('location');
         return {
           status: res.status,
           body: parsed,
-          location: location ? this.resolveLocation(location) : null,
+          ...responseLinks(res.headers, (l) => this.resolveLocation(l)),
           replayed: res.headers.get('idempotent-replayed') === 'true',
           requestId,
         };

@@ -109,6 +109,15 @@ function summaryOf(step: ScanStep): NonNullable<UploadNote['scanned']> {
   };
 }
 
+/** The console's page when the service has a public URL; else the deploy event in the API. */
+function detailsUrlOf(
+  res: { pageUrl: string | null; location: string | null },
+  apiUrl: string,
+  id: string,
+): string {
+  return res.pageUrl ?? res.location ?? `${apiUrl}/api/v1/deploy/${encodeURIComponent(id)}`;
+}
+
 /**
  * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
  * job summary, annotations, and a failed step when the gate fails. Never throws: every failure ends in
@@ -155,7 +164,7 @@ export async function run(): Promise<void> {
     );
     const event = res.body;
     assertDeployEvent(event, res.status);
-    const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
+    const detailsUrl = detailsUrlOf(res, inputs.apiUrl, event.id);
     const total = event.new_issues_total ?? event.counts.new;
 
     setOutputs({

@@ -1,3 +1,4 @@
+import { consolePaths } from '../api/domain/console-links.js';
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
@@ -31,7 +32,7 @@ export interface CheckRunPublisherOptions {
   probot: Probot;
   deploys: DeployAccess;
   logger: Logger;
-  /** Base of `details_url` (PUBLIC_URL, else the server's own URL). */
+  /** Base of `details_url`, the console's deploy page (PUBLIC_URL, else the server's own URL). */
   baseUrl: () => string;
   /**
    * The org an installation of the App is linked to (undefined: none). A check run is posted only when
@@ -134,7 +135,7 @@ async function postCheckRun(
   t: Target,
 ): Promise<CheckRunState> {
   const payload = buildCheckRun(deploy.result, {
-    detailsUrl: `${p.options.baseUrl()}/api/v1/deploy/${encodeURIComponent(deploy.result.id)}`,
+    detailsUrl: p.options.baseUrl() + consolePaths.deploy(deploy.result.id),
   });
   const [first = [], ...rest] = annotationBatches(payload.annotations);
   const { owner, repo } = t;

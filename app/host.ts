@@ -167,7 +167,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   if (probot && !config.publicUrl) {
     logger.warn(
       { url },
-      'PUBLIC_URL is not set: check runs link to this address, which GitHub users may not reach',
+      'PUBLIC_URL is not set: check runs link to the console at this address, which GitHub users may not reach',
     );
   }
   let recovery: CheckRunRecovery | undefined;

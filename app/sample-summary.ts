@@ -85,7 +85,7 @@ export const SAMPLE_RESULT: GateResult = {
   new_issues_total: 3,
 };
 
-export const SAMPLE_DETAILS_URL = `https://a11y-gate.example.com/api/v1/deploy/${SAMPLE_RESULT.id}`;
+export const SAMPLE_DETAILS_URL = `https://a11y-gate.example.com/deploys/${SAMPLE_RESULT.id}`;
 
 /** The markdown block of the document: the run's header fields, summary, text and annotations. */
 export function renderSample(): string {

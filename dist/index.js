@@ -28375,7 +28375,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3918);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8679);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28386,7 +28386,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3918:
+/***/ 8679:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31392,7 +31392,34 @@ function annotateNewIssues(issues, total) {
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./action/api-response.ts
+/** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
+function responseLinks(headers, resolve) {
+    const location = headers.get('location');
+    return { location: location ? resolve(location) : null, pageUrl: htmlAlternate(headers.get('link')) };
+}
+/**
+ * The `rel="alternate"; type="text/html"` target of a Link header (RFC 8288): the console page the service
+ * offers for people when it has a public URL. Only an absolute http(s) URL is taken.
+ */
+function htmlAlternate(header) {
+    if (!header)
+        return null;
+    for (const part of header.split(/,(?=\s*<)/)) {
+        const m = /^\s*<([^>]*)>(.*)$/.exec(part);
+        if (!m)
+            continue;
+        const params = m[2].toLowerCase();
+        if (!/;\s*rel="?alternate"?/.test(params) || !/;\s*type="?text\/html"?/.test(params))
+            continue;
+        if (/^https?:\/\//i.test(m[1]))
+            return m[1];
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./action/api-client.ts
+
 
 class ApiError extends Error {
     kind;
@@ -31501,11 +31528,10 @@ class ApiClient {
                     const type = res.headers.get('content-type')?.split(';')[0]?.trim();
                     throw new ApiError('rejected', `POST ${path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
                 }
-                const location = res.headers.get('location');
                 return {
                     status: res.status,
                     body: parsed,
-                    location: location ? this.resolveLocation(location) : null,
+                    ...responseLinks(res.headers, (l) => this.resolveLocation(l)),
                     replayed: res.headers.get('idempotent-replayed') === 'true',
                     requestId,
                 };
@@ -37194,6 +37220,10 @@ function summaryOf(step) {
         seconds: step.seconds,
     };
 }
+/** The console's page when the service has a public URL; else the deploy event in the API. */
+function detailsUrlOf(res, apiUrl, id) {
+    return res.pageUrl ?? res.location ?? `${apiUrl}/api/v1/deploy/${encodeURIComponent(id)}`;
+}
 /**
  * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
  * job summary, annotations, and a failed step when the gate fails. Never throws: every failure ends in
@@ -37234,7 +37264,7 @@ async function run() {
         idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null));
         const event = res.body;
         assertDeployEvent(event, res.status);
-        const detailsUrl = res.location ?? `${inputs.apiUrl}/api/v1/deploy/${encodeURIComponent(event.id)}`;
+        const detailsUrl = detailsUrlOf(res, inputs.apiUrl, event.id);
         const total = event.new_issues_total ?? event.counts.new;
         setOutputs({
             passed: event.passed,

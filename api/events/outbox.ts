@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { consoleUrl, eventConsolePath } from '../domain/console-links.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { eventDataSchema, type OutboxEvent } from '../schemas/events.js';
 import { fanOutMessage } from '../store/deliveries.js';
@@ -30,11 +31,16 @@ export async function recordEvent(
   trx: Knex.Transaction | Knex,
   org: string,
   event: OutboxEvent,
-  /** Deliver to this subscription only, whatever its event types (a ping). */
-  only?: string,
+  options: {
+    /** Deliver to this subscription only, whatever its event types (a ping). */
+    only?: string;
+    /** PUBLIC_URL: when set, the payload's `console_url` is the console page of the event's subject. */
+    publicUrl?: string;
+  } = {},
 ): Promise<string> {
   if (checkAtRunTime) checkEvent(event);
-  return writeOutboxMessage(trx, org, event.type, event.data, only);
+  const link = consoleUrl(options.publicUrl, eventConsolePath(event.type, event.data));
+  return writeOutboxMessage(trx, org, event.type, event.data, options.only, link);
 }
 
 /**
@@ -48,6 +54,7 @@ export async function writeOutboxMessage(
   type: string,
   data: unknown,
   only?: string,
+  consoleLink?: string,
 ): Promise<string> {
   const id = newId('msg');
   const createdAt = nowIso();
@@ -55,7 +62,7 @@ export async function writeOutboxMessage(
     id,
     org,
     type,
-    payload: JSON.stringify({ type, timestamp: createdAt, data }),
+    payload: JSON.stringify({ type, timestamp: createdAt, data, console_url: consoleLink }),
     created_at: createdAt,
   });
   // One pending delivery per matching subscription, in the same transaction: committed together or not at all.

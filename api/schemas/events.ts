@@ -165,6 +165,16 @@ function payloadSchema(type: EventType, data: ZodType, dataDescription: string) 
       type: z.literal(type),
       timestamp: Timestamp.openapi({ description: 'When the event happened (RFC 3339 UTC).' }),
       data: data.openapi({ description: dataDescription }),
+      console_url: z
+        .url()
+        .optional()
+        .openapi({
+          description:
+            'Only when the server has a PUBLIC_URL: the console page of what the event is about (`/scans/{id}`, ' +
+            '`/deploys/{id}`, `/reports/{id}` for the report version, `/sites/{siteId}` for a waiver). Opening it ' +
+            'asks a person to sign in with an API key of the org. Absent for key events and pings.',
+          example: 'https://a11y-gate.example.com/deploys/dep_2fJ8kQ0aXm4Rt9Lp1ZcV',
+        }),
     })
     .openapi(`${name}Event`);
 }

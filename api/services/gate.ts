@@ -41,7 +41,12 @@ export async function triggerGate(
   const event = present(record);
   await ctx.db.transaction(async (trx) => {
     await insertDeploy(trx, record);
-    await recordEvent(trx, org, { type: 'deploy.completed', data: event });
+    await recordEvent(
+      trx,
+      org,
+      { type: 'deploy.completed', data: event },
+      { publicUrl: ctx.config.publicUrl },
+    );
   });
   const { evaluation } = decision;
   ctx.logger.info(

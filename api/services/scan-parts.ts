@@ -132,7 +132,12 @@ export async function completeScan(ctx: ApiContext, org: string, scanId: string)
       rulesRun: open.rulesRun === null && pageLists.length === 0 ? null : [...rules].sort(),
       createdAt: scanCreatedAt(),
     });
-    await recordEvent(trx, org, { type: 'scan.created', data: presentCreatedScan(done) });
+    await recordEvent(
+      trx,
+      org,
+      { type: 'scan.created', data: presentCreatedScan(done) },
+      { publicUrl: ctx.config.publicUrl },
+    );
     completedNow = true;
     return done;
   });

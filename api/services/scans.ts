@@ -171,7 +171,12 @@ export async function ingestScan(
       rulesRun: builder.rulesRun(),
       createdAt,
     });
-    await recordEvent(trx, org, { type: 'scan.created', data: presentCreatedScan(scan) });
+    await recordEvent(
+      trx,
+      org,
+      { type: 'scan.created', data: presentCreatedScan(scan) },
+      { publicUrl: ctx.config.publicUrl },
+    );
     return scan;
   });
   if (!stored) {

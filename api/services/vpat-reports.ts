@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { ApiContext } from '../context.js';
 import { domainErrors, type FieldError } from '../domain/errors.js';
 import { newId, nowIso } from '../domain/ids.js';
@@ -43,29 +42,34 @@ function product(input: GenerateVpatInput['product']): ReportProduct {
 
 /** Stores a report version and its outbox event in one transaction: both exist, or neither. */
 export async function saveReport(
-  db: Knex,
+  ctx: ApiContext,
   org: string,
   report: VpatReport,
   type: `vpat.${string}` & EventType,
 ): Promise<void> {
-  await db.transaction(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await insertReport(trx, org, report);
-    await recordEvent(trx, org, {
-      type,
-      data: {
-        id: report.id,
-        siteId: report.siteId,
-        scan_id: report.scan_id,
-        status: report.status,
-        version: report.version,
-        previous_id: report.previous_id,
-        edition: report.edition,
-        wcag_version: report.wcag_version,
-        level: report.level,
-        summary: report.summary,
-        created_at: report.created_at,
+    await recordEvent(
+      trx,
+      org,
+      {
+        type,
+        data: {
+          id: report.id,
+          siteId: report.siteId,
+          scan_id: report.scan_id,
+          status: report.status,
+          version: report.version,
+          previous_id: report.previous_id,
+          edition: report.edition,
+          wcag_version: report.wcag_version,
+          level: report.level,
+          summary: report.summary,
+          created_at: report.created_at,
+        },
       },
-    });
+      { publicUrl: ctx.config.publicUrl },
+    );
   });
 }
 
@@ -139,7 +143,7 @@ export class VpatReportService {
         `The confirmation of ${r.decision.criterion} by ${r.decision.author} was not carried forward: ${r.reason}.`,
       );
     }
-    await saveReport(this.ctx.db, org, report, 'vpat.generated');
+    await saveReport(this.ctx, org, report, 'vpat.generated');
     return report;
   }
 

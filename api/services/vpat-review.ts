@@ -126,7 +126,7 @@ export class VpatReviewService {
         `The confirmation of ${r.decision.criterion} by ${r.decision.author} no longer applies: ${r.reason}.`,
       );
     }
-    await saveReport(this.ctx.db, org, report, 'vpat.reviewed');
+    await saveReport(this.ctx, org, report, 'vpat.reviewed');
     return report;
   }
 
@@ -161,7 +161,7 @@ export class VpatReviewService {
       created_by: { key_id: actor.keyId, name: actor.name },
       created_at: now,
     };
-    await saveReport(this.ctx.db, org, report, 'vpat.published');
+    await saveReport(this.ctx, org, report, 'vpat.published');
     return report;
   }
 

@@ -17,6 +17,11 @@ export function expiredWaiverData(w: ExpiredWaiverRow) {
 /** Records `waiver.expired` once per waiver that has expired; returns how many were recorded. */
 export async function sweepExpiredWaivers(ctx: ApiContext, now: Date = new Date()): Promise<number> {
   return markExpiredWaivers(ctx.db, nowIso(now), 500, async (trx, waiver) => {
-    await recordEvent(trx, waiver.org, { type: 'waiver.expired', data: expiredWaiverData(waiver) });
+    await recordEvent(
+      trx,
+      waiver.org,
+      { type: 'waiver.expired', data: expiredWaiverData(waiver) },
+      { publicUrl: ctx.config.publicUrl },
+    );
   });
 }

@@ -64,7 +64,7 @@ export async function createWaiver(
   const view = presentWaiver(record);
   await ctx.db.transaction(async (trx) => {
     await insertWaiver(trx, record);
-    await recordEvent(trx, org, { type: 'waiver.created', data: view });
+    await recordEvent(trx, org, { type: 'waiver.created', data: view }, { publicUrl: ctx.config.publicUrl });
   });
   ctx.logger.info({ waiver_id: record.id, org, site_id: record.siteId, rule: record.rule }, 'waiver created');
   return view;
@@ -103,7 +103,12 @@ export async function revokeWaiver(
   const revoked = await ctx.db.transaction(async (trx) => {
     if (!(await markWaiverRevoked(trx, org, id, now, revokedBy))) return undefined;
     const w = (await findWaiver(trx, org, id))!;
-    await recordEvent(trx, org, { type: 'waiver.revoked', data: presentWaiver(w, now) });
+    await recordEvent(
+      trx,
+      org,
+      { type: 'waiver.revoked', data: presentWaiver(w, now) },
+      { publicUrl: ctx.config.publicUrl },
+    );
     return w;
   });
   const w = revoked ?? (await findWaiver(ctx.db, org, id));

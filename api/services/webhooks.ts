@@ -146,7 +146,7 @@ export async function pingSubscription(
     if (!sub) throw domainErrors.notFound('webhook');
     if (sub.status !== 'active') throw domainErrors.conflict(inactive(sub));
     const data = { webhook_id: sub.id, url: sub.url, events: sub.events };
-    const messageId = await recordEvent(trx, org, { type: PING_EVENT, data }, sub.id);
+    const messageId = await recordEvent(trx, org, { type: PING_EVENT, data }, { only: sub.id });
     const delivery = await trx('webhook_deliveries')
       .where({ message_id: messageId, subscription_id: sub.id })
       .first<{ id: string }>('id');

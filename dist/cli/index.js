@@ -7,7 +7,7 @@ import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwrigh
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(990);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(622);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
@@ -17,7 +17,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 990:
+/***/ 622:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36,7 +36,34 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./action/api-response.ts
+/** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
+function responseLinks(headers, resolve) {
+    const location = headers.get('location');
+    return { location: location ? resolve(location) : null, pageUrl: htmlAlternate(headers.get('link')) };
+}
+/**
+ * The `rel="alternate"; type="text/html"` target of a Link header (RFC 8288): the console page the service
+ * offers for people when it has a public URL. Only an absolute http(s) URL is taken.
+ */
+function htmlAlternate(header) {
+    if (!header)
+        return null;
+    for (const part of header.split(/,(?=\s*<)/)) {
+        const m = /^\s*<([^>]*)>(.*)$/.exec(part);
+        if (!m)
+            continue;
+        const params = m[2].toLowerCase();
+        if (!/;\s*rel="?alternate"?/.test(params) || !/;\s*type="?text\/html"?/.test(params))
+            continue;
+        if (/^https?:\/\//i.test(m[1]))
+            return m[1];
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./action/api-client.ts
+
 
 class ApiError extends Error {
     kind;
@@ -145,11 +172,10 @@ class ApiClient {
                     const type = res.headers.get('content-type')?.split(';')[0]?.trim();
                     throw new ApiError('rejected', `POST ${path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
                 }
-                const location = res.headers.get('location');
                 return {
                     status: res.status,
                     body: parsed,
-                    location: location ? this.resolveLocation(location) : null,
+                    ...responseLinks(res.headers, (l) => this.resolveLocation(l)),
                     replayed: res.headers.get('idempotent-replayed') === 'true',
                     requestId,
                 };

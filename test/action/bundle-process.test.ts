@@ -111,6 +111,33 @@ test('dist/index.js holds the action, the pure gate-report renderer and the tool
   }
 });
 
+describe.each(dbKinds)('details-url under PUBLIC_URL, the bundle against the real server (%s)', (db) => {
+  test('details-url is the console page of the deploy event, which asks a person to sign in', async () => {
+    const h = await startHarness({ db, env: { PUBLIC_URL: 'https://a11y.corp.example' } });
+    try {
+      const key = await h.createKey({ name: 'ci', scopes: ['ingest', 'gate'] });
+      const clean = {
+        url: 'https://shop.example.com/',
+        pages: [{ url: 'https://shop.example.com/', issues: [] }],
+      };
+      const step = await runStep(
+        { 'api-url': h.url, 'api-key': key, 'site-id': 'shop', sha: SHA_GOOD, results: 'clean.json' },
+        {},
+        { 'clean.json': clean },
+      );
+      expect(step.code).toBe(0);
+      const id = step.outputs['deploy-id'];
+      expect(id).toMatch(/^dep_/);
+      expect(step.outputs['details-url']).toBe(`https://a11y.corp.example/deploys/${id}`);
+      expect(step.summary).toContain(`(https://a11y.corp.example/deploys/${id})`);
+      const opened = await fetch(`${h.url}/deploys/${id}`, { redirect: 'manual' });
+      expect(opened.headers.get('location')).toBe(`/sign-in?next=${encodeURIComponent(`/deploys/${id}`)}`);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe.each(dbKinds)('the bundle as a process against the real server (%s)', (db) => {
   let h: Harness;
   let key: string;

@@ -474,6 +474,29 @@ test('behind a path prefix (api-url https://host/prefix), the service-relative L
   expect(summaryText).toContain(`(${baseUrl}/a11y/api/v1/deploy/dep_1)`);
 });
 
+test('a service with a public URL links its console page: details-url and the summary point there', async () => {
+  script = [
+    json(201, deployEvent(), {
+      location: '/api/v1/deploy/dep_1',
+      link: '<https://a11y.corp.example/deploys/dep_1>; rel="alternate"; type="text/html"',
+    }),
+  ];
+  await run();
+  expect(outputs()['details-url']).toBe('https://a11y.corp.example/deploys/dep_1');
+  expect(summaryText).toContain('(https://a11y.corp.example/deploys/dep_1)');
+});
+
+test('a Link that is not an http(s) page for people is ignored: details-url stays the API address', async () => {
+  script = [
+    json(201, deployEvent(), {
+      location: '/api/v1/deploy/dep_1',
+      link: '<javascript:alert(1)>; rel="alternate"; type="text/html", <https://x.example/next>; rel="next"',
+    }),
+  ];
+  await run();
+  expect(outputs()['details-url']).toBe(`${baseUrl}/api/v1/deploy/dep_1`);
+});
+
 test('text from result files cannot start a workflow command in the log (untrusted artifacts on workflow_run)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-inject-'));
   fs.copyFileSync(path.join(fixtures, 'axe-result.json'), path.join(dir, 'a.json'));

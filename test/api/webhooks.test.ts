@@ -212,6 +212,8 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(got.headers['webhook-signature']).toMatch(/^v1,/);
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.payload).toMatchObject({ type: 'deploy.completed', data: { id: 'dep_1', passed: true } });
+    // Without PUBLIC_URL there is no address to link to, so the payload has no console link.
+    expect(got.payload).not.toHaveProperty('console_url');
     expect(Number.isNaN(Date.parse(got.payload.timestamp))).toBe(false);
     const list = await attempts(sub.id);
     expect(list).toHaveLength(1);

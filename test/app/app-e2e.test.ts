@@ -179,7 +179,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
       status: 'completed',
       conclusion: 'failure',
       external_id: event.id,
-      details_url: `${h.url}/api/v1/deploy/${event.id}`,
+      details_url: `${h.url}/deploys/${event.id}`,
       output: { title: '120 new accessibility issues (60 critical, 60 serious)' },
     });
     expect(created.output.summary).toContain('❌ Accessibility gate failed');
@@ -510,7 +510,7 @@ describe.each(dbKinds)('without the GitHub App (%s)', (db) => {
 });
 
 describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
-  test('the check run links to the deploy event under PUBLIC_URL', async () => {
+  test('check runs link to the console’s deploy page under PUBLIC_URL, from a trigger and from a re-run webhook', async () => {
     const h = await startHarness({
       db,
       probot: testProbot(),
@@ -527,20 +527,56 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
           pages: [{ url: '/', issues: [] }],
         },
       });
-      let created: any;
+      const runs: any[] = [];
       nock(GITHUB)
         .get('/repos/acme/shop/installation')
+        .times(2)
         .reply(200, { id: INSTALLATION })
         .post(`/app/installations/${INSTALLATION}/access_tokens`)
+        .times(2)
         .reply(201, { token: 'ghs_x', expires_at: '2099-01-01T00:00:00Z' })
-        .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+        .post('/repos/acme/shop/check-runs', (body) => (runs.push(body), true))
+        .times(2)
         .reply(201, { id: 1, html_url: 'u' });
       const res = await h.request('POST', '/api/v1/deploy/trigger', {
         key,
         body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
       });
       await h.server.publisher!.idle();
-      expect(created.details_url).toBe(`https://a11y.corp.example/api/v1/deploy/${res.body.id}`);
+      const page = `https://a11y.corp.example/deploys/${res.body.id}`;
+      expect(runs[0].details_url).toBe(page);
+      expect(runs[0].output.summary).toContain(`[\`${res.body.id}\`](${page})`);
+
+      // GitHub's own re-run request (a real webhook payload), naming the check run posted above.
+      const payload = webhookExample('check_run', 'rerequested');
+      payload.check_run.name = 'a11y-gate / shop';
+      payload.check_run.external_id = res.body.id;
+      payload.check_run.head_sha = SHA;
+      payload.repository.full_name = 'acme/shop';
+      payload.repository.name = 'shop';
+      payload.repository.owner.login = 'acme';
+      payload.installation.id = INSTALLATION;
+      const body = JSON.stringify(payload);
+      const hook = await fetch(`${h.url}/api/github/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'check_run',
+          'x-github-delivery': 'delivery-public-url',
+          'x-hub-signature-256': signWebhook(body),
+        },
+        body,
+      });
+      expect(hook.status).toBe(200);
+      await h.server.publisher!.idle();
+      expect(runs).toHaveLength(2);
+      expect(runs[1].external_id).not.toBe(res.body.id);
+      expect(runs[1].details_url).toBe(`https://a11y.corp.example/deploys/${runs[1].external_id}`);
+      // The link opens the console: without a session, its sign-in page, which then goes to the deploy event.
+      const opened = await fetch(`${h.url}/deploys/${runs[1].external_id}`, { redirect: 'manual' });
+      expect(opened.headers.get('location')).toBe(
+        `/sign-in?next=${encodeURIComponent(`/deploys/${runs[1].external_id}`)}`,
+      );
     } finally {
       await h.close();
     }

@@ -119,7 +119,7 @@ describe('check-run publisher', () => {
       name: 'a11y-gate / shop-web',
       head_sha: SHA,
       external_id: 'dep_test1',
-      details_url: 'https://gate.example/api/v1/deploy/dep_test1',
+      details_url: 'https://gate.example/deploys/dep_test1',
       status: 'completed',
       conclusion: 'failure',
       output: { title: '3 new accessibility issues (1 critical, 2 serious)', annotations: [] },
@@ -293,7 +293,7 @@ describe('check-run publisher', () => {
     expect(ghe.isDone()).toBe(true);
     expect(state.status).toBe('completed');
     expect(created.conclusion).toBe('success');
-    expect(created.details_url).toBe('https://a11y.corp/api/v1/deploy/dep_test1');
+    expect(created.details_url).toBe('https://a11y.corp/deploys/dep_test1');
   });
 
   test('deploy.completed is handled after the emitter returns, never inside it', async () => {

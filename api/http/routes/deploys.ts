@@ -1,3 +1,4 @@
+import { consolePaths, consoleUrl } from '../../domain/console-links.js';
 import { IdParam } from '../../schemas/common.js';
 import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
 import { getDeploy, triggerGate } from '../../services/gate.js';
@@ -19,11 +20,23 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'gate',
       body: DeployTriggerBody,
       responses: {
-        201: { description: 'The deploy event.', schema: DeployEvent, headers: { Location: '' } },
+        201: {
+          description: 'The deploy event.',
+          schema: DeployEvent,
+          headers: {
+            Location: '',
+            Link:
+              'Only when the server has a PUBLIC_URL: `<{PUBLIC_URL}/deploys/{id}>; rel="alternate"; type="text/html"`, ' +
+              'the console page of this deploy event for people (the Action’s `details-url`).',
+          },
+        },
       },
       handler: async ({ body, org }) => {
         const event = await triggerGate(ctx, org, body);
-        return { status: 201, headers: { Location: `/api/v1/deploy/${event.id}` }, body: event };
+        const page = consoleUrl(ctx.config.publicUrl, consolePaths.deploy(event.id));
+        const headers: Record<string, string> = { Location: `/api/v1/deploy/${event.id}` };
+        if (page) headers.Link = `<${page}>; rel="alternate"; type="text/html"`;
+        return { status: 201, headers, body: event };
       },
     }),
     defineRoute({

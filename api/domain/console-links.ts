@@ -1,0 +1,28 @@
+/**
+ * Where the console shows a thing, for links people follow from GitHub, the Action and webhooks. Pure:
+ * the base is the configured public URL (PUBLIC_URL), never guessed from a request.
+ */
+
+export const consolePaths = {
+  deploy: (id: string) => `/deploys/${encodeURIComponent(id)}`,
+  scan: (id: string) => `/scans/${encodeURIComponent(id)}`,
+  report: (id: string) => `/reports/${encodeURIComponent(id)}`,
+  site: (siteId: string) => `/sites/${encodeURIComponent(siteId)}`,
+};
+
+/** The console page of an event's subject: the scan, deploy event, report version, or a waiver's site. */
+export function eventConsolePath(type: string, data: unknown): string | undefined {
+  const d = data as { id?: unknown; siteId?: unknown };
+  const id = typeof d.id === 'string' ? d.id : undefined;
+  const siteId = typeof d.siteId === 'string' ? d.siteId : undefined;
+  if (type === 'scan.created' && id) return consolePaths.scan(id);
+  if (type === 'deploy.completed' && id) return consolePaths.deploy(id);
+  if (type.startsWith('vpat.') && id) return consolePaths.report(id);
+  if (type.startsWith('waiver.') && siteId) return consolePaths.site(siteId);
+  return undefined;
+}
+
+/** `base` + `path`, or nothing without a base (a link to an address nobody can reach is worse than none). */
+export function consoleUrl(base: string | undefined, path: string | undefined): string | undefined {
+  return base && path ? `${base.replace(/\/+$/, '')}${path}` : undefined;
+}
