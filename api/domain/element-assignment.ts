@@ -1,4 +1,9 @@
-import { elementIdentity, similarity, type ElementIdentity } from './element-identity.js';
+import {
+  elementIdentity,
+  identicalHtmlIdentity,
+  similarity,
+  type ElementIdentity,
+} from './element-identity.js';
 import type { MatchDetails } from './issue-matching.js';
 
 /**
@@ -60,7 +65,11 @@ function pairIdenticalHtml(
     const html = x.details.html;
     const y = html && count.get(html) === 1 ? baseByHtml.get(html) : undefined;
     if (!y) continue;
-    const s = similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order);
+    // Nothing of the shared HTML needs masking to compare the two (most pairs of a large scan).
+    const light = identicalHtmlIdentity(x.details);
+    const s = light
+      ? similarity(light, elementIdentity(y.details, light), x.order, y.order)
+      : similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order);
     if (s.score < threshold) continue;
     paired.add(x).add(y);
     onPair(x, y, s.score, s.same);

@@ -161,6 +161,30 @@ export function elementIdentity(source: IdentitySource, sameHtml?: ElementIdenti
   };
 }
 
+/**
+ * The identity to compare an element with another whose HTML is byte-identical: snippet, attributes
+ * and text are then equal by construction, so only which of them are present matters, not their
+ * masked values (nothing is masked here). Give the other element `elementIdentity(other, this)`; the
+ * similarity of the two equals that of their full identities. Null when the HTML has no tag (the tag
+ * would come from the selector): compare full identities then.
+ */
+export function identicalHtmlIdentity(source: IdentitySource): ElementIdentity | null {
+  const html = source.html ? source.html.slice(0, HTML_SCAN_LIMIT) : '';
+  const opening = html ? openingTag(html) : null;
+  if (!opening?.tag) return null;
+  const attrs = new Map<string, string>();
+  for (const [name] of opening.attrs)
+    if (IDENTIFYING.has(name) || name.startsWith('aria-')) attrs.set(name, '');
+  return {
+    tag: opening.tag,
+    attrs,
+    text: textOf(html, opening.end),
+    snippet: html,
+    snippetTokens: new Set(),
+    path: selectorPath(source.selector, opening.tag),
+  };
+}
+
 /** Without HTML, the last compound's type selector, when there is one. */
 function selectorTag(selector: string): string | null {
   const last =
@@ -215,20 +239,15 @@ export function similarity(
 ): Similarity {
   if (a.tag && b.tag && a.tag !== b.tag) return { score: 0, same: [] };
   const same: string[] = a.tag && a.tag === b.tag ? ['tag'] : [];
+  // Each kind of evidence adds weight × value in this order (no closure: this runs per compared pair).
   let total = 0;
   let weight = 0;
   let conflict = false;
-  const add = (name: string, w: number, value: number) => {
-    total += w * value;
-    weight += w;
-    if (value === 1) same.push(name);
-  };
   if (a.snippet && b.snippet) {
-    add(
-      'snippet',
-      SIMILARITY_WEIGHTS.snippet,
-      a.snippet === b.snippet ? 1 : jaccard(a.snippetTokens, b.snippetTokens),
-    );
+    const value = a.snippet === b.snippet ? 1 : jaccard(a.snippetTokens, b.snippetTokens);
+    total += SIMILARITY_WEIGHTS.snippet * value;
+    weight += SIMILARITY_WEIGHTS.snippet;
+    if (value === 1) same.push('snippet');
   }
   if (a.attrs.size > 0 || b.attrs.size > 0) {
     let agree = 0;
@@ -239,18 +258,29 @@ export function similarity(
       else if (x === y) agree++;
       else conflict = true;
     }
-    add('attributes', SIMILARITY_WEIGHTS.attributes, conflict ? 0 : agree / union);
+    const value = conflict ? 0 : agree / union;
+    total += SIMILARITY_WEIGHTS.attributes * value;
+    weight += SIMILARITY_WEIGHTS.attributes;
+    if (value === 1) same.push('attributes');
   }
-  if (a.text || b.text) add('text', SIMILARITY_WEIGHTS.text, a.text === b.text ? 1 : 0);
+  if (a.text || b.text) {
+    const value = a.text === b.text ? 1 : 0;
+    total += SIMILARITY_WEIGHTS.text * value;
+    weight += SIMILARITY_WEIGHTS.text;
+    if (value === 1) same.push('text');
+  }
   if (a.path.last.size > 0 || b.path.last.size > 0) {
     // The element's own part weighs most: wrapping content in a <div> changes only the ancestors.
-    const path = 0.7 * jaccard(a.path.last, b.path.last) + 0.3 * jaccard(a.path.ancestors, b.path.ancestors);
-    add('path', SIMILARITY_WEIGHTS.path, path);
+    const value = 0.7 * jaccard(a.path.last, b.path.last) + 0.3 * jaccard(a.path.ancestors, b.path.ancestors);
+    total += SIMILARITY_WEIGHTS.path * value;
+    weight += SIMILARITY_WEIGHTS.path;
+    if (value === 1) same.push('path');
   }
-  add('order', SIMILARITY_WEIGHTS.order, 1 - Math.abs(orderA - orderB));
+  total += SIMILARITY_WEIGHTS.order * (1 - Math.abs(orderA - orderB));
+  weight += SIMILARITY_WEIGHTS.order;
   // Another href, src, name, for… on both sides is strong evidence of another element.
   const score = (total / weight) * (conflict ? CONFLICT_FACTOR : 1);
-  return { score: Math.round(score * 1000) / 1000, same: same.filter((s) => s !== 'order') };
+  return { score: Math.round(score * 1000) / 1000, same };
 }
 
 /** The sentence a deploy event shows for an issue paired by similarity. */

@@ -19,6 +19,7 @@ import {
   similarityStep,
   type IssueMatching,
   type MatchKind,
+  type SimilarMatch,
 } from './issue-matching.js';
 import type { WaivableIssue, WaiverMatcher } from './waiver-match.js';
 
@@ -167,46 +168,59 @@ function tallyIssues(
     similarList: buckets(),
     similarTotal: 0,
   };
-  const counted = (kind: IssueKind) => kind === 'violation' || input.settings.include_incomplete;
+  const all = input.settings.include_incomplete;
   const waiverOf = waiverFinder(input.waivers);
-  head.forEach((issue, i) => {
-    if (!counted(issue.kind)) return;
+  // Plain loops without a closure per issue: this runs over every issue of both scans.
+  for (let i = 0; i < head.length; i++) {
+    const issue = head[i];
+    if (!all && issue.kind !== 'violation') continue;
     const j = matching ? matching.headToBaseline[i] : -1;
     const paired = j >= 0 ? baseline[j] : null;
     const similar = paired ? matching!.similar.get(i) : undefined;
-    const view = (): PairedIssue => ({
-      issue,
-      match: matching ? matchKind(matching, i) : 'none',
-      baseline: paired,
-      evidence: similar?.evidence ?? null,
-      score: similar?.score ?? null,
-    });
     const impact = issue.impact ?? 'unknown';
     const b = bucketOf(t.counts, issue.impact);
     const waiverId = waiverOf(issue, paired);
     if (waiverId) {
       t.counts.waived++;
       b.waived++;
-      t.waivedList[impact].push({ ...view(), waiverId, status: paired ? 'existing' : 'new' });
+      const view = pairedView(issue, i, matching, paired, similar);
+      t.waivedList[impact].push({ ...view, waiverId, status: paired ? 'existing' : 'new' });
     } else if (paired) {
       t.counts.existing++;
       b.existing++;
       if (similar) {
         t.similarTotal++;
-        t.similarList[impact].push(view());
+        t.similarList[impact].push(pairedView(issue, i, matching, paired, similar));
       }
     } else {
       t.counts.new++;
       b.new++;
       t.newList[impact].push({ issue });
     }
-  });
-  baseline.forEach((issue, j) => {
-    if (!counted(issue.kind) || (matching && matching.baselineToHead[j] >= 0)) return;
+  }
+  for (let j = 0; j < baseline.length; j++) {
+    const issue = baseline[j];
+    if ((!all && issue.kind !== 'violation') || (matching && matching.baselineToHead[j] >= 0)) continue;
     t.counts.fixed++;
     bucketOf(t.counts, issue.impact).fixed++;
-  });
+  }
   return t;
+}
+
+function pairedView(
+  issue: GateScanIssue,
+  i: number,
+  matching: IssueMatching | undefined,
+  paired: GateScanIssue | null,
+  similar: SimilarMatch | undefined,
+): PairedIssue {
+  return {
+    issue,
+    match: matching ? matchKind(matching, i) : 'none',
+    baseline: paired,
+    evidence: similar?.evidence ?? null,
+    score: similar?.score ?? null,
+  };
 }
 
 /**

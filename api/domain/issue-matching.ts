@@ -1,4 +1,5 @@
 import { assign, candidates } from './element-assignment.js';
+import { mergeSorted, sortedByFingerprint } from './sorted-fingerprints.js';
 import { similarityEvidence, SIMILARITY_THRESHOLD, type IdentitySource } from './element-identity.js';
 
 /**
@@ -89,6 +90,7 @@ export function fingerprintStep(
     step.baselineNeeds = baseline.map((_, i) => i);
     return step;
   }
+  if (sortedByFingerprint(head) && sortedByFingerprint(baseline)) return mergeSorted(head, baseline, step);
   const base = baselineIndex(baseline);
   // The first head issue of each unique baseline fingerprint (in baselineToHead until paired; -2 marks
   // one that turned out shared unevenly); further ones, and those of repeated baseline fingerprints,
@@ -138,7 +140,44 @@ export function fingerprintStep(
   return step;
 }
 
-const groupKey = (d: MatchDetails) => `${d.rule}\u0000${d.page}`;
+const hasSelector = (i: number, details: ReadonlyMap<number, MatchDetails>) => !!details.get(i)!.selector;
+
+interface Pool {
+  head: number[];
+  baseline: number[];
+}
+
+/**
+ * The unpaired issues by rule and page, in the order the head's first issue of each appears; only
+ * pages and rules the head has unpaired issues on (the others are fixed, whatever their details).
+ */
+function pools(
+  step: FingerprintStep,
+  headDetails: ReadonlyMap<number, MatchDetails>,
+  baselineDetails: ReadonlyMap<number, MatchDetails>,
+): Pool[] {
+  const { headToBaseline, baselineToHead } = step.matching;
+  // By rule, then page: no key string built per issue.
+  const byRule = new Map<string, Map<string, Pool>>();
+  const all: Pool[] = [];
+  for (const i of step.headNeeds) {
+    const d = headDetails.get(i);
+    if (!d || headToBaseline[i] >= 0) continue;
+    let byPage = byRule.get(d.rule);
+    if (!byPage) byRule.set(d.rule, (byPage = new Map()));
+    let p = byPage.get(d.page);
+    if (!p) {
+      byPage.set(d.page, (p = { head: [], baseline: [] }));
+      all.push(p);
+    }
+    p.head.push(i);
+  }
+  for (const j of step.baselineNeeds) {
+    const d = baselineDetails.get(j);
+    if (d && baselineToHead[j] < 0) byRule.get(d.rule)?.get(d.page)?.baseline.push(j);
+  }
+  return all;
+}
 
 /**
  * Step 2: settles the fingerprint groups, then pairs what is left by similarity within each rule and
@@ -172,31 +211,14 @@ export function similarityStep(
     const bs = group.baseline.filter((j) => !known(j, baselineDetails));
     for (let k = 0; k < Math.min(hs.length, bs.length); k++) link(hs[k], bs[k]);
   }
-  const pools = new Map<string, { head: number[]; baseline: number[] }>();
-  const pool = (d: MatchDetails) => {
-    const key = groupKey(d);
-    let p = pools.get(key);
-    if (!p) pools.set(key, (p = { head: [], baseline: [] }));
-    return p;
-  };
-  for (const i of step.headNeeds) {
-    const d = headDetails.get(i);
-    if (d && matching.headToBaseline[i] < 0) pool(d).head.push(i);
-  }
-  for (const j of step.baselineNeeds) {
-    const d = baselineDetails.get(j);
-    if (d && matching.baselineToHead[j] < 0 && pools.has(groupKey(d))) pool(d).baseline.push(j);
-  }
-  for (const p of pools.values()) {
-    if (p.head.length === 0 || p.baseline.length === 0) continue;
-    const withSelector = (i: number, details: ReadonlyMap<number, MatchDetails>) =>
-      !!details.get(i)!.selector;
+  for (const p of pools(step, headDetails, baselineDetails)) {
+    if (p.baseline.length === 0) continue;
     const h = candidates(
-      p.head.filter((i) => withSelector(i, headDetails)),
+      p.head.filter((i) => hasSelector(i, headDetails)),
       headDetails,
     );
     const b = candidates(
-      p.baseline.filter((j) => withSelector(j, baselineDetails)),
+      p.baseline.filter((j) => hasSelector(j, baselineDetails)),
       baselineDetails,
     );
     assign(h, b, SIMILARITY_THRESHOLD, (x, y, score, same) => {
@@ -207,8 +229,8 @@ export function similarityStep(
       });
     });
     // Selector-less issues: by multiplicity (only reached when fingerprints were not compared).
-    const hs = p.head.filter((i) => !withSelector(i, headDetails));
-    const bs = p.baseline.filter((j) => !withSelector(j, baselineDetails));
+    const hs = p.head.filter((i) => !hasSelector(i, headDetails));
+    const bs = p.baseline.filter((j) => !hasSelector(j, baselineDetails));
     for (let k = 0; k < Math.min(hs.length, bs.length); k++) {
       link(hs[k], bs[k]);
       matching.similar.set(hs[k], {

@@ -61,6 +61,9 @@ const IDENT = /(?:\\.|[A-Za-z0-9_-])+/g;
 // `item-3`) skip the pattern list, which keeps the ingest of 50,000 issues fast.
 const MAYBE_GENERATED = /^(?:css-|_|jsx-|svelte-|makeStyles-|jss|data-v-|ember)|sc-|__/;
 
+/** A superset of what rewriteIdent rewrites, tested on the whole selector (any identifier is part of it). */
+const MAYBE_REWRITTEN = /_|\\:|css-|jsx-|svelte-|makeStyles-|jss|data-v-|ember|sc-/;
+
 /** React's useId ids (`#\:r1\:`, `#\:R2d6\:`) first, then the generated class and attribute names. */
 function rewriteIdent(ident: string): string {
   if (ident.startsWith('\\:')) return /^\\:[rR][0-9a-zA-Z]*\\:$/.test(ident) ? '\\:r*\\:' : ident;
@@ -82,7 +85,8 @@ export function normalizeSelector(selector: string): string {
   // Whitespace is single spaces from here on.
   if (/ [>+~,]|[>+~,] /.test(s)) s = s.replace(/ ?([>+~,]) ?/g, '$1');
   s = s.replace(UUID, '*');
-  s = s.replace(IDENT, rewriteIdent);
+  // rewriteIdent changes only identifiers holding one of these: without any, the pass is skipped.
+  if (MAYBE_REWRITTEN.test(s)) s = s.replace(IDENT, rewriteIdent);
   // Database ids and timestamps: runs of 4+ digits (nth-child(3) and h1 are untouched).
   s = s.replace(/\d{4,}/g, '*');
   return s;

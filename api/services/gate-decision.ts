@@ -9,6 +9,7 @@ import type { AppliedGateSettings } from '../domain/gate-settings.js';
 import {
   fingerprintStep,
   similarityStep,
+  type FingerprintStep,
   type IssueMatching,
   type MatchDetails,
 } from '../domain/issue-matching.js';
@@ -21,12 +22,12 @@ import {
   issueDetails,
   latestOnBranchBefore,
   latestScanForSha,
-  matchDetails,
   scanIssues,
   scanPages,
   type GatePageRow,
   type IssueDetail,
 } from '../store/gate-evidence.js';
+import { matchDetails, matchKeys } from '../store/gate-match-evidence.js';
 import type { SiteRecord } from '../store/sites.js';
 import { activeWaiversForSite } from '../store/waivers.js';
 import type { BaselineView } from './deploy-view.js';
@@ -51,12 +52,69 @@ export interface GateDecision {
 interface ScanSide {
   issues: GateScanIssue[];
   pages: Map<number, GatePageRow>;
+  pageKeys: Map<number, string>;
 }
 
 async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[] | null): Promise<ScanSide> {
   const [issues, pages] = await Promise.all([scanIssues(ctx.db, scanId), scanPages(ctx.db, scanId)]);
   if (waiverRules) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
-  return { issues, pages };
+  return { issues, pages, pageKeys: new Map() };
+}
+
+/** A page's key (pages pair across scans by normalised URL), computed once per page of a side. */
+function pageKeyOf(side: ScanSide, pageIndex: number): string {
+  let key = side.pageKeys.get(pageIndex);
+  if (key === undefined) {
+    const page = side.pages.get(pageIndex);
+    side.pageKeys.set(pageIndex, (key = page ? pageKey(page.normalizedUrl) : `#${pageIndex}`));
+  }
+  return key;
+}
+
+function byRef(side: ScanSide, indices: readonly number[]) {
+  const refs = indices.map((i) => Number(side.issues[i].ref));
+  const indexOf = new Map<number, number>();
+  for (let k = 0; k < refs.length; k++) indexOf.set(refs[k], indices[k]);
+  return { refs, indexOf };
+}
+
+/** Rule and page of the issues at `indices` of one side, as one key per index. */
+async function placesOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
+  const { refs, indexOf } = byRef(side, indices);
+  const out = new Map<number, string>();
+  for (const r of await matchKeys(ctx.db, scanId, refs)) {
+    out.set(indexOf.get(r.id)!, `${r.rule}\u0000${pageKeyOf(side, r.pageIndex)}`);
+  }
+  return out;
+}
+
+/**
+ * The issues step 2 can compare: members of fingerprint groups, and issues whose rule and page the
+ * other side has unpaired issues on too. The others cannot pair (the matcher never compares across
+ * rules or pages), so their selectors and HTML are not read.
+ */
+async function comparableNeeds(
+  ctx: ApiContext,
+  ids: [string, string],
+  sides: [ScanSide, ScanSide],
+  step: FingerprintStep,
+) {
+  const [h, b] = await Promise.all([
+    placesOf(ctx, ids[0], sides[0], step.headNeeds),
+    placesOf(ctx, ids[1], sides[1], step.baselineNeeds),
+  ]);
+  const grouped = [
+    new Set(step.groups.flatMap((g) => g.head)),
+    new Set(step.groups.flatMap((g) => g.baseline)),
+  ];
+  const keep = (own: Map<number, string>, other: Set<string>, inGroup: Set<number>) => (i: number) => {
+    const place = own.get(i);
+    return inGroup.has(i) || (place !== undefined && other.has(place));
+  };
+  return [
+    step.headNeeds.filter(keep(h, new Set(b.values()), grouped[0])),
+    step.baselineNeeds.filter(keep(b, new Set(h.values()), grouped[1])),
+  ];
 }
 
 /**
@@ -64,14 +122,9 @@ async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[] |
  * rule, selector and page too: a waiver that covers a baseline issue covers the head issue paired with it.
  */
 async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
-  const rows = await matchDetails(
-    ctx.db,
-    scanId,
-    indices.map((i) => Number(side.issues[i].ref)),
-  );
-  const indexOf = new Map(indices.map((i) => [Number(side.issues[i].ref), i]));
+  const { refs, indexOf } = byRef(side, indices);
   const out = new Map<number, MatchDetails & { pageUrl: string }>();
-  for (const r of rows) {
+  for (const r of await matchDetails(ctx.db, scanId, refs)) {
     const page = side.pages.get(r.pageIndex);
     const index = indexOf.get(r.id)!;
     const issue = side.issues[index];
@@ -80,7 +133,7 @@ async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indice
     if (page) issue.page = page;
     out.set(index, {
       rule: r.rule,
-      page: page ? pageKey(page.normalizedUrl) : `#${r.pageIndex}`,
+      page: pageKeyOf(side, r.pageIndex),
       pageUrl: page?.url ?? '',
       selector: r.selector,
       html: r.html,
@@ -93,15 +146,19 @@ async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indice
 async function matchSides(
   ctx: ApiContext,
   ids: [string, string],
-  head: ScanSide,
-  base: ScanSide,
-  comparable: boolean,
+  [head, base]: [ScanSide, ScanSide],
+  fingerprints: boolean,
+  lap: (phase: string) => void,
 ) {
-  const step = fingerprintStep(head.issues, base.issues, comparable);
+  const step = fingerprintStep(head.issues, base.issues, fingerprints);
+  lap('fingerprints');
+  const [headNeeds, baselineNeeds] = await comparableNeeds(ctx, ids, [head, base], step);
+  lap('places');
   const [h, b] = await Promise.all([
-    detailsOf(ctx, ids[0], head, step.headNeeds),
-    detailsOf(ctx, ids[1], base, step.baselineNeeds),
+    detailsOf(ctx, ids[0], head, headNeeds),
+    detailsOf(ctx, ids[1], base, baselineNeeds),
   ]);
+  lap('compared');
   const matching: IssueMatching = similarityStep(step, h, b);
   const baselineViews = new Map<number, BaselineView>();
   for (const [j, d] of b) {
@@ -171,8 +228,8 @@ export async function decideGate(
   let matched: Awaited<ReturnType<typeof matchSides>> | null = null;
   if (base2 && baseScan) {
     const comparable = headScan.fingerprintVersion === baseScan.fingerprintVersion;
-    matched = await matchSides(ctx, [headScan.id, baseScan.id], head, base2, comparable);
-    lap('match');
+    matched = await matchSides(ctx, [headScan.id, baseScan.id], [head, base2], comparable, lap);
+    lap('similarity');
   }
   const evaluation = evaluateGate({
     ...base,

@@ -35,6 +35,7 @@ export async function triggerGate(
   const now = nowIso();
   const settings = resolveGateSettings(input, site.gate);
   const decision = await decideGate(ctx, org, input, site, settings, now);
+  const stored = performance.now();
   const repository = input.repository ?? site.repository ?? null;
   const record = deployRecord(org, input, { settings, repository, now }, decision);
   record.checkRun = initialCheckRun(repository, ctx.events.listenerCount('deploy.completed') > 0);
@@ -59,7 +60,11 @@ export async function triggerGate(
       reasons: evaluation.reasons.map((r) => r.code),
       new_issues: evaluation.newIssuesTotal,
       similar_issues: evaluation.similarIssuesTotal,
-      ms: { ...decision.ms, total: Math.round(performance.now() - started) },
+      ms: {
+        ...decision.ms,
+        store: Math.round(performance.now() - stored),
+        total: Math.round(performance.now() - started),
+      },
     },
     'deploy gate evaluated',
   );

@@ -8,8 +8,8 @@ import { IMPACTS, type Impact } from '../domain/impact.js';
 /**
  * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).
  * Shaped for speed: a 50,000-issue scan is read with one query returning one row (fingerprints and a
- * code per issue); the matcher's details (rule, page, selector, HTML) only for the issues it could not
- * pair by fingerprint; the listed issues' details (message, wcag, source, …) last, for the few shown.
+ * code per issue); the matcher's details only for the issues it could not pair by fingerprint
+ * (gate-match-evidence.ts); the listed issues' details (message, wcag, source, …) last, for the few shown.
  */
 
 export interface IssueDetail {
@@ -25,15 +25,6 @@ export interface IssueDetail {
   sourceLine: number | null;
   fingerprint: string;
   pageUrl: string;
-}
-
-/** What the matcher's similarity step needs of an issue. */
-export interface MatchRow {
-  id: number;
-  rule: string;
-  pageIndex: number;
-  selector: string | null;
-  html: string | null;
 }
 
 export interface GatePageRow extends GatePage {
@@ -57,9 +48,6 @@ const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
     createdAt: r.created_at,
     fingerprintVersion: Number(r.fingerprint_version),
   };
-
-/** The matcher reads the start of a snippet only (element-identity.ts looks at 2,000 characters). */
-const HTML_PREFIX = 2_000;
 
 /** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete). */
 const CODE_SQL =
@@ -192,42 +180,6 @@ export async function addWaiverFields(
       issue.page = pages.get(r.page_index) ?? { url: '' };
     }
   }
-}
-
-/**
- * The similarity step's details of these issues, by row id. One statement whatever the count: the ids
- * go as one JSON array (SQLite's `json_each`) or one array parameter (PostgreSQL's `any`).
- */
-export async function matchDetails(db: Knex, scanId: string, ids: readonly number[]): Promise<MatchRow[]> {
-  if (ids.length === 0) return [];
-  // By primary key only: with `scan_id = ?` as well, SQLite walks the scan's whole index and table.
-  const q = db('scan_issues').select(
-    'id',
-    'scan_id',
-    'rule',
-    'page_index',
-    'selector',
-    db.raw('substr(html, 1, ?) as html', [HTML_PREFIX]),
-  );
-  if (dialectOf(db) === 'postgres') q.whereRaw('id = any(?::bigint[])', [ids as number[]]);
-  else q.whereRaw('id in (select value from json_each(?))', [JSON.stringify(ids)]);
-  const rows = (await q) as Array<{
-    id: number | string;
-    scan_id: string;
-    rule: string;
-    page_index: number;
-    selector: string | null;
-    html: string | null;
-  }>;
-  return rows
-    .filter((r) => r.scan_id === scanId)
-    .map((r) => ({
-      id: Number(r.id),
-      rule: r.rule,
-      pageIndex: r.page_index,
-      selector: r.selector,
-      html: r.html,
-    }));
 }
 
 /** Everything a deploy event shows about the listed issues, by row id (order not kept). */
