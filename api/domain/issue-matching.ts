@@ -164,7 +164,7 @@ function pools(
     const d = headDetails.get(i);
     if (!d || headToBaseline[i] >= 0) continue;
     let byPage = byRule.get(d.rule);
-    if (!byPage) byRule.set(d.rule, (byPage = new Map()));
+    if (!byPage) byRule.set(d.rule, (byPage = new Map<string, Pool>()));
     let p = byPage.get(d.page);
     if (!p) {
       byPage.set(d.page, (p = { head: [], baseline: [] }));

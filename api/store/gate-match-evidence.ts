@@ -34,13 +34,13 @@ async function columnsByIds(db: Knex, scanId: string, ids: readonly number[], co
   const pg = dialectOf(db) === 'postgres';
   const all = `id, scan_id, ${columns}`;
   // By primary key only: with `scan_id = ?` as well, SQLite walks the scan's whole index and table.
-  const row = (await db('scan_issues')
-    .first(
+  const row = await db('scan_issues')
+    .first<{ r: string | unknown[] | null } | undefined>(
       db.raw(pg ? `json_agg(json_build_array(${all})) as r` : `json_group_array(json_array(${all})) as r`),
     )
     .whereRaw(pg ? 'id = any(?::bigint[])' : 'id in (select value from json_each(?))', [
       pg ? (ids as number[]) : JSON.stringify(ids),
-    ])) as { r: string | unknown[] | null } | undefined;
+    ]);
   const rows = (typeof row?.r === 'string' ? JSON.parse(row.r) : (row?.r ?? [])) as unknown[][];
   return rows.filter((r) => r[1] === scanId);
 }
