@@ -1,4 +1,6 @@
 import type { Request } from 'express';
+import type { ZodType } from 'zod';
+import type { ResponseSpec } from './route.js';
 import { problems } from './problem.js';
 
 /** Opaque keyset cursor: base64url JSON of the last row's sort key. */
@@ -76,4 +78,9 @@ export async function newestFirstPage<R, T>(
   );
   const page = toPage(req, rows, query.limit, keyOf, present);
   return { status: 200, body: page.body, headers: page.headers };
+}
+
+/** The answers of a paged list route: 200 with the page and its `Link` header to the next one. */
+export function pagedResponses(description: string, schema: ZodType): Record<number, ResponseSpec> {
+  return { 200: { description, schema, headers: { Link: '' } } };
 }

@@ -62,15 +62,28 @@ function withMatch(issue: Record<string, unknown>): GateIssue {
   return { ...issue, match, baseline_issue: null, similarity: null, evidence: null } as GateIssue;
 }
 
+type DeployKey = Pick<DeployRecord, 'id' | 'siteId' | 'sha' | 'ref'>;
+
+/** The fields every JSON view of a deploy event opens with (the full event and the history's lines). */
+export function deployIdentity(d: DeployKey): {
+  id: string;
+  siteId: string;
+  sha: string;
+  ref: string | null;
+} {
+  return { id: d.id, siteId: d.siteId, sha: d.sha, ref: d.ref };
+}
+
+/** The decision as both views show it: a status word beside the boolean. */
+export function deployOutcome(passed: boolean): { status: 'passed' | 'failed'; passed: boolean } {
+  return { status: passed ? 'passed' : 'failed', passed };
+}
+
 export function present(d: DeployRecord): DeployEvent {
   return {
-    id: d.id,
-    siteId: d.siteId,
-    sha: d.sha,
-    ref: d.ref,
+    ...deployIdentity(d),
     repository: d.repository,
-    status: d.passed ? 'passed' : 'failed',
-    passed: d.passed,
+    ...deployOutcome(d.passed),
     reasons: d.reasons as DeployEvent['reasons'],
     scan_id: d.scanId,
     baseline: d.baseline

@@ -9,6 +9,7 @@ import {
 } from '../store/deploy-history.js';
 import { recentBaseBranchScans, type TrendPointRecord } from '../store/site-trends.js';
 import { getSite, listSites, type SiteRecord } from '../store/sites.js';
+import { deployIdentity, deployOutcome } from './deploy-view.js';
 
 /**
  * What a site has been through: its trend over the base branch's scans and its gate history. The API
@@ -17,12 +18,8 @@ import { getSite, listSites, type SiteRecord } from '../store/sites.js';
 
 export function presentDeploySummary(d: DeploySummaryRecord): DeploySummary {
   return {
-    id: d.id,
-    siteId: d.siteId,
-    sha: d.sha,
-    ref: d.ref,
-    status: d.passed ? 'passed' : 'failed',
-    passed: d.passed,
+    ...deployIdentity(d),
+    ...deployOutcome(d.passed),
     reason_codes: d.reasonCodes as DeploySummary['reason_codes'],
     scan_id: d.scanId,
     baseline_sha: d.baselineSha,

@@ -3,7 +3,7 @@ import { SiteParam } from '../../schemas/sites.js';
 import { SiteTrend, TrendQuery } from '../../schemas/site-trend.js';
 import { deployHistory, siteTrend } from '../../services/site-history.js';
 import type { ApiContext } from '../../context.js';
-import { newestFirstPage } from '../pagination.js';
+import { newestFirstPage, pagedResponses } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
@@ -16,9 +16,7 @@ export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
       description: 'Every deploy event of the org, or of one site with `siteId`, as summary lines.',
       access: ['gate', 'read'],
       query: DeployListQuery,
-      responses: {
-        200: { description: 'Deploy events, newest first.', schema: DeployList, headers: { Link: '' } },
-      },
+      responses: pagedResponses('Deploy events, newest first.', DeployList),
       handler: ({ query, req, org }) =>
         newestFirstPage(
           req,

@@ -3,7 +3,7 @@ import { IdParam } from '../../schemas/common.js';
 import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers.js';
 import { createWaiver, getWaiver, listWaivers, presentWaiver, revokeWaiver } from '../../services/waivers.js';
 import type { ApiContext, Principal } from '../../context.js';
-import { newestFirstPage } from '../pagination.js';
+import { newestFirstPage, pagedResponses } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 /** The key that acts (null for the admin token). */
@@ -37,9 +37,7 @@ export function waiverRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'List waivers, newest first',
       access: ['manage', 'read'],
       query: WaiverListQuery,
-      responses: {
-        200: { description: 'Waivers, newest first.', schema: WaiverList, headers: { Link: '' } },
-      },
+      responses: pagedResponses('Waivers, newest first.', WaiverList),
       handler: async ({ query, req, org }) => {
         const now = nowIso();
         return newestFirstPage(
