@@ -84,6 +84,9 @@ label { font-weight: 600; display: block; }
 label.inline-label { display: inline; font-weight: 400; margin-left: 0.35rem; }
 fieldset { border: 1px solid var(--border); border-radius: 0.25rem; display: grid; gap: 0.75rem; }
 legend { font-weight: 600; padding: 0 0.25rem; }
+.choice { display: flex; align-items: flex-start; gap: 0.5rem; }
+.choice input { margin-top: 0.3rem; flex: none; }
+.choice label { font-weight: 400; }
 .field { display: grid; gap: 0.25rem; }
 .hint { color: var(--muted); font-size: 0.9rem; }
 input, select, textarea, button { font: inherit; color: var(--fg); background: var(--bg);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startHarness } from '../helpers/harness.js';
 import { launch } from './browser.js';
+import { seedReport } from './report-seed.js';
 import { seedConsole } from './seed.js';
 
 async function main(): Promise<void> {
@@ -34,6 +35,23 @@ async function main(): Promise<void> {
         body: { name: n ? 'Documentation portal' : null },
       });
     }
+    // A report reviewed to its last three rows, and one published, for the report page's states.
+    const r = await seedReport(h);
+    const left = await h.request('POST', `/api/v1/vpat/${r.reportId}/review`, {
+      key: r.key,
+      body: {
+        author: 'Grace Officer',
+        decisions: r.left.map((criterion) => ({
+          criterion,
+          conformance: 'supports',
+          remarks: 'Checked by hand.',
+        })),
+      },
+    });
+    const final = await h.request('POST', `/api/v1/vpat/${left.body.id}/publish`, {
+      key: r.key,
+      body: { publisher: 'Grace Officer' },
+    });
     const pages: Array<[string, string]> = [
       ['sign-in', '/sign-in'],
       ['sites', '/'],
@@ -41,6 +59,9 @@ async function main(): Promise<void> {
       ['scan', `/scans/${s.headScanId}`],
       ['deploy', `/deploys/${s.deployId}`],
       ['report', `/reports/${s.reportId}`],
+      ['report-queue', `/reports/${r.reportId}`],
+      ['report-published', `/reports/${final.body.id}`],
+      ['report-changes', `/reports/${final.body.id}/changes?against=${r.firstId}`],
     ];
     for (const scheme of ['light', 'dark'] as const) {
       for (const [device, width, height] of [
