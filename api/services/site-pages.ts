@@ -4,9 +4,9 @@ import type { ApiContext } from '../context.js';
 import { SiteId } from '../schemas/common.js';
 import type { PatchSiteBody } from '../schemas/sites.js';
 import { listScans, type ScanRecord } from '../store/scans.js';
-import { getSite, patchSite, type SiteRecord } from '../store/sites.js';
+import { getSite, type SiteRecord } from '../store/sites.js';
 import { selectWaivers, type WaiverRecord } from '../store/waivers.js';
-import { siteSettingsPatch } from './sites.js';
+import { configureSite } from './sites.js';
 import type { z } from '../schemas/zod.js';
 
 /** Reads and the settings change of one site, as the console's site page needs them (org-scoped). */
@@ -39,7 +39,10 @@ export function siteWaivers(
   return selectWaivers(ctx.db, org, { siteId, now: nowIso() }, limit);
 }
 
-/** The same change as `PATCH /api/v1/sites/:siteId`, on an existing site only. */
+/**
+ * The same change as `PATCH /api/v1/sites/:siteId` (the repository checked against the org's GitHub
+ * installations alike), on an existing site only.
+ */
 export async function changeSiteSettings(
   ctx: ApiContext,
   org: string,
@@ -47,9 +50,7 @@ export async function changeSiteSettings(
   patch: z.output<typeof PatchSiteBody>,
 ): Promise<SiteRecord> {
   await requireSite(ctx, org, siteId);
-  const { site } = await patchSite(ctx.db, org, siteId, siteSettingsPatch(patch), nowIso());
-  ctx.logger.info({ org, site_id: siteId, fields: Object.keys(patch) }, 'site settings changed');
-  return site;
+  return configureSite(ctx, org, siteId, patch);
 }
 
 export type { ScanRecord, SiteRecord, WaiverRecord };

@@ -13,7 +13,7 @@ import {
   latestEvidenceScan,
   type EvidenceScan,
 } from '../store/vpat-evidence.js';
-import { findReport, insertReport, listReports, type VpatListRecord } from '../store/vpat.js';
+import { findReport, insertReport, listReports, successorOf, type VpatListRecord } from '../store/vpat.js';
 import { assembleReport } from './vpat-assemble.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
@@ -48,6 +48,12 @@ export async function saveReport(
   type: `vpat.${string}` & EventType,
 ): Promise<void> {
   await ctx.db.transaction(async (trx) => {
+    const newer = report.previous_id ? await successorOf(trx, org, report.previous_id) : undefined;
+    if (newer) {
+      throw domainErrors.conflict(
+        `Report ${report.previous_id} already has a newer version (${newer}): review or publish that one.`,
+      );
+    }
     await insertReport(trx, org, report);
     await recordEvent(
       trx,

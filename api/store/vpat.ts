@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ReportStatus, VpatReport } from '../domain/vpat-report.js';
+import { dialectOf } from './db.js';
 import { olderThan } from './keyset.js';
 
 interface Row {
@@ -63,6 +64,22 @@ export async function insertReport(
     report: JSON.stringify(report),
     created_at: report.created_at,
   });
+}
+
+/**
+ * The version already made from report `id`, if any: versions form one line, never a fork. On
+ * PostgreSQL the row of `id` is locked first, so two versions made from it at once queue here and the
+ * second sees the first (SQLite has a single writer).
+ */
+export async function successorOf(
+  trx: Knex.Transaction,
+  org: string,
+  id: string,
+): Promise<string | undefined> {
+  if (dialectOf(trx) === 'postgres')
+    await trx<Row>('vpat_reports').where({ org, id }).forUpdate().first('id');
+  const row = await trx<Row>('vpat_reports').where({ org, previous_id: id }).first('id');
+  return row?.id;
 }
 
 export async function findReport(db: Knex, org: string, id: string): Promise<VpatReport | undefined> {

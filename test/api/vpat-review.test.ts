@@ -237,6 +237,13 @@ describeBrowser.each(dbKinds)('VPAT review, publication, diff and exports (%s)',
     expect(
       (await post(`/api/v1/vpat/${final.id}/review`, { author: 'X', decisions: rest.slice(0, 1) })).status,
     ).toBe(409);
+    // Versions form one line: the draft already published, or an older draft, cannot fork it.
+    const again = await post(`/api/v1/vpat/${r3.id}/publish`, { publisher: 'Grace Officer' });
+    expect([again.status, again.body.detail]).toEqual([
+      409,
+      `Report ${r3.id} already has a newer version (${final.id}): review or publish that one.`,
+    ]);
+    expect((await post(`/api/v1/vpat/${r2.id}/review`, { author: 'X', decisions: rest })).status).toBe(409);
     const types = (await h.db('outbox_messages').where({ org: 'acme' })).map((m: any) =>
       JSON.parse(m.payload),
     );

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { signWebhook, testProbot, webhookExample } from '../fixtures/github/test-app.js';
+import { ConsoleClient } from '../console/client.js';
 
 /**
  * Who may post where: org A's installation of the App covers acme/shop; org B must never get a check run
@@ -104,6 +105,24 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       body: { repository: 'acme/elsewhere' },
     });
     expect(missing.body.errors[0].detail).toMatch(/not installed on acme\/elsewhere/);
+  });
+
+  test("the console's settings form: org B cannot set acme/shop either (the reason beside the field)", async () => {
+    const c = new ConsoleClient(h.url);
+    await c.signIn(keyB);
+    const page = await c.get('/sites/shop');
+    const gh = lookup();
+    const refused = await c.post('/sites/shop/settings', {
+      _csrf: ConsoleClient.csrfOf(page.text),
+      repository: 'acme/shop',
+      fail_on_critical: 'on',
+      new_only: 'on',
+    });
+    expect(gh.isDone()).toBe(true);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/installation 4711, which is not linked to this org/);
+    expect(refused.text).toContain('id="repository-error"');
+    expect((await h.request('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
   });
 
   test('trigger body: org B naming acme/shop gets no check run there', async () => {

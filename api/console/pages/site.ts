@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { DomainError } from '../../domain/errors.js';
 import { waiverState } from '../../domain/waiver-match.js';
 import { nowIso } from '../../domain/ids.js';
 import type { ApiContext } from '../../context.js';
@@ -223,7 +224,15 @@ export function siteSettingsAction(ctx: ApiContext) {
     const siteId = String(req.params.siteId);
     const parsed = parseSettings(req);
     if (!parsed.patch) return render(ctx, visitor, req, res, parsed);
-    await changeSiteSettings(ctx, visitor.user.org, siteId, parsed.patch);
+    try {
+      await changeSiteSettings(ctx, visitor.user.org, siteId, parsed.patch);
+    } catch (err) {
+      // A value the form could not judge alone (a repository outside the org's installations): shown
+      // beside its field like the form's own problems.
+      if (!(err instanceof DomainError) || err.kind !== 'invalid' || !err.errors) throw err;
+      const problems = err.errors.map((e) => ({ field: e.pointer.replace(/^#\//, ''), message: e.detail }));
+      return render(ctx, visitor, req, res, { values: parsed.values, problems });
+    }
     redirectAfterPost(res, `/sites/${encodeURIComponent(siteId)}#settings`);
   };
 }

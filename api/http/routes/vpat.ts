@@ -151,7 +151,8 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       description:
         'Each decision grants a level with remarks, or `confirm: true` to accept automated evidence, which grants ' +
         'supports only where the row’s basis is `rules-passed` and no related failure is flagged (otherwise 422 with ' +
-        'pointers). Reports are immutable: the answer is a new version with `previous_id`. 409 for a final report.',
+        'pointers). Reports are immutable: the answer is a new version with `previous_id`. 409 for a final report, and ' +
+        'for a version that already has a newer one (versions form one line: review the newest).',
       access: 'manage',
       params: IdParam,
       body: ReviewBody,
@@ -166,7 +167,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Publish the final version of a report whose every row has a decision',
       description:
         '422 listing the undecided rows (`errors[].pointer` = `#/criteria/<index>`) while any is left; 409 when the ' +
-        'version is already final. The final version records the publisher and the date.',
+        'version is already final or already has a newer version. The final version records the publisher and the date.',
       access: 'manage',
       params: IdParam,
       body: PublishBody,
