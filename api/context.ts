@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Scope } from './domain/api-key.js';
 import type { Dialect } from './store/db.js';
+import type { RateLimitStore } from './store/rate-limits.js';
 import type { RequestLocks } from './store/request-locks.js';
 
 /** What every router gets: configuration, the database and the process-wide collaborators. */
@@ -21,6 +22,11 @@ export interface ApiContext {
   lifecycle: { shuttingDown: boolean };
   /** PostgreSQL: which Idempotency-Key requests a live instance is processing (crash takeover). */
   requestLocks?: RequestLocks;
+  /**
+   * The process's one set of rate-limit counters (in memory on SQLite, a table on PostgreSQL): the API's
+   * authentication, the console's sign-in and the prune job count and clean the same windows.
+   */
+  rateLimits: RateLimitStore;
   /** Set when the GitHub App is configured: asks GitHub which installation a repository belongs to. */
   github?: GitHubInstallations;
 }

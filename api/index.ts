@@ -12,6 +12,7 @@ import { createDb, dialectOf } from './store/db.js';
 import { releaseAbandonedRequests } from './store/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
 import { createRequestLocks } from './store/request-locks.js';
+import { rateLimitStoreFor } from './store/rate-limits.js';
 
 export { orgOfInstallation } from './services/github-installations.js';
 export type { GitHubInstallations } from './context.js';
@@ -85,6 +86,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     events: new EventEmitter(),
     lifecycle: { shuttingDown: false },
+    rateLimits: rateLimitStoreFor(db, dialect),
     requestLocks:
       dialect === 'postgres' && config.databaseUrl
         ? createRequestLocks(config.databaseUrl, options.schema ?? 'public', logger)

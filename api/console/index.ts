@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
-import { SignInThrottle } from '../services/console-sessions.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
 import { consoleErrorHandler } from './errors.js';
 import { action, page } from './guard.js';
@@ -29,7 +28,7 @@ export function consoleRouter(ctx: ApiContext): Router {
     next();
   });
   r.get(STYLESHEET_PATH, serveStylesheet);
-  signInRoutes(r, ctx, new SignInThrottle(ctx));
+  signInRoutes(r, ctx);
   r.get(
     '/',
     page(ctx, ['read'], (v, req, res) => sitesPage(ctx, v, req, res)),

@@ -3,7 +3,6 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import client from 'prom-client';
-import { rateLimitStoreFor } from '../store/rate-limits.js';
 import { Authenticator } from './auth.js';
 import type { ApiContext } from '../context.js';
 import type { OpenApiWebhook } from '../schemas/events.js';
@@ -53,8 +52,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     registers: [metrics],
   });
 
-  const rateLimits = rateLimitStoreFor(ctx.db, ctx.dialect);
-  const auth = new Authenticator(ctx, options.adminToken, rateLimits);
+  const auth = new Authenticator(ctx, options.adminToken, ctx.rateLimits);
   let routes: AnyRoute[] = [];
   let doc: unknown;
   const openApiDocument = () =>
@@ -96,7 +94,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
 
   if (options.pages) app.use(options.pages);
-  app.use(mountRoutes(routes, { ctx, auth, rateLimits }));
+  app.use(mountRoutes(routes, { ctx, auth, rateLimits: ctx.rateLimits }));
   app.use(methodNotAllowed(routes));
   app.use(errorHandler(ctx));
 

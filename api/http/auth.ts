@@ -6,7 +6,7 @@ import type { ApiContext, Principal } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import type { Access } from './route.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
-import { countAuthFailure } from './rate-limit.js';
+import { limitAuthFailures } from './rate-limit.js';
 
 /**
  * Authentication for one request, by the route's access rule. Every failure looks the same to the
@@ -32,7 +32,7 @@ export class Authenticator {
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 401) {
         const presented = asAdmin ? undefined : apiKeyOf(req);
-        await countAuthFailure(
+        await limitAuthFailures(
           this.limits,
           this.ctx.config.limits.authFailuresPerMinute,
           req.ip ?? 'unknown',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { countAuthFailure } from '../services/auth-failures.js';
 import type { RateLimitStore } from '../store/rate-limits.js';
 import { HttpProblem } from './problem.js';
 
@@ -38,22 +38,14 @@ export async function consumeKeyBudget(
   return headers;
 }
 
-/**
- * Counts one failed authentication against the client's address and, when the credential names a key
- * id, against that key id (guesses at one key from many addresses). Called only after the credential
- * was found invalid, so a valid key or admin token is never refused by someone else's failures.
- * The address is hashed into the bucket name: an `X-Forwarded-For` value can be any length.
- */
-export async function countAuthFailure(
+/** Counts one failed authentication (see services/auth-failures.ts); throws 429 once over the limit. */
+export async function limitAuthFailures(
   store: RateLimitStore,
   max: number,
   address: string,
   publicId: string | undefined,
 ): Promise<void> {
-  const buckets = [`authfail:ip:${createHash('sha256').update(address).digest('hex').slice(0, 40)}`];
-  if (publicId) buckets.push(`authfail:key:${publicId}`);
-  const counts = await Promise.all(buckets.map((b) => store.hit(b, 60)));
-  const over = counts.find((c) => c.count > max);
+  const over = await countAuthFailure(store, max, address, publicId);
   if (!over) return;
   const retryAfter = Math.max(1, over.resetAt - Math.floor(Date.now() / 1000));
   throw new HttpProblem(

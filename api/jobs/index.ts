@@ -2,17 +2,15 @@ import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scan-parts.js';
 import { pruneIdempotencyKeys } from '../store/idempotency.js';
-import { rateLimitStoreFor } from '../store/rate-limits.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 import { webhookJobs } from './webhooks.js';
 
 export type { BackgroundJob } from './background-job.js';
 
 export function pruneJob(ctx: ApiContext): BackgroundJob {
-  const limits = rateLimitStoreFor(ctx.db, ctx.dialect);
   return intervalJob(ctx, 'prune', 10 * 60_000, async () => {
     await pruneIdempotencyKeys(ctx.db);
-    await limits.prune();
+    await ctx.rateLimits.prune();
   });
 }
 

@@ -1,8 +1,8 @@
-import { hashSecret, keyIsUsable, type Scope } from '../domain/api-key.js';
+import { claimedPublicId, hashSecret, keyIsUsable, type Scope } from '../domain/api-key.js';
 import { randomBase62, nowIso } from '../domain/ids.js';
 import type { ApiContext } from '../context.js';
 import { recordKeyUse, verifyKey } from './key-auth.js';
-import { rateLimitStoreFor, type RateLimitStore } from '../store/rate-limits.js';
+import { countAuthFailure } from './auth-failures.js';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -85,23 +85,11 @@ export async function closeSession(ctx: ApiContext, user: ConsoleUser): Promise<
 }
 
 /**
- * Failed sign-ins count against the caller's address in the same bucket as failed API authentications,
- * so the form is no way around AUTH_FAILURES_PER_MINUTE.
+ * A failed sign-in counts like a failed API authentication, in the same windows (the form is no way
+ * around AUTH_FAILURES_PER_MINUTE); true when the caller is now over the limit. Counted only after the
+ * key was found invalid, so a valid key always signs in.
  */
-export class SignInThrottle {
-  private readonly limits: RateLimitStore;
-
-  constructor(private readonly ctx: ApiContext) {
-    this.limits = rateLimitStoreFor(ctx.db, ctx.dialect);
-  }
-
-  async blocked(ip: string): Promise<boolean> {
-    return (
-      (await this.limits.peek(`authfail:${ip}`, 60)).count >= this.ctx.config.limits.authFailuresPerMinute
-    );
-  }
-
-  async failed(ip: string): Promise<void> {
-    await this.limits.hit(`authfail:${ip}`, 60);
-  }
+export async function countFailedSignIn(ctx: ApiContext, ip: string, presentedKey: string): Promise<boolean> {
+  const max = ctx.config.limits.authFailuresPerMinute;
+  return (await countAuthFailure(ctx.rateLimits, max, ip, claimedPublicId(presentedKey))) !== undefined;
 }

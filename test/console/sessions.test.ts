@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { controlClock } from '../helpers/clock.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
 import { seedConsole, type Seeded } from './seed.js';
@@ -217,5 +220,45 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+describe.each(dbKinds)('failed sign-ins and failed API authentications share one limit (%s)', (db) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ db, env: { AUTH_FAILURES_PER_MINUTE: '3' } });
+  });
+  afterEach(() => jest.useRealTimers());
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('three wrong keys in the form use up the address’s failures: the API then answers 429', async () => {
+    // The windows are whole minutes: the clock stands still at the start of one.
+    controlClock(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
+    const guess = () => `a11y_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
+    const c = new ConsoleClient(h.url);
+    for (let i = 0; i < 3; i++) {
+      const form = await c.get('/sign-in');
+      const res = await c.post('/sign-in', {
+        _csrf: ConsoleClient.csrfOf(form.text),
+        key: guess(),
+        next: '/',
+      });
+      expect(res.status).toBe(401);
+    }
+    const api = await h.request('GET', '/api/v1/keys/me', { key: guess() });
+    expect([api.status, api.body.code]).toEqual([429, 'rate_limited']);
+    const form = await c.get('/sign-in');
+    const limited = await c.post('/sign-in', {
+      _csrf: ConsoleClient.csrfOf(form.text),
+      key: guess(),
+      next: '/',
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.text).toContain('Too many failed attempts');
+    // A valid key is never refused by the failures of others at the same address.
+    const key = await h.createKey({ org: 'acme', scopes: ['read'] });
+    expect(await c.signIn(key)).toBe('/');
   });
 });

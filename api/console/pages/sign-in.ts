@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ApiContext } from '../../context.js';
-import { closeSession, openSession, type SignInThrottle } from '../../services/console-sessions.js';
+import { closeSession, countFailedSignIn, openSession } from '../../services/console-sessions.js';
 import { action, field } from '../guard.js';
 import { markup } from '../html.js';
 import { layout } from '../layout.js';
@@ -72,12 +72,7 @@ async function showSignIn(ctx: ApiContext, req: Request, res: Response): Promise
   signInPage(res, 200, { csrf: newSignInToken(req, res), next, notice });
 }
 
-async function submitSignIn(
-  ctx: ApiContext,
-  throttle: SignInThrottle,
-  req: Request,
-  res: Response,
-): Promise<void> {
+async function submitSignIn(ctx: ApiContext, req: Request, res: Response): Promise<void> {
   const next = safeNext(field(req, 'next'));
   const expected = readCookie(req, SIGN_IN_COOKIE);
   if (!expected || !csrfMatches(expected, field(req, '_csrf'))) {
@@ -87,17 +82,16 @@ async function submitSignIn(
       error: 'The form had expired. Enter the key again.',
     });
   }
-  const ip = req.ip ?? 'unknown';
-  if (await throttle.blocked(ip)) {
-    return signInPage(res, 429, {
-      csrf: expected,
-      next,
-      error: 'Too many failed attempts. Wait a minute and try again.',
-    });
-  }
-  const opened = await openSession(ctx, field(req, 'key'));
+  const key = field(req, 'key');
+  const opened = await openSession(ctx, key);
   if (!opened) {
-    await throttle.failed(ip);
+    if (await countFailedSignIn(ctx, req.ip ?? 'unknown', key)) {
+      return signInPage(res, 429, {
+        csrf: expected,
+        next,
+        error: 'Too many failed attempts. Wait a minute and try again.',
+      });
+    }
     return signInPage(res, 401, {
       csrf: expected,
       next,
@@ -113,13 +107,9 @@ async function submitSignIn(
   redirectAfterPost(res, next);
 }
 
-export function signInRoutes(router: Router, ctx: ApiContext, throttle: SignInThrottle): void {
+export function signInRoutes(router: Router, ctx: ApiContext): void {
   router.get('/sign-in', (req, res, next) => void showSignIn(ctx, req, res).catch(next));
-  router.post(
-    '/sign-in',
-    readForm,
-    (req, res, next) => void submitSignIn(ctx, throttle, req, res).catch(next),
-  );
+  router.post('/sign-in', readForm, (req, res, next) => void submitSignIn(ctx, req, res).catch(next));
   router.get(
     '/sign-out',
     (req, res, next) =>
