@@ -18,7 +18,8 @@ import { layout } from '../layout.js';
 import { redirectAfterPost, sendPage } from '../respond.js';
 import { hasScope, type Visitor } from '../session.js';
 import { encodePageCursor, timeIdCursor } from '../views/cursor.js';
-import { decisionBadge, IMPACTS, shortSha, tableWrap, when, type FieldProblem } from '../views/parts.js';
+import { dataTable, num } from '../views/data-table.js';
+import { decisionBadge, IMPACTS, shortSha, when, type FieldProblem } from '../views/parts.js';
 import { trendChart } from '../views/trend-chart.js';
 import {
   parseSettings,
@@ -31,113 +32,58 @@ import {
 const PER_TABLE = 20;
 
 function historyTable(rows: DeploySummary[]): Html {
-  if (rows.length === 0) return markup`<p>No gate decisions yet.</p>`;
-  return tableWrap(
-    'Gate history',
-    markup`<table>
-      <caption>
-        Gate decisions, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Decision</th>
-          <th scope="col">Commit</th>
-          <th scope="col">Ref</th>
-          <th scope="col" class="num">New</th>
-          <th scope="col" class="num">Fixed</th>
-          <th scope="col" class="num">Waived</th>
-          <th scope="col">When</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (d) =>
-            markup`<tr>
-              <td>${decisionBadge(d.passed)}</td>
-              <th scope="row"><a href=${`/deploys/${d.id}`}>${shortSha(d.sha)}</a></th>
-              <td>${d.ref ?? '—'}</td>
-              <td class="num">${d.counts.new}</td>
-              <td class="num">${d.counts.fixed}</td>
-              <td class="num">${d.counts.waived}</td>
-              <td>${when(d.created_at)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`,
+  return dataTable(
+    'Gate decisions, newest first',
+    ['Decision', 'Commit', 'Ref', num('New'), num('Fixed'), num('Waived'), 'When'],
+    rows.map((d) => [
+      decisionBadge(d.passed),
+      markup`<a href=${`/deploys/${d.id}`}>${shortSha(d.sha)}</a>`,
+      d.ref ?? '—',
+      d.counts.new,
+      d.counts.fixed,
+      d.counts.waived,
+      when(d.created_at),
+    ]),
+    { empty: 'No gate decisions yet.', region: 'Gate history', rowHeader: 1 },
   );
 }
 
 function scansTable(rows: ScanRecord[]): Html {
-  if (rows.length === 0) return markup`<p>No scans yet.</p>`;
-  return tableWrap(
-    'Scans',
-    markup`<table>
-      <caption>
-        Scans, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Commit</th>
-          <th scope="col">Branch</th>
-          <th scope="col" class="num">Pages</th>
-          ${IMPACTS.map((i) => markup`<th scope="col" class="num">${i}</th>`)}
-          <th scope="col" class="num">Total</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (s) =>
-            markup`<tr>
-              <th scope="row"><a href=${`/scans/${s.id}`}>${when(s.createdAt)}</a></th>
-              <td>${shortSha(s.sha)}</td>
-              <td>${s.branch ?? '—'}</td>
-              <td class="num">${s.pageCount}</td>
-              ${IMPACTS.map((i) => markup`<td class="num">${s.summary.by_impact[i]}</td>`)}
-              <td class="num">${s.issueCount}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`,
+  return dataTable(
+    'Scans, newest first',
+    ['When', 'Commit', 'Branch', num('Pages'), ...IMPACTS.map((i) => num(i)), num('Total')],
+    rows.map((s) => [
+      markup`<a href=${`/scans/${s.id}`}>${when(s.createdAt)}</a>`,
+      shortSha(s.sha),
+      s.branch ?? '—',
+      s.pageCount,
+      ...IMPACTS.map((i) => s.summary.by_impact[i]),
+      s.issueCount,
+    ]),
+    { empty: 'No scans yet.', region: 'Scans' },
   );
 }
 
+function waiverScope(w: WaiverRecord): Html {
+  return markup`${w.fingerprint ? markup`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
+    ${w.selector ? markup` element <code>${w.selector}</code>` : null}
+    ${w.urlPattern ? markup` pages <code>${w.urlPattern}</code>` : null}
+    ${!w.fingerprint && !w.selector && !w.urlPattern ? 'every issue of the rule' : null}`;
+}
+
 function waiversTable(rows: WaiverRecord[]): Html {
-  if (rows.length === 0) return markup`<p>No waivers.</p>`;
   const now = nowIso();
-  return tableWrap(
-    'Waivers',
-    markup`<table>
-      <caption>
-        Waivers, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Rule</th>
-          <th scope="col">Applies to</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (w) =>
-            markup`<tr>
-              <th scope="row"><code>${w.rule}</code></th>
-              <td>
-                ${w.fingerprint ? markup`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
-                ${w.selector ? markup` element <code>${w.selector}</code>` : null}
-                ${w.urlPattern ? markup` pages <code>${w.urlPattern}</code>` : null}
-                ${!w.fingerprint && !w.selector && !w.urlPattern ? 'every issue of the rule' : null}
-              </td>
-              <td>${w.reason ?? '—'}</td>
-              <td>${w.expiresAt ? when(w.expiresAt) : '—'}</td>
-              <td>${waiverState(w, now)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`,
+  return dataTable(
+    'Waivers, newest first',
+    ['Rule', 'Applies to', 'Reason', 'Expires', 'Status'],
+    rows.map((w) => [
+      markup`<code>${w.rule}</code>`,
+      waiverScope(w),
+      w.reason ?? '—',
+      w.expiresAt ? when(w.expiresAt) : '—',
+      waiverState(w, now),
+    ]),
+    { empty: 'No waivers.', region: 'Waivers' },
   );
 }
 

@@ -27,7 +27,7 @@ export function diffView(diff: VpatDiff): Html {
         level(c.to),
         c.to?.remarks ?? '—',
       ]),
-      'No criterion changed.',
+      { empty: 'No criterion changed.' },
     )}
     <h2>Violations</h2>
     ${dataTable(
@@ -38,7 +38,7 @@ export function diffView(diff: VpatDiff): Html {
         ...v.resolved.map((r) => [r.rule, 'resolved', r.issues, 0, 0]),
         ...v.changed.map((r) => [r.rule, 'changed', r.from.issues, r.to.issues, r.to.pages_affected]),
       ],
-      'No violation changed.',
+      { empty: 'No violation changed.' },
     )}
     <h2>Reviewers’ decisions</h2>
     ${dataTable(
@@ -50,6 +50,6 @@ export function diffView(diff: VpatDiff): Html {
         ...o.changed.map((x) => [x.criterion, 'changed', decision(x.to)]),
         ...o.made_stale.map((x) => [x.criterion, 'made stale', x.stale_reason ?? '']),
       ],
-      'No decision changed.',
+      { empty: 'No decision changed.' },
     )}`;
 }

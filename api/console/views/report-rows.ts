@@ -1,7 +1,8 @@
 import { CONFORMANCE_LABELS } from '../../domain/vpat-render-html.js';
 import type { ReportCriterion, VpatReport } from '../../domain/vpat-report.js';
 import { markup, type Html } from '../html.js';
-import { plural, tableWrap, when } from './parts.js';
+import { dataTable } from './data-table.js';
+import { plural, when } from './parts.js';
 
 /** A row's automated evidence in words. */
 export function evidenceText(c: ReportCriterion): string {
@@ -24,38 +25,20 @@ function answerFrom(c: ReportCriterion): string {
 
 /** Every criterion with its level, remarks, evidence and who answered it. */
 export function criteriaTable(criteria: ReportCriterion[], caption: string): Html {
-  return tableWrap(
+  return dataTable(
     caption,
-    markup`<table>
-      <caption>
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Criterion</th>
-          <th scope="col">Level</th>
-          <th scope="col">Conformance</th>
-          <th scope="col">Remarks</th>
-          <th scope="col">Evidence</th>
-          <th scope="col">Answer from</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${criteria.map(
-          (c) =>
-            markup`<tr id=${`c-${c.id}`}>
-              <th scope="row">${c.id} ${c.title}</th>
-              <td>${c.level ?? '—'}</td>
-              <td>
-                ${CONFORMANCE_LABELS[c.conformance]}${c.needs_review ? markup` <span class="badge waived">needs review</span>` : null}
-              </td>
-              <td>${c.remarks}</td>
-              <td>${evidenceText(c)}</td>
-              <td>${answerFrom(c)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`,
+    ['Criterion', 'Level', 'Conformance', 'Remarks', 'Evidence', 'Answer from'],
+    criteria.map((c) => ({
+      id: `c-${c.id}`,
+      cells: [
+        `${c.id} ${c.title}`,
+        c.level ?? '—',
+        markup`${CONFORMANCE_LABELS[c.conformance]}${c.needs_review ? markup` <span class="badge waived">needs review</span>` : null}`,
+        c.remarks,
+        evidenceText(c),
+        answerFrom(c),
+      ],
+    })),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { TrendPoint } from '../../schemas/site-trend.js';
 import { markup, type Html } from '../html.js';
-import { IMPACTS, shortSha, tableWrap, when } from './parts.js';
+import { dataTable, num } from './data-table.js';
+import { IMPACTS, shortSha, when } from './parts.js';
 
 const W = 640;
 const H = 240;
@@ -40,33 +41,16 @@ function legend(): Html {
   </ul>`;
 }
 
-function dataTable(points: TrendPoint[], caption: string): Html {
-  return tableWrap(
+function trendTable(points: TrendPoint[], caption: string): Html {
+  return dataTable(
     caption,
-    markup`<table>
-      <caption>
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Scan</th>
-          <th scope="col">Commit</th>
-          ${IMPACTS.map((i) => markup`<th scope="col" class="num">${i}</th>`)}
-          <th scope="col" class="num">Total</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${points.map(
-          (p) =>
-            markup`<tr>
-              <th scope="row"><a href=${`/scans/${p.scan_id}`}>${when(p.created_at)}</a></th>
-              <td>${shortSha(p.sha)}</td>
-              ${IMPACTS.map((i) => markup`<td class="num">${p.by_impact[i]}</td>`)}
-              <td class="num">${p.issues}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`,
+    ['Scan', 'Commit', ...IMPACTS.map((i) => num(i)), num('Total')],
+    points.map((p) => [
+      markup`<a href=${`/scans/${p.scan_id}`}>${when(p.created_at)}</a>`,
+      shortSha(p.sha),
+      ...IMPACTS.map((i) => p.by_impact[i]),
+      p.issues,
+    ]),
   );
 }
 
@@ -75,7 +59,7 @@ export function trendChart(points: TrendPoint[], baseBranch: string, id: string)
   const title = `Issues by impact over the last ${points.length} scans of ${baseBranch}`;
   if (points.length < 2) {
     return markup`<p>${trendSentence(points)}</p>
-      ${points.length ? dataTable(points, title) : null}`;
+      ${points.length ? trendTable(points, title) : null}`;
   }
   const max = Math.max(...points.map((p) => p.issues));
   const ticks = [0, Math.round(max / 2), max];
@@ -97,7 +81,7 @@ export function trendChart(points: TrendPoint[], baseBranch: string, id: string)
       </svg>
       <figcaption>${legend()}</figcaption>
     </figure>
-    ${dataTable(points, title)}`;
+    ${trendTable(points, title)}`;
 }
 
 /** A small total-issues line for the sites overview; its label says the same in words. */
