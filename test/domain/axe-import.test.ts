@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { axeTargetToSelector, issuesFromAxe, rulesRunByAxe } from '../../api/domain/axe-import.js';
 import { AxeResults } from '../../api/schemas/scans.js';
 
-// Real axe-core output (test/fixtures/axe/generate.ts ran axe-core in Chromium on test/fixtures/axe/pages.ts).
+// Real axe-core output (test/fixtures/generate-axe.ts ran axe-core in Chromium on test/fixtures/axe/pages.ts).
 const fixture = (name: string) =>
   AxeResults.parse(
     JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8')),
