@@ -1,6 +1,6 @@
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { dbKinds, startHarness } from '../helpers/harness.js';
-import { startReceiver } from '../events/receiver.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const PUBLIC = 'https://a11y.corp.example';
 

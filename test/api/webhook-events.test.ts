@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../events/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,

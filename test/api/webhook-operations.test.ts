@@ -3,7 +3,7 @@ import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../events/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /** Operating a subscription: change it, pause it, ping it, redeliver, rotate its secret. */
 describe.each(dbKinds)('webhook operations (%s)', (db) => {

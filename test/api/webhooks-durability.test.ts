@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../events/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const WORKER_ON = { WEBHOOK_WORKER: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_ALLOW_PRIVATE: 'true' };
 

@@ -6,7 +6,7 @@ import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
 import type { EventType } from '../../api/schemas/events.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../events/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dbKinds } from '../helpers/harness.js';
 import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * The server as the image runs it (compiled, `node build/app/server.js`), checked with the image's own
@@ -98,7 +98,7 @@ beforeAll(() => {
 describe.each(dbKinds)('SIGTERM under load, compiled server (%s)', (db) => {
   test('drains in-flight requests and webhook deliveries; loses nothing; HEALTHCHECK follows it', async () => {
     let database: FreshPgDatabase | undefined;
-    const receiver = new WebhookReceiver(800);
+    const receiver = await startReceiver({ delayMs: 800 });
     const env = {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000',
@@ -110,7 +110,6 @@ describe.each(dbKinds)('SIGTERM under load, compiled server (%s)', (db) => {
     const servers: ServerProcess[] = [];
     try {
       if (db === 'postgres') database = await createPgDatabase(process.env.TEST_DATABASE_URL!);
-      await receiver.start();
       const server = new ServerProcess({ compiled: true, databaseUrl: database?.url, env });
       servers.push(server);
       await server.start();
@@ -119,13 +118,13 @@ describe.each(dbKinds)('SIGTERM under load, compiled server (%s)', (db) => {
       const sub = await fetch(`${server.url}/api/v1/webhooks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: receiver.url, events: ['scan.created'] }),
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['scan.created'] }),
       });
-      receiver.secret = ((await sub.json()) as { secret: string }).secret;
+      receiver.secrets.set('*', ((await sub.json()) as { secret: string }).secret);
 
       const outcomes: Outcome[] = [];
       const clients = Array.from({ length: CLIENTS }, (_, c) => client(server.url, key, c, outcomes));
-      await receiver.waitFor(
+      await receiver.waitUntil(
         () => receiver.received.length >= 3 && receiver.answered < receiver.received.length,
         60_000,
       );
@@ -171,7 +170,7 @@ describe.each(dbKinds)('SIGTERM under load, compiled server (%s)', (db) => {
       }
       expect(await countScans(again, key)).toBe(acked.length);
       const ids = new Set(acked.map((o) => o.id!));
-      const delivered = await receiver.waitFor(
+      const delivered = await receiver.waitUntil(
         () => [...ids].every((id) => receiver.verifiedDataIds(true).has(id)),
         60_000,
       );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
 import { describeWith, postgres } from '../helpers/requirements.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Two instances of the server on one PostgreSQL database, no proxy in front: clients alternate between
@@ -15,14 +15,13 @@ const AUTH_FAILURES = 8;
 describeWith(postgres, 'two instances on one PostgreSQL', () => {
   let database: FreshPgDatabase;
   let instances: ServerProcess[];
-  let receiver: WebhookReceiver;
+  let receiver: Receiver;
   let paths: Record<string, object>;
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
 
   beforeAll(async () => {
     database = await createPgDatabase(pgUrl!);
-    receiver = new WebhookReceiver(20);
-    await receiver.start();
+    receiver = await startReceiver({ delayMs: 20 });
     const env = {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: String(RATE),
@@ -98,11 +97,11 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
     let webhook: { id: string } | undefined;
     if (paths['/api/v1/webhooks']) {
       const res = await call(0, 'POST', '/api/v1/webhooks', keys[0].key, {
-        url: receiver.url,
+        url: `${receiver.url}/hook`,
         events: ['scan.created', 'deploy.completed'],
       });
       expect(res.status).toBe(201);
-      receiver.secret = res.body.secret;
+      receiver.secrets.set('*', res.body.secret);
       webhook = res.body;
     }
     const scans: Array<{ id: string; issues: number; sha: string }> = [];
@@ -163,7 +162,7 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
     }
     if (webhook) {
       const expected = scans.length + deploys;
-      const done = await receiver.waitFor(() => receiver.verifiedIds().size >= expected, 60_000);
+      const done = await receiver.waitUntil(() => receiver.verifiedIds().size >= expected, 60_000);
       console.log(
         `two instances: ${expected} events → ${receiver.verifiedIds().size} delivered and verified, ` +
           `${receiver.duplicates()} duplicates, ${receiver.received.filter((r) => !r.verified).length} bad signatures`,

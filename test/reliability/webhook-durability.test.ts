@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
 import { createPgDatabase, ServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { seededRandom } from '../helpers/seeded-random.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Webhook durability: a backlog of events is written (through the API, with the worker off), then a
@@ -24,7 +24,7 @@ interface Outcome {
   events: Set<string>;
   killedAfter: number;
   inFlightAtKill: number;
-  receiver: WebhookReceiver;
+  receiver: Receiver;
   complete: boolean;
 }
 
@@ -56,10 +56,9 @@ async function writeEvents(server: ServerProcess, key: string): Promise<Set<stri
 async function scenario(db: DbKind, seed: number): Promise<Outcome> {
   let database: FreshPgDatabase | undefined;
   const processes: ServerProcess[] = [];
-  const receiver = new WebhookReceiver(1000);
+  const receiver = await startReceiver({ delayMs: 1000 });
   try {
     if (db === 'postgres') database = await createPgDatabase(process.env.TEST_DATABASE_URL!);
-    await receiver.start();
     const env = {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000',
@@ -77,10 +76,10 @@ async function scenario(db: DbKind, seed: number): Promise<Outcome> {
     const sub = await fetch(`${writer.url}/api/v1/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: receiver.url, events: ['scan.created'] }),
+      body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['scan.created'] }),
     });
     if (sub.status !== 201) throw new Error(`subscription: ${sub.status} ${await sub.text()}`);
-    receiver.secret = ((await sub.json()) as { secret: string }).secret;
+    receiver.secrets.set('*', ((await sub.json()) as { secret: string }).secret);
     const events = await writeEvents(writer, key);
     await writer.stop();
 
@@ -94,13 +93,13 @@ async function scenario(db: DbKind, seed: number): Promise<Outcome> {
     processes.push(sender);
     const killAfter = 3 + Math.floor(seededRandom(seed)() * 30);
     await sender.start();
-    await receiver.waitFor(() => receiver.received.length >= killAfter, 30_000);
+    await receiver.waitUntil(() => receiver.received.length >= killAfter, 30_000);
     await sender.kill();
     const killedAfter = receiver.received.length;
     const inFlightAtKill = killedAfter - receiver.answered;
     await sender.start();
 
-    const complete = await receiver.waitFor(
+    const complete = await receiver.waitUntil(
       () => [...events].every((id) => receiver.verifiedDataIds(true).has(id)),
       150_000,
     );
