@@ -91,7 +91,12 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         res.end();
       }, delayMs);
     },
-    verifiedIds: (type) => new Set(verifiedOnes().filter((r) => !type || r.payload.type === type).map((r) => r.id)),
+    verifiedIds: (type) =>
+      new Set(
+        verifiedOnes()
+          .filter((r) => !type || r.payload.type === type)
+          .map((r) => r.id),
+      ),
     verifiedDataIds: (answeredOnly = false) =>
       new Set(
         verifiedOnes()
