@@ -28375,7 +28375,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8679);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5882);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28386,7 +28386,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8679:
+/***/ 5882:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31390,8 +31390,18 @@ function annotateNewIssues(issues, total) {
     }
 }
 
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./action/api-error.ts
+class ApiError extends Error {
+    kind;
+    details;
+    constructor(kind, message, details) {
+        super(message);
+        this.kind = kind;
+        this.details = details;
+        this.name = 'ApiError';
+    }
+}
+
 ;// CONCATENATED MODULE: ./action/api-response.ts
 /** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
 function responseLinks(headers, resolve) {
@@ -31418,167 +31428,20 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./action/api-client.ts
-
-
-class ApiError extends Error {
-    kind;
-    details;
-    constructor(kind, message, details) {
-        super(message);
-        this.kind = kind;
-        this.details = details;
-        this.name = 'ApiError';
-    }
-}
+;// CONCATENATED MODULE: ./action/api-retry.ts
+/**
+ * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
+ * jitter, or the service's Retry-After), and how a network failure reads in the log.
+ */
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429]);
-class ApiClient {
-    options;
-    baseUrl;
-    retries;
-    retryDelayMs;
-    maxRetryDelayMs;
-    maxRetryAfterMs;
-    timeoutMs;
-    gzipAboveBytes;
-    sleep;
-    log;
-    random;
-    constructor(options) {
-        this.options = options;
-        this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-        this.retries = options.retries ?? 4;
-        this.retryDelayMs = options.retryDelayMs ?? 2_000;
-        this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
-        this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-        this.timeoutMs = options.timeoutMs ?? 30_000;
-        this.gzipAboveBytes = options.gzipAboveBytes ?? 64 * 1024;
-        this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-        this.log = options.log ?? (() => undefined);
-        this.random = options.random ?? Math.random;
-    }
-    /** GETs a public JSON document once, without the key (`GET /api/v1`); null when it cannot be had. */
-    async getPublic(path) {
-        try {
-            const res = await fetch(this.baseUrl + path, {
-                headers: { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'a11y-gate-action' },
-                redirect: 'manual',
-                signal: AbortSignal.timeout(this.timeoutMs),
-            });
-            return res.ok ? (await res.json()) : null;
-        }
-        catch {
-            return null;
-        }
-    }
-    /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
-    async post(path, body, idempotencyKey, options = {}) {
-        const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-        const json = Buffer.from(JSON.stringify(body), 'utf8');
-        const compress = json.length > this.gzipAboveBytes;
-        const payload = compress ? (0,external_node_zlib_.gzipSync)(json) : json;
-        const headers = {
-            authorization: `Bearer ${this.options.apiKey}`,
-            'content-type': 'application/json',
-            accept: 'application/json, application/problem+json',
-            'idempotency-key': idempotencyKey,
-            'user-agent': this.options.userAgent ?? 'a11y-gate-action',
-            ...(compress ? { 'content-encoding': 'gzip' } : {}),
-        };
-        const url = this.baseUrl + path;
-        for (let attempt = 1;; attempt++) {
-            const last = attempt > this.retries;
-            let res;
-            let text;
-            try {
-                res = await fetch(url, {
-                    method: 'POST',
-                    headers,
-                    body: payload,
-                    // Not followed: a redirect would carry the key to another host (or turn the POST into a GET).
-                    // 'manual' rather than 'error' so it is reported as the configuration mistake it is, not as an
-                    // outage that `fail-on-error: false` would wave through.
-                    redirect: 'manual',
-                    signal: AbortSignal.timeout(timeoutMs),
-                });
-                // Read inside the try: a connection that breaks mid-answer is a network error, retried like one.
-                text = await res.text();
-            }
-            catch (err) {
-                const why = networkReason(err, timeoutMs);
-                if (last) {
-                    throw new ApiError('outage', `POST ${path} failed after ${attempt} attempts: ${why}`, {
-                        attempts: attempt,
-                    });
-                }
-                const wait = this.backoff(attempt);
-                this.log(`POST ${path}: ${why}; retry ${attempt}/${this.retries} in ${seconds(wait)}`);
-                await this.sleep(wait);
-                continue;
-            }
-            const requestId = res.headers.get('x-request-id');
-            if (res.ok) {
-                let parsed;
-                try {
-                    parsed = JSON.parse(text);
-                }
-                catch {
-                    // The whole answer arrived, and it is not the API's: a wrong api-url or an SSO proxy's page, a
-                    // configuration mistake that fail-on-error: false must not hide.
-                    const type = res.headers.get('content-type')?.split(';')[0]?.trim();
-                    throw new ApiError('rejected', `POST ${path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
-                }
-                return {
-                    status: res.status,
-                    body: parsed,
-                    ...responseLinks(res.headers, (l) => this.resolveLocation(l)),
-                    replayed: res.headers.get('idempotent-replayed') === 'true',
-                    requestId,
-                };
-            }
-            if (res.status >= 300 && res.status < 400) {
-                const target = res.headers.get('location');
-                throw new ApiError('rejected', `POST ${path} answered ${res.status}${target ? ` (a redirect to ${target})` : ''}: set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere`, { status: res.status, requestId: requestId ?? undefined, attempts: attempt });
-            }
-            const problem = parseProblem(text);
-            const detail = problem.detail ?? problem.title ?? (res.statusText || `HTTP ${res.status}`);
-            const details = {
-                status: res.status,
-                code: problem.code,
-                detail,
-                requestId: problem.request_id ?? requestId ?? undefined,
-                errors: problem.errors,
-                attempts: attempt,
-            };
-            const transient = res.status >= 500 || RETRYABLE_STATUS.has(res.status);
-            if (!transient) {
-                throw new ApiError('rejected', describe(path, res.status, problem, detail), details);
-            }
-            if (last) {
-                throw new ApiError('outage', `${describe(path, res.status, problem, detail)} (after ${attempt} attempts)`, details);
-            }
-            const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-            const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryAfterMs) : this.backoff(attempt);
-            this.log(`POST ${path}: ${res.status}${problem.code ? ` ${problem.code}` : ''}; retry ${attempt}/${this.retries} in ${seconds(wait)}` +
-                (retryAfter !== null ? ' (Retry-After)' : ''));
-            await this.sleep(wait);
-        }
-    }
-    /**
-     * The service answers `Location: /api/v1/...`, relative to its own root, which behind a reverse proxy with a
-     * path prefix (api-url `https://tools.example.com/a11y`) is the prefix: resolved against the host alone
-     * it would lose the prefix and point nowhere.
-     */
-    resolveLocation(location) {
-        if (location.startsWith('/') && !location.startsWith('//'))
-            return this.baseUrl + location;
-        return new URL(location, this.baseUrl + '/').href;
-    }
-    /** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
-    backoff(attempt) {
-        const full = Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** (attempt - 1));
-        return Math.round(full / 2 + (this.random() * full) / 2);
-    }
+/** 5xx and 408/409/425/429 are worth another attempt with the same Idempotency-Key; other 4xx are not. */
+function isTransient(status) {
+    return status >= 500 || RETRYABLE_STATUS.has(status);
+}
+/** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
+function backoff(policy, attempt) {
+    const full = Math.min(policy.maxRetryDelayMs, policy.retryDelayMs * 2 ** (attempt - 1));
+    return Math.round(full / 2 + (policy.random() * full) / 2);
 }
 /** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 function parseRetryAfter(value, now = Date.now()) {
@@ -31591,6 +31454,79 @@ function parseRetryAfter(value, now = Date.now()) {
     if (Number.isNaN(date))
         return null;
     return Math.max(0, date - now);
+}
+function networkReason(err, timeoutMs) {
+    // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
+    const e = (typeof err === 'object' && err !== null ? err : {});
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+        return `no answer within ${seconds(timeoutMs)}`;
+    const base = e.message ?? String(err);
+    // undici puts the useful part (ECONNREFUSED, ENOTFOUND, certificate errors) in `cause`.
+    const cause = typeof e.cause === 'object' && e.cause !== null ? e.cause : undefined;
+    if (cause?.code)
+        return `${base} (${cause.code}${cause.message ? `: ${cause.message}` : ''})`;
+    if (cause?.message)
+        return `${base} (${cause.message})`;
+    return base;
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+;// CONCATENATED MODULE: ./action/api-answer.ts
+
+
+
+/** Reads an answer whose whole text arrived; throws ApiError for what is not to be retried. */
+function readAnswer(ctx, res, text) {
+    const requestId = res.headers.get('x-request-id');
+    if (res.ok)
+        return { response: success(ctx, res, text, requestId) };
+    if (res.status >= 300 && res.status < 400) {
+        const target = res.headers.get('location');
+        throw new ApiError('rejected', `POST ${ctx.path} answered ${res.status}${target ? ` (a redirect to ${target})` : ''}: set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere`, { status: res.status, requestId: requestId ?? undefined, attempts: ctx.attempt });
+    }
+    const problem = parseProblem(text);
+    const detail = problem.detail ?? problem.title ?? (res.statusText || `HTTP ${res.status}`);
+    const details = {
+        status: res.status,
+        code: problem.code,
+        detail,
+        requestId: problem.request_id ?? requestId ?? undefined,
+        errors: problem.errors,
+        attempts: ctx.attempt,
+    };
+    const message = describe(ctx.path, res.status, problem, detail);
+    if (!isTransient(res.status))
+        throw new ApiError('rejected', message, details);
+    if (ctx.last)
+        throw new ApiError('outage', `${message} (after ${ctx.attempt} attempts)`, details);
+    return {
+        retry: {
+            status: res.status,
+            code: problem.code,
+            retryAfter: parseRetryAfter(res.headers.get('retry-after')),
+        },
+    };
+}
+function success(ctx, res, text, requestId) {
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch {
+        // The whole answer arrived, and it is not the API's: a wrong api-url or an SSO proxy's page, a
+        // configuration mistake that fail-on-error: false must not hide.
+        const type = res.headers.get('content-type')?.split(';')[0]?.trim();
+        throw new ApiError('rejected', `POST ${ctx.path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`, { status: res.status, requestId: requestId ?? undefined, attempts: ctx.attempt });
+    }
+    return {
+        status: res.status,
+        body: parsed,
+        ...responseLinks(res.headers, ctx.resolveLocation),
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+        requestId,
+    };
 }
 function parseProblem(text) {
     try {
@@ -31609,22 +31545,139 @@ function describe(path, status, problem, detail) {
         .join('; ');
     return `POST ${path} answered ${status}${code}: ${detail}${fields ? ` (${fields})` : ''}`;
 }
-function networkReason(err, timeoutMs) {
-    // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
-    const e = (typeof err === 'object' && err !== null ? err : {});
-    if (e.name === 'TimeoutError' || e.name === 'AbortError')
-        return `no answer within ${seconds(timeoutMs)}`;
-    const base = e.message ?? String(err);
-    // undici puts the useful part (ECONNREFUSED, ENOTFOUND, certificate errors) in `cause`.
-    const cause = typeof e.cause === 'object' && e.cause !== null ? e.cause : undefined;
-    if (cause?.code)
-        return `${base} (${cause.code}${cause.message ? `: ${cause.message}` : ''})`;
-    if (cause?.message)
-        return `${base} (${cause.message})`;
-    return base;
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./action/api-request.ts
+
+function postRequest(body, idempotencyKey, options) {
+    const json = Buffer.from(JSON.stringify(body), 'utf8');
+    const compress = json.length > options.gzipAboveBytes;
+    return {
+        payload: compress ? (0,external_node_zlib_.gzipSync)(json) : json,
+        headers: {
+            authorization: `Bearer ${options.apiKey}`,
+            'content-type': 'application/json',
+            accept: 'application/json, application/problem+json',
+            'idempotency-key': idempotencyKey,
+            'user-agent': options.userAgent,
+            ...(compress ? { 'content-encoding': 'gzip' } : {}),
+        },
+    };
 }
-function seconds(ms) {
-    return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+/** One attempt: the answer and its whole text, or why there was none. */
+async function send(url, request, timeoutMs) {
+    try {
+        const res = await fetch(url, {
+            method: 'POST',
+            headers: request.headers,
+            body: request.payload,
+            // Not followed: a redirect would carry the key to another host (or turn the POST into a GET).
+            // 'manual' rather than 'error' so it is reported as the configuration mistake it is, not as an
+            // outage that `fail-on-error: false` would wave through.
+            redirect: 'manual',
+            signal: AbortSignal.timeout(timeoutMs),
+        });
+        // Read inside the try: a connection that breaks mid-answer is a network error, retried like one.
+        return { res, text: await res.text() };
+    }
+    catch (failure) {
+        return { failure };
+    }
+}
+
+;// CONCATENATED MODULE: ./action/api-client.ts
+
+
+
+
+
+
+class ApiClient {
+    options;
+    baseUrl;
+    retries;
+    policy;
+    maxRetryAfterMs;
+    timeoutMs;
+    gzipAboveBytes;
+    sleep;
+    log;
+    constructor(options) {
+        this.options = options;
+        this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+        this.retries = options.retries ?? 4;
+        this.policy = {
+            retryDelayMs: options.retryDelayMs ?? 2_000,
+            maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+            random: options.random ?? Math.random,
+        };
+        this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+        this.timeoutMs = options.timeoutMs ?? 30_000;
+        this.gzipAboveBytes = options.gzipAboveBytes ?? 64 * 1024;
+        this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+        this.log = options.log ?? (() => undefined);
+    }
+    /** GETs a public JSON document once, without the key (`GET /api/v1`); null when it cannot be had. */
+    async getPublic(path) {
+        try {
+            const res = await fetch(this.baseUrl + path, {
+                headers: { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'a11y-gate-action' },
+                redirect: 'manual',
+                signal: AbortSignal.timeout(this.timeoutMs),
+            });
+            return res.ok ? (await res.json()) : null;
+        }
+        catch {
+            return null;
+        }
+    }
+    /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
+    async post(path, body, idempotencyKey, options = {}) {
+        const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+        const request = postRequest(body, idempotencyKey, {
+            apiKey: this.options.apiKey,
+            userAgent: this.options.userAgent ?? 'a11y-gate-action',
+            gzipAboveBytes: this.gzipAboveBytes,
+        });
+        const url = this.baseUrl + path;
+        for (let attempt = 1;; attempt++) {
+            const last = attempt > this.retries;
+            const sent = await send(url, request, timeoutMs);
+            if ('failure' in sent) {
+                const why = networkReason(sent.failure, timeoutMs);
+                if (last) {
+                    throw new ApiError('outage', `POST ${path} failed after ${attempt} attempts: ${why}`, {
+                        attempts: attempt,
+                    });
+                }
+                await this.retryLater(path, attempt, why, backoff(this.policy, attempt));
+                continue;
+            }
+            const resolveLocation = (l) => this.resolveLocation(l);
+            const reading = readAnswer({ path, attempt, last, resolveLocation }, sent.res, sent.text);
+            if ('response' in reading)
+                return reading.response;
+            const { status, code, retryAfter } = reading.retry;
+            const wait = retryAfter !== null ? Math.min(retryAfter, this.maxRetryAfterMs) : backoff(this.policy, attempt);
+            const why = `${status}${code ? ` ${code}` : ''}`;
+            await this.retryLater(path, attempt, why, wait, retryAfter !== null ? ' (Retry-After)' : '');
+        }
+    }
+    async retryLater(path, attempt, why, wait, note = '') {
+        this.log(`POST ${path}: ${why}; retry ${attempt}/${this.retries} in ${seconds(wait)}${note}`);
+        await this.sleep(wait);
+    }
+    /**
+     * The service answers `Location: /api/v1/...`, relative to its own root, which behind a reverse proxy with a
+     * path prefix (api-url `https://tools.example.com/a11y`) is the prefix: resolved against the host alone
+     * it would lose the prefix and point nowhere.
+     */
+    resolveLocation(location) {
+        if (location.startsWith('/') && !location.startsWith('//'))
+            return this.baseUrl + location;
+        return new URL(location, this.baseUrl + '/').href;
+    }
 }
 
 // EXTERNAL MODULE: external "node:crypto"

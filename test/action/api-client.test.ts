@@ -1,55 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { ApiClient, ApiError, parseRetryAfter } from '../../action/api-client.js';
+import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 
-/** A real HTTP server on loopback whose answers are scripted per test. */
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: Buffer;
-}
-type Answer = (res: ServerResponse, seen: Seen) => void;
-
-let server: Server;
-let baseUrl: string;
-let script: Answer[] = [];
-let seen: Seen[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const s = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
-      seen.push(s);
-      const answer = script.shift();
-      if (!answer) {
-        res.writeHead(500).end('unscripted request');
-        return;
-      }
-      answer(res, s);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-beforeEach(() => {
-  script = [];
-  seen = [];
-});
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return (res) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
-}
+const api = useScriptedApi();
 
 function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}): Answer {
   return (res) => {
@@ -72,7 +27,7 @@ function client(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> =
   const sleeps: number[] = [];
   const logs: string[] = [];
   const c = new ApiClient({
-    baseUrl,
+    baseUrl: api.baseUrl,
     apiKey: 'a11y_test_key',
     retries: 3,
     retryDelayMs: 1000,
@@ -88,7 +43,7 @@ function client(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> =
 }
 
 test('503 then 201: retried once with the same Idempotency-Key and body, Location resolved', async () => {
-  script = [
+  api.script = [
     problem(503, 'unavailable', 'The database is not reachable.'),
     json(201, { id: 'scn_1' }, { location: '/api/v1/scans/scn_1' }),
   ];
@@ -97,17 +52,17 @@ test('503 then 201: retried once with the same Idempotency-Key and body, Locatio
   expect(res).toMatchObject({
     status: 201,
     body: { id: 'scn_1' },
-    location: `${baseUrl}/api/v1/scans/scn_1`,
+    location: `${api.baseUrl}/api/v1/scans/scn_1`,
     replayed: false,
   });
-  expect(seen).toHaveLength(2);
-  for (const s of seen) {
+  expect(api.seen).toHaveLength(2);
+  for (const s of api.seen) {
     expect(s.method).toBe('POST');
     expect(s.url).toBe('/api/v1/scans');
     expect(s.headers.authorization).toBe('Bearer a11y_test_key');
     expect(s.headers['idempotency-key']).toBe('key-1');
     expect(s.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(s.body.toString())).toEqual({ url: 'https://x/', pages: [] });
+    expect(JSON.parse(s.raw.toString())).toEqual({ url: 'https://x/', pages: [] });
   }
   // Equal jitter with random 0.5: three quarters of the 1 s base delay.
   expect(sleeps).toEqual([750]);
@@ -115,7 +70,7 @@ test('503 then 201: retried once with the same Idempotency-Key and body, Locatio
 });
 
 test('backoff doubles up to the cap', async () => {
-  script = [
+  api.script = [
     problem(502, 'bad_gateway', 'x'),
     problem(500, 'internal', 'x'),
     problem(504, 'timeout', 'x'),
@@ -127,7 +82,7 @@ test('backoff doubles up to the cap', async () => {
 });
 
 test('429 with Retry-After waits what the server asks, beyond the backoff cap (the service counts per minute), then succeeds', async () => {
-  script = [
+  api.script = [
     problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '7' } }),
     problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '45' } }),
     problem(429, 'rate_limited', 'Too many requests.', { headers: { 'retry-after': '3600' } }),
@@ -142,7 +97,7 @@ test('429 with Retry-After waits what the server asks, beyond the backoff cap (t
 });
 
 test('422 problem+json is rejected at once with the detail and the JSON pointers', async () => {
-  script = [
+  api.script = [
     problem(422, 'validation_failed', 'The request body is invalid.', {
       body: { errors: [{ pointer: '#/pages/0/issues/3/impact', detail: 'Invalid option' }] },
     }),
@@ -156,12 +111,12 @@ test('422 problem+json is rejected at once with the detail and the JSON pointers
       'POST /api/v1/scans answered 422 validation_failed: The request body is invalid. (#/pages/0/issues/3/impact: Invalid option)',
     details: { status: 422, code: 'validation_failed', requestId: 'req_1', attempts: 1 },
   });
-  expect(seen).toHaveLength(1);
+  expect(api.seen).toHaveLength(1);
   expect(sleeps).toEqual([]);
 });
 
 test('401 is rejected (a wrong key is no outage); a non-JSON error body still says something', async () => {
-  script = [
+  api.script = [
     (res) => {
       res.writeHead(401, { 'content-type': 'text/html' });
       res.end('<h1>nope</h1>');
@@ -175,12 +130,12 @@ test('401 is rejected (a wrong key is no outage); a non-JSON error body still sa
 });
 
 test('5xx on every attempt is an outage after retries + 1 attempts', async () => {
-  script = Array.from({ length: 4 }, () => problem(503, 'unavailable', 'Shutting down.'));
+  api.script = Array.from({ length: 4 }, () => problem(503, 'unavailable', 'Shutting down.'));
   const { c, sleeps } = client();
   const err = (await c.post('/api/v1/scans', {}, 'k').catch((e: unknown) => e)) as ApiError;
   expect(err.kind).toBe('outage');
   expect(err.message).toBe('POST /api/v1/scans answered 503 unavailable: Shutting down. (after 4 attempts)');
-  expect(seen).toHaveLength(4);
+  expect(api.seen).toHaveLength(4);
   expect(sleeps).toHaveLength(3);
 });
 
@@ -201,7 +156,7 @@ test('connection refused is retried, then an outage naming ECONNREFUSED', async 
 });
 
 test('a server that never answers times out and is retried', async () => {
-  script = [() => undefined, json(201, { ok: true })];
+  api.script = [() => undefined, json(201, { ok: true })];
   const { c, logs } = client({ timeoutMs: 200 });
   const res = await c.post('/api/v1/scans', {}, 'k');
   expect(res.status).toBe(201);
@@ -209,14 +164,14 @@ test('a server that never answers times out and is retried', async () => {
 });
 
 test('large bodies are sent gzip-compressed', async () => {
-  script = [json(201, { ok: true })];
+  api.script = [json(201, { ok: true })];
   const body = {
     pages: Array.from({ length: 2000 }, (_, i) => ({ url: `https://shop.example.com/p/${i}` })),
   };
   await client({ gzipAboveBytes: 1024 }).c.post('/api/v1/scans', body, 'k');
-  expect(seen[0].headers['content-encoding']).toBe('gzip');
-  expect(seen[0].body.length).toBeLessThan(JSON.stringify(body).length / 5);
-  expect(JSON.parse(gunzipSync(seen[0].body).toString())).toEqual(body);
+  expect(api.seen[0].headers['content-encoding']).toBe('gzip');
+  expect(api.seen[0].raw.length).toBeLessThan(JSON.stringify(body).length / 5);
+  expect(JSON.parse(gunzipSync(api.seen[0].raw).toString())).toEqual(body);
 });
 
 test('parseRetryAfter: seconds or an HTTP date', () => {
@@ -229,7 +184,7 @@ test('parseRetryAfter: seconds or an HTTP date', () => {
 });
 
 test('a redirect (http → https, a moved service) is a configuration mistake: rejected at once, naming the target', async () => {
-  script = [
+  api.script = [
     (res) => {
       res.writeHead(308, { location: 'https://a11y.example.com/api/v1/scans' });
       res.end();
@@ -242,12 +197,12 @@ test('a redirect (http → https, a moved service) is a configuration mistake: r
   expect(err.message).toBe(
     'POST /api/v1/scans answered 308 (a redirect to https://a11y.example.com/api/v1/scans): set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere',
   );
-  expect(seen).toHaveLength(1);
+  expect(api.seen).toHaveLength(1);
   expect(sleeps).toEqual([]);
 });
 
 test('a 2xx that is not JSON (a proxy login page, api-url pointing at a website) is rejected at once, not an outage', async () => {
-  script = [
+  api.script = [
     (res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>Sign in</body></html>');
@@ -260,12 +215,12 @@ test('a 2xx that is not JSON (a proxy login page, api-url pointing at a website)
   expect(err.message).toBe(
     'POST /api/v1/deploy/trigger answered 200 text/html that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?',
   );
-  expect(seen).toHaveLength(1);
+  expect(api.seen).toHaveLength(1);
   expect(sleeps).toEqual([]);
 });
 
 test('a connection that breaks while the answer is read is retried like any network error', async () => {
-  script = [
+  api.script = [
     (res) => {
       res.writeHead(201, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"id":');
@@ -276,6 +231,6 @@ test('a connection that breaks while the answer is read is retried like any netw
   const { c, sleeps } = client();
   const res = await c.post<{ id: string }>('/api/v1/deploy/trigger', {}, 'k');
   expect(res.body).toEqual({ id: 'dep_1' });
-  expect(seen).toHaveLength(2);
+  expect(api.seen).toHaveLength(2);
   expect(sleeps).toHaveLength(1);
 });

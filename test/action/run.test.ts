@@ -1,10 +1,9 @@
 import { jest } from '@jest/globals';
 import fs from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 
 // The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action
 // makes is observable; the API is a real HTTP server on loopback answering as the service's OpenAPI document says.
@@ -51,43 +50,14 @@ const { parseInputs } = await import('../../action/inputs.js');
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'action');
 const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
 
-interface Seen {
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-type Answer = (res: ServerResponse, seen: Seen) => void;
-let server: Server;
-let baseUrl: string;
-let script: Answer[] = [];
-let seen: Seen[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString();
-      const s = { url: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined };
-      seen.push(s);
-      const answer = script.shift();
-      if (answer) answer(res, s);
-      else res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const api = useScriptedApi();
 
 const savedEnv = { ...process.env };
 beforeEach(() => {
   calls.length = 0;
   summaryText = '';
-  script = [];
-  seen = [];
   inputValues = {
-    'api-url': baseUrl,
+    'api-url': api.baseUrl,
     'api-key': 'a11y_secret_key',
     'site-id': 'shop',
     'fail-on-critical': 'true',
@@ -110,12 +80,6 @@ afterEach(() => {
   process.env = savedEnv;
 });
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return (res) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
-}
 function problem(status: number, code: string, detail: string): Answer {
   return (res) => {
     res.writeHead(status, { 'content-type': 'application/problem+json' });
@@ -199,14 +163,14 @@ const failures = () => calls.filter((c) => c.fn === 'setFailed').map((c) => Stri
 const of = (fn: string) => calls.filter((c) => c.fn === fn);
 
 test('a passing gate: key masked first, thresholds sent, every output set, no failure', async () => {
-  script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
+  api.script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
   await run();
   expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
-  expect(seen).toHaveLength(1);
-  expect(seen[0].url).toBe('/api/v1/deploy/trigger');
-  expect(seen[0].headers.authorization).toBe('Bearer a11y_secret_key');
-  expect(seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-gate-[0-9a-f]{40}$/);
-  expect(seen[0].body).toEqual({
+  expect(api.seen).toHaveLength(1);
+  expect(api.seen[0].url).toBe('/api/v1/deploy/trigger');
+  expect(api.seen[0].headers.authorization).toBe('Bearer a11y_secret_key');
+  expect(api.seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-gate-[0-9a-f]{40}$/);
+  expect(api.seen[0].body).toEqual({
     siteId: 'shop',
     sha: SHA,
     fail_on_critical: true,
@@ -218,7 +182,7 @@ test('a passing gate: key masked first, thresholds sent, every output set, no fa
     'deploy-id': 'dep_1',
     'scan-id': 'scn_1',
     'new-issues': '0',
-    'details-url': `${baseUrl}/api/v1/deploy/dep_1`,
+    'details-url': `${api.baseUrl}/api/v1/deploy/dep_1`,
   });
   expect(failures()).toEqual([]);
   expect(summaryText).toContain('## a11y-gate: `shop`');
@@ -232,7 +196,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   inputValues['fail-on-serious'] = 'true';
   inputValues['max-new-issues'] = '2';
   process.env.GITHUB_HEAD_REF = 'fix-checkout';
-  script = [
+  api.script = [
     json(
       201,
       {
@@ -248,8 +212,8 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   ];
   await run();
 
-  expect(seen.map((s) => s.url)).toEqual(['/api/v1/scans', '/api/v1/deploy/trigger']);
-  expect(seen[0].body).toMatchObject({
+  expect(api.seen.map((s) => s.url)).toEqual(['/api/v1/scans', '/api/v1/deploy/trigger']);
+  expect(api.seen[0].body).toMatchObject({
     url: 'https://shop.example.com/',
     siteId: 'shop',
     sha: SHA,
@@ -257,9 +221,9 @@ test('results are submitted first as one scan; a failing gate fails the step wit
     run_attempt: 1,
     engine: { name: 'in-house-checker', version: '2.1.0' },
   });
-  expect(seen[0].body.pages[0].issues).toHaveLength(3);
-  expect(seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-scan-/);
-  expect(seen[1].body).toMatchObject({
+  expect(api.seen[0].body.pages[0].issues).toHaveLength(3);
+  expect(api.seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-scan-/);
+  expect(api.seen[1].body).toMatchObject({
     fail_on_critical: true,
     fail_on_serious: true,
     max_total: 2,
@@ -271,11 +235,11 @@ test('results are submitted first as one scan; a failing gate fails the step wit
     'deploy-id': 'dep_2',
     'scan-id': 'scn_9',
     'new-issues': '3',
-    'details-url': `${baseUrl}/api/v1/deploy/dep_2`,
+    'details-url': `${api.baseUrl}/api/v1/deploy/dep_2`,
   });
   expect(failures()).toHaveLength(1);
   expect(failures()[0]).toBe(
-    `Accessibility gate failed for shop at ${SHA}:\n- 1 new critical issue (fail_on_critical) (threshold_exceeded)\n${baseUrl}/api/v1/deploy/dep_2`,
+    `Accessibility gate failed for shop at ${SHA}:\n- 1 new critical issue (fail_on_critical) (threshold_exceeded)\n${api.baseUrl}/api/v1/deploy/dep_2`,
   );
 
   expect(of('error').map((c) => c.args)).toEqual([
@@ -308,7 +272,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
 
 test('a capped issue list: at most 50 annotations, the rest counted', async () => {
   const issues = Array.from({ length: 60 }, (_, i) => ({ rule: `r${i}`, impact: 'minor', message: `m${i}` }));
-  script = [
+  api.script = [
     json(
       201,
       deployEvent({
@@ -330,9 +294,9 @@ test('a capped issue list: at most 50 annotations, the rest counted', async () =
 });
 
 test('an outage fails closed by default, with every output set', async () => {
-  script = Array.from({ length: 5 }, () => problem(503, 'unavailable', 'Database down.'));
+  api.script = Array.from({ length: 5 }, () => problem(503, 'unavailable', 'Database down.'));
   await run();
-  expect(seen).toHaveLength(5);
+  expect(api.seen).toHaveLength(5);
   expect(failures()).toEqual([
     'a11y-gate is unreachable, so the gate fails closed (set fail-on-error: false to only warn): POST /api/v1/deploy/trigger answered 503 unavailable: Database down. (after 5 attempts)',
   ]);
@@ -348,7 +312,7 @@ test('an outage fails closed by default, with every output set', async () => {
 
 test('fail-on-error: false turns an outage into a warning', async () => {
   inputValues['fail-on-error'] = 'false';
-  script = Array.from({ length: 5 }, () => problem(502, 'bad_gateway', 'Proxy error.'));
+  api.script = Array.from({ length: 5 }, () => problem(502, 'bad_gateway', 'Proxy error.'));
   await run();
   expect(failures()).toEqual([]);
   expect(of('warning').map((c) => c.args[0])).toEqual([
@@ -362,9 +326,9 @@ test('fail-on-error: false turns an outage into a warning', async () => {
 
 test('fail-on-error: false never hides a rejected request (a wrong key, bad results)', async () => {
   inputValues['fail-on-error'] = 'false';
-  script = [problem(401, 'unauthorized', 'The API key is not valid.')];
+  api.script = [problem(401, 'unauthorized', 'The API key is not valid.')];
   await run();
-  expect(seen).toHaveLength(1);
+  expect(api.seen).toHaveLength(1);
   expect(failures()).toEqual([
     'POST /api/v1/deploy/trigger answered 401 unauthorized: The API key is not valid.',
   ]);
@@ -372,7 +336,7 @@ test('fail-on-error: false never hides a rejected request (a wrong key, bad resu
 
 test('an outage after the scan was stored still reports its id', async () => {
   inputValues.results = path.join(fixtures, 'axe-result.json');
-  script = [
+  api.script = [
     json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
     ...Array.from({ length: 5 }, () => problem(500, 'internal', 'Boom.')),
   ];
@@ -384,7 +348,7 @@ test('an outage after the scan was stored still reports its id', async () => {
 test('a bad input fails naming it, before any request, and still sets the outputs', async () => {
   inputValues['max-new-issues'] = 'lots';
   await run();
-  expect(seen).toHaveLength(0);
+  expect(api.seen).toHaveLength(0);
   expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
   expect(failures()).toEqual(['Input "max-new-issues" must be a non-negative integer, got "lots"']);
   expect(outputs().passed).toBe('false');
@@ -395,7 +359,7 @@ test('results that match nothing fail naming the input, even with fail-on-error:
   inputValues.results = path.join(fixtures, 'no-such-*.json');
   inputValues['fail-on-error'] = 'false';
   await run();
-  expect(seen).toHaveLength(0);
+  expect(api.seen).toHaveLength(0);
   expect(failures()[0]).toMatch(/^Input "results" matched no files/);
 });
 
@@ -419,7 +383,7 @@ test('triggerBody leaves empty optional thresholds to the site settings', () => 
 
 test('a 2xx JSON answer that is not a deploy event fails naming what is wrong, even with fail-on-error: false', async () => {
   inputValues['fail-on-error'] = 'false';
-  script = [json(200, { ok: true, message: 'hello from another service' })];
+  api.script = [json(200, { ok: true, message: 'hello from another service' })];
   await run();
   expect(failures()).toEqual([
     'POST /api/v1/deploy/trigger answered 200 with JSON that is not a deploy event (no "passed"): is api-url the a11y-gate service?',
@@ -446,7 +410,7 @@ test('max-new-issues on a site whose gate counts every issue (new_only: false) s
     new_only: false,
     include_incomplete: false,
   };
-  script = [
+  api.script = [
     json(
       201,
       deployEvent({
@@ -466,16 +430,16 @@ test('max-new-issues on a site whose gate counts every issue (new_only: false) s
 });
 
 test('behind a path prefix (api-url https://host/prefix), the service-relative Location keeps the prefix in details-url', async () => {
-  inputValues['api-url'] = `${baseUrl}/a11y/api/v1`;
-  script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
+  inputValues['api-url'] = `${api.baseUrl}/a11y/api/v1`;
+  api.script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
   await run();
-  expect(seen[0].url).toBe('/a11y/api/v1/deploy/trigger');
-  expect(outputs()['details-url']).toBe(`${baseUrl}/a11y/api/v1/deploy/dep_1`);
-  expect(summaryText).toContain(`(${baseUrl}/a11y/api/v1/deploy/dep_1)`);
+  expect(api.seen[0].url).toBe('/a11y/api/v1/deploy/trigger');
+  expect(outputs()['details-url']).toBe(`${api.baseUrl}/a11y/api/v1/deploy/dep_1`);
+  expect(summaryText).toContain(`(${api.baseUrl}/a11y/api/v1/deploy/dep_1)`);
 });
 
 test('a service with a public URL links its console page: details-url and the summary point there', async () => {
-  script = [
+  api.script = [
     json(201, deployEvent(), {
       location: '/api/v1/deploy/dep_1',
       link: '<https://a11y.corp.example/deploys/dep_1>; rel="alternate"; type="text/html"',
@@ -487,14 +451,14 @@ test('a service with a public URL links its console page: details-url and the su
 });
 
 test('a Link that is not an http(s) page for people is ignored: details-url stays the API address', async () => {
-  script = [
+  api.script = [
     json(201, deployEvent(), {
       location: '/api/v1/deploy/dep_1',
       link: '<javascript:alert(1)>; rel="alternate"; type="text/html", <https://x.example/next>; rel="next"',
     }),
   ];
   await run();
-  expect(outputs()['details-url']).toBe(`${baseUrl}/api/v1/deploy/dep_1`);
+  expect(outputs()['details-url']).toBe(`${api.baseUrl}/api/v1/deploy/dep_1`);
 });
 
 test('text from result files cannot start a workflow command in the log (untrusted artifacts on workflow_run)', async () => {
@@ -508,7 +472,7 @@ test('text from result files cannot start a workflow command in the log (untrust
   fs.writeFileSync(path.join(dir, 'b.json'), JSON.stringify(evil));
   fs.writeFileSync(path.join(dir, 'c\n::add-mask::x.json'), JSON.stringify(evil));
   inputValues.results = path.join(dir, '*.json');
-  script = [
+  api.script = [
     json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
     json(201, deployEvent()),
   ];
@@ -540,7 +504,7 @@ test('results in which no page was tested (every pa11y-ci URL failed to load) fa
   inputValues.url = 'https://shop.example.com/';
   inputValues['fail-on-error'] = 'false';
   await run();
-  expect(seen).toHaveLength(0);
+  expect(api.seen).toHaveLength(0);
   expect(failures()).toEqual([
     'Input "results" holds no tested page (1 file): an empty scan would pass the gate without testing anything',
   ]);
@@ -549,7 +513,7 @@ test('results in which no page was tested (every pa11y-ci URL failed to load) fa
 
 test('when the gate judged another scan than the one this step submitted (a later upload for the commit), the step says so', async () => {
   inputValues.results = path.join(fixtures, 'axe-result.json');
-  script = [
+  api.script = [
     json(201, { id: 'scn_mine', siteId: 'shop', url: 'https://shop.example.com/' }),
     json(201, deployEvent({ scan_id: 'scn_theirs' })),
   ];
