@@ -1,4 +1,4 @@
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
  * The gate's identity of issues through the API: a renamed selector is the same issue (explained in
@@ -30,12 +30,11 @@ const input = (name: string, id: number): Issue => ({
 });
 
 describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
-  let h: Harness;
-  let key: string;
+  const h = useHarness({ db, org: 'acme' });
 
   async function scan(siteId: string, s: string, branch: string, issues: Issue[]) {
     const res = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         siteId,
         url: 'https://shop.example',
@@ -50,18 +49,10 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
   const trigger = async (siteId: string, s: string) =>
     (
       await h.request('POST', '/api/v1/deploy/trigger', {
-        key,
+        key: h.key,
         body: { siteId, sha: s, fail_on_serious: true },
       })
     ).body;
-
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
 
   test('the cart link axe-core renamed is an existing issue, paired by similarity and explained', async () => {
     const base = await scan('cart', sha('1'), 'main', [cartOld]);
@@ -84,11 +75,11 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
         evidence: expect.stringContaining('selector changed from `a` to `a[href$="cart.html"]`'),
       }),
     ]);
-    const scanView = (await h.request('GET', `/api/v1/scans/${base.id}`, { key })).body;
+    const scanView = (await h.request('GET', `/api/v1/scans/${base.id}`, { key: h.key })).body;
     // The scan view shows the same identity: the baseline issue's fingerprint.
     expect(scanView.issues[0].fingerprint).toBe(e.similar_issues[0].baseline_issue.fingerprint);
     // Stored and read back alike.
-    expect((await h.request('GET', `/api/v1/deploy/${e.id}`, { key })).body).toEqual(e);
+    expect((await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body).toEqual(e);
   });
 
   test('three inputs sharing a fingerprint against one: two new, and the old one is not listed', async () => {
@@ -107,7 +98,7 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
       { rule: 'target-size', impact: 'serious', selector: '#x' },
     ]);
     const w = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       body: {
         siteId: 'waived',
         rule: 'target-size',

@@ -1,5 +1,5 @@
 import { findDeploy, rerunDeploy, setDeployCheckRun } from '../../api/services/gate.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 const MAIN_SHA = 'a'.repeat(40);
 const HEAD_SHA = 'b'.repeat(40);
@@ -29,11 +29,10 @@ const missingAlt: NativeIssue = {
 };
 
 describe.each(dbKinds)('deploy gate (%s)', (db) => {
-  let h: Harness;
-  let key: string;
+  const h = useHarness({ db, org: 'acme' });
   const site = 'shop-web';
 
-  async function scan(sha: string, branch: string, issues: NativeIssue[], siteId = site, k = key) {
+  async function scan(sha: string, branch: string, issues: NativeIssue[], siteId = site, k = h.key) {
     const res = await h.request('POST', '/api/v1/scans', {
       key: k,
       body: {
@@ -51,7 +50,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     return res.body as { id: string };
   }
 
-  async function trigger(body: Record<string, unknown>, k = key) {
+  async function trigger(body: Record<string, unknown>, k = h.key) {
     return h.request('POST', '/api/v1/deploy/trigger', { key: k, body: { siteId: site, ...body } });
   }
 
@@ -59,13 +58,8 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
   let headScan: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
     baselineScan = (await scan(MAIN_SHA, 'main', [contrast, landmark])).id;
     headScan = (await scan(HEAD_SHA, 'feature/hero', [contrast, landmark, missingAlt])).id;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   test('a new critical issue fails the gate (201), with the reason and the issue listed', async () => {
@@ -121,7 +115,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       include_incomplete: false,
     });
 
-    const again = await h.request('GET', `/api/v1/deploy/${e.id}`, { key });
+    const again = await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(e);
   });
@@ -138,7 +132,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const failed = (await trigger({ sha: HEAD_SHA })).body;
     const fingerprint = failed.new_issues[0].fingerprint;
     const w = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       body: {
         siteId: site,
         rule: 'image-alt',
@@ -159,14 +153,14 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     ]);
 
     // An event is a record: the earlier failure stays a failure.
-    expect((await h.request('GET', `/api/v1/deploy/${failed.id}`, { key })).body.passed).toBe(false);
+    expect((await h.request('GET', `/api/v1/deploy/${failed.id}`, { key: h.key })).body.passed).toBe(false);
 
-    expect((await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key })).status).toBe(200);
+    expect((await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key: h.key })).status).toBe(200);
     const revoked = (await trigger({ sha: HEAD_SHA })).body;
     expect(revoked.passed).toBe(false);
     expect(revoked.waived_issues).toEqual([]);
     // …and the waived decision stays passed.
-    expect((await h.request('GET', `/api/v1/deploy/${waived.id}`, { key })).body.passed).toBe(true);
+    expect((await h.request('GET', `/api/v1/deploy/${waived.id}`, { key: h.key })).body.passed).toBe(true);
   });
 
   test('a waiver by the fingerprint copied from a deploy event, or by selector, waives that issue only', async () => {
@@ -175,7 +169,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const fingerprint: string = failed.new_issues[0].fingerprint;
     const expires_at = new Date(Date.now() + 86_400_000).toISOString();
     const byFp = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       // As a person copies it from the event (upper case works too).
       body: {
         siteId: site,
@@ -189,22 +183,22 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const e = (await trigger({ sha: HEAD_SHA })).body;
     expect(e).toMatchObject({ passed: true, counts: { new: 0, waived: 1 } });
     expect(e.waived_issues[0]).toMatchObject({ fingerprint, waiver_id: byFp.body.id });
-    await h.request('DELETE', `/api/v1/waivers/${byFp.body.id}`, { key });
+    await h.request('DELETE', `/api/v1/waivers/${byFp.body.id}`, { key: h.key });
 
     const wrongElement = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       body: { siteId: site, rule: 'image-alt', selector: '#hero > picture', reason: 'x', expires_at },
     });
     expect((await trigger({ sha: HEAD_SHA })).body.passed).toBe(false);
     const bySelector = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       body: { siteId: site, rule: 'image-alt', selector: '#hero>img', reason: 'x', expires_at },
     });
     const s = (await trigger({ sha: HEAD_SHA })).body;
     expect(s.passed).toBe(true);
     expect(s.waived_issues.map((w: { waiver_id: string }) => w.waiver_id)).toEqual([bySelector.body.id]);
     for (const w of [wrongElement, bySelector])
-      await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key });
+      await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key: h.key });
   });
 
   test("another org's waivers on a site of the same name do not touch this org's gate", async () => {
@@ -222,12 +216,12 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(w.status).toBe(201);
     const e = (await trigger({ sha: HEAD_SHA })).body;
     expect(e).toMatchObject({ passed: false, scan_id: headScan, counts: { waived: 0 } });
-    expect((await h.request('GET', `/api/v1/waivers/${w.body.id}`, { key })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/waivers/${w.body.id}`, { key: h.key })).status).toBe(404);
   });
 
   test('an expired waiver no longer applies', async () => {
     const w = await h.request('POST', '/api/v1/waivers', {
-      key,
+      key: h.key,
       body: {
         siteId: site,
         rule: 'image-alt',
@@ -245,7 +239,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const res = (await trigger({ sha: HEAD_SHA })).body;
     expect(res.passed).toBe(false);
     expect(res.counts.waived).toBe(0);
-    await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key });
+    await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key: h.key });
   });
 
   test('head equal to the baseline passes', async () => {
@@ -295,7 +289,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
 
   test('site gate settings are the defaults; the request overrides them', async () => {
     const patched = await h.request('PATCH', `/api/v1/sites/${site}`, {
-      key,
+      key: h.key,
       body: { gate: { fail_on_critical: false, max_moderate: 0 } },
     });
     expect(patched.status).toBe(200);
@@ -310,7 +304,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       expect(overridden.settings).toMatchObject({ fail_on_critical: true, max_moderate: null });
       expect(overridden.reasons.map((r: { code: string }) => r.code)).toEqual(['critical_issues']);
     } finally {
-      await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: null } });
+      await h.request('PATCH', `/api/v1/sites/${site}`, { key: h.key, body: { gate: null } });
     }
   });
 
@@ -341,9 +335,9 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(res.body.code).toBe('not_found');
     const mine = (await trigger({ sha: HEAD_SHA })).body;
     expect((await h.request('GET', `/api/v1/deploy/${mine.id}`, { key: other })).status).toBe(404);
-    expect((await h.request('GET', '/api/v1/deploy/dep_doesnotexist', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/deploy/dep_doesnotexist', { key: h.key })).status).toBe(404);
     // An id no event can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
-    expect((await h.request('GET', '/api/v1/deploy/dep_%00', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/deploy/dep_%00', { key: h.key })).status).toBe(404);
     expect((await trigger({ siteId: 'no-such-site', sha: HEAD_SHA })).status).toBe(404);
   });
 
@@ -388,12 +382,12 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
   test('Idempotency-Key replays the same deploy event', async () => {
     const headers = { 'idempotency-key': 'ci-run-42' };
     const first = await h.request('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       headers,
       body: { siteId: site, sha: HEAD_SHA },
     });
     const second = await h.request('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       headers,
       body: { siteId: site, sha: HEAD_SHA },
     });
@@ -428,7 +422,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         id: 4242,
         url: 'https://github.com/acme/shop/runs/4242',
       });
-      const after = (await h.request('GET', `/api/v1/deploy/${e.id}`, { key })).body;
+      const after = (await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body;
       expect(after.check_run).toEqual({
         status: 'completed',
         id: 4242,
@@ -452,12 +446,15 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(await rerunDeploy(ctx, 'dep_missing', 'acme/shop')).toBeUndefined();
 
     // Site defaults that change later do not change a re-run of the earlier decision.
-    await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: { fail_on_critical: true } } });
+    await h.request('PATCH', `/api/v1/sites/${site}`, {
+      key: h.key,
+      body: { gate: { fail_on_critical: true } },
+    });
     try {
       const next = await rerunDeploy(ctx, first.id, 'ACME/shop');
       expect(next?.deployId).toMatch(/^dep_/);
       expect(next!.deployId).not.toBe(first.id);
-      const again = (await h.request('GET', `/api/v1/deploy/${next!.deployId}`, { key })).body;
+      const again = (await h.request('GET', `/api/v1/deploy/${next!.deployId}`, { key: h.key })).body;
       expect(again).toMatchObject({
         sha: HEAD_SHA,
         repository: 'acme/shop',
@@ -465,7 +462,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         settings: first.settings,
       });
     } finally {
-      await h.request('PATCH', `/api/v1/sites/${site}`, { key, body: { gate: null } });
+      await h.request('PATCH', `/api/v1/sites/${site}`, { key: h.key, body: { gate: null } });
     }
   });
 
@@ -478,7 +475,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     try {
       const res = await trigger({ sha: HEAD_SHA });
       expect(res.status).toBe(201);
-      expect((await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key })).status).toBe(200);
+      expect((await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key })).status).toBe(200);
     } finally {
       ctx.events.off('deploy.completed', boom);
     }

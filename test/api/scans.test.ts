@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'a'.repeat(40);
 const fixture = (name: string) =>
@@ -57,18 +57,10 @@ async function rowCounts(h: Harness) {
 }
 
 describe.each(dbKinds)('scans (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, org: 'acme' });
 
   test('a native scan is stored and read back with pages, issues, fingerprints and wcag', async () => {
-    const created = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
     expect(created.status).toBe(201);
     const id = created.body.id;
     expect(id).toMatch(/^scn_[0-9A-Za-z]{20}$/);
@@ -89,7 +81,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       warnings: [],
     });
 
-    const got = await h.request('GET', `/api/v1/scans/${id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({
       id,
@@ -145,9 +137,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('the same issues in a later build give the same fingerprints; another element another one', async () => {
-    const first = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    const first = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
     const second = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({
         sha: 'b'.repeat(40),
         pages: [
@@ -162,15 +154,15 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       }),
     });
     expect(second.status).toBe(201);
-    const a = (await h.request('GET', `/api/v1/scans/${first.body.id}`, { key })).body.issues;
-    const b = (await h.request('GET', `/api/v1/scans/${second.body.id}`, { key })).body.issues;
+    const a = (await h.request('GET', `/api/v1/scans/${first.body.id}`, { key: h.key })).body.issues;
+    const b = (await h.request('GET', `/api/v1/scans/${second.body.id}`, { key: h.key })).body.issues;
     expect(b[0].fingerprint).toBe(a[0].fingerprint);
     expect(b[1].fingerprint).not.toBe(a[1].fingerprint);
   });
 
   test('scan.created is written to the outbox with the 201 body, in the same transaction', async () => {
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({ siteId: 'outbox-site' }),
     });
     const rows = await h.db('outbox_messages').where({ org: 'acme', type: 'scan.created' });
@@ -182,9 +174,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   test('siteId defaults to the host name; rules_run is stored as given', async () => {
     const body = nativeScan({ rules_run: ['image-alt', 'color-contrast', 'image-alt'] });
     delete (body as Record<string, unknown>).siteId;
-    const created = await h.request('POST', '/api/v1/scans', { key, body });
+    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body });
     expect(created.body.siteId).toBe('shop.example.com');
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.rules_run).toEqual(['color-contrast', 'image-alt']);
   });
 
@@ -193,7 +185,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const bad = nativeScan();
     (bad.pages[1] as any).issues[0].impact = 'catastrophic';
     (bad.pages[0] as any).http_status = 'ok';
-    const res = await h.request('POST', '/api/v1/scans', { key, body: bad });
+    const res = await h.request('POST', '/api/v1/scans', { key: h.key, body: bad });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
     const pointers = res.body.errors.map((e: { pointer: string }) => e.pointer);
@@ -219,14 +211,14 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       [{ url: 'https://x.example/', pages: {} }, '#/pages'],
       [{ url: 'https://x.example/', pages: [{ url: '/a', axe: [{ violations: [] }] }] }, '#/pages/0/axe'],
     ] as const) {
-      const r = await h.request('POST', '/api/v1/scans', { key, body });
+      const r = await h.request('POST', '/api/v1/scans', { key: h.key, body });
       expect({ pointer, status: r.status }).toEqual({ pointer, status: 422 });
       expect(r.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
     }
     expect(await rowCounts(h)).toEqual(before);
 
     const extra = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         ...nativeScan(),
         reporter: 'x',
@@ -237,13 +229,13 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('warnings: no pages, error pages, the login-page trap', async () => {
-    const empty = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages: [] }) });
+    const empty = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan({ pages: [] }) });
     expect(empty.status).toBe(201);
     expect(empty.body.warnings.map((w: { code: string }) => w.code)).toEqual(['no_pages']);
     expect(empty.body.summary).toMatchObject({ pages: 0, issues: 0 });
 
     const trap = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({
         pages: ['/a', '/b', '/c', '/d'].map((url, i) => ({
           url,
@@ -264,10 +256,12 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('another org sees 404; scopes are enforced', async () => {
-    const created = await h.request('POST', '/api/v1/scans', { key, body: nativeScan() });
+    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
     const other = await h.createKey({ org: 'other' });
     expect((await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: other })).status).toBe(404);
-    expect((await h.request('GET', `/api/v1/scans/scn_doesnotexist0000000`, { key })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/scans/scn_doesnotexist0000000`, { key: h.key })).status).toBe(
+      404,
+    );
     const list = await h.request('GET', '/api/v1/scans', { key: other });
     expect(list.body.data).toEqual([]);
 
@@ -289,8 +283,8 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const before = await rowCounts(h);
     const headers = { 'Idempotency-Key': `retry-${db}` };
     const body = nativeScan({ siteId: 'idem' });
-    const first = await h.request('POST', '/api/v1/scans', { key, body, headers });
-    const again = await h.request('POST', '/api/v1/scans', { key, body, headers });
+    const first = await h.request('POST', '/api/v1/scans', { key: h.key, body, headers });
+    const again = await h.request('POST', '/api/v1/scans', { key: h.key, body, headers });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -300,7 +294,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
   test('axe and pa11y pages are imported; engine and rules_run come from axe', async () => {
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         url: 'http://fixture.test/',
         siteId: 'forms',
@@ -315,7 +309,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     });
     expect(created.status).toBe(201);
     expect(created.body.summary).toMatchObject({ pages: 4, issues: 6 + 3 + 8 + 4 });
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
     expect(got.body.rules_run).toEqual(
       expect.arrayContaining(['image-alt', 'color-contrast', 'document-title']),
@@ -343,7 +337,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const ids: string[] = [];
     for (let n = 0; n < 5; n++) {
       const res = await h.request('POST', '/api/v1/scans', {
-        key,
+        key: h.key,
         body: nativeScan({
           siteId: 'listed',
           sha: sha(n % 2),
@@ -356,7 +350,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const all: string[] = [];
     let path = '/api/v1/scans?siteId=listed&limit=2';
     for (;;) {
-      const page = await h.request('GET', path, { key });
+      const page = await h.request('GET', path, { key: h.key });
       expect(page.status).toBe(200);
       all.push(...page.body.data.map((s: { id: string }) => s.id));
       if (!page.body.next_cursor) {
@@ -370,9 +364,11 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     // Newest first: one server gives its scans strictly increasing creation times.
     expect(all).toEqual([...ids].reverse());
 
-    const bySha = await h.request('GET', `/api/v1/scans?siteId=listed&sha=${sha(1).toUpperCase()}`, { key });
+    const bySha = await h.request('GET', `/api/v1/scans?siteId=listed&sha=${sha(1).toUpperCase()}`, {
+      key: h.key,
+    });
     expect(bySha.body.data.map((s: { id: string }) => s.id)).toEqual([ids[3], ids[1]]);
-    const byBranch = await h.request('GET', '/api/v1/scans?siteId=listed&branch=main', { key });
+    const byBranch = await h.request('GET', '/api/v1/scans?siteId=listed&branch=main', { key: h.key });
     expect(byBranch.body.data).toHaveLength(1);
     expect(byBranch.body.data[0]).toMatchObject({
       id: ids[4],
@@ -382,9 +378,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       fingerprint_version: FINGERPRINT_VERSION,
       summary: { pages: 0 },
     });
-    const bad = await h.request('GET', '/api/v1/scans?cursor=garbage', { key });
+    const bad = await h.request('GET', '/api/v1/scans?cursor=garbage', { key: h.key });
     expect(bad.status).toBe(422);
-    expect((await h.request('GET', '/api/v1/scans?siteId=Not_Valid', { key })).status).toBe(422);
+    expect((await h.request('GET', '/api/v1/scans?siteId=Not_Valid', { key: h.key })).status).toBe(422);
   });
 
   test('a large scan is streamed back complete and in order', async () => {
@@ -398,12 +394,12 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       })),
     }));
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({ siteId: 'large', pages }),
     });
     expect(created.status).toBe(201);
     expect(created.body.summary.issues).toBe(5000);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toMatch(/^application\/json/);
     expect(got.body.issues).toHaveLength(5000);
@@ -432,33 +428,33 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       issues: Array.from({ length: 100 }, (_, i) => ({ rule: `rule-${i % 7}`, selector: `#el-${p}-${i}` })),
     }));
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({ siteId: 'waived-view', pages }),
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const read = async () => (await h.request('GET', `/api/v1/scans/${id}`, { key })).body;
+    const read = async () => (await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).body;
 
     const before = await read();
     expect(before.waived).toBe(0);
     expect(before.issues.every((i: { waiver_id: unknown }) => i.waiver_id === null)).toBe(true);
 
     // Pages 4 and 40-49 (11 pages) × 14 issues of rule-3 each; one element by selector on page 0.
-    const byUrl = await waive(key, { siteId: 'waived-view', rule: 'rule-3', url_pattern: '/page/4*' });
-    const bySelector = await waive(key, { siteId: 'waived-view', rule: 'rule-0', selector: '#el-0-7' });
+    const byUrl = await waive(h.key, { siteId: 'waived-view', rule: 'rule-3', url_pattern: '/page/4*' });
+    const bySelector = await waive(h.key, { siteId: 'waived-view', rule: 'rule-0', selector: '#el-0-7' });
     // Newer and broader: the issues the first waiver covers keep naming it (the oldest match).
-    const broad = await waive(key, { siteId: 'waived-view', rule: 'rule-3' });
+    const broad = await waive(h.key, { siteId: 'waived-view', rule: 'rule-3' });
     // Another site's and another org's waivers cover nothing here.
     const otherKey = await h.createKey({ org: 'other-org' });
     for (const [k, site] of [
-      [key, 'elsewhere'],
+      [h.key, 'elsewhere'],
       [otherKey, 'waived-view'],
     ]) {
       expect(
         (await h.request('PATCH', `/api/v1/sites/${site}`, { key: k, body: { name: site } })).status,
       ).toBe(200);
     }
-    await waive(key, { siteId: 'elsewhere', rule: 'rule-1' });
+    await waive(h.key, { siteId: 'elsewhere', rule: 'rule-1' });
     await waive(otherKey, { siteId: 'waived-view', rule: 'rule-2' });
 
     const after = await read();
@@ -477,7 +473,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     );
 
     // Revoked, a waiver stops covering at once: the view is live, not a record.
-    expect((await h.request('DELETE', `/api/v1/waivers/${broad}`, { key })).status).toBe(200);
+    expect((await h.request('DELETE', `/api/v1/waivers/${broad}`, { key: h.key })).status).toBe(200);
     const revoked = await read();
     expect(revoked.issues[5 * 100 + 3].waiver_id).toBeNull();
     expect(revoked.issues[4 * 100 + 3].waiver_id).toBe(byUrl);
@@ -487,7 +483,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   test('a gzip-compressed body is accepted', async () => {
     const raw = gzipSync(Buffer.from(JSON.stringify(nativeScan({ siteId: 'zipped' }))));
     const res = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       raw,
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
     });
@@ -515,11 +511,11 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       source: { path: text || 'x', line: i + 1 },
     }));
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({ siteId: 'texts', pages: [{ url: '/t', title: nasty[3], issues }] }),
     });
     expect(created.status).toBe(201);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.pages[0].title).toBe(nasty[3]);
     got.body.issues.forEach((issue: Record<string, any>, i: number) => {
       expect(issue.message).toBe(nasty[i]);
@@ -568,18 +564,18 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       ],
     ];
     for (const [body, pointer] of cases) {
-      const res = await h.request('POST', '/api/v1/scans', { key, body });
+      const res = await h.request('POST', '/api/v1/scans', { key: h.key, body });
       expect({ pointer, status: res.status }).toEqual({ pointer, status: 422 });
       expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
     expect(await rowCounts(h)).toEqual(before);
-    const list = await h.request('GET', '/api/v1/scans?branch=a%00b', { key });
+    const list = await h.request('GET', '/api/v1/scans?branch=a%00b', { key: h.key });
     expect(list.status).toBe(422);
   });
 
   test('U+0000 in free text (markup, messages, titles) is stored as U+FFFD rather than refusing the scan', async () => {
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({
         pages: [
           {
@@ -603,7 +599,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       }),
     });
     expect(created.status).toBe(201);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.pages[0].title).toBe('T\uFFFD');
     expect(got.body.issues[0]).toMatchObject({
       message: 'm\uFFFD',
@@ -618,31 +614,34 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     h.server.service.ctx.events.once('scan.created', () => {
       throw new Error('listener failed');
     });
-    const res = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ siteId: 'listened' }) });
+    const res = await h.request('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ siteId: 'listened' }),
+    });
     expect(res.status).toBe(201);
-    expect((await h.request('GET', `/api/v1/scans/${res.body.id}`, { key })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/scans/${res.body.id}`, { key: h.key })).status).toBe(200);
   });
 
   test('a branch given as a git ref (GITHUB_REF) is stored and filtered by its name', async () => {
     const created = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({ siteId: 'refs', branch: 'refs/heads/release/1.2', pages: [] }),
     });
     expect(created.body.branch).toBe('release/1.2');
     for (const branch of ['release/1.2', 'refs/heads/release/1.2']) {
       const list = await h.request('GET', `/api/v1/scans?siteId=refs&branch=${encodeURIComponent(branch)}`, {
-        key,
+        key: h.key,
       });
       expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
     }
   });
 
   test('an id or a forged cursor with U+0000 is 404 / 422, not a PostgreSQL error', async () => {
-    expect((await h.request('GET', '/api/v1/scans/scn_a%00b', { key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/scans/scn_a%00b', { key: h.key })).status).toBe(404);
     const forged = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z\u0000', 'scn_x'])).toString(
       'base64url',
     );
-    const res = await h.request('GET', `/api/v1/scans?cursor=${forged}`, { key });
+    const res = await h.request('GET', `/api/v1/scans?cursor=${forged}`, { key: h.key });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('#/query/cursor');
   });
@@ -662,7 +661,10 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       );
     }
     const before = await rowCounts(h);
-    const res = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ siteId: 'atomic' }) });
+    const res = await h.request('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ siteId: 'atomic' }),
+    });
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('internal');
     expect(res.text).not.toMatch(/injected|outbox|INSERT/i);
@@ -673,29 +675,25 @@ describe.each(dbKinds)('scans (%s)', (db) => {
 });
 
 describe.each(dbKinds)('scan limits (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({
-      db,
-      env: { MAX_PAGES_PER_SCAN: '5', MAX_ISSUES_PER_SCAN: '6', MAX_ISSUE_HTML_BYTES: '100' },
-    });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
+  const h = useHarness({
+    db,
+    org: 'acme',
+    env: { MAX_PAGES_PER_SCAN: '5', MAX_ISSUES_PER_SCAN: '6', MAX_ISSUE_HTML_BYTES: '100' },
   });
 
   test('limits: too many pages or issues is 413 with a pointer and stores nothing; long html is truncated', async () => {
     const before = await rowCounts(h);
     const pages = Array.from({ length: 6 }, (_, i) => ({ url: `/p${i}` }));
-    const tooManyPages = await h.request('POST', '/api/v1/scans', { key, body: nativeScan({ pages }) });
+    const tooManyPages = await h.request('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ pages }),
+    });
     expect(tooManyPages.status).toBe(413);
     expect(tooManyPages.body).toMatchObject({ code: 'payload_too_large', errors: [{ pointer: '#/pages' }] });
 
     const issues = (n: number) => Array.from({ length: n }, (_, i) => ({ rule: 'r', selector: `#e${i}` }));
     const tooManyIssues = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({
         pages: [
           { url: '/a', issues: issues(4) },
@@ -711,7 +709,7 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
 
     const long = 'é'.repeat(80); // 160 bytes
     const truncated = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: nativeScan({
         pages: [
           {
@@ -728,7 +726,7 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
     expect(truncated.body.warnings).toEqual([
       { code: 'html_truncated', message: expect.any(String), count: 1 },
     ]);
-    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key: h.key });
     expect(got.body.issues[0].html).toBe('é'.repeat(50));
     expect(got.body.issues[1].html).toBe('short');
   });

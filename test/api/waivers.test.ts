@@ -1,28 +1,22 @@
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
 
 describe.each(dbKinds)('waivers (%s)', (db) => {
-  let h: Harness;
-  let key: string;
+  const h = useHarness({ db, org: 'acme' });
 
   beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
     for (const siteId of ['shop-web', 'docs']) {
       const res = await h.request('POST', '/api/v1/scans', {
-        key,
+        key: h.key,
         body: { siteId, url: 'https://shop.example', sha: 'a'.repeat(40), branch: 'main', pages: [] },
       });
       expect(res.status).toBe(201);
     }
   });
-  afterAll(async () => {
-    await h.close();
-  });
 
-  const create = (body: Record<string, unknown>, k = key) =>
+  const create = (body: Record<string, unknown>, k = h.key) =>
     h.request('POST', '/api/v1/waivers', {
       key: k,
       body: {
@@ -51,7 +45,7 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     });
     expect(res.body.id).toMatch(/^wvr_/);
     expect(res.headers.get('location')).toBe(`/api/v1/waivers/${res.body.id}`);
-    const got = await h.request('GET', `/api/v1/waivers/${res.body.id}`, { key });
+    const got = await h.request('GET', `/api/v1/waivers/${res.body.id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
     const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.created' });
@@ -92,14 +86,14 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
 
   test('revoke keeps the record, is idempotent, and writes waiver.revoked once', async () => {
     const w = (await create({})).body;
-    const first = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key });
+    const first = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: w.id, status: 'revoked', active: false });
     expect(first.body.revoked_at).toEqual(expect.any(String));
-    const second = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key });
+    const second = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
     expect(second.status).toBe(200);
     expect(second.body.revoked_at).toBe(first.body.revoked_at);
-    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key })).body.status).toBe('revoked');
+    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe('revoked');
     const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.revoked' });
     expect(events.filter((e) => JSON.parse(e.payload).data.id === w.id)).toHaveLength(1);
   });
@@ -160,14 +154,14 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     const w = (await create({})).body;
     expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
     expect((await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
-    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key })).body.status).toBe('active');
+    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe('active');
     const theirs = await h.request('GET', '/api/v1/waivers', { key: other });
     expect(theirs.body.data).toEqual([]);
     expect((await create({}, other)).status).toBe(404);
     expect((await create({ siteId: 'never-scanned' })).status).toBe(404);
     // An id no waiver can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
     for (const method of ['GET', 'DELETE']) {
-      const res = await h.request(method, '/api/v1/waivers/wvr_%00', { key });
+      const res = await h.request(method, '/api/v1/waivers/wvr_%00', { key: h.key });
       expect([method, res.status, res.body.code]).toEqual([method, 404, 'not_found']);
     }
   });
