@@ -24,21 +24,15 @@ async function count(h: Harness, table: string, where: Record<string, string> = 
 }
 
 describe.each(dbKinds)('scans in parts (%s)', (db) => {
-  let h: Harness;
-  let key: string;
+  const h = useHarness({ db, org: 'acme' });
   let otherOrg: string;
   beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
     otherOrg = await h.createKey({ org: 'globex' });
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   const open = (body: Record<string, unknown> = {}) =>
     h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         url: 'https://parts.example.com/',
         siteId: 'parts',
@@ -49,7 +43,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
         ...body,
       },
     });
-  const part = (id: string, pages: unknown[], idem?: string, k = key) =>
+  const part = (id: string, pages: unknown[], idem?: string, k = h.key) =>
     h.request('POST', `/api/v1/scans/${id}/pages`, {
       key: k,
       body: { pages },
@@ -70,10 +64,10 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(Date.parse(opened.body.expires_at) - Date.now()).toBeGreaterThan(23 * 3_600_000);
 
     // Invisible: read, list, gate.
-    expect((await h.request('GET', `/api/v1/scans/${id}`, { key })).status).toBe(404);
-    expect((await h.request('GET', '/api/v1/scans?siteId=parts', { key })).body.data).toEqual([]);
+    expect((await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status).toBe(404);
+    expect((await h.request('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data).toEqual([]);
     const gate = await h.request('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       body: { siteId: 'parts', sha: SHA },
     });
     expect(gate.status).toBe(201);
@@ -88,7 +82,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(second.body.part).toEqual({ first_page_index: 5, pages: 1, issues: 2, replayed: false });
     expect(await count(h, 'outbox_messages', { type: 'scan.created' })).toBe(0);
 
-    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key });
+    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.status).toBe(200);
     expect(done.body.summary).toEqual({
       pages: 6,
@@ -96,14 +90,14 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
       by_impact: { critical: 6, serious: 6, moderate: 0, minor: 0, unknown: 0 },
       by_kind: { violation: 12, incomplete: 0 },
     });
-    const read = await h.request('GET', `/api/v1/scans/${id}`, { key });
+    const read = await h.request('GET', `/api/v1/scans/${id}`, { key: h.key });
     expect(read.status).toBe(200);
     expect(read.body.pages.map((p: { index: number; url: string }) => [p.index, p.url])).toEqual(
       Array.from({ length: 6 }, (_, i) => [i, `/p/${i}`]),
     );
     expect(read.body.issues).toHaveLength(12);
     expect(
-      (await h.request('GET', '/api/v1/scans?siteId=parts', { key })).body.data.map(
+      (await h.request('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data.map(
         (s: { id: string }) => s.id,
       ),
     ).toEqual([id]);
@@ -112,7 +106,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(JSON.parse(events[0].payload).data ?? JSON.parse(events[0].payload)).toMatchObject({ id });
 
     // Completing again answers the same scan without a second event; no more parts.
-    const again = await h.request('POST', `/api/v1/scans/${id}/complete`, { key });
+    const again = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(done.body);
     expect(await count(h, 'outbox_messages', { type: 'scan.created' })).toBe(1);
@@ -143,7 +137,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].pointer).toBe('#/pages/1/issues/0/impact');
     expect(await count(h, 'scan_pages', { scan_id: id })).toBe(1);
-    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key });
+    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.body.summary.pages).toBe(1);
   });
 
