@@ -1,5 +1,5 @@
 import { removeExpiredOpenScans } from '../../api/services/scan-parts.js';
-import { dbKinds, startHarness, useHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'b'.repeat(40);
 
