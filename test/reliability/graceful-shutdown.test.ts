@@ -148,9 +148,15 @@ describe.each(dbKinds)('SIGTERM under load, compiled server (%s)', (db) => {
       expect(inFlightRequests).toBeGreaterThan(0);
       expect(inFlightDeliveries).toBeGreaterThan(0);
       expect(drained.length).toBeGreaterThan(0);
-      // Refused only before any work: a 503, or a connection the closed listener refused. Never a reset.
+      // Refused only before any work: a 503, or a connection the closed listener refused. A request
+      // sent after the SIGTERM may also meet its keep-alive connection being closed as idle (HTTP's own
+      // race: the server never read it; the count of stored scans below proves no work was done). A
+      // request in flight at SIGTERM is never reset: it is drained.
       for (const o of refused) {
-        expect([o.idem, [503, 'ECONNREFUSED'].includes(o.status ?? o.error!)]).toEqual([o.idem, true]);
+        const beforeWork =
+          [503, 'ECONNREFUSED'].includes(o.status ?? o.error!) ||
+          (o.error === 'UND_ERR_SOCKET' && o.sentAt >= stoppedAt);
+        expect([o.idem, beforeWork]).toEqual([o.idem, true]);
       }
 
       const again = new ServerProcess({
