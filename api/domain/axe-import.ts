@@ -38,7 +38,7 @@ export function issuesFromAxe(result: AxeResultsInput): ImportedIssue[] {
           selector: selector || null,
           html: node.html ?? null,
           wcag,
-          help_url: rule.helpUrl ?? null,
+          helpUrl: rule.helpUrl ?? null,
           source: null,
         });
       }

@@ -12,6 +12,6 @@ export interface ImportedIssue {
   html: string | null;
   /** WCAG criterion ids (`1.4.3`). */
   wcag: string[];
-  help_url: string | null;
+  helpUrl: string | null;
   source: { path: string; line: number | null } | null;
 }

@@ -42,7 +42,7 @@ export function issuesFromPa11y(
         impact: extras.impact ?? HTMLCS_IMPACT[type] ?? null,
         kind: 'violation',
         wcag: criteriaOfAxeRule(issue.code),
-        help_url: extras.helpUrl ?? null,
+        helpUrl: extras.helpUrl ?? null,
       };
     }
     const criterion = criterionFromHtmlcsCode(issue.code);
@@ -51,7 +51,7 @@ export function issuesFromPa11y(
       impact: HTMLCS_IMPACT[type] ?? null,
       kind: type === 'error' ? 'violation' : 'incomplete',
       wcag: criterion ? [criterion] : [],
-      help_url: null,
+      helpUrl: null,
     };
   });
 }

@@ -53,7 +53,7 @@ function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedI
     selector: i.selector ?? null,
     html: i.html ?? null,
     wcag: i.wcag ? [...new Set(i.wcag)] : [],
-    help_url: i.help_url ?? null,
+    helpUrl: i.help_url ?? null,
     source: i.source ? { path: i.source.path, line: i.source.line ?? null } : null,
   }));
 }
@@ -161,12 +161,12 @@ export class ScanBuilder {
       page: {
         index,
         url: page.url,
-        normalized_url: normalized,
+        normalizedUrl: normalized,
         title,
-        final_url: finalUrl,
-        http_status: page.http_status ?? null,
-        issue_count: issues.length,
-        rules_run: this.pageRules(page),
+        finalUrl,
+        httpStatus: page.http_status ?? null,
+        issueCount: issues.length,
+        rulesRun: this.pageRules(page),
       },
     };
   }
@@ -185,7 +185,7 @@ export class ScanBuilder {
     for (const issue of imported) {
       issue.message = replaceNul(issue.message);
       issue.selector = replaceNul(issue.selector);
-      issue.help_url = replaceNul(issue.help_url);
+      issue.helpUrl = replaceNul(issue.helpUrl);
       issue.html = replaceNul(issue.html);
       if (issue.html !== null) {
         const cut = truncateUtf8(issue.html, this.limits.issueHtmlBytes);
@@ -195,7 +195,7 @@ export class ScanBuilder {
         }
       }
       const prepared = issue as PreparedIssue;
-      prepared.page_index = index;
+      prepared.pageIndex = index;
       prepared.fingerprint = issueFingerprint({ rule: issue.rule, pageKey: key, selector: issue.selector });
     }
     return imported as PreparedIssue[];

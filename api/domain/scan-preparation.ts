@@ -19,21 +19,21 @@ export interface ScanLimits {
 export interface PreparedPage {
   index: number;
   url: string;
-  normalized_url: string;
+  normalizedUrl: string;
   title: string | null;
-  final_url: string | null;
-  http_status: number | null;
-  issue_count: number;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  issueCount: number;
   /**
    * Rule ids that ran on this page, sorted, or null when unknown. An axe page lists its own (passes,
    * violations, incomplete, inapplicable); a native or pa11y page gets the body's `rules_run`, which
    * speaks for those pages only (an axe page's own list is more precise than a scan-wide claim).
    */
-  rules_run: string[] | null;
+  rulesRun: string[] | null;
 }
 
 export interface PreparedIssue extends ImportedIssue {
-  page_index: number;
+  pageIndex: number;
   fingerprint: string;
 }
 

@@ -9,11 +9,11 @@ import type { WaiverMatcher } from './waiver-match.js';
 export interface WaiverViewPage {
   index: number;
   url: string;
-  normalized_url: string;
+  normalizedUrl: string;
 }
 
 export interface WaiverViewIssue {
-  page_index: number;
+  pageIndex: number;
   rule: string;
   selector: string | null;
   fingerprint: string;
@@ -32,7 +32,7 @@ export function scanWaiverLookup(matcher: WaiverMatcher, pages: readonly WaiverV
   for (const p of pages) {
     urlsByPage.set(
       p.index,
-      p.normalized_url && p.normalized_url !== p.url ? [p.url, p.normalized_url] : [p.url],
+      p.normalizedUrl && p.normalizedUrl !== p.url ? [p.url, p.normalizedUrl] : [p.url],
     );
   }
   const none: string[] = [];
@@ -41,6 +41,6 @@ export function scanWaiverLookup(matcher: WaiverMatcher, pages: readonly WaiverV
       rule: issue.rule,
       selector: issue.selector,
       fingerprint: issue.fingerprint,
-      pageUrls: urlsByPage.get(issue.page_index) ?? none,
+      pageUrls: urlsByPage.get(issue.pageIndex) ?? none,
     }) ?? null;
 }

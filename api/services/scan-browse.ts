@@ -82,7 +82,7 @@ export async function browseScan(
     issuesByRule(ctx.db, scan.id, filter, limit, after),
   ]);
   const wanted = [
-    ...issues.map((i) => i.page_index),
+    ...issues.map((i) => i.pageIndex),
     ...(filter.pageIndex !== undefined ? [filter.pageIndex] : []),
   ];
   const screenPages = await pagesByIndex(ctx.db, scan.id, wanted);

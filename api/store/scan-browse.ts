@@ -136,11 +136,11 @@ function pageFromRow(r: Record<string, unknown>): ScanPageRecord {
   return {
     index: Number(r.page_index),
     url: String(r.url),
-    normalized_url: String(r.normalized_url),
+    normalizedUrl: String(r.normalized_url),
     title: (r.title as string | null) ?? null,
-    final_url: (r.final_url as string | null) ?? null,
-    http_status: r.http_status === null ? null : Number(r.http_status),
-    issue_count: Number(r.issue_count),
+    finalUrl: (r.final_url as string | null) ?? null,
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    issueCount: Number(r.issue_count),
   };
 }
 

@@ -118,7 +118,7 @@ const PG_ROWS_PER_INSERT = 500;
 function pushIssueValues(out: Knex.Value[], scanId: string, i: PreparedIssue): void {
   out.push(
     scanId,
-    i.page_index,
+    i.pageIndex,
     i.rule,
     i.impact,
     i.kind,
@@ -126,7 +126,7 @@ function pushIssueValues(out: Knex.Value[], scanId: string, i: PreparedIssue): v
     i.selector,
     i.html,
     i.wcag.length ? i.wcag.join(',') : null,
-    i.help_url,
+    i.helpUrl,
     i.source?.path ?? null,
     i.source?.line ?? null,
     i.fingerprint,
@@ -200,13 +200,13 @@ async function insertPageBatch(trx: Knex.Transaction, scanId: string, pages: Pre
       scan_id: scanId,
       page_index: p.index,
       url: p.url,
-      normalized_url: p.normalized_url,
+      normalized_url: p.normalizedUrl,
       title: p.title,
-      final_url: p.final_url,
-      http_status: p.http_status,
-      issue_count: p.issue_count,
+      final_url: p.finalUrl,
+      http_status: p.httpStatus,
+      issue_count: p.issueCount,
       // [] (nothing ran) and NULL (unknown) differ.
-      rules_run: p.rules_run === null ? null : JSON.stringify(p.rules_run),
+      rules_run: p.rulesRun === null ? null : JSON.stringify(p.rulesRun),
     })),
   );
 }

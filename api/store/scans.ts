@@ -31,7 +31,7 @@ export interface ScanRecord {
 }
 
 /** A stored page as reads return it (its `rules_run` list is read only by the VPAT evidence). */
-export type ScanPageRecord = Omit<PreparedPage, 'rules_run'>;
+export type ScanPageRecord = Omit<PreparedPage, 'rulesRun'>;
 
 export interface ScanIssueRecord extends PreparedIssue {
   /** Database id; ascending in submission order within a scan. */
@@ -113,18 +113,18 @@ function pageFromRow(r: PageRow): ScanPageRecord {
   return {
     index: r.page_index,
     url: r.url,
-    normalized_url: r.normalized_url,
+    normalizedUrl: r.normalized_url,
     title: r.title,
-    final_url: r.final_url,
-    http_status: r.http_status,
-    issue_count: r.issue_count,
+    finalUrl: r.final_url,
+    httpStatus: r.http_status,
+    issueCount: r.issue_count,
   };
 }
 
 export function issueFromRow(r: IssueRow): ScanIssueRecord {
   return {
     id: Number(r.id),
-    page_index: r.page_index,
+    pageIndex: r.page_index,
     rule: r.rule,
     impact: r.impact,
     kind: r.kind,
@@ -132,7 +132,7 @@ export function issueFromRow(r: IssueRow): ScanIssueRecord {
     selector: r.selector,
     html: r.html,
     wcag: r.wcag ? r.wcag.split(',') : [],
-    help_url: r.help_url,
+    helpUrl: r.help_url,
     source: r.source_path ? { path: r.source_path, line: r.source_line } : null,
     fingerprint: r.fingerprint,
   };

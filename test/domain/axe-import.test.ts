@@ -24,7 +24,7 @@ describe('axe import on real axe-core output', () => {
       impact: 'critical',
       selector: 'img',
       wcag: ['1.1.1'],
-      help_url: expect.stringMatching(/^https:\/\/dequeuniversity\.com\/rules\/axe\/4\.\d+\/image-alt/),
+      helpUrl: expect.stringMatching(/^https:\/\/dequeuniversity\.com\/rules\/axe\/4\.\d+\/image-alt/),
       source: null,
     });
     expect(image.html).toContain('<img');
@@ -88,7 +88,7 @@ describe('axeTargetToSelector', () => {
         selector: 'p',
         html: null,
         wcag: [],
-        help_url: null,
+        helpUrl: null,
         source: null,
       },
     ]);

@@ -21,7 +21,7 @@ describe('pa11y import', () => {
       selector: 'html > body > main > p:nth-child(2)',
       html: '<p style="color:#aaa;background:#fff">Only today: 20% off everything</p>',
       wcag: ['1.4.3'],
-      help_url: null,
+      helpUrl: null,
       source: null,
     });
     const byType = (impact: string) => issues.filter((i) => i.impact === impact).map((i) => i.kind);
@@ -53,7 +53,7 @@ describe('pa11y import', () => {
     ]);
     expect(issues[2]).toMatchObject({
       wcag: ['1.1.1'],
-      help_url: 'https://dequeuniversity.com/rules/axe/4.14/image-alt?application=axeAPI',
+      helpUrl: 'https://dequeuniversity.com/rules/axe/4.14/image-alt?application=axeAPI',
       selector: 'html > body > main > img',
     });
   });

@@ -25,7 +25,7 @@ describe('prepareScan', () => {
     const s = result.scan;
     expect(s.siteId).toBe('fixture.test');
     expect(s.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
-    expect(s.pages.map((p) => [p.normalized_url, p.issue_count])).toEqual([
+    expect(s.pages.map((p) => [p.normalizedUrl, p.issueCount])).toEqual([
       ['http://fixture.test/products', 6],
       ['http://fixture.test/account', 3],
       ['http://fixture.test/legacy', 8],
@@ -33,7 +33,7 @@ describe('prepareScan', () => {
     ]);
     expect(s.summary.issues).toBe(18);
     expect(s.issues.every((i) => /^[0-9a-f]{64}$/.test(i.fingerprint))).toBe(true);
-    expect(s.issues.map((i) => i.page_index)).toEqual([
+    expect(s.issues.map((i) => i.pageIndex)).toEqual([
       ...Array(6).fill(0),
       ...Array(3).fill(1),
       ...Array(8).fill(2),
@@ -63,7 +63,7 @@ describe('prepareScan', () => {
       ],
     });
     if (!result.ok) throw new Error(result.error.detail);
-    expect(result.scan.pages.map((p) => p.final_url)).toEqual([
+    expect(result.scan.pages.map((p) => p.finalUrl)).toEqual([
       'https://shop.example/login?next=a',
       'https://shop.example/login?next=b',
       'https://shop.example/login?next=c',
@@ -113,7 +113,7 @@ describe('prepareScan', () => {
           [...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id as string),
         ),
       ].sort();
-    const [a, b, native, pa11y] = result.scan.pages.map((p) => p.rules_run);
+    const [a, b, native, pa11y] = result.scan.pages.map((p) => p.rulesRun);
     expect(a).toEqual(ids(clean));
     expect(b).toEqual(ids(defects));
     // The scan-wide claim does not leak onto axe pages, which say for themselves what ran.
@@ -133,13 +133,13 @@ describe('prepareScan', () => {
       ],
     });
     if (!unknown.ok) throw new Error(unknown.error.detail);
-    expect(unknown.scan.pages.map((p) => p.rules_run)).toEqual([ids(clean), null]);
+    expect(unknown.scan.pages.map((p) => p.rulesRun)).toEqual([ids(clean), null]);
     const nothingRan = prepare({
       url: 'http://fixture.test/',
       rules_run: [],
       pages: [{ url: '/n', issues: [] }],
     });
-    expect(nothingRan.ok && nothingRan.scan.pages[0].rules_run).toEqual([]);
+    expect(nothingRan.ok && nothingRan.scan.pages[0].rulesRun).toEqual([]);
   });
 
   test('limits: pages and issues are 413 with a pointer; html is truncated and counted', () => {

@@ -9,11 +9,11 @@ function waiver(w: Partial<WaiverRule> & { id: string; rule: string; createdAt: 
 }
 
 const pages = [
-  { index: 0, url: 'https://shop.example/?utm_source=x', normalized_url: 'https://shop.example/' },
-  { index: 1, url: '/products/42', normalized_url: 'https://shop.example/products/42' },
+  { index: 0, url: 'https://shop.example/?utm_source=x', normalizedUrl: 'https://shop.example/' },
+  { index: 1, url: '/products/42', normalizedUrl: 'https://shop.example/products/42' },
 ];
-const issue = (page_index: number, rule = 'image-alt', selector: string | null = 'img.hero') => ({
-  page_index,
+const issue = (pageIndex: number, rule = 'image-alt', selector: string | null = 'img.hero') => ({
+  pageIndex,
   rule,
   selector,
   fingerprint: 'f'.repeat(64),

@@ -40,7 +40,7 @@ export function filterQuery(f: IssueFilter, extra: Record<string, string> = {}):
 
 function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
   const listed = [...b.pages]
-    .sort((x, y) => y.issue_count - x.issue_count || x.index - y.index)
+    .sort((x, y) => y.issueCount - x.issueCount || x.index - y.index)
     .slice(0, PAGES_LISTED);
   return markup`${
     b.scan.pageCount > PAGES_LISTED
@@ -71,8 +71,8 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
                 <a href=${`${filterQuery({ ...f, pageIndex: p.index })}#issues`}>${p.url}</a>
               </th>
               <td>${p.title ?? '—'}</td>
-              <td class="num">${p.http_status ?? '—'}</td>
-              <td class="num">${p.issue_count}</td>
+              <td class="num">${p.httpStatus ?? '—'}</td>
+              <td class="num">${p.issueCount}</td>
             </tr>`,
         )}
       </tbody>
@@ -169,7 +169,7 @@ function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
           ${rule} <span class="muted">(${plural(issues.length, 'issue')} on this screen)</span>
         </h3>
         <ol class="issues">
-          ${issues.map((i) => issueItem(i, urls.get(i.page_index) ?? ''))}
+          ${issues.map((i) => issueItem(i, urls.get(i.pageIndex) ?? ''))}
         </ol>
       </section>`,
   )}`;

@@ -39,7 +39,7 @@ function presentListItem(s: ScanRecord) {
 
 function presentIssue(i: ScanIssueRecord, pageUrl: string, waiverId: string | null) {
   return {
-    page_index: i.page_index,
+    page_index: i.pageIndex,
     page_url: pageUrl,
     rule: i.rule,
     impact: i.impact,
@@ -48,10 +48,23 @@ function presentIssue(i: ScanIssueRecord, pageUrl: string, waiverId: string | nu
     selector: i.selector,
     html: i.html,
     wcag: i.wcag,
-    help_url: i.help_url,
+    help_url: i.helpUrl,
     source: i.source,
     fingerprint: i.fingerprint,
     waiver_id: waiverId,
+  };
+}
+
+/** The API's page: the record's fields in their snake_case names and in this order. */
+function presentPage(p: ScanPageRecord) {
+  return {
+    index: p.index,
+    url: p.url,
+    normalized_url: p.normalizedUrl,
+    title: p.title,
+    final_url: p.finalUrl,
+    http_status: p.httpStatus,
+    issue_count: p.issueCount,
   };
 }
 
@@ -80,7 +93,11 @@ async function streamScan(
   waiverOf: ScanWaiverLookup,
 ) {
   const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
-  const head = JSON.stringify({ ...presentListItem(scan), rules_run: scan.rulesRun, pages });
+  const head = JSON.stringify({
+    ...presentListItem(scan),
+    rules_run: scan.rulesRun,
+    pages: pages.map(presentPage),
+  });
   res.status(200).type('application/json');
   await write(res, head.slice(0, -1) + ',"issues":[');
   let after = 0;
@@ -94,7 +111,7 @@ async function streamScan(
         .map((i) => {
           const waiverId = waiverOf(i);
           if (waiverId) waived++;
-          return JSON.stringify(presentIssue(i, pageUrls.get(i.page_index) ?? '', waiverId));
+          return JSON.stringify(presentIssue(i, pageUrls.get(i.pageIndex) ?? '', waiverId));
         })
         .join(',');
       await write(res, (first ? '' : ',') + text);
