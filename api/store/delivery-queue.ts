@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './db.js';
-import type { DeliveryStatus, AttemptOutcome } from './deliveries.js';
+import type { AttemptRecord, DeliveryStatus } from './deliveries.js';
 
 /** A due delivery claimed by one worker, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -19,20 +19,9 @@ export interface ClaimedDelivery {
   payload: string;
 }
 
-export interface AttemptResult {
-  deliveryId: string;
-  subscriptionId: string;
+/** One attempt as the worker records it (the stored attempt without its row id), and its org. */
+export interface AttemptResult extends Omit<AttemptRecord, 'id'> {
   org: string;
-  messageId: string;
-  eventType: string;
-  attempt: number;
-  outcome: AttemptOutcome;
-  responseStatus: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-  durationMs: number;
-  attemptedAt: string;
-  nextAttemptAt: string | null;
   /** The subscription keeps failing (`failing_since`), is fine again, or is disabled for a reason. */
   subscription: { kind: 'ok' } | { kind: 'failing' } | { kind: 'disable'; reason: string };
 }
