@@ -51,6 +51,20 @@ export interface OverrideRecord {
   inherited_from: string | null;
 }
 
+/** An override as a later version carries it: the record alone (not how it applied), its kind explicit. */
+export function carriedOverride(o: OverrideRecord, inheritedFrom: string | null): OverrideRecord {
+  return {
+    criterion: o.criterion,
+    kind: o.kind ?? 'level',
+    conformance: o.conformance,
+    remarks: o.remarks,
+    author: o.author,
+    author_key_id: o.author_key_id,
+    created_at: o.created_at,
+    inherited_from: inheritedFrom,
+  };
+}
+
 export interface AppliedOverride extends OverrideRecord {
   /** True when this report's evidence contradicts the override (e.g. `supports` but violations were found). */
   stale: boolean;

@@ -2,7 +2,13 @@ import type { ApiContext } from '../context.js';
 import { domainErrors, type FieldError } from '../domain/errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { catalogRowIds, editionCatalog } from '../domain/vpat-editions.js';
-import type { OverrideRecord, ProductContact, ReportProduct, VpatReport } from '../domain/vpat-report.js';
+import {
+  carriedOverride,
+  type OverrideRecord,
+  type ProductContact,
+  type ReportProduct,
+  type VpatReport,
+} from '../domain/vpat-report.js';
 import { recordEvent } from '../events/outbox.js';
 import type { EventType } from '../schemas/events.js';
 import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../schemas/vpat.js';
@@ -184,16 +190,7 @@ export class VpatReportService {
         );
         continue;
       }
-      out.push({
-        criterion: o.criterion,
-        kind: o.kind ?? 'level',
-        conformance: o.conformance,
-        remarks: o.remarks,
-        author: o.author,
-        author_key_id: o.author_key_id,
-        created_at: o.created_at,
-        inherited_from: earlier.id,
-      });
+      out.push(carriedOverride(o, earlier.id));
     }
     return out;
   }

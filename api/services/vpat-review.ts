@@ -4,7 +4,7 @@ import { newId, nowIso } from '../domain/ids.js';
 import { isUndecided } from '../domain/vpat-derive.js';
 import { diffReports, type VpatDiff } from '../domain/vpat-diff.js';
 import { catalogRowIds, editionCatalog, type Conformance } from '../domain/vpat-editions.js';
-import type { OverrideRecord, VpatReport } from '../domain/vpat-report.js';
+import { carriedOverride, type OverrideRecord, type VpatReport } from '../domain/vpat-report.js';
 import { findEvidenceScan } from '../store/vpat-evidence.js';
 import { findReport } from '../store/vpat.js';
 import { assembleReport } from './vpat-assemble.js';
@@ -90,16 +90,7 @@ export class VpatReviewService {
     const answered = new Set(fresh.map((d) => d.criterion));
     const carried: OverrideRecord[] = previous.overrides
       .filter((o) => !answered.has(o.criterion))
-      .map((o) => ({
-        criterion: o.criterion,
-        kind: o.kind ?? 'level',
-        conformance: o.conformance,
-        remarks: o.remarks,
-        author: o.author,
-        author_key_id: o.author_key_id,
-        created_at: o.created_at,
-        inherited_from: o.inherited_from,
-      }));
+      .map((o) => carriedOverride(o, o.inherited_from));
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
       id: newId('vpt'),
       version: previous.version + 1,

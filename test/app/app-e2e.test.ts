@@ -8,6 +8,7 @@ import {
   APP_ID,
   capturingLogger,
   PRIVATE_KEY_PEM,
+  requestRerun,
   signWebhook,
   testProbot,
   WEBHOOK_SECRET,
@@ -548,24 +549,11 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
       expect(runs[0].output.summary).toContain(`[\`${res.body.id}\`](${page})`);
 
       // GitHub's own re-run request (a real webhook payload), naming the check run posted above.
-      const payload = webhookExample('check_run', 'rerequested');
-      payload.check_run.name = 'a11y-gate / shop';
-      payload.check_run.external_id = res.body.id;
-      payload.check_run.head_sha = SHA;
-      payload.repository.full_name = 'acme/shop';
-      payload.repository.name = 'shop';
-      payload.repository.owner.login = 'acme';
-      payload.installation.id = INSTALLATION;
-      const body = JSON.stringify(payload);
-      const hook = await fetch(`${h.url}/api/github/webhooks`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'check_run',
-          'x-github-delivery': 'delivery-public-url',
-          'x-hub-signature-256': signWebhook(body),
-        },
-        body,
+      const hook = await requestRerun(h.url, {
+        deployId: res.body.id,
+        sha: SHA,
+        installation: INSTALLATION,
+        delivery: 'delivery-public-url',
       });
       expect(hook.status).toBe(200);
       await h.server.publisher!.idle();

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
-import { signWebhook, testProbot, webhookExample } from '../fixtures/github/test-app.js';
+import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';
 
 /**
@@ -154,24 +154,11 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
 
     const again = lookup();
     const post = checkRunPost();
-    const payload = webhookExample('check_run', 'rerequested');
-    payload.check_run.name = 'a11y-gate / shop';
-    payload.check_run.external_id = triggered.body.id;
-    payload.check_run.head_sha = SHA;
-    payload.repository.full_name = 'acme/shop';
-    payload.repository.name = 'shop';
-    payload.repository.owner.login = 'acme';
-    payload.installation.id = INSTALLATION;
-    const body = JSON.stringify(payload);
-    const res = await fetch(`${h.url}/api/github/webhooks`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'check_run',
-        'x-github-delivery': 'tenancy-rerun',
-        'x-hub-signature-256': signWebhook(body),
-      },
-      body,
+    const res = await requestRerun(h.url, {
+      deployId: triggered.body.id,
+      sha: SHA,
+      installation: INSTALLATION,
+      delivery: 'tenancy-rerun',
     });
     expect(res.status).toBe(200);
     await h.server.publisher!.idle();
