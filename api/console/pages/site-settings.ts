@@ -119,7 +119,10 @@ export function settingsForm(
   problems: FieldProblem[],
 ): Html {
   return markup`${errorSummary(problems)}
-    <form method="post" action=${`/sites/${siteId}/settings`} class="stack">
+    <form method="post" action=${
+      // The settings sit at the foot of a long page: one that comes back with problems opens at them.
+      `/sites/${siteId}/settings#settings`
+    } class="stack">
       ${csrfField(csrf)} ${text('name', 'Display name', values, problems)}
       ${text('base_branch', 'Base branch', values, problems, 'Its scans are the baseline and the trend.')}
       ${text('repository', 'Repository', values, problems, 'owner/name on GitHub, for check runs.')}
