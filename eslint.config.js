@@ -69,6 +69,72 @@ const layerZones = [
  */
 const LAYER_EXCEPTIONS = {};
 
+const UNTYPED_TESTS = [
+  'test/action/bundle-process.test.ts',
+  'test/action/docs-table.test.ts',
+  'test/action/results.test.ts',
+  'test/action/run.test.ts',
+  'test/action/scan-process.test.ts',
+  'test/action/scan-submit.test.ts',
+  'test/api/deletion.test.ts',
+  'test/api/deploys-matching.test.ts',
+  'test/api/deploys.test.ts',
+  'test/api/gate-drift-corpus.test.ts',
+  'test/api/http-behaviour.test.ts',
+  'test/api/key-management.test.ts',
+  'test/api/key-rotation.test.ts',
+  'test/api/keys.test.ts',
+  'test/api/openapi.test.ts',
+  'test/api/retention.test.ts',
+  'test/api/scan-parts.test.ts',
+  'test/api/scans-axe-browser.test.ts',
+  'test/api/scans.test.ts',
+  'test/api/sites.test.ts',
+  'test/api/vpat-review.test.ts',
+  'test/api/vpat.test.ts',
+  'test/api/waivers.test.ts',
+  'test/api/webhook-console-links.test.ts',
+  'test/api/webhook-events.test.ts',
+  'test/api/webhook-operations.test.ts',
+  'test/api/webhooks-durability.test.ts',
+  'test/api/webhooks-ssrf.test.ts',
+  'test/api/webhooks.test.ts',
+  'test/app/app-e2e.test.ts',
+  'test/app/app-function.test.ts',
+  'test/app/app-manifest.test.ts',
+  'test/app/check-run-publisher.test.ts',
+  'test/app/check-run-recovery.test.ts',
+  'test/app/tenancy.test.ts',
+  'test/cli/cli-process.test.ts',
+  'test/console/browser.ts',
+  'test/console/console-browser.test.ts',
+  'test/console/report-browser.test.ts',
+  'test/console/report-pages.test.ts',
+  'test/console/report-seed.ts',
+  'test/console/seed.ts',
+  'test/console/sessions.test.ts',
+  'test/console/take-screenshots.ts',
+  'test/domain/axe-import.test.ts',
+  'test/domain/gate.test.ts',
+  'test/domain/pa11y-import.test.ts',
+  'test/domain/scan-preparation.test.ts',
+  'test/domain/scan-summary.test.ts',
+  'test/domain/vpat-render.test.ts',
+  'test/events/waiver-expiry.test.ts',
+  'test/fixtures/github/test-app.ts',
+  'test/helpers/harness.ts',
+  'test/http/errors.test.ts',
+  'test/http/json-split.test.ts',
+  'test/reliability/hostile-values.test.ts',
+  'test/reliability/limits.test.ts',
+  'test/reliability/openapi-arbitrary.ts',
+  'test/reliability/row-counts.ts',
+  'test/reliability/scan-parts-crash.test.ts',
+  'test/reliability/security.test.ts',
+  'test/reliability/two-instances.test.ts',
+  'test/scanner/scan.test.ts',
+];
+
 function zonesWithout(allowed) {
   return layerZones.map((z) => ({ ...z, from: [z.from].flat().filter((f) => f !== allowed) }));
 }
@@ -148,10 +214,10 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Tests read answers through supertest, whose `res.body` is `any`: each test states the shape it expects
-    // with `expect`, which is the check. Typing every body first would be a cast per read, not a check, so
-    // only the rules about using `any` are off here; every other type-aware rule applies to tests.
-    files: ['test/**/*.ts'],
+    // Tests read answers with the types of the API's schemas (test/helpers/api-types.ts); the harness checks
+    // each answer against the OpenAPI document. These files still read some answers as `any` and are being
+    // moved over: shrink this list to nothing, never grow it.
+    files: UNTYPED_TESTS,
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

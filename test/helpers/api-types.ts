@@ -1,0 +1,67 @@
+/*
+ * The API's answers as TypeScript types, inferred from the same zod schemas that generate the OpenAPI
+ * document. A test names the answer it expects (`h.request<ScanDetail>(…)`); the harness checks every
+ * answer against the OpenAPI document for its status (test/helpers/contract.ts), so a body that does not
+ * have the named shape fails the test at run time, and the test reads it with types instead of `any`.
+ */
+import type { z } from 'zod';
+import type * as common from '../../api/schemas/common.js';
+import type * as deletion from '../../api/schemas/deletion.js';
+import type * as deployHistory from '../../api/schemas/deploy-history.js';
+import type * as deploys from '../../api/schemas/deploys.js';
+import type * as installations from '../../api/schemas/github-installations.js';
+import type * as keys from '../../api/schemas/keys.js';
+import type * as scans from '../../api/schemas/scan-output.js';
+import type * as trend from '../../api/schemas/site-trend.js';
+import type * as sites from '../../api/schemas/sites.js';
+import type * as vpatReview from '../../api/schemas/vpat-review.js';
+import type * as vpat from '../../api/schemas/vpat.js';
+import type * as waivers from '../../api/schemas/waivers.js';
+import type * as webhooks from '../../api/schemas/webhooks.js';
+
+/** problem+json, the answer to every refused request. */
+export type Problem = z.output<typeof common.Problem>;
+
+export type ScanDeleted = z.output<typeof deletion.ScanDeleted>;
+export type SiteDeleted = z.output<typeof deletion.SiteDeleted>;
+
+export type DeployEvent = z.output<typeof deploys.DeployEvent>;
+export type GateIssue = z.output<typeof deploys.GateIssue>;
+export type DeploySummary = z.output<typeof deployHistory.DeploySummary>;
+export type DeployList = z.output<typeof deployHistory.DeployList>;
+
+export type InstallationLinkView = z.output<typeof installations.InstallationLinkView>;
+export type InstallationLinkList = z.output<typeof installations.InstallationLinkList>;
+
+export type KeyInfo = z.output<typeof keys.KeyInfo>;
+export type AdminKeyInfo = z.output<typeof keys.AdminKeyInfo>;
+export type KeyList = z.output<typeof keys.KeyList>;
+export type CreatedKey = z.output<typeof keys.CreatedKey>;
+export type RotatedKey = z.output<typeof keys.RotatedKey>;
+
+export type CreatedScan = z.output<typeof scans.CreatedScan>;
+export type OpenScan = z.output<typeof scans.OpenScan>;
+export type ScanDetail = z.output<typeof scans.ScanDetail>;
+export type ScanList = z.output<typeof scans.ScanList>;
+export type ScanIssue = z.output<typeof scans.ScanIssue>;
+export type ScanPage = z.output<typeof scans.ScanPage>;
+export type ScanPartAccepted = z.output<typeof scans.ScanPartAccepted>;
+
+export type Site = z.output<typeof sites.Site>;
+export type SiteList = z.output<typeof sites.SiteList>;
+export type SiteTrend = z.output<typeof trend.SiteTrend>;
+
+export type VpatReport = z.output<typeof vpat.VpatReport>;
+export type ReportCriterion = z.output<typeof vpat.ReportCriterion>;
+export type VpatList = z.output<typeof vpatReview.VpatList>;
+export type VpatDiff = z.output<typeof vpatReview.VpatDiff>;
+
+export type Waiver = z.output<typeof waivers.Waiver>;
+export type WaiverList = z.output<typeof waivers.WaiverList>;
+
+export type Webhook = z.output<typeof webhooks.Webhook>;
+export type WebhookList = z.output<typeof webhooks.WebhookList>;
+export type WebhookAttemptList = z.output<typeof webhooks.WebhookAttemptList>;
+export type CreatedWebhook = z.output<typeof webhooks.CreatedWebhook>;
+export type RotatedWebhookSecret = z.output<typeof webhooks.RotatedWebhookSecret>;
+export type ScheduledDelivery = z.output<typeof webhooks.ScheduledDelivery>;
