@@ -1,3 +1,4 @@
+import type { CreatedScan, DeployEvent, ScanDetail, Waiver } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
@@ -33,7 +34,7 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
 
   async function scan(siteId: string, s: string, branch: string, issues: Issue[]) {
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: {
         siteId,
@@ -44,11 +45,11 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
       },
     });
     expect(res.status).toBe(201);
-    return res.body as { id: string };
+    return res.body;
   }
   const trigger = async (siteId: string, s: string) =>
     (
-      await h.request('POST', '/api/v1/deploy/trigger', {
+      await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key: h.key,
         body: { siteId, sha: s, fail_on_serious: true },
       })
@@ -68,18 +69,18 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
         match: 'similar',
         similarity: 0.93,
         baseline_issue: {
-          fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+          fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
           selector: 'a',
           page_url: 'https://shop.example/',
         },
-        evidence: expect.stringContaining('selector changed from `a` to `a[href$="cart.html"]`'),
+        evidence: expect.stringContaining('selector changed from `a` to `a[href$="cart.html"]`') as unknown,
       }),
     ]);
-    const scanView = (await h.request('GET', `/api/v1/scans/${base.id}`, { key: h.key })).body;
+    const scanView = (await h.request<ScanDetail>('GET', `/api/v1/scans/${base.id}`, { key: h.key })).body;
     // The scan view shows the same identity: the baseline issue's fingerprint.
-    expect(scanView.issues[0].fingerprint).toBe(e.similar_issues[0].baseline_issue.fingerprint);
+    expect(scanView.issues[0].fingerprint).toBe(e.similar_issues[0].baseline_issue!.fingerprint);
     // Stored and read back alike.
-    expect((await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body).toEqual(e);
+    expect((await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body).toEqual(e);
   });
 
   test('three inputs sharing a fingerprint against one: two new, and the old one is not listed', async () => {
@@ -87,8 +88,8 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
     await scan('form', sha('4'), 'feature', [input('phone', 1), input('city', 2), input('email', 3)]);
     const e = await trigger('form', sha('4'));
     expect(e.counts).toMatchObject({ new: 2, existing: 1, fixed: 0 });
-    expect(e.new_issues.map((i: { selector: string }) => i.selector)).toEqual(['#\\:r1\\:', '#\\:r2\\:']);
-    expect(e.new_issues.every((i: { match: string }) => i.match === 'none')).toBe(true);
+    expect(e.new_issues.map((i) => i.selector)).toEqual(['#\\:r1\\:', '#\\:r2\\:']);
+    expect(e.new_issues.every((i) => i.match === 'none')).toBe(true);
   });
 
   test('a waiver by selector on the baseline issue covers the head issue matched to it', async () => {
@@ -97,7 +98,7 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
       cartNew,
       { rule: 'target-size', impact: 'serious', selector: '#x' },
     ]);
-    const w = await h.request('POST', '/api/v1/waivers', {
+    const w = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       body: {
         siteId: 'waived',
@@ -118,6 +119,6 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
         match: 'similar',
       }),
     ]);
-    expect(e.new_issues.map((i: { selector: string }) => i.selector)).toEqual(['#x']);
+    expect(e.new_issues.map((i) => i.selector)).toEqual(['#x']);
   });
 });

@@ -1,4 +1,5 @@
 import { findDeploy, rerunDeploy, setDeployCheckRun } from '../../api/services/gate.js';
+import type { CreatedScan, DeployEvent, Problem, Waiver } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 
 const MAIN_SHA = 'a'.repeat(40);
@@ -6,6 +7,11 @@ const HEAD_SHA = 'b'.repeat(40);
 const FIX_SHA = 'c'.repeat(40);
 const SAME_SHA = 'd'.repeat(40);
 const UNKNOWN_SHA = 'e'.repeat(40);
+
+/** A row of the outbox as the test reads it. */
+interface OutboxRow {
+  payload: string;
+}
 
 interface NativeIssue {
   rule: string;
@@ -33,7 +39,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
   const site = 'shop-web';
 
   async function scan(sha: string, branch: string, issues: NativeIssue[], siteId = site, k = h.key) {
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: k,
       body: {
         siteId,
@@ -47,11 +53,12 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       },
     });
     expect(res.status).toBe(201);
-    return res.body as { id: string };
+    return res.body;
   }
 
-  async function trigger(body: Record<string, unknown>, k = h.key) {
-    return h.request('POST', '/api/v1/deploy/trigger', { key: k, body: { siteId: site, ...body } });
+  /** A deploy event (201), or with `Problem` a refusal. */
+  async function trigger<T = DeployEvent>(body: Record<string, unknown>, k = h.key) {
+    return h.request<T>('POST', '/api/v1/deploy/trigger', { key: k, body: { siteId: site, ...body } });
   }
 
   let baselineScan: string;
@@ -96,7 +103,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         wcag: ['1.1.1'],
         help_url: null,
         source: { path: 'src/Hero.tsx', line: 12 },
-        fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+        fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
         match: 'none',
         baseline_issue: null,
         similarity: null,
@@ -115,23 +122,25 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       include_incomplete: false,
     });
 
-    const again = await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key });
+    const again = await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(e);
   });
 
   test('the decision is written to the outbox in the same transaction', async () => {
     const res = await trigger({ sha: HEAD_SHA });
-    const rows = await h.db('outbox_messages').where({ org: 'acme', type: 'deploy.completed' });
-    const payloads = rows.map((r) => JSON.parse(r.payload));
+    const rows = (await h
+      .db('outbox_messages')
+      .where({ org: 'acme', type: 'deploy.completed' })) as OutboxRow[];
+    const payloads = rows.map((r) => JSON.parse(r.payload) as { data: DeployEvent });
     const mine = payloads.find((p) => p.data.id === res.body.id);
-    expect(mine.data).toEqual(res.body);
+    expect(mine!.data).toEqual(res.body);
   });
 
   test('a waiver passes it and lists the issue as waived; revoked, it fails again', async () => {
     const failed = (await trigger({ sha: HEAD_SHA })).body;
     const fingerprint = failed.new_issues[0].fingerprint;
-    const w = await h.request('POST', '/api/v1/waivers', {
+    const w = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       body: {
         siteId: site,
@@ -153,14 +162,18 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     ]);
 
     // An event is a record: the earlier failure stays a failure.
-    expect((await h.request('GET', `/api/v1/deploy/${failed.id}`, { key: h.key })).body.passed).toBe(false);
+    expect(
+      (await h.request<DeployEvent>('GET', `/api/v1/deploy/${failed.id}`, { key: h.key })).body.passed,
+    ).toBe(false);
 
     expect((await h.request('DELETE', `/api/v1/waivers/${w.body.id}`, { key: h.key })).status).toBe(200);
     const revoked = (await trigger({ sha: HEAD_SHA })).body;
     expect(revoked.passed).toBe(false);
     expect(revoked.waived_issues).toEqual([]);
     // …and the waived decision stays passed.
-    expect((await h.request('GET', `/api/v1/deploy/${waived.id}`, { key: h.key })).body.passed).toBe(true);
+    expect(
+      (await h.request<DeployEvent>('GET', `/api/v1/deploy/${waived.id}`, { key: h.key })).body.passed,
+    ).toBe(true);
   });
 
   test('a waiver by the fingerprint copied from a deploy event, or by selector, waives that issue only', async () => {
@@ -168,7 +181,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(failed.passed).toBe(false);
     const fingerprint: string = failed.new_issues[0].fingerprint;
     const expires_at = new Date(Date.now() + 86_400_000).toISOString();
-    const byFp = await h.request('POST', '/api/v1/waivers', {
+    const byFp = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       // As a person copies it from the event (upper case works too).
       body: {
@@ -185,12 +198,12 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(e.waived_issues[0]).toMatchObject({ fingerprint, waiver_id: byFp.body.id });
     await h.request('DELETE', `/api/v1/waivers/${byFp.body.id}`, { key: h.key });
 
-    const wrongElement = await h.request('POST', '/api/v1/waivers', {
+    const wrongElement = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       body: { siteId: site, rule: 'image-alt', selector: '#hero > picture', reason: 'x', expires_at },
     });
     expect((await trigger({ sha: HEAD_SHA })).body.passed).toBe(false);
-    const bySelector = await h.request('POST', '/api/v1/waivers', {
+    const bySelector = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       body: { siteId: site, rule: 'image-alt', selector: '#hero>img', reason: 'x', expires_at },
     });
@@ -204,7 +217,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
   test("another org's waivers on a site of the same name do not touch this org's gate", async () => {
     const other = await h.createKey({ org: 'other-waiver-org' });
     await scan(MAIN_SHA, 'main', [contrast], site, other);
-    const w = await h.request('POST', '/api/v1/waivers', {
+    const w = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: other,
       body: {
         siteId: site,
@@ -220,7 +233,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
   });
 
   test('an expired waiver no longer applies', async () => {
-    const w = await h.request('POST', '/api/v1/waivers', {
+    const w = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key: h.key,
       body: {
         siteId: site,
@@ -322,7 +335,10 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop', ref: 'refs/heads/feature/hero' }))
       .body;
     expect(e).toMatchObject({ repository: 'acme/shop', ref: 'refs/heads/feature/hero' });
-    expect(e.check_run).toMatchObject({ status: 'skipped', error: expect.stringMatching(/not configured/) });
+    expect(e.check_run).toMatchObject({
+      status: 'skipped',
+      error: expect.stringMatching(/not configured/) as unknown,
+    });
     const none = (await trigger({ sha: HEAD_SHA })).body;
     expect(none.repository).toBeNull();
     expect(none.check_run.error).toMatch(/No repository/);
@@ -330,11 +346,13 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
 
   test("another org's site and deploy events answer 404", async () => {
     const other = await h.createKey({ org: 'other' });
-    const res = await trigger({ sha: HEAD_SHA }, other);
+    const res = await trigger<Problem>({ sha: HEAD_SHA }, other);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
     const mine = (await trigger({ sha: HEAD_SHA })).body;
-    expect((await h.request('GET', `/api/v1/deploy/${mine.id}`, { key: other })).status).toBe(404);
+    expect((await h.request<DeployEvent>('GET', `/api/v1/deploy/${mine.id}`, { key: other })).status).toBe(
+      404,
+    );
     expect((await h.request('GET', '/api/v1/deploy/dep_doesnotexist', { key: h.key })).status).toBe(404);
     // An id no event can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
     expect((await h.request('GET', '/api/v1/deploy/dep_%00', { key: h.key })).status).toBe(404);
@@ -358,10 +376,10 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       [{ sha: HEAD_SHA, ref: 'refs/heads/a\u0000b' }, '#/ref'],
     ];
     for (const [body, pointer] of cases) {
-      const res = await trigger(body);
+      const res = await trigger<Problem>(body);
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(res.body.errors!.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
     expect(await h.db('deploys').count({ n: '*' }).first()).toEqual(before);
   });
@@ -374,19 +392,25 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect((await trigger({ sha: HEAD_SHA }, readOnly)).status).toBe(403);
     const e = await trigger({ sha: HEAD_SHA }, gateOnly);
     expect(e.status).toBe(201);
-    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: readOnly })).status).toBe(200);
-    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: gateOnly })).status).toBe(200);
-    expect((await h.request('GET', `/api/v1/deploy/${e.body.id}`, { key: ingestOnly })).status).toBe(403);
+    expect(
+      (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.body.id}`, { key: readOnly })).status,
+    ).toBe(200);
+    expect(
+      (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.body.id}`, { key: gateOnly })).status,
+    ).toBe(200);
+    expect(
+      (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.body.id}`, { key: ingestOnly })).status,
+    ).toBe(403);
   });
 
   test('Idempotency-Key replays the same deploy event', async () => {
     const headers = { 'idempotency-key': 'ci-run-42' };
-    const first = await h.request('POST', '/api/v1/deploy/trigger', {
+    const first = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
       headers,
       body: { siteId: site, sha: HEAD_SHA },
     });
-    const second = await h.request('POST', '/api/v1/deploy/trigger', {
+    const second = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
       headers,
       body: { siteId: site, sha: HEAD_SHA },
@@ -422,7 +446,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         id: 4242,
         url: 'https://github.com/acme/shop/runs/4242',
       });
-      const after = (await h.request('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body;
+      const after = (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body;
       expect(after.check_run).toEqual({
         status: 'completed',
         id: 4242,
@@ -454,7 +478,8 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       const next = await rerunDeploy(ctx, first.id, 'ACME/shop');
       expect(next?.deployId).toMatch(/^dep_/);
       expect(next!.deployId).not.toBe(first.id);
-      const again = (await h.request('GET', `/api/v1/deploy/${next!.deployId}`, { key: h.key })).body;
+      const again = (await h.request<DeployEvent>('GET', `/api/v1/deploy/${next!.deployId}`, { key: h.key }))
+        .body;
       expect(again).toMatchObject({
         sha: HEAD_SHA,
         repository: 'acme/shop',
@@ -475,7 +500,9 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     try {
       const res = await trigger({ sha: HEAD_SHA });
       expect(res.status).toBe(201);
-      expect((await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key })).status).toBe(200);
+      expect(
+        (await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key })).status,
+      ).toBe(200);
     } finally {
       ctx.events.off('deploy.completed', boom);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { axeTargetToSelector } from '../../api/domain/axe-import.js';
+import type { DeployEvent } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
@@ -59,7 +60,7 @@ describe.each(dbKinds)('the gate on the drift corpus (%s)', (db) => {
       };
       await post('1'.repeat(40), 'main', c.baseline);
       await post('2'.repeat(40), 'feature', c.head);
-      const res = await h.request('POST', '/api/v1/deploy/trigger', {
+      const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key: h.key,
         body: { siteId, sha: '2'.repeat(40), fail_on_critical: false },
       });
@@ -74,7 +75,7 @@ describe.each(dbKinds)('the gate on the drift corpus (%s)', (db) => {
         c.truth.head.map((n) => [`${n.rule} ${axeTargetToSelector(n.target)}`, n.element]),
       );
       const inBaseline = new Set(c.truth.baseline.map((n) => `${n.rule} ${n.element}`));
-      for (const issue of e.new_issues as Array<{ rule: string; selector: string; match: string }>) {
+      for (const issue of e.new_issues) {
         const element = elementOf.get(`${issue.rule} ${issue.selector}`);
         expect(element).toBeDefined();
         expect(inBaseline.has(`${issue.rule} ${element}`)).toBe(false);
@@ -84,12 +85,8 @@ describe.each(dbKinds)('the gate on the drift corpus (%s)', (db) => {
       const baseElementOf = new Map(
         c.truth.baseline.map((n) => [`${n.rule} ${axeTargetToSelector(n.target)}`, n.element]),
       );
-      for (const issue of e.similar_issues as Array<{
-        rule: string;
-        selector: string;
-        baseline_issue: { selector: string };
-      }>) {
-        expect(baseElementOf.get(`${issue.rule} ${issue.baseline_issue.selector}`)).toBe(
+      for (const issue of e.similar_issues) {
+        expect(baseElementOf.get(`${issue.rule} ${issue.baseline_issue!.selector}`)).toBe(
           elementOf.get(`${issue.rule} ${issue.selector}`),
         );
       }

@@ -329,7 +329,7 @@ describe('evaluateGate', () => {
       expect.objectContaining({
         waiverId: 'wvr_img',
         status: 'new',
-        issue: expect.objectContaining({ fingerprint: 'n1' }),
+        issue: expect.objectContaining({ fingerprint: 'n1' }) as unknown,
       }),
     ]);
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['n2']);
