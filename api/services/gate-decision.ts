@@ -9,7 +9,6 @@ import type { AppliedGateSettings } from '../domain/gate-settings.js';
 import {
   fingerprintStep,
   similarityStep,
-  type FingerprintStep,
   type IssueMatching,
   type MatchDetails,
 } from '../domain/issue-matching.js';
@@ -27,7 +26,7 @@ import {
   type GatePageRow,
   type IssueDetail,
 } from '../store/gate-evidence.js';
-import { matchDetails, matchKeys } from '../store/gate-match-evidence.js';
+import { matchDetails } from '../store/gate-match-evidence.js';
 import type { SiteRecord } from '../store/sites.js';
 import { activeWaiversForSite } from '../store/waivers.js';
 import type { BaselineView } from './deploy-view.js';
@@ -78,45 +77,6 @@ function byRef(side: ScanSide, indices: readonly number[]) {
   return { refs, indexOf };
 }
 
-/** Rule and page of the issues at `indices` of one side, as one key per index. */
-async function placesOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
-  const { refs, indexOf } = byRef(side, indices);
-  const out = new Map<number, string>();
-  for (const r of await matchKeys(ctx.db, scanId, refs)) {
-    out.set(indexOf.get(r.id)!, `${r.rule}\u0000${pageKeyOf(side, r.pageIndex)}`);
-  }
-  return out;
-}
-
-/**
- * The issues step 2 can compare: members of fingerprint groups, and issues whose rule and page the
- * other side has unpaired issues on too. The others cannot pair (the matcher never compares across
- * rules or pages), so their selectors and HTML are not read.
- */
-async function comparableNeeds(
-  ctx: ApiContext,
-  ids: [string, string],
-  sides: [ScanSide, ScanSide],
-  step: FingerprintStep,
-) {
-  const [h, b] = await Promise.all([
-    placesOf(ctx, ids[0], sides[0], step.headNeeds),
-    placesOf(ctx, ids[1], sides[1], step.baselineNeeds),
-  ]);
-  const grouped = [
-    new Set(step.groups.flatMap((g) => g.head)),
-    new Set(step.groups.flatMap((g) => g.baseline)),
-  ];
-  const keep = (own: Map<number, string>, other: Set<string>, inGroup: Set<number>) => (i: number) => {
-    const place = own.get(i);
-    return inGroup.has(i) || (place !== undefined && other.has(place));
-  };
-  return [
-    step.headNeeds.filter(keep(h, new Set(b.values()), grouped[0])),
-    step.baselineNeeds.filter(keep(b, new Set(h.values()), grouped[1])),
-  ];
-}
-
 /**
  * The matcher's details of the issues at `indices` of one side, keyed by index. The issues get their
  * rule, selector and page too: a waiver that covers a baseline issue covers the head issue paired with it.
@@ -152,16 +112,16 @@ async function matchSides(
 ) {
   const step = fingerprintStep(head.issues, base.issues, fingerprints);
   lap('fingerprints');
-  const [headNeeds, baselineNeeds] = await comparableNeeds(ctx, ids, [head, base], step);
-  lap('places');
   const [h, b] = await Promise.all([
-    detailsOf(ctx, ids[0], head, headNeeds),
-    detailsOf(ctx, ids[1], base, baselineNeeds),
+    detailsOf(ctx, ids[0], head, step.headNeeds),
+    detailsOf(ctx, ids[1], base, step.baselineNeeds),
   ]);
   lap('compared');
   const matching: IssueMatching = similarityStep(step, h, b);
   const baselineViews = new Map<number, BaselineView>();
   for (const [j, d] of b) {
+    // Only a paired baseline issue is ever shown (beside its head issue).
+    if (matching.baselineToHead[j] < 0) continue;
     baselineViews.set(Number(base.issues[j].ref), { selector: d.selector, page: { url: d.pageUrl } });
   }
   return { matching, baselineViews };

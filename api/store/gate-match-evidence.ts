@@ -3,19 +3,15 @@ import { dialectOf } from './db.js';
 
 /**
  * What the deploy gate's matcher reads of the issues it could not pair by fingerprint (tables of the
- * scans feature, read only here): first where each is (rule and page), then the details (selector and
- * HTML) of those that have a counterpart to be compared with.
+ * scans feature, read only here): where each is (rule and page; it pairs within one rule and page) and
+ * what identifies its element (selector and HTML).
  */
 
-/** Where an issue is, for the matcher (it pairs within one rule and page). */
-export interface MatchKey {
+/** What the matcher's similarity step needs of an issue. */
+export interface MatchRow {
   id: number;
   rule: string;
   pageIndex: number;
-}
-
-/** What the matcher's similarity step needs of an issue. */
-export interface MatchRow extends MatchKey {
   selector: string | null;
   html: string | null;
 }
@@ -43,12 +39,6 @@ async function columnsByIds(db: Knex, scanId: string, ids: readonly number[], co
     ]);
   const rows = (typeof row?.r === 'string' ? JSON.parse(row.r) : (row?.r ?? [])) as unknown[][];
   return rows.filter((r) => r[1] === scanId);
-}
-
-/** Rule and page of these issues, by row id: which of them could pair by similarity at all. */
-export async function matchKeys(db: Knex, scanId: string, ids: readonly number[]): Promise<MatchKey[]> {
-  const rows = await columnsByIds(db, scanId, ids, 'rule, page_index');
-  return rows.map((r) => ({ id: Number(r[0]), rule: r[2] as string, pageIndex: r[3] as number }));
 }
 
 /** The similarity step's details of these issues, by row id. */
