@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { controlClock } from '../helpers/clock.js';
+import type { AdminKeyInfo, CreatedKey, Problem, RotatedKey } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from '../console/client.js';
 
@@ -24,12 +25,12 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
 
   test('the old key works until the grace period ends and not after; the new one goes on', async () => {
     const clock = controlClock();
-    const made = await h.request('POST', '/api/v1/keys', {
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       key: admin,
       body: { name: 'ci', scopes: ['ingest', 'read'] },
     });
     const start = clock.now();
-    const rotated = await h.request('POST', `/api/v1/keys/${made.body.id}/rotate`, {
+    const rotated = await h.request<RotatedKey>('POST', `/api/v1/keys/${made.body.id}/rotate`, {
       key: admin,
       body: { grace_period_seconds: 3600 },
     });
@@ -41,7 +42,7 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
       expires_at: new Date(start + 3600_000).toISOString(),
     });
     expect(rotated.headers.get('location')).toBe(`/api/v1/keys/${rotated.body.id}`);
-    const old = await h.request('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
+    const old = await h.request<AdminKeyInfo>('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
     expect(old.body).toMatchObject({ replaced_by: rotated.body.id, revoked_at: null });
 
     expect([await me(made.body.key), await me(rotated.body.key)]).toEqual([200, 200]);
@@ -55,8 +56,11 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
 
   test('the default grace period is 24 hours; more than 7 days is 422 and changes nothing', async () => {
     const clock = controlClock();
-    const made = await h.request('POST', '/api/v1/keys', { key: admin, body: { name: 'default grace' } });
-    const id = made.body.id as string;
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', {
+      key: admin,
+      body: { name: 'default grace' },
+    });
+    const id = made.body.id;
     for (const body of [
       { grace_period_seconds: 604801 },
       { grace_period_seconds: -1 },
@@ -71,10 +75,13 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
     expect(await h.db('api_keys').where({ name: 'default grace' }).count({ n: '*' })).toEqual([{ n: 1 }]);
 
     const start = clock.now();
-    const rotated = await h.request('POST', `/api/v1/keys/${id}/rotate`, { key: admin, body: {} });
+    const rotated = await h.request<RotatedKey>('POST', `/api/v1/keys/${id}/rotate`, {
+      key: admin,
+      body: {},
+    });
     expect(rotated.body.replaces.expires_at).toBe(new Date(start + 86400_000).toISOString());
     // A second rotation of the same key is a conflict: rotate its replacement instead.
-    const again = await h.request('POST', `/api/v1/keys/${id}/rotate`, { key: admin, body: {} });
+    const again = await h.request<Problem>('POST', `/api/v1/keys/${id}/rotate`, { key: admin, body: {} });
     expect([again.status, again.body.code]).toEqual([409, 'conflict']);
     clock.set(start + 86400_000 - 1);
     expect(await me(made.body.key)).toBe(200);
@@ -86,11 +93,11 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
     const clock = controlClock();
     const start = clock.now();
     const expiry = new Date(start + 3600_000).toISOString();
-    const made = await h.request('POST', '/api/v1/keys', {
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       key: admin,
       body: { name: 'short-lived', expires_at: expiry },
     });
-    const rotated = await h.request('POST', `/api/v1/keys/${made.body.id}/rotate`, {
+    const rotated = await h.request<RotatedKey>('POST', `/api/v1/keys/${made.body.id}/rotate`, {
       key: admin,
       body: { grace_period_seconds: 604800 },
     });
@@ -102,7 +109,7 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
   test('expires_at is honoured for API requests and console sessions alike', async () => {
     const clock = controlClock();
     const start = clock.now();
-    const made = await h.request('POST', '/api/v1/keys', {
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       key: admin,
       body: { name: 'expiring', scopes: ['read'], expires_at: new Date(start + 600_000).toISOString() },
     });
@@ -125,7 +132,7 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
   test("a rotated key's console session lasts the grace period; a revoked key's sessions and requests fail at once", async () => {
     const clock = controlClock();
     const start = clock.now();
-    const made = await h.request('POST', '/api/v1/keys', {
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       key: admin,
       body: { name: 'console', scopes: ['read'] },
     });
@@ -139,7 +146,7 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
     clock.set(start + 61_000);
     expect((await rotating.get('/')).status).toBe(303);
 
-    const other = await h.request('POST', '/api/v1/keys', {
+    const other = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       key: admin,
       body: { name: 'revoked', scopes: ['read'] },
     });
@@ -155,7 +162,7 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
 
   test('last_used_at is written at most once a minute per key, not once per request', async () => {
     const clock = controlClock();
-    const made = await h.request('POST', '/api/v1/keys', { key: admin, body: { name: 'busy' } });
+    const made = await h.request<CreatedKey>('POST', '/api/v1/keys', { key: admin, body: { name: 'busy' } });
     const writes: string[] = [];
     const onQuery = (q: { sql: string }) => {
       if (/^update\s+["`]?api_keys["`]?\s/i.test(q.sql) && q.sql.includes('last_used_at')) writes.push(q.sql);
@@ -169,14 +176,14 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
       }
       await settle();
       expect(writes).toHaveLength(1);
-      const first = await h.request('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
+      const first = await h.request<AdminKeyInfo>('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
       expect(first.body.last_used_at).toBe(new Date(start).toISOString());
       clock.set(start + 61_000);
       await me(made.body.key);
       await me(made.body.key);
       await settle();
       expect(writes).toHaveLength(2);
-      const second = await h.request('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
+      const second = await h.request<AdminKeyInfo>('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
       expect(second.body.last_used_at).toBe(new Date(start + 61_000).toISOString());
     } finally {
       h.db.removeListener('query', onQuery);

@@ -1,7 +1,23 @@
+import type { Problem, Waiver, WaiverList } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
+
+/** The stored columns these tests read or write: an outbox row (and its payload's event), a waiver row. */
+interface OutboxRow {
+  org: string;
+  type: string;
+  payload: string;
+}
+interface OutboxPayload {
+  data: { id: string };
+}
+interface WaiverRow {
+  id: string;
+  expires_at: string | null;
+}
+const payloadOf = (row: OutboxRow) => JSON.parse(row.payload) as OutboxPayload;
 
 describe.each(dbKinds)('waivers (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
@@ -16,8 +32,9 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     }
   });
 
-  const create = (body: Record<string, unknown>, k = h.key) =>
-    h.request('POST', '/api/v1/waivers', {
+  // A created waiver, or the problem of a refused one (`create<Problem>(…)`).
+  const create = <T = Waiver>(body: Record<string, unknown>, k = h.key) =>
+    h.request<T>('POST', '/api/v1/waivers', {
       key: k,
       body: {
         siteId: 'shop-web',
@@ -41,15 +58,15 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
       status: 'active',
       active: true,
       revoked_at: null,
-      created_by: expect.stringMatching(/^key_/),
+      created_by: expect.stringMatching(/^key_/) as unknown,
     });
     expect(res.body.id).toMatch(/^wvr_/);
     expect(res.headers.get('location')).toBe(`/api/v1/waivers/${res.body.id}`);
-    const got = await h.request('GET', `/api/v1/waivers/${res.body.id}`, { key: h.key });
+    const got = await h.request<Waiver>('GET', `/api/v1/waivers/${res.body.id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
-    const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.created' });
-    expect(events.map((e) => JSON.parse(e.payload).data.id)).toContain(res.body.id);
+    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'waiver.created' });
+    expect(events.map((e) => payloadOf(e).data.id)).toContain(res.body.id);
   });
 
   test('validation: reason required, expires_at in the future and at most 365 days away', async () => {
@@ -75,9 +92,9 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
       [{ colour: 'red' }, '#'],
     ];
     for (const [body, pointer] of cases) {
-      const res = await create(body);
+      const res = await create<Problem>(body);
       expect(res.status).toBe(422);
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(res.body.errors?.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
     expect(await h.db('waivers').count({ n: '*' }).first()).toEqual(before);
     // 365 days is allowed.
@@ -86,16 +103,18 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
 
   test('revoke keeps the record, is idempotent, and writes waiver.revoked once', async () => {
     const w = (await create({})).body;
-    const first = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
+    const first = await h.request<Waiver>('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: w.id, status: 'revoked', active: false });
     expect(first.body.revoked_at).toEqual(expect.any(String));
-    const second = await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
+    const second = await h.request<Waiver>('DELETE', `/api/v1/waivers/${w.id}`, { key: h.key });
     expect(second.status).toBe(200);
     expect(second.body.revoked_at).toBe(first.body.revoked_at);
-    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe('revoked');
-    const events = await h.db('outbox_messages').where({ org: 'acme', type: 'waiver.revoked' });
-    expect(events.filter((e) => JSON.parse(e.payload).data.id === w.id)).toHaveLength(1);
+    expect((await h.request<Waiver>('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe(
+      'revoked',
+    );
+    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'waiver.revoked' });
+    expect(events.filter((e) => payloadOf(e).data.id === w.id)).toHaveLength(1);
   });
 
   test('list filters by siteId and active, newest first, paginated', async () => {
@@ -116,13 +135,13 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     await tick();
     const expired = (await create({ siteId: 'alpha' }, k)).body;
     await h
-      .db('waivers')
+      .db<WaiverRow>('waivers')
       .where({ id: expired.id })
       .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
     await h.request('DELETE', `/api/v1/waivers/${a2.id}`, { key: k });
 
     const ids = async (q: string) => {
-      const res = await h.request('GET', `/api/v1/waivers${q}`, { key: k });
+      const res = await h.request<WaiverList>('GET', `/api/v1/waivers${q}`, { key: k });
       expect(res.status).toBe(200);
       return res.body.data.map((w: { id: string }) => w.id);
     };
@@ -130,21 +149,27 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     expect(await ids('?siteId=alpha')).toEqual([expired.id, a2.id, a1.id]);
     expect(await ids('?siteId=alpha&active=true')).toEqual([a1.id]);
     expect(await ids('?active=false')).toEqual([expired.id, a2.id]);
-    expect((await h.request('GET', `/api/v1/waivers/${expired.id}`, { key: k })).body.status).toBe('expired');
+    expect((await h.request<Waiver>('GET', `/api/v1/waivers/${expired.id}`, { key: k })).body.status).toBe(
+      'expired',
+    );
 
-    const page1 = await h.request('GET', '/api/v1/waivers?limit=3', { key: k });
+    const page1 = await h.request<WaiverList>('GET', '/api/v1/waivers?limit=3', { key: k });
     expect(page1.body.data).toHaveLength(3);
     expect(page1.headers.get('link')).toContain('rel="next"');
-    const page2 = await h.request('GET', `/api/v1/waivers?limit=3&cursor=${page1.body.next_cursor}`, {
-      key: k,
-    });
+    const page2 = await h.request<WaiverList>(
+      'GET',
+      `/api/v1/waivers?limit=3&cursor=${page1.body.next_cursor}`,
+      {
+        key: k,
+      },
+    );
     expect(page2.body.data.map((w: { id: string }) => w.id)).toEqual([a1.id]);
     expect(page2.body.next_cursor).toBeNull();
 
     expect((await h.request('GET', '/api/v1/waivers?active=maybe', { key: k })).status).toBe(422);
     // A forged cursor holding U+0000 is refused like any other (it answered 500 on PostgreSQL).
     const forged = Buffer.from(JSON.stringify(['\u0000', 'wvr_x'])).toString('base64url');
-    const bad = await h.request('GET', `/api/v1/waivers?cursor=${forged}`, { key: k });
+    const bad = await h.request<Problem>('GET', `/api/v1/waivers?cursor=${forged}`, { key: k });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([expect.objectContaining({ pointer: '#/query/cursor' })]);
   });
@@ -154,14 +179,16 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     const w = (await create({})).body;
     expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
     expect((await h.request('DELETE', `/api/v1/waivers/${w.id}`, { key: other })).status).toBe(404);
-    expect((await h.request('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe('active');
-    const theirs = await h.request('GET', '/api/v1/waivers', { key: other });
+    expect((await h.request<Waiver>('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe(
+      'active',
+    );
+    const theirs = await h.request<WaiverList>('GET', '/api/v1/waivers', { key: other });
     expect(theirs.body.data).toEqual([]);
     expect((await create({}, other)).status).toBe(404);
     expect((await create({ siteId: 'never-scanned' })).status).toBe(404);
     // An id no waiver can have is a 404 on both databases (PostgreSQL refuses U+0000 in a query).
     for (const method of ['GET', 'DELETE']) {
-      const res = await h.request(method, '/api/v1/waivers/wvr_%00', { key: h.key });
+      const res = await h.request<Problem>(method, '/api/v1/waivers/wvr_%00', { key: h.key });
       expect([method, res.status, res.body.code]).toEqual([method, 404, 'not_found']);
     }
   });

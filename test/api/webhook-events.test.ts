@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
+import type { CreatedScan, CreatedWebhook, DeployEvent, VpatReport, Waiver } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -36,7 +37,7 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
   });
 
   test('scan, gate, waiver and VPAT events arrive signed and match their published schemas', async () => {
-    const sub = await h.request('POST', '/api/v1/webhooks', {
+    const sub = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key,
       body: { url: rx.url + '/all', events: ['*'] },
     });
@@ -47,27 +48,27 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
       url: 'https://shop.example/cart',
       issues: [{ rule, impact: 'serious', selector: '#buy', wcag: ['1.4.3'] }],
     });
-    const post = async (path: string, body: unknown) => {
-      const res = await h.request('POST', path, { key, body });
+    const post = async <T>(path: string, body: unknown) => {
+      const res = await h.request<T>('POST', path, { key, body });
       expect(res.status).toBe(201);
       return res.body;
     };
-    await post('/api/v1/scans', {
+    await post<CreatedScan>('/api/v1/scans', {
       siteId: 'shop',
       url: 'https://shop.example/',
       sha: SHA_BASE,
       branch: 'main',
       pages: [page('color-contrast')],
     });
-    const head = await post('/api/v1/scans', {
+    const head = await post<CreatedScan>('/api/v1/scans', {
       siteId: 'shop',
       url: 'https://shop.example/',
       sha: SHA_HEAD,
       branch: 'feature',
       pages: [page('image-alt')],
     });
-    const deploy = await post('/api/v1/deploy/trigger', { siteId: 'shop', sha: SHA_HEAD });
-    const waiver = await post('/api/v1/waivers', {
+    const deploy = await post<DeployEvent>('/api/v1/deploy/trigger', { siteId: 'shop', sha: SHA_HEAD });
+    const waiver = await post<Waiver>('/api/v1/waivers', {
       siteId: 'shop',
       rule: 'image-alt',
       reason: 'decorative images, fixed next sprint',
@@ -75,7 +76,7 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
     });
     const revoked = await h.request('DELETE', `/api/v1/waivers/${waiver.id}`, { key });
     expect(revoked.status).toBeLessThan(300);
-    const vpat = await post('/api/v1/vpat/generate', {
+    const vpat = await post<VpatReport>('/api/v1/vpat/generate', {
       siteId: 'shop',
       scan_id: head.id,
       product: { name: 'Shop', version: '1.0' },
@@ -92,7 +93,7 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
     expect(types).toEqual([...expected].sort());
     expect(rx.received.every((r) => r.verified)).toBe(true);
 
-    const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
+    const doc = (await h.request<Record<string, unknown>>('GET', '/api/v1/openapi.json')).body;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(doc, 'openapi');

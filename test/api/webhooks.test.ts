@@ -5,10 +5,29 @@ import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
 import type { EventType } from '../../api/schemas/events.js';
+import type { CreatedWebhook, Problem, WebhookAttemptList, WebhookList } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The columns of the stored rows these tests read. */
+interface SubscriptionRow {
+  id: string;
+  org: string;
+  secret_sealed: string;
+  failing_since: string | null;
+}
+interface DeliveryRow {
+  subscription_id: string;
+  status: string;
+  attempts: number;
+  locked_by: string | null;
+}
+/** The part of the OpenAPI document these tests read. */
+interface OpenApiWebhooks {
+  webhooks: Record<string, { post: unknown }>;
+}
 
 async function runUntil(worker: DeliveryWorker, done: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +61,10 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   });
 
   async function subscribe(path: string, events: string[] = ['*'], k = key) {
-    const res = await h.request('POST', '/api/v1/webhooks', { key: k, body: { url: rx.url + path, events } });
+    const res = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
+      key: k,
+      body: { url: rx.url + path, events },
+    });
     expect(res.status).toBe(201);
     rx.secrets.set(path, res.body.secret);
     return res.body as { id: string; secret: string };
@@ -52,13 +74,15 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     h.db.transaction((trx) => writeOutboxMessage(trx, org, type, data));
 
   const attempts = async (id: string, k = key) => {
-    const res = await h.request('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, { key: k });
+    const res = await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, {
+      key: k,
+    });
     expect(res.status).toBe(200);
-    return res.body.data as Array<Record<string, any>>;
+    return res.body.data;
   };
 
   test('create shows the secret once, stores it encrypted, lists and deletes', async () => {
-    const created = await h.request('POST', '/api/v1/webhooks', {
+    const created = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key,
       body: { url: rx.url + '/crud', events: ['scan.created', 'deploy.completed'], description: 'ci' },
     });
@@ -67,14 +91,14 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(Buffer.from(created.body.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
     expect(created.body).toMatchObject({ status: 'active', events: ['scan.created', 'deploy.completed'] });
     expect(created.headers.get('location')).toBe(`/api/v1/webhooks/${created.body.id}`);
-    const row = await h.db('webhook_subscriptions').where({ id: created.body.id }).first();
+    const row = await h.db<SubscriptionRow>('webhook_subscriptions').where({ id: created.body.id }).first();
     expect(JSON.stringify(row)).not.toContain(created.body.secret.slice(6));
-    expect(row.secret_sealed).toMatch(/^v1:/);
+    expect(row!.secret_sealed).toMatch(/^v1:/);
 
-    const list = await h.request('GET', '/api/v1/webhooks', { key });
+    const list = await h.request<WebhookList>('GET', '/api/v1/webhooks', { key });
     const listed = list.body.data.find((w: { id: string }) => w.id === created.body.id);
     expect(listed).toMatchObject({ url: rx.url + '/crud', description: 'ci' });
-    expect(listed.secret).toBeUndefined();
+    expect((listed as Record<string, unknown>).secret).toBeUndefined();
 
     expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(204);
     expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
@@ -92,10 +116,10 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       [{ events: ['*'] }, '#/url'],
     ];
     for (const [body, pointer] of cases) {
-      const res = await h.request('POST', '/api/v1/webhooks', { key, body });
+      const res = await h.request<Problem>('POST', '/api/v1/webhooks', { key, body });
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(res.body.errors?.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
     }
     const after = await h.db('webhook_subscriptions').count({ n: '*' }).first();
     expect(after).toEqual(before);
@@ -105,18 +129,22 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const k = await h.createKey({ org: 'paged' });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await h.request('POST', '/api/v1/webhooks', {
+      const res = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
         key: k,
         body: { url: `${rx.url}/paged-${i}`, events: ['scan.created'] },
       });
       ids.push(res.body.id);
     }
-    const first = await h.request('GET', '/api/v1/webhooks?limit=2', { key: k });
+    const first = await h.request<WebhookList>('GET', '/api/v1/webhooks?limit=2', { key: k });
     expect(first.body.data.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
     expect(first.headers.get('link')).toContain('rel="next"');
-    const second = await h.request('GET', `/api/v1/webhooks?limit=2&cursor=${first.body.next_cursor}`, {
-      key: k,
-    });
+    const second = await h.request<WebhookList>(
+      'GET',
+      `/api/v1/webhooks?limit=2&cursor=${first.body.next_cursor}`,
+      {
+        key: k,
+      },
+    );
     expect(second.status).toBe(200);
     expect(second.body.data.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
     expect(second.body.next_cursor).toBeNull();
@@ -125,12 +153,12 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
 
   test('NUL in a description, an id or a forged cursor is a client mistake (422/404), never a 500', async () => {
     const before = await h.db('webhook_subscriptions').count({ n: '*' }).first();
-    const nul = await h.request('POST', '/api/v1/webhooks', {
+    const nul = await h.request<Problem>('POST', '/api/v1/webhooks', {
       key,
       body: { url: rx.url + '/nul', events: ['*'], description: 'a\u0000b' },
     });
     expect(nul.status).toBe(422);
-    expect(nul.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/description']);
+    expect(nul.body.errors?.map((e: { pointer: string }) => e.pointer)).toEqual(['#/description']);
     expect(await h.db('webhook_subscriptions').count({ n: '*' }).first()).toEqual(before);
 
     const badId = encodeURIComponent('whk_\u0000');
@@ -148,9 +176,9 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       ['/api/v1/webhooks', [1, 2]],
     ];
     for (const [path, values] of forged) {
-      const res = await h.request('GET', `${path}?cursor=${cursor(values)}`, { key });
+      const res = await h.request<Problem>('GET', `${path}?cursor=${cursor(values)}`, { key });
       expect([path, values, res.status]).toEqual([path, values, 422]);
-      expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+      expect(res.body.errors?.[0].pointer).toBe('#/query/cursor');
     }
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
@@ -159,19 +187,22 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const k = await h.createKey({ org: 'many' });
     const ids: string[] = [];
     for (let i = 0; i < 50; i++) {
-      const res = await h.request('POST', '/api/v1/webhooks', {
+      const res = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
         key: k,
         body: { url: `${rx.url}/many-${i}`, events: ['scan.created'] },
       });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
-    const refused = await h.request('POST', '/api/v1/webhooks', {
+    const refused = await h.request<Problem>('POST', '/api/v1/webhooks', {
       key: k,
       body: { url: `${rx.url}/many-50`, events: ['scan.created'] },
     });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'conflict', detail: expect.stringMatching(/50 webhook/) });
+    expect(refused.body).toMatchObject({
+      code: 'conflict',
+      detail: expect.stringMatching(/50 webhook/) as unknown,
+    });
     expect(await h.db('webhook_subscriptions').where({ org: 'many' })).toHaveLength(50);
     // Another org is not affected, and deleting one makes room again.
     const notMany = await subscribe('/not-many');
@@ -191,7 +222,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       404,
     );
     expect((await h.request('DELETE', `/api/v1/webhooks/${mine.id}`, { key: other })).status).toBe(404);
-    const theirs = (await h.request('GET', '/api/v1/webhooks', { key: other })).body.data;
+    const theirs = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key: other })).body.data;
     expect(theirs.map((w: { id: string }) => w.id)).not.toContain(mine.id);
     await emit('scan.created', { id: 'scn_other' }, 'other');
     await worker.drain();
@@ -242,13 +273,19 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       [2, 'retrying', 500],
       [1, 'retrying', 500],
     ]);
-    expect(list[1].response_excerpt.length).toBeLessThanOrEqual(1024);
+    expect(list[1].response_excerpt!.length).toBeLessThanOrEqual(1024);
     expect(list[1].next_attempt_at).not.toBeNull();
 
-    const first = await h.request('GET', `/api/v1/webhooks/${sub.id}/deliveries?limit=2`, { key });
+    const first = await h.request<WebhookAttemptList>(
+      'GET',
+      `/api/v1/webhooks/${sub.id}/deliveries?limit=2`,
+      {
+        key,
+      },
+    );
     expect(first.body.data).toHaveLength(2);
     expect(first.headers.get('link')).toContain('rel="next"');
-    const second = await h.request(
+    const second = await h.request<WebhookAttemptList>(
       'GET',
       `/api/v1/webhooks/${sub.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`,
       { key },
@@ -285,11 +322,11 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     await sleep(150);
     await worker.drain();
     expect(rx.received).toHaveLength(1);
-    const listed = (await h.request('GET', '/api/v1/webhooks', { key })).body.data.find(
+    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key })).body.data.find(
       (w: { id: string }) => w.id === sub.id,
     );
-    expect(listed.status).toBe('disabled');
-    expect(listed.disabled_reason).toMatch(/410/);
+    expect(listed?.status).toBe('disabled');
+    expect(listed?.disabled_reason).toMatch(/410/);
     expect((await attempts(sub.id)).map((a) => [a.outcome, a.response_status])).toEqual([['failed', 410]]);
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
@@ -306,11 +343,14 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       .update({ failing_since: '2026-01-01T00:00:00.000Z' });
     await emit('scan.created');
     await worker.runOnce();
-    expect((await h.db('webhook_subscriptions').where({ id: sub.id }).first()).failing_since).toBeNull();
+    expect(
+      (await h.db<SubscriptionRow>('webhook_subscriptions').where({ id: sub.id }).first())!.failing_since,
+    ).toBeNull();
 
     await emit('scan.created');
     await worker.runOnce(); // first failure starts the streak
-    const streak = (await h.db('webhook_subscriptions').where({ id: sub.id }).first()).failing_since;
+    const streak = (await h.db<SubscriptionRow>('webhook_subscriptions').where({ id: sub.id }).first())!
+      .failing_since;
     expect(streak).not.toBeNull();
     await h
       .db('webhook_subscriptions')
@@ -318,11 +358,11 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       .update({ failing_since: new Date(Date.now() - 6 * 86_400_000).toISOString() });
     await sleep(80);
     await worker.runOnce(); // the retry fails too, six days into the streak
-    const listed = (await h.request('GET', '/api/v1/webhooks', { key })).body.data.find(
+    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key })).body.data.find(
       (w: { id: string }) => w.id === sub.id,
     );
-    expect(listed.status).toBe('disabled');
-    expect(listed.disabled_reason).toMatch(/every delivery has failed since/);
+    expect(listed?.status).toBe('disabled');
+    expect(listed?.disabled_reason).toMatch(/every delivery has failed since/);
     const pending = await h.db('webhook_deliveries').where({ subscription_id: sub.id, status: 'pending' });
     expect(pending).toHaveLength(0);
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
@@ -365,7 +405,9 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(list[1].error).toMatch(/redirects are not followed/);
     expect(redirected).toBe(0);
     // The 429 asked for an hour: the next attempt is not before that.
-    expect(Date.parse(list[0].next_attempt_at) - Date.parse(list[0].attempted_at)).toBeGreaterThan(3_500_000);
+    expect(Date.parse(list[0].next_attempt_at!) - Date.parse(list[0].attempted_at)).toBeGreaterThan(
+      3_500_000,
+    );
     target.close();
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
@@ -381,7 +423,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const list = await attempts(sub.id);
     expect(list.map((a) => [a.attempt, a.outcome, a.response_status])).toEqual([[1, 'retrying', 500]]);
     expect(list[0].response_excerpt).toBe('A\uFFFDB\uFFFD');
-    const [delivery] = await h.db('webhook_deliveries').where({ subscription_id: sub.id });
+    const [delivery] = await h.db<DeliveryRow>('webhook_deliveries').where({ subscription_id: sub.id });
     expect(delivery).toMatchObject({ attempts: 1, locked_by: null });
     await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
   });
@@ -414,7 +456,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   });
 
   test('the OpenAPI document describes every outgoing event under webhooks', async () => {
-    const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
+    const doc = (await h.request<OpenApiWebhooks>('GET', '/api/v1/openapi.json')).body;
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'deploy.completed',
       'key.created',
