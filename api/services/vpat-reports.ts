@@ -156,6 +156,10 @@ export class VpatReportService {
       );
     }
     await saveReport(this.ctx, org, report, 'vpat.generated');
+    this.ctx.logger.info(
+      { vpat_id: report.id, org, site_id: report.siteId, scan_id: report.scan_id },
+      'vpat generated',
+    );
     return report;
   }
 

@@ -93,14 +93,8 @@ function reportRoutes(ctx: ApiContext): AnyRoute[] {
       responses: {
         201: { description: 'The report (version 1, draft).', schema: VpatReport, headers: { Location: '' } },
       },
-      handler: async ({ body, org, principal }) => {
-        const report = await reports.generate(org, actor(principal), body);
-        ctx.logger.info(
-          { vpat_id: report.id, org, site_id: report.siteId, scan_id: report.scan_id },
-          'vpat generated',
-        );
-        return created(report);
-      },
+      handler: async ({ body, org, principal }) =>
+        created(await reports.generate(org, actor(principal), body)),
     }),
     defineRoute({
       method: 'get',
