@@ -3,14 +3,17 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
+import type { CreatedScan, DeployEvent } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import {
   APP_ID,
   capturingLogger,
+  type CreatedCheckRun,
   PRIVATE_KEY_PEM,
   requestRerun,
   signWebhook,
   testProbot,
+  type UpdatedCheckRun,
   WEBHOOK_SECRET,
   webhookExample,
 } from '../fixtures/github/test-app.js';
@@ -79,7 +82,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
   });
 
   async function scan(siteId: string, sha: string, issues: IssueInput[], branch = 'feature') {
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key,
       body: {
         url: 'https://shop.example.com/',
@@ -102,13 +105,13 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
   }
 
   async function trigger(body: Record<string, unknown>) {
-    const res = await h.request('POST', '/api/v1/deploy/trigger', { key, body });
+    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', { key, body });
     expect(res.status).toBe(201);
     return res.body;
   }
 
   async function deploy(id: string) {
-    const res = await h.request('GET', `/api/v1/deploy/${id}`, { key });
+    const res = await h.request<DeployEvent>('GET', `/api/v1/deploy/${id}`, { key });
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -159,13 +162,13 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     await scan('shop', SHA, manyIssues(120));
     await setRepository('shop', 'acme/shop');
 
-    let created: any;
-    const updates: any[] = [];
+    let created!: CreatedCheckRun;
+    const updates: UpdatedCheckRun[] = [];
     const scope = installationToken(github('acme', 'shop'), { required: true })
-      .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((created = body), true))
       .matchHeader('authorization', 'token ghs_e2e_installation')
       .reply(201, { id: 9001, html_url: 'https://github.com/acme/shop/runs/9001' })
-      .patch('/repos/acme/shop/check-runs/9001', (body) => (updates.push(body), true))
+      .patch('/repos/acme/shop/check-runs/9001', (body: UpdatedCheckRun) => (updates.push(body), true))
       .reply(200, { id: 9001 });
 
     const event = await trigger({ siteId: 'shop', sha: SHA });
@@ -215,9 +218,9 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     const sha = '3333333333333333333333333333333333333333';
     await scan('docs', BASE_SHA, [{ rule: 'region', impact: 'moderate', selector: 'main' }], 'main');
     await scan('docs', sha, [{ rule: 'region', impact: 'moderate', selector: 'main' }]);
-    let created: any;
+    let created!: CreatedCheckRun;
     const scope = installationToken(github('acme', 'docs'))
-      .post('/repos/acme/docs/check-runs', (body) => ((created = body), true))
+      .post('/repos/acme/docs/check-runs', (body: CreatedCheckRun) => ((created = body), true))
       .reply(201, { id: 9002, html_url: 'https://github.com/acme/docs/runs/9002' });
 
     const event = await trigger({ siteId: 'docs', sha, repository: 'acme/docs' });
@@ -230,7 +233,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
       conclusion: 'success',
       output: { title: 'No new accessibility issues', annotations: [] },
     });
-    expect(created.output.summary).toContain(`Compared with scan \`${event.baseline.scan_id}\``);
+    expect(created.output.summary).toContain(`Compared with scan \`${event.baseline!.scan_id}\``);
     expect((await deploy(event.id)).check_run.status).toBe('completed');
   });
 
@@ -310,9 +313,9 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     await scan('rerun', sha, manyIssues(3));
     await setRepository('rerun', 'acme/shop');
     // The first run: explicit thresholds that differ from the site's defaults.
-    let first: any;
+    let first!: CreatedCheckRun;
     installationToken(github('acme', 'shop'))
-      .post('/repos/acme/shop/check-runs', (body) => ((first = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((first = body), true))
       .reply(201, { id: 9100, html_url: 'https://github.com/acme/shop/runs/9100' });
     const original = await trigger({ siteId: 'rerun', sha, fail_on_critical: false, max_total: 10 });
     await published();
@@ -322,9 +325,9 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     // The site's defaults change afterwards; a re-run must keep the original event's thresholds.
     await setRepository('rerun', 'acme/shop', { fail_on_critical: true, max_total: 0 });
 
-    let second: any;
+    let second!: CreatedCheckRun;
     const scope = installationToken(github('acme', 'shop'))
-      .post('/repos/acme/shop/check-runs', (body) => ((second = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((second = body), true))
       .reply(201, { id: 9101, html_url: 'https://github.com/acme/shop/runs/9101' });
 
     const payload = webhookExample('check_run', 'rerequested');
@@ -335,7 +338,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     payload.repository.full_name = 'acme/shop';
     payload.repository.name = 'shop';
     payload.repository.owner.login = 'acme';
-    payload.installation.id = INSTALLATION;
+    payload.installation!.id = INSTALLATION;
     const before = await deployCount();
     const res = await postWebhook('check_run', payload);
     expect(res.status).toBe(200);
@@ -386,8 +389,8 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     payload.repository.full_name = 'acme/shop';
     payload.repository.name = 'shop';
     payload.repository.owner.login = 'acme';
-    payload.installation.id = INSTALLATION;
-    let second: any;
+    payload.installation!.id = INSTALLATION;
+    let second!: CreatedCheckRun;
     // Listing the suite (as the installation of the event), then posting the new run.
     const listing = installationToken(nock(GITHUB))
       .get(`/repos/acme/shop/check-suites/${payload.check_suite.id}/check-runs`)
@@ -400,7 +403,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
         ],
       });
     const posting = installationToken(github('acme', 'shop'))
-      .post('/repos/acme/shop/check-runs', (body) => ((second = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((second = body), true))
       .reply(201, { id: 9302, html_url: 'https://github.com/acme/shop/runs/9302' });
 
     const res = await postWebhook('check_suite', payload);
@@ -491,7 +494,7 @@ describe.each(dbKinds)('without the GitHub App (%s)', (db) => {
       },
     });
     expect(scanRes.status).toBe(201);
-    const res = await h.request('POST', '/api/v1/deploy/trigger', {
+    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
@@ -528,7 +531,7 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
           pages: [{ url: '/', issues: [] }],
         },
       });
-      const runs: any[] = [];
+      const runs: CreatedCheckRun[] = [];
       nock(GITHUB)
         .get('/repos/acme/shop/installation')
         .times(2)
@@ -536,10 +539,10 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
         .post(`/app/installations/${INSTALLATION}/access_tokens`)
         .times(2)
         .reply(201, { token: 'ghs_x', expires_at: '2099-01-01T00:00:00Z' })
-        .post('/repos/acme/shop/check-runs', (body) => (runs.push(body), true))
+        .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => (runs.push(body), true))
         .times(2)
         .reply(201, { id: 1, html_url: 'u' });
-      const res = await h.request('POST', '/api/v1/deploy/trigger', {
+      const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key,
         body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
       });
@@ -589,7 +592,7 @@ describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
       .reply(201, { token: 'ghs_x', expires_at: '2099-01-01T00:00:00Z' })
       .post('/repos/acme/shop/check-runs')
       .reply(201, { id: 77, html_url: 'https://github.com/acme/shop/runs/77' });
-    const res = await h1.request('POST', '/api/v1/deploy/trigger', {
+    const res = await h1.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
@@ -603,7 +606,7 @@ describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
 
     const h2 = await startHarness({ db, dataDir: h1.dataDir, schema: h1.schema });
     try {
-      const after = await h2.request('GET', `/api/v1/deploy/${res.body.id}`, { key });
+      const after = await h2.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key });
       expect(after.body.check_run).toMatchObject({ status: 'completed', id: 77 });
     } finally {
       await h2.close();
@@ -643,15 +646,15 @@ describe.each(dbKinds)('the App configured from the environment (%s)', (db) => {
           pages: [{ url: '/', issues: [] }],
         },
       });
-      let created: any;
+      let created!: CreatedCheckRun;
       const ghe = nock('https://ghe.example.com/api/v3')
         .get('/repos/acme/shop/installation')
         .reply(200, { id: INSTALLATION })
         .post(`/app/installations/${INSTALLATION}/access_tokens`)
         .reply(201, { token: 'ghs_ghe', expires_at: '2099-01-01T00:00:00Z' })
-        .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+        .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((created = body), true))
         .reply(201, { id: 3, html_url: 'https://ghe.example.com/acme/shop/runs/3' });
-      const res = await h.request('POST', '/api/v1/deploy/trigger', {
+      const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key,
         body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
       });
@@ -660,7 +663,7 @@ describe.each(dbKinds)('the App configured from the environment (%s)', (db) => {
       await h.server.publisher!.idle();
       expect(ghe.isDone()).toBe(true);
       expect(created).toMatchObject({ name: 'a11y-gate / shop', head_sha: SHA, conclusion: 'success' });
-      const after = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key });
+      const after = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key });
       expect(after.body.check_run).toMatchObject({ status: 'completed', id: 3 });
 
       const body = JSON.stringify(webhookExample('installation', 'created'));

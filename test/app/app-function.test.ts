@@ -109,7 +109,7 @@ describe('app function: check_suite.rerequested', () => {
   test('re-runs the latest of our check runs per site in the suite, and nothing else', async () => {
     const { probot, gate } = await setup({ dep_b: 'dep_b2', dep_docs: 'dep_docs2' });
     const payload = suiteRerequested();
-    const installationId = payload.installation.id;
+    const installationId = payload.installation!.id;
     const github = nock(GITHUB)
       .post(`/app/installations/${installationId}/access_tokens`)
       .reply(201, { token: 'ghs_x', expires_at: '2099-01-01T00:00:00Z' })
@@ -137,7 +137,7 @@ describe('app function: check_suite.rerequested', () => {
     const { probot, gate, lines } = await setup();
     const payload = suiteRerequested();
     nock(GITHUB)
-      .post(`/app/installations/${payload.installation.id}/access_tokens`)
+      .post(`/app/installations/${payload.installation!.id}/access_tokens`)
       .reply(201, { token: 'ghs_x', expires_at: '2099-01-01T00:00:00Z' })
       .get(`/repos/acme/shop/check-suites/${payload.check_suite.id}/check-runs`)
       .query(true)

@@ -5,7 +5,18 @@ import yaml from 'js-yaml';
 import { WEBHOOKS_PATH } from '../../app/host.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const manifest = yaml.load(fs.readFileSync(path.join(root, 'app.yml'), 'utf8')) as Record<string, any>;
+/** The fields of GitHub's App manifest format that app.yml sets. */
+interface AppManifest {
+  name: string;
+  description: string;
+  url: string;
+  public: boolean;
+  hook_attributes: { url: string; active: boolean };
+  default_permissions: Record<string, string>;
+  default_events: string[];
+}
+
+const manifest = yaml.load(fs.readFileSync(path.join(root, 'app.yml'), 'utf8')) as AppManifest;
 
 describe('app.yml (the GitHub App manifest)', () => {
   test('names the App and says what it does', () => {

@@ -8,7 +8,8 @@ import {
   type PublishableDeploy,
 } from '../../app/check-run-publisher.js';
 import type { GateIssue, GateResult } from '../../api/domain/gate-report.js';
-import { testProbot } from '../fixtures/github/test-app.js';
+import type { CheckRunAnnotation } from '../../app/check-run-payload.js';
+import { testProbot, type CreatedCheckRun, type UpdatedCheckRun } from '../fixtures/github/test-app.js';
 
 const GITHUB = 'https://api.github.com';
 const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
@@ -100,13 +101,13 @@ describe('check-run publisher', () => {
   test('finds the installation and creates the check run with the exact payload', async () => {
     const { deploys, publisher } = setup();
     deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
-    let created: any;
+    let created!: CreatedCheckRun;
     const github = nock(GITHUB)
       .get('/repos/acme/shop/installation')
       .matchHeader('authorization', /^bearer ey/i) // the App's JWT, not an installation token
       .reply(200, { id: 77, account: { login: 'acme' } });
     installationToken(github)
-      .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((created = body), true))
       .matchHeader('authorization', 'token ghs_installation')
       .reply(201, { id: 9001, html_url: 'https://github.com/acme/shop/runs/9001' });
 
@@ -143,15 +144,18 @@ describe('check-run publisher', () => {
       counts: { new: 120, existing: 0, fixed: 0, waived: 0, by_impact: { serious: 60, minor: 60 } },
     });
     deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result });
-    const batches: any[][] = [];
-    const updates: any[] = [];
+    const batches: CheckRunAnnotation[][] = [];
+    const updates: UpdatedCheckRun[] = [];
     const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
     installationToken(github)
-      .post('/repos/acme/shop/check-runs', (body) => (batches.push(body.output.annotations), true))
+      .post(
+        '/repos/acme/shop/check-runs',
+        (body: CreatedCheckRun) => (batches.push(body.output.annotations), true),
+      )
       .reply(201, { id: 9002, html_url: 'https://github.com/acme/shop/runs/9002' })
       .patch(
         '/repos/acme/shop/check-runs/9002',
-        (body) => (updates.push(body), batches.push(body.output.annotations), true),
+        (body: UpdatedCheckRun) => (updates.push(body), batches.push(body.output.annotations), true),
       )
       .times(2)
       .reply(200, { id: 9002 });
@@ -284,10 +288,10 @@ describe('check-run publisher', () => {
       repository: 'acme/shop',
       result: gateResult({ passed: true, reasons: [] }),
     });
-    let created: any;
+    let created!: CreatedCheckRun;
     const ghe = nock('https://ghe.example/api/v3').get('/repos/acme/shop/installation').reply(200, { id: 5 });
     installationToken(ghe, 5)
-      .post('/repos/acme/shop/check-runs', (body) => ((created = body), true))
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((created = body), true))
       .reply(201, { id: 1, html_url: 'https://ghe.example/acme/shop/runs/1' });
     const state = await publisher.publish('dep_test1');
     expect(ghe.isDone()).toBe(true);

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { claimStalePendingCheckRuns } from '../../api/index.js';
 import { startCheckRunRecovery } from '../../app/check-run-recovery.js';
+import type { DeployEvent } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { testProbot } from '../fixtures/github/test-app.js';
 
@@ -62,7 +63,7 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
     await h.request('PATCH', '/api/v1/sites/shop', { key, body: { repository: 'acme/shop' } });
 
     const first = github(501);
-    const trigger = await h.request('POST', '/api/v1/deploy/trigger', {
+    const trigger = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key,
       body: { siteId: 'shop', sha: SHA },
     });
@@ -104,7 +105,7 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
       expect(again.scope.isDone()).toBe(true);
       expect(again.created).toHaveLength(1);
       expect(again.created[0]).toMatchObject({ head_sha: SHA, external_id: trigger.body.id });
-      const event = await h.request('GET', `/api/v1/deploy/${trigger.body.id}`, { key });
+      const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${trigger.body.id}`, { key });
       expect(event.body.check_run).toMatchObject({ status: 'completed', id: 502 });
       // Nothing is left to post.
       expect(await recovery.runOnce()).toBe(0);

@@ -1,4 +1,11 @@
 import nock from 'nock';
+import type {
+  DeployEvent,
+  InstallationLinkList,
+  InstallationLinkView,
+  Problem,
+  Site,
+} from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';
@@ -11,6 +18,11 @@ import { ConsoleClient } from '../console/client.js';
 const GITHUB = 'https://api.github.com';
 const SHA = 'c'.repeat(40);
 const INSTALLATION = 4711;
+
+/** The columns of a stored deploy event this test reads. */
+interface DeployRow {
+  id: string;
+}
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -54,14 +66,21 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     nock(GITHUB).post('/repos/acme/shop/check-runs').reply(201, { id: 1, html_url: 'https://x' });
 
   test('the admin links, lists and unlinks installations; an installation belongs to one org', async () => {
-    const link = (org: string) =>
-      h.request('POST', '/api/v1/github/installations', { admin: true, body: { installation_id: 999, org } });
+    const link = <T = InstallationLinkView>(org: string) =>
+      h.request<T>('POST', '/api/v1/github/installations', {
+        admin: true,
+        body: { installation_id: 999, org },
+      });
     expect((await link('org-a')).status).toBe(201);
     expect((await link('org-a')).status).toBe(200);
-    const taken = await link('org-b');
+    const taken = await link<Problem>('org-b');
     expect([taken.status, taken.body.code]).toEqual([409, 'conflict']);
-    const list = await h.request('GET', '/api/v1/github/installations', { admin: true });
-    expect(list.body.data).toEqual([{ installation_id: 999, org: 'org-a', created_at: expect.any(String) }]);
+    const list = await h.request<InstallationLinkList>('GET', '/api/v1/github/installations', {
+      admin: true,
+    });
+    expect(list.body.data).toEqual([
+      { installation_id: 999, org: 'org-a', created_at: expect.any(String) as unknown },
+    ]);
     // Org keys cannot manage links, not even their own org's.
     const byKey = await h.request('POST', '/api/v1/github/installations', {
       key: keyB,
@@ -79,7 +98,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     });
     expect(linked.status).toBe(201);
     const gh = lookup();
-    const refused = await h.request('PATCH', '/api/v1/sites/shop', {
+    const refused = await h.request<Problem>('PATCH', '/api/v1/sites/shop', {
       key: keyB,
       body: { repository: 'acme/shop' },
     });
@@ -88,23 +107,23 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     expect(refused.body.errors).toEqual([
       {
         pointer: '#/repository',
-        detail: expect.stringMatching(/installation 4711, which is not linked to this org/),
+        detail: expect.stringMatching(/installation 4711, which is not linked to this org/) as unknown,
       },
     ]);
-    expect((await h.request('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
+    expect((await h.request<Site>('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
     lookup();
-    const accepted = await h.request('PATCH', '/api/v1/sites/shop', {
+    const accepted = await h.request<Site>('PATCH', '/api/v1/sites/shop', {
       key: keyA,
       body: { repository: 'acme/shop' },
     });
     expect([accepted.status, accepted.body.repository]).toEqual([200, 'acme/shop']);
     // A repository the App is not installed on is refused too.
     nock(GITHUB).get('/repos/acme/elsewhere/installation').reply(404, { message: 'Not Found' });
-    const missing = await h.request('PATCH', '/api/v1/sites/shop', {
+    const missing = await h.request<Problem>('PATCH', '/api/v1/sites/shop', {
       key: keyA,
       body: { repository: 'acme/elsewhere' },
     });
-    expect(missing.body.errors[0].detail).toMatch(/not installed on acme\/elsewhere/);
+    expect(missing.body.errors![0].detail).toMatch(/not installed on acme\/elsewhere/);
   });
 
   test("the console's settings form: org B cannot set acme/shop either (the reason beside the field)", async () => {
@@ -122,13 +141,13 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/installation 4711, which is not linked to this org/);
     expect(refused.text).toContain('id="repository-error"');
-    expect((await h.request('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
+    expect((await h.request<Site>('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
   });
 
   test('trigger body: org B naming acme/shop gets no check run there', async () => {
     const gh = lookup();
     const post = checkRunPost();
-    const res = await h.request('POST', '/api/v1/deploy/trigger', {
+    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: keyB,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
@@ -136,7 +155,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     await h.server.publisher!.idle();
     expect(gh.isDone()).toBe(true);
     expect(post.isDone()).toBe(false);
-    const event = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: keyB });
+    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: keyB });
     expect(event.body.check_run).toMatchObject({
       status: 'skipped',
       error: 'acme/shop belongs to GitHub installation 4711, which is not linked to org "org-b"',
@@ -145,7 +164,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
 
   test("re-run: a check_run.rerequested naming org B's deploy event for acme/shop posts nothing", async () => {
     const first = lookup();
-    const triggered = await h.request('POST', '/api/v1/deploy/trigger', {
+    const triggered = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: keyB,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
@@ -164,12 +183,13 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     await h.server.publisher!.idle();
     expect(again.isDone()).toBe(true);
     expect(post.isDone()).toBe(false);
-    const latest = await h.db('deploys').where({ org: 'org-b' }).orderBy('created_at', 'desc').first();
-    expect(latest.id).not.toBe(triggered.body.id);
-    const rerun = await h.request('GET', `/api/v1/deploy/${latest.id}`, { key: keyB });
+    const latest = (await h.db('deploys').where({ org: 'org-b' }).orderBy('created_at', 'desc').first()) as
+      DeployRow | undefined;
+    expect(latest!.id).not.toBe(triggered.body.id);
+    const rerun = await h.request<DeployEvent>('GET', `/api/v1/deploy/${latest!.id}`, { key: keyB });
     expect(rerun.body.check_run).toMatchObject({
       status: 'skipped',
-      error: expect.stringMatching(/not linked to org "org-b"/),
+      error: expect.stringMatching(/not linked to org "org-b"/) as unknown,
     });
   });
 
@@ -179,13 +199,13 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       .post(`/app/installations/${INSTALLATION}/access_tokens`)
       .reply(201, { token: 'ghs_a', expires_at: '2099-01-01T00:00:00Z', permissions: { checks: 'write' } });
     const post = checkRunPost();
-    const res = await h.request('POST', '/api/v1/deploy/trigger', {
+    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: keyA,
       body: { siteId: 'shop', sha: SHA },
     });
     await h.server.publisher!.idle();
     expect([gh.isDone(), token.isDone(), post.isDone()]).toEqual([true, true, true]);
-    const event = await h.request('GET', `/api/v1/deploy/${res.body.id}`, { key: keyA });
+    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: keyA });
     expect(event.body.check_run.status).toBe('completed');
   });
 });
