@@ -1,17 +1,53 @@
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type SchemaObject } from 'ajv';
 import axe from 'axe-core';
 import yaml from 'js-yaml';
 import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
 import { chromium, partAvailable } from '../helpers/requirements.js';
+import type {
+  CreatedScan,
+  Problem,
+  ReportCriterion,
+  ScanDetail,
+  VpatReport,
+  Waiver,
+} from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
+// An axe-core result, passed through to the API as it is.
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8')) as unknown;
 const openAcrSchema = JSON.parse(
   readFileSync(new URL('../fixtures/openacr/openacr-0.1.0.json', import.meta.url), 'utf8'),
-);
+) as SchemaObject;
 const validateOpenAcr = new Ajv({ allErrors: true, strict: false }).compile(openAcrSchema);
+
+/** The parts of an OpenACR document (YAML) that the tests read. */
+interface OpenAcr {
+  author: { email: string };
+  catalog: string;
+  notes: string;
+  chapters: Record<
+    string,
+    {
+      criteria: Array<{
+        num: string;
+        components: Array<{ name: string; adherence: { level: string; notes?: string } }>;
+      }>;
+    }
+  >;
+}
+/** A row of the outbox (its payload is the event, as JSON). */
+interface OutboxRow {
+  org: string;
+  type: string;
+  payload: string;
+}
+/** An event as the outbox stores it: `data` is the report's identity and summary here. */
+interface OutboxEvent {
+  type: string;
+  data: { id: string } & Record<string, unknown>;
+}
 
 const product = { name: 'Shop', version: '2026.11', vendor: 'Acme Corp', contact: 'a11y@acme.test' };
 
@@ -32,7 +68,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     readKey = await h.createKey({ org: 'acme', scopes: ['read'] });
     otherKey = await h.createKey({ org: 'globex' });
     // Real axe-core output of three pages (test/fixtures/axe): defects, defects in shadow DOM/iframe, clean.
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key,
       body: {
         siteId: 'shop',
@@ -54,26 +90,31 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   });
 
   async function scan(body: Record<string, unknown>, k = key): Promise<string> {
-    const res = await h.request('POST', '/api/v1/scans', { key: k, body });
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: k, body });
     expect(res.status).toBe(201);
     return res.body.id;
   }
 
-  async function generate(body: Record<string, unknown>, k = key) {
-    return h.request('POST', '/api/v1/vpat/generate', { key: k, body: { product, ...body } });
+  async function generate<T>(body: Record<string, unknown>, k = key) {
+    return h.request<T>('POST', '/api/v1/vpat/generate', { key: k, body: { product, ...body } });
   }
 
-  const row = (report: any, id: string) => report.criteria.find((c: any) => c.id === id);
+  const find = (report: VpatReport, id: string) => report.criteria.find((c) => c.id === id);
+  const row = (report: VpatReport, id: string): ReportCriterion => {
+    const found = find(report, id);
+    if (!found) throw new Error(`${id} is not a row of report ${report.id}`);
+    return found;
+  };
 
   test('a contact string is an e-mail only when it is a valid address, so the answer matches its schema', async () => {
     // "a@b" has an @ but is no address: it is kept as a name (the harness checks the 201 against OpenAPI).
-    const res = await generate({ siteId: 'shop', product: { ...product, contact: 'a@b' } });
+    const res = await generate<VpatReport>({ siteId: 'shop', product: { ...product, contact: 'a@b' } });
     expect(res.status).toBe(201);
     expect(res.body.product.contact).toEqual({ name: 'a@b' });
   });
 
   test('a report from real axe-core output has the levels the pages earn, and is stored with its event', async () => {
-    const res = await generate({ siteId: 'shop' });
+    const res = await generate<VpatReport>({ siteId: 'shop' });
     expect(res.status).toBe(201);
     const r = res.body;
     expect(res.headers.get('location')).toBe(`/api/v1/vpat/${r.id}`);
@@ -110,7 +151,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(row(r, '3.1.1').remarks).toContain(
       'No automated failures: rules html-has-lang, html-lang-valid and html-xml-lang-mismatch ran on 3 of 3 pages',
     );
-    expect(r.criteria.filter((c: any) => c.conformance === 'supports')).toEqual([]);
+    expect(r.criteria.filter((c) => c.conformance === 'supports')).toEqual([]);
     // No rule tests 1.3.3: a person has to.
     expect(row(r, '1.3.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'no-coverage' });
     expect(row(r, '4.1.1')).toMatchObject({ conformance: 'not-applicable', source: 'default' });
@@ -123,12 +164,12 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(r.created_by).toMatchObject({ name: 'compliance-bot' });
     expect(r.product.contact).toEqual({ email: 'a11y@acme.test' });
 
-    const get = await h.request('GET', `/api/v1/vpat/${r.id}`, { key: readKey });
+    const get = await h.request<VpatReport>('GET', `/api/v1/vpat/${r.id}`, { key: readKey });
     expect(get.status).toBe(200);
     expect(get.body).toEqual(r);
 
-    const events = await h.db('outbox_messages').where({ org: 'acme', type: 'vpat.generated' });
-    const event = events.map((e: any) => JSON.parse(e.payload)).find((p: any) => p.data.id === r.id);
+    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'vpat.generated' });
+    const event = events.map((e) => JSON.parse(e.payload) as OutboxEvent).find((p) => p.data.id === r.id)!;
     expect(event.data).toMatchObject({
       id: r.id,
       siteId: 'shop',
@@ -141,7 +182,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
 
   test('HTML: one accessible, printable page in the ITI layout that axe-core finds no violations on', async () => {
     // Every part of the page: contact links, a fresh and a stale override, automated-only Supports rows.
-    const generated = await generate({
+    const generated = await generate<VpatReport>({
       siteId: 'shop',
       edition: 'int',
       product: {
@@ -183,7 +224,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   }, 60_000);
 
   test('Markdown: the same tables', async () => {
-    const id = (await generate({ siteId: 'shop', level: 'A' })).body.id;
+    const id = (await generate<VpatReport>({ siteId: 'shop', level: 'A' })).body.id;
     const res = await h.request('GET', `/api/v1/vpat/${id}?format=md`, { key });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
@@ -198,11 +239,12 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   test.each(['wcag', '508', 'eu', 'int'])(
     'OpenACR (%s edition) validates against the OpenACR schema',
     async (edition) => {
-      const id = (await generate({ siteId: 'shop', edition, level: 'AAA', wcag_version: '2.1' })).body.id;
+      const id = (await generate<VpatReport>({ siteId: 'shop', edition, level: 'AAA', wcag_version: '2.1' }))
+        .body.id;
       const res = await h.request('GET', `/api/v1/vpat/${id}?format=openacr`, { key });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
-      const doc = yaml.load(res.text) as any;
+      const doc = yaml.load(res.text) as OpenAcr;
       expect(validateOpenAcr(doc)).toBe(true);
       expect(validateOpenAcr.errors ?? null).toBeNull();
       expect(doc.author.email).toBe('a11y@acme.test');
@@ -216,14 +258,14 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         }[edition],
       );
       const a = doc.chapters.success_criteria_level_a.criteria;
-      expect(a.find((c: any) => c.num === '1.1.1').components[0]).toMatchObject({
+      expect(a.find((c) => c.num === '1.1.1')!.components[0]).toMatchObject({
         name: 'web',
         adherence: { level: 'does-not-support' },
       });
       // 4.1.1 in WCAG 2.1: always Supports.
-      expect(a.find((c: any) => c.num === '4.1.1').components[0].adherence.level).toBe('supports');
+      expect(a.find((c) => c.num === '4.1.1')!.components[0].adherence.level).toBe('supports');
       // Not evaluated below AAA is marked as needing review; the report says it is a draft.
-      const notEvaluated = a.find((c: any) => c.num === '1.3.3').components[0].adherence;
+      const notEvaluated = a.find((c) => c.num === '1.3.3')!.components[0].adherence;
       expect(notEvaluated).toMatchObject({ level: 'not-evaluated' });
       expect(notEvaluated.notes).toMatch(/^Not evaluated/);
       expect(doc.notes).toMatch(/^Draft report/);
@@ -238,7 +280,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   );
 
   test('overrides win, keep their author and time, and go stale when the evidence contradicts them', async () => {
-    const res = await generate({
+    const res = await generate<VpatReport>({
       siteId: 'shop',
       overrides: [
         {
@@ -262,10 +304,10 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       stale: false,
       inherited_from: null,
     });
-    expect(Date.parse(row(r, '1.3.3').override.created_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(row(r, '1.3.3').override!.created_at)).toBeGreaterThan(Date.now() - 60_000);
     // The author defaults to the key's name; the scan still has contrast violations → stale.
     expect(row(r, '1.4.3').override).toMatchObject({ author: 'compliance-bot', stale: true });
-    expect(row(r, '1.4.3').override.stale_reason).toContain('color-contrast');
+    expect(row(r, '1.4.3').override!.stale_reason).toContain('color-contrast');
     expect(r.summary.stale_overrides).toBe(1);
     expect(r.overrides).toHaveLength(2);
     const html = await h.request('GET', `/api/v1/vpat/${r.id}?format=html`, { key });
@@ -285,7 +327,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         { url: 'https://checkout.test/pay', issues: [] },
       ],
     });
-    const first = await generate({
+    const first = await generate<VpatReport>({
       siteId: 'checkout',
       scan_id: clean,
       overrides: [
@@ -311,7 +353,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       level: 'AAA',
     });
     expect(first.status).toBe(201);
-    expect(row(first.body, '1.4.3').override.stale).toBe(false);
+    expect(row(first.body, '1.4.3').override!.stale).toBe(false);
 
     const regressed = await scan({
       siteId: 'checkout',
@@ -326,7 +368,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         { url: 'https://checkout.test/pay', issues: [] },
       ],
     });
-    const second = await generate({
+    const second = await generate<VpatReport>({
       siteId: 'checkout',
       inherit_overrides_from: first.body.id,
       overrides: [
@@ -342,10 +384,10 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     const r = second.body;
     // Default scan: the latest on the base branch.
     expect(r.scan_id).toBe(regressed);
-    const carried = row(r, '1.4.3').override;
+    const carried = row(r, '1.4.3').override!;
     expect(carried).toMatchObject({
       author: 'Ada',
-      created_at: row(first.body, '1.4.3').override.created_at,
+      created_at: row(first.body, '1.4.3').override!.created_at,
       inherited_from: first.body.id,
       stale: true,
     });
@@ -357,16 +399,16 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       inherited_from: null,
     });
     // 1.4.6 is AAA: not a row of this AA report, so it is not carried, and the report says so.
-    expect(row(r, '1.4.6')).toBeUndefined();
+    expect(find(r, '1.4.6')).toBeUndefined();
     expect(r.warnings.join(' ')).toContain('1.4.6');
-    expect(r.overrides.map((o: any) => o.criterion).sort()).toEqual(['1.4.3', '2.4.7']);
+    expect(r.overrides.map((o) => o.criterion).sort()).toEqual(['1.4.3', '2.4.7']);
     // The earlier report is unchanged (reports are immutable).
-    const again = await h.request('GET', `/api/v1/vpat/${first.body.id}`, { key });
+    const again = await h.request<VpatReport>('GET', `/api/v1/vpat/${first.body.id}`, { key });
     expect(again.body).toEqual(first.body);
   });
 
   test("inherit_overrides_from another site's report is refused (422): a review of one site is no evidence for another", async () => {
-    const shop = await generate({
+    const shop = await generate<VpatReport>({
       siteId: 'shop',
       overrides: [
         { criterion: '1.3.3', conformance: 'supports', remarks: 'Checked on the shop.', author: 'Ada' },
@@ -380,10 +422,10 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       pages: [{ url: 'https://blog.test/', issues: [] }],
     });
     const before = (await h.db('vpat_reports').count({ n: '*' }))[0].n;
-    const res = await generate({ siteId: 'blog', inherit_overrides_from: shop.body.id });
+    const res = await generate<Problem>({ siteId: 'blog', inherit_overrides_from: shop.body.id });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    expect(res.body.errors.map((e: any) => e.pointer)).toEqual(['#/inherit_overrides_from']);
+    expect(res.body.errors!.map((e) => e.pointer)).toEqual(['#/inherit_overrides_from']);
     expect((await h.db('vpat_reports').count({ n: '*' }))[0].n).toBe(before);
   });
 
@@ -401,7 +443,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       rules_run: ['html-has-lang'],
       pages,
     });
-    const r = (await generate({ siteId: 'trap', scan_id: id })).body;
+    const r = (await generate<VpatReport>({ siteId: 'trap', scan_id: id })).body;
     const text = r.warnings.join(' ');
     expect(text).toContain('ended at the same URL');
     expect(text).toContain('HTTP error status');
@@ -442,7 +484,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         },
       ],
     });
-    const r = (await generate({ siteId: 'native', scan_id: id })).body;
+    const r = (await generate<VpatReport>({ siteId: 'native', scan_id: id })).body;
     expect(row(r, '1.1.1')).toMatchObject({ conformance: 'partially-supports' });
     expect(row(r, '1.4.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-passed' });
     expect(row(r, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
@@ -468,9 +510,9 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     });
     // The native page says nothing about which rules ran on it.
     const unlisted = await scan(body({}));
-    const scanned = (await h.request('GET', `/api/v1/scans/${unlisted}`, { key })).body;
+    const scanned = (await h.request<ScanDetail>('GET', `/api/v1/scans/${unlisted}`, { key })).body;
     expect(scanned.rules_run).toContain('color-contrast');
-    const r = (await generate({ siteId: 'mixed', scan_id: unlisted })).body;
+    const r = (await generate<VpatReport>({ siteId: 'mixed', scan_id: unlisted })).body;
     expect(row(r, '1.4.3')).toMatchObject({
       conformance: 'not-evaluated',
       basis: 'rules-not-run',
@@ -483,7 +525,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
 
     // The body's rules_run speaks for the native page: color-contrast now ran on both, document-title on one.
     const listed = await scan(body({ rules_run: ['color-contrast'] }));
-    const both = (await generate({ siteId: 'mixed', scan_id: listed })).body;
+    const both = (await generate<VpatReport>({ siteId: 'mixed', scan_id: listed })).body;
     expect(row(both, '1.4.3')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-passed' });
     expect(row(both, '1.4.3').remarks).toContain('ran on 2 of 2 pages');
     expect(row(both, '2.4.2')).toMatchObject({ conformance: 'not-evaluated', basis: 'rules-not-run' });
@@ -507,7 +549,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         },
       ],
     });
-    const waiver = await h.request('POST', '/api/v1/waivers', {
+    const waiver = await h.request<Waiver>('POST', '/api/v1/waivers', {
       key,
       body: {
         siteId: 'waived',
@@ -517,7 +559,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       },
     });
     expect(waiver.status).toBe(201);
-    const r = (await generate({ siteId: 'waived', scan_id: id })).body;
+    const r = (await generate<VpatReport>({ siteId: 'waived', scan_id: id })).body;
     expect(row(r, '1.1.1')).toMatchObject({ conformance: 'does-not-support' });
     expect(row(r, '1.1.1').evidence).toMatchObject({ issues: 2, waived: 2 });
     expect(row(r, '1.1.1').remarks).toContain('2 issues of these are waived and still counted');
@@ -544,10 +586,10 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         { url: 'https://mix.test/about', issues: [img('img.d'), img('div.css-1a2b3c > img'), contrast('a')] },
       ],
     });
-    const full = await h.request('GET', `/api/v1/scans/${id}`, { key });
-    const fp = full.body.issues.find((i: any) => i.selector === 'img.d').fingerprint;
+    const full = await h.request<ScanDetail>('GET', `/api/v1/scans/${id}`, { key });
+    const fp = full.body.issues.find((i) => i.selector === 'img.d')!.fingerprint;
     const waive = async (body: Record<string, unknown>) => {
-      const res = await h.request('POST', '/api/v1/waivers', {
+      const res = await h.request<Waiver>('POST', '/api/v1/waivers', {
         key,
         body: {
           siteId: 'waivers-mix',
@@ -557,7 +599,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         },
       });
       expect(res.status).toBe(201);
-      return res.body.id as string;
+      return res.body.id;
     };
     await waive({ rule: 'image-alt', url_pattern: '/blog/*' }); // 2 on /blog/1
     await waive({ rule: 'image-alt', selector: 'img.hero' }); // 1 on /shop
@@ -569,14 +611,14 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     await waive({ rule: 'color-contrast' }); // all 4
     const revoked = await waive({ rule: 'image-alt' });
     expect((await h.request('DELETE', `/api/v1/waivers/${revoked}`, { key })).status).toBeLessThan(300);
-    const r = (await generate({ siteId: 'waivers-mix', scan_id: id })).body;
+    const r = (await generate<VpatReport>({ siteId: 'waivers-mix', scan_id: id })).body;
     expect(row(r, '1.1.1').evidence).toMatchObject({ issues: 6, waived: 5, pages_affected: 3 });
     expect(row(r, '1.1.1').conformance).toBe('does-not-support');
     expect(row(r, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
     expect(row(r, '1.4.3').conformance).toBe('does-not-support');
     // A scan fingerprinted by another version is matched issue by issue: the same counts.
     expect(await h.db('scans').where({ id }).update({ fingerprint_version: 0 })).toBe(1);
-    const old = (await generate({ siteId: 'waivers-mix', scan_id: id })).body;
+    const old = (await generate<VpatReport>({ siteId: 'waivers-mix', scan_id: id })).body;
     expect(row(old, '1.1.1').evidence).toMatchObject({ issues: 6, waived: 5 });
     expect(row(old, '1.4.3').evidence).toMatchObject({ issues: 4, waived: 4 });
   });
@@ -589,15 +631,15 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       rules_run: [],
       pages: [{ url: 'https://final.test/', issues: [] }],
     });
-    const draft = (await generate({ siteId: 'final', scan_id: id, level: 'A' })).body;
+    const draft = (await generate<VpatReport>({ siteId: 'final', scan_id: id, level: 'A' })).body;
     expect(draft.status).toBe('draft');
     expect(draft.summary.undecided).toBeGreaterThan(0);
-    const open = draft.criteria.filter((c: any) => c.conformance === 'not-evaluated');
-    const final = await generate({
+    const open = draft.criteria.filter((c) => c.conformance === 'not-evaluated');
+    const final = await generate<VpatReport>({
       siteId: 'final',
       scan_id: id,
       level: 'A',
-      overrides: open.map((c: any) => ({
+      overrides: open.map((c) => ({
         criterion: c.id,
         conformance: 'supports',
         remarks: 'Expert review, 2026-11.',
@@ -610,7 +652,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
   });
 
   test('org isolation: another org sees nothing', async () => {
-    const mine = (await generate({ siteId: 'shop' })).body.id;
+    const mine = (await generate<VpatReport>({ siteId: 'shop' })).body.id;
     expect((await h.request('GET', `/api/v1/vpat/${mine}`, { key: otherKey })).status).toBe(404);
     expect((await h.request('GET', `/api/v1/vpat/${mine}?format=html`, { key: otherKey })).status).toBe(404);
     const bySite = await generate({ siteId: 'shop' }, otherKey);
@@ -625,7 +667,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       },
       otherKey,
     );
-    const inherit = await generate(
+    const inherit = await generate<Problem>(
       { siteId: 'shop', scan_id: otherScan, inherit_overrides_from: mine },
       otherKey,
     );
@@ -645,7 +687,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       branch: 'feature/x',
       pages: [{ url: 'https://f.test/', issues: [] }],
     });
-    const none = await generate({ siteId: 'feature-only' });
+    const none = await generate<Problem>({ siteId: 'feature-only' });
     expect(none.status).toBe(404);
     expect(none.body.detail).toContain('base branch "main"');
   });
@@ -692,10 +734,10 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       [{ siteId: 'native', scan_id: axeScanId }, '#/scan_id'],
     ];
     for (const [body, pointer] of cases) {
-      const res = await generate(body);
+      const res = await generate<Problem>(body);
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(res.body.errors.map((e: any) => e.pointer)).toContain(pointer);
+      expect(res.body.errors!.map((e) => e.pointer)).toContain(pointer);
     }
     const bad = await h.request('GET', `/api/v1/vpat/vpt_x?format=docx`, { key });
     expect(bad.status).toBe(422);
@@ -706,7 +748,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     const denied = await generate({ siteId: 'shop' }, readKey);
     expect(denied.status).toBe(403);
     const ingestOnly = await h.createKey({ org: 'acme', scopes: ['ingest'] });
-    const id = (await generate({ siteId: 'shop' })).body.id;
+    const id = (await generate<VpatReport>({ siteId: 'shop' })).body.id;
     expect((await h.request('GET', `/api/v1/vpat/${id}`, { key: ingestOnly })).status).toBe(403);
     expect((await h.request('DELETE', `/api/v1/vpat/${id}`, { key })).status).toBe(405);
     expect((await h.request('PATCH', `/api/v1/vpat/${id}`, { key, body: {} })).status).toBe(405);

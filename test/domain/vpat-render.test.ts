@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type SchemaObject } from 'ajv';
 import yaml from 'js-yaml';
 import { buildRuleCoverage } from '../../api/domain/rule-coverage.js';
 import { deriveReport } from '../../api/domain/vpat-derive.js';
@@ -12,8 +12,31 @@ import type { VpatReport } from '../../api/domain/vpat-report.js';
 
 const schema = JSON.parse(
   readFileSync(new URL('../fixtures/openacr/openacr-0.1.0.json', import.meta.url), 'utf8'),
-);
+) as SchemaObject;
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+/** An OpenACR document as openAcrDocument builds it: the parts these tests read and change. */
+interface OpenAcrComponent {
+  name: string;
+  adherence: { level: string; notes?: string };
+}
+interface OpenAcrDoc {
+  notes: string;
+  evaluation_methods_used: string;
+  catalog: string;
+  chapters: Record<
+    string,
+    { notes?: string; criteria: Array<{ num: string; components: OpenAcrComponent[] }> }
+  >;
+}
+/** A published OpenACR catalog (test/fixtures/openacr/catalog): the parts the catalog check reads. */
+interface OpenAcrCatalog {
+  title: string;
+  chapters: Array<{ id: string; criteria?: Array<{ id: string; components: string[] }> }>;
+  components: Array<{ id: string }>;
+  terms: Array<{ id: string }>;
+}
+const acr = (r: VpatReport) => openAcrDocument(r) as unknown as OpenAcrDoc;
 
 const coverage = buildRuleCoverage([
   {
@@ -148,7 +171,7 @@ describe('VPAT renderers', () => {
     const r = { ...report(), warnings: ['The scan was flagged: 4 of 4 pages ended at the same URL.'] };
     expect(renderVpatHtml(r)).toContain('<li>The scan was flagged: 4 of 4 pages ended at the same URL.</li>');
     expect(renderVpatMarkdown(r)).toContain('- The scan was flagged: 4 of 4 pages ended at the same URL.');
-    const doc = openAcrDocument(r) as any;
+    const doc = acr(r);
     expect(doc.notes).toContain('The scan was flagged: 4 of 4 pages ended at the same URL.');
     expect(doc.evaluation_methods_used).toContain('The scan was flagged');
     expect(validate(doc)).toBe(true);
@@ -162,21 +185,22 @@ describe('VPAT renderers', () => {
       expect(validate(doc)).toBe(true);
     }
     // An override's row names its reviewer and where it was carried from, as in HTML and Markdown.
-    const a = (openAcrDocument(report()) as any).chapters.success_criteria_level_a.criteria;
-    expect(a.find((c: any) => c.num === '1.3.3').components[0].adherence.notes).toContain(
+    const a = acr(report()).chapters.success_criteria_level_a.criteria;
+    expect(a.find((c) => c.num === '1.3.3')!.components[0].adherence.notes).toContain(
       '(Reviewed by Ada "the reviewer" <ada@x>, 2026-11-01, carried forward from vpt_earlier.)',
     );
     // The schema really checks: a criterion without `num` is rejected.
-    const broken = openAcrDocument(report()) as any;
+    // The same document, seen as one whose rows may lack `num`.
+    const broken: { chapters: Record<string, { criteria: Array<{ num?: string }> }> } = acr(report());
     delete broken.chapters.success_criteria_level_a.criteria[0].num;
     expect(validate(broken)).toBe(false);
   });
 });
 
 /** GSA OpenACR's published catalogs (test/fixtures/openacr/catalog, CC0), as its `validate -c` loads them. */
-function publishedCatalog(name: string): any {
+function publishedCatalog(name: string): OpenAcrCatalog | undefined {
   const url = new URL(`../fixtures/openacr/catalog/${name}.yaml`, import.meta.url);
-  return existsSync(url) ? yaml.load(readFileSync(url, 'utf8')) : undefined;
+  return existsSync(url) ? (yaml.load(readFileSync(url, 'utf8')) as OpenAcrCatalog) : undefined;
 }
 
 /**
@@ -184,24 +208,24 @@ function publishedCatalog(name: string): any {
  * chapter of the catalog, every component is defined and allowed for that criterion, every level is a
  * catalog term, and supports / partially-supports carry notes.
  */
-function catalogErrors(doc: any, catalog: any): string[] {
+function catalogErrors(doc: OpenAcrDoc, catalog: OpenAcrCatalog): string[] {
   const errors: string[] = [];
-  for (const [chapterId, chapter] of Object.entries<any>(doc.chapters)) {
-    const cat = catalog.chapters.find((c: any) => c.id === chapterId);
+  for (const [chapterId, chapter] of Object.entries(doc.chapters)) {
+    const cat = catalog.chapters.find((c) => c.id === chapterId);
     if (!cat) {
       errors.push(`chapter ${chapterId} is not in ${catalog.title}`);
       continue;
     }
     for (const row of chapter.criteria) {
-      const entry = cat.criteria?.find((c: any) => c.id === row.num);
+      const entry = cat.criteria?.find((c) => c.id === row.num);
       if (!entry) {
         errors.push(`${chapterId}/${row.num} is not in the catalog`);
         continue;
       }
       for (const comp of row.components) {
-        if (!catalog.components.some((c: any) => c.id === comp.name)) errors.push(`${comp.name} undefined`);
+        if (!catalog.components.some((c) => c.id === comp.name)) errors.push(`${comp.name} undefined`);
         if (!entry.components.includes(comp.name)) errors.push(`${row.num}: ${comp.name} not allowed`);
-        if (!catalog.terms.some((t: any) => t.id === comp.adherence.level)) errors.push(comp.adherence.level);
+        if (!catalog.terms.some((t) => t.id === comp.adherence.level)) errors.push(comp.adherence.level);
         if (['supports', 'partially-supports'].includes(comp.adherence.level) && !comp.adherence.notes)
           errors.push(`${row.num}: notes required`);
       }
@@ -216,7 +240,7 @@ describe('OpenACR catalog', () => {
     for (const edition of EDITIONS) {
       for (const version of ['2.0', '2.1', '2.2'] as const) {
         for (const level of ['A', 'AA', 'AAA'] as const) {
-          const doc = openAcrDocument(report(edition, 'Shop', version, level)) as any;
+          const doc = acr(report(edition, 'Shop', version, level));
           const where = `${edition} ${version} ${level} (${doc.catalog})`;
           const catalog = publishedCatalog(doc.catalog);
           if (!catalog) {
@@ -232,8 +256,8 @@ describe('OpenACR catalog', () => {
   });
 
   test('the check really checks: a criterion outside its chapter or an unknown term is reported', () => {
-    const doc = openAcrDocument(report('wcag', 'Shop', '2.2', 'AA')) as any;
-    const catalog = publishedCatalog(doc.catalog);
+    const doc = acr(report('wcag', 'Shop', '2.2', 'AA'));
+    const catalog = publishedCatalog(doc.catalog)!;
     expect(catalogErrors(doc, catalog)).toEqual([]);
     doc.chapters.success_criteria_level_a.criteria[0].num = '1.4.3';
     doc.chapters.success_criteria_level_aa.criteria[0].components[0].adherence.level = 'great';
