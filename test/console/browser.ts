@@ -9,6 +9,26 @@ import { chromium as chromiumPart, describeWith } from '../helpers/requirements.
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+/**
+ * The page's objects as the tests' page.evaluate callbacks use them (the project's TypeScript has no DOM
+ * library): the few properties they read or set inside the page.
+ */
+export interface PageElement {
+  /** A field's name and value (undefined on other elements). */
+  name?: string;
+  value?: string;
+  /** A form's switch for the browser's own validation (forms only). */
+  noValidate?: boolean;
+  /** The form a button or field belongs to. */
+  form?: { noValidate: boolean } | null;
+  scrollHeight: number;
+  blur(): void;
+  matches(selector: string): boolean;
+}
+export interface PageGlobals {
+  document: { activeElement: PageElement | null; documentElement: PageElement };
+}
+
 /** WCAG 2.2 A and AA (with the 2.0 and 2.1 tags they build on) and axe's best practices. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 
@@ -55,7 +75,12 @@ export async function axeViolations(page: Page, contrastOnly = false): Promise<s
 export async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate((s) => (globalThis as any).document.activeElement?.matches(s) ?? false, selector))
+    if (
+      await page.evaluate(
+        (s) => (globalThis as unknown as PageGlobals).document.activeElement?.matches(s) ?? false,
+        selector,
+      )
+    )
       return;
   }
   throw new Error(`Tab never reached ${selector}`);

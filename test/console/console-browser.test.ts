@@ -1,6 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { KeyInfo, WaiverList } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { axeViolations, describeInBrowser, launch, tabTo } from './browser.js';
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  tabTo,
+  type PageElement,
+  type PageGlobals,
+} from './browser.js';
 import { seedConsole, type Seeded } from './seed.js';
 
 describeInBrowser('the console in Chromium', () => {
@@ -70,7 +78,9 @@ describeInBrowser('the console in Chromium', () => {
     await tabTo(page, 'textarea[name="reason"]');
     await page.keyboard.type('Third-party widget; the vendor ships a fix in January.');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).toBe('expires');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement!.name),
+    ).toBe('expires');
     const end = new Date(Date.now() + 30 * 86_400_000);
     const mmddyyyy = `${String(end.getUTCMonth() + 1).padStart(2, '0')}${String(end.getUTCDate()).padStart(2, '0')}${end.getUTCFullYear()}`;
     await page.keyboard.type(mmddyyyy);
@@ -78,7 +88,7 @@ describeInBrowser('the console in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/waived=wvr_/);
     expect(await page.locator('.notice').textContent()).toMatch(/^Waiver wvr_\w+ created/);
-    const waivers = await h.request('GET', `/api/v1/waivers?siteId=${s.siteId}`, { key: s.key });
+    const waivers = await h.request<WaiverList>('GET', `/api/v1/waivers?siteId=${s.siteId}`, { key: s.key });
     expect(waivers.body.data).toEqual([
       expect.objectContaining({
         fingerprint: s.failingFingerprint,
@@ -94,7 +104,7 @@ describeInBrowser('the console in Chromium', () => {
     await page
       .locator('form[action$="/waive"] button[type="submit"]')
       .first()
-      .evaluate((b) => ((b as any).form.noValidate = true));
+      .evaluate((b) => ((b as unknown as PageElement).form!.noValidate = true));
     await page.locator('form[action$="/waive"] button[type="submit"]').first().click();
     await page.waitForLoadState();
     expect(await page.locator('.error-summary li').allTextContents()).toEqual([
@@ -117,7 +127,7 @@ describeInBrowser('the console in Chromium', () => {
     await page.fill('#key', key);
     await page.press('#key', 'Enter');
     await page.waitForURL(`${h.url}/`);
-    const me = await h.request('GET', '/api/v1/keys/me', { key });
+    const me = await h.request<KeyInfo>('GET', '/api/v1/keys/me', { key });
     await h.request('DELETE', `/api/v1/keys/${me.body.id}`, { admin: true });
     await page.reload();
     expect(new URL(page.url()).pathname).toBe('/sign-in');

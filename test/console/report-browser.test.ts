@@ -1,11 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
+import type { VpatReport } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { axeViolations, describeInBrowser, launch, tabTo } from './browser.js';
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  tabTo,
+  type PageElement,
+  type PageGlobals,
+} from './browser.js';
 import { seedReport, type ReportSeed } from './report-seed.js';
 
 const focused = (page: Page) =>
   page.evaluate(() => {
-    const el = (globalThis as any).document.activeElement;
+    const el = (globalThis as unknown as PageGlobals).document.activeElement;
     return { name: el?.name as string, value: el?.value as string };
   });
 
@@ -56,7 +64,7 @@ describeInBrowser('the report page in Chromium', () => {
   test('a decision without remarks is refused, says what to fix and changes nothing', async () => {
     const before = await h.db('vpat_reports').count({ n: '*' });
     const form = page.locator('form[action$="/review"]').first();
-    await form.evaluate((f) => ((f as any).noValidate = true));
+    await form.evaluate((f) => ((f as unknown as PageElement).noValidate = true));
     await form.locator('input[name="decision"]').first().check();
     await form.locator('textarea[name="remarks"]').fill('');
     await form.locator('button[type="submit"]').click();
@@ -93,15 +101,15 @@ describeInBrowser('the report page in Chromium', () => {
     expect(await page.locator('#queue').textContent()).toBe('Waiting for a person (0)');
     await check('decided, nothing left');
     const draftId = new URL(page.url()).pathname.split('/').pop()!;
-    const draft = await h.request('GET', `/api/v1/vpat/${draftId}`, { key: s.key });
+    const draft = await h.request<VpatReport>('GET', `/api/v1/vpat/${draftId}`, { key: s.key });
     expect(draft.body.summary.undecided).toBe(0);
-    const confirmed = draft.body.criteria.find((c: { id: string }) => c.id === s.confirmable);
+    const confirmed = draft.body.criteria.find((c) => c.id === s.confirmable);
     expect(confirmed).toMatchObject({
       conformance: 'supports',
       override: { kind: 'confirm', author: 'Grace Officer' },
     });
     for (const id of s.left.filter((c) => c !== s.confirmable)) {
-      const row = draft.body.criteria.find((c: { id: string }) => c.id === id);
+      const row = draft.body.criteria.find((c) => c.id === id);
       expect(row).toMatchObject({ conformance: 'partially-supports', override: { author: 'Grace Officer' } });
     }
 
@@ -114,7 +122,7 @@ describeInBrowser('the report page in Chromium', () => {
     expect(await page.locator('form[action$="/review"], form[action$="/publish"]').count()).toBe(0);
     await check('published');
     const finalId = new URL(page.url()).pathname.split('/').pop()!;
-    const final = await h.request('GET', `/api/v1/vpat/${finalId}`, { key: s.key });
+    const final = await h.request<VpatReport>('GET', `/api/v1/vpat/${finalId}`, { key: s.key });
     expect(final.body).toMatchObject({
       status: 'final',
       previous_id: draftId,
@@ -131,7 +139,7 @@ describeInBrowser('the report page in Chromium', () => {
     };
     for (const [format, start] of Object.entries(expected)) {
       await page.keyboard.press('Escape');
-      await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.blur());
       await tabTo(page, `a[href$="/download/${format}"]`);
       const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
       const stream = await download.createReadStream();

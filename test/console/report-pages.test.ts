@@ -1,3 +1,4 @@
+import type { VpatReport } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
 import { seedReport, type ReportSeed } from './report-seed.js';
@@ -35,9 +36,9 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     });
     expect(res.status).toBe(303);
     const next = /^\/reports\/(vpt_\w+)\?decided=/.exec(res.location ?? '')![1];
-    const api = await h.request('GET', `/api/v1/vpat/${next}`, { key: s.key });
+    const api = await h.request<VpatReport>('GET', `/api/v1/vpat/${next}`, { key: s.key });
     expect(api.body).toMatchObject({ previous_id: s.reportId, version: 3 });
-    expect(api.body.criteria.find((r: { id: string }) => r.id === s.left[0])).toMatchObject({
+    expect(api.body.criteria.find((r) => r.id === s.left[0])).toMatchObject({
       conformance: 'does-not-support',
       remarks: 'The video has no captions.',
       override: { author: 'Grace Officer', kind: 'level' },
@@ -70,7 +71,7 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     });
     expect(refused.status).toBe(422);
     expect(refused.text).toContain('still needs a person');
-    const done = await h.request('POST', `/api/v1/vpat/${s.reportId}/review`, {
+    const done = await h.request<VpatReport>('POST', `/api/v1/vpat/${s.reportId}/review`, {
       key: s.key,
       body: {
         author: 'Grace Officer',

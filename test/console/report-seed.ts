@@ -1,3 +1,4 @@
+import type { CreatedScan, VpatReport } from '../helpers/api-types.js';
 import type { Harness } from '../helpers/harness.js';
 
 export interface ReportSeed {
@@ -22,7 +23,7 @@ const RULES_RUN = ['document-title', 'html-has-lang', 'html-lang-valid', 'image-
 export async function seedReport(h: Harness, org = 'acme'): Promise<ReportSeed> {
   const key = await h.createKey({ org, scopes: ['ingest', 'read', 'manage'], name: 'Ada' });
   const readOnlyKey = await h.createKey({ org, scopes: ['read'], name: 'Reader' });
-  const scan = await h.request('POST', '/api/v1/scans', {
+  const scan = await h.request<CreatedScan>('POST', '/api/v1/scans', {
     key,
     body: {
       siteId: 'docs-web',
@@ -38,18 +39,17 @@ export async function seedReport(h: Harness, org = 'acme'): Promise<ReportSeed> 
     },
   });
   if (scan.status !== 201) throw new Error(`scan: ${scan.status} ${scan.text}`);
-  const gen = await h.request('POST', '/api/v1/vpat/generate', {
+  const gen = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
     key,
     body: { siteId: 'docs-web', product: { name: 'Docs', version: '3.1', vendor: 'Acme' } },
   });
   if (gen.status !== 201) throw new Error(`vpat: ${gen.status} ${gen.text}`);
-  type Row = { id: string; needs_review: boolean; basis: string; related: unknown[] };
-  const waiting = (gen.body.criteria as Row[]).filter((c) => c.needs_review);
+  const waiting = gen.body.criteria.filter((c) => c.needs_review);
   const confirmable = waiting.find((c) => c.basis === 'rules-passed' && c.related.length === 0);
   if (!confirmable) throw new Error('no confirmable row in the seeded report');
   const others = waiting.filter((c) => c !== confirmable);
   const left = [others[0].id, others[1].id, confirmable.id];
-  const review = await h.request('POST', `/api/v1/vpat/${gen.body.id}/review`, {
+  const review = await h.request<VpatReport>('POST', `/api/v1/vpat/${gen.body.id}/review`, {
     key,
     body: {
       author: 'Grace Officer',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CreatedScan, DeployEvent, VpatReport } from '../helpers/api-types.js';
 import type { Harness } from '../helpers/harness.js';
 
 const SHA = (n: number) => createHash('sha1').update(`commit ${n}`).digest('hex');
@@ -36,7 +37,7 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
   const otherKey = await h.createKey({ org: 'globex', scopes: ['ingest', 'gate', 'read', 'manage'] });
   const siteId = 'shop-web';
   const scan = async (k: string, site: string, sha: string, branch: string, issues: unknown[]) => {
-    const r = await h.request('POST', '/api/v1/scans', {
+    const r = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: k,
       body: {
         siteId: site,
@@ -50,7 +51,7 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
       },
     });
     if (r.status !== 201) throw new Error(`scan: ${r.status} ${r.text}`);
-    return r.body.id as string;
+    return r.body.id;
   };
   const base = [
     issue('image-alt', 'critical', '#hero > img', ['1.1.1']),
@@ -69,18 +70,18 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     issue('button-name', 'critical', '#buy', ['4.1.2']),
     issue('link-name', 'serious', 'a.more', ['2.4.4', '4.1.2']),
   ]);
-  const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+  const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
     key,
     body: { siteId, sha: SHA(9), ref: 'refs/heads/feature/hero' },
   });
   if (gate.status !== 201) throw new Error(`gate: ${gate.status} ${gate.text}`);
-  const vpat = await h.request('POST', '/api/v1/vpat/generate', {
+  const vpat = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
     key,
     body: { siteId, product: { name: 'Shop', version: '2026.11', vendor: 'Acme' } },
   });
   if (vpat.status !== 201) throw new Error(`vpat: ${vpat.status} ${vpat.text}`);
   const otherScanId = await scan(otherKey, 'globex-site', SHA(20), 'main', base.slice(0, 2));
-  const otherGate = await h.request('POST', '/api/v1/deploy/trigger', {
+  const otherGate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
     key: otherKey,
     body: { siteId: 'globex-site', sha: SHA(20) },
   });

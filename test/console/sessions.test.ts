@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { controlClock } from '../helpers/clock.js';
+import type { CreatedScan, DeployList, KeyInfo, Problem, Site, SiteTrend } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
 import { seedConsole, type Seeded } from './seed.js';
@@ -117,7 +118,7 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect(page.text).toContain('base branch scans 400 days, other scans 30 days, gate decisions 400 days');
     expect(page.text).toContain('<legend>Retention</legend>');
     expect(page.text).toMatch(/<input\s+id="other_branch_days"\s+name="other_branch_days"\s+value="30"/);
-    const site = (await h.request('GET', `/api/v1/sites/${s.siteId}`, { key: s.key })).body;
+    const site = (await h.request<Site>('GET', `/api/v1/sites/${s.siteId}`, { key: s.key })).body;
     const form = {
       _csrf: ConsoleClient.csrfOf(page.text),
       name: site.name ?? '',
@@ -133,7 +134,7 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Other branch days must be a whole number of days from 1 to 36500');
     expect((await c.post(`/sites/${s.siteId}/settings`, form)).status).toBe(303);
-    const after = await h.request('GET', `/api/v1/sites/${s.siteId}`, { key: s.key });
+    const after = await h.request<Site>('GET', `/api/v1/sites/${s.siteId}`, { key: s.key });
     expect(after.body.retention).toEqual({ base_branch_days: 365, other_branch_days: 14, deploy_days: 365 });
     expect((await c.get(`/sites/${s.siteId}`)).text).toContain('other scans 14 days');
   });
@@ -143,7 +144,7 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     const c = new ConsoleClient(h.url);
     await c.signIn(key);
     expect((await c.get('/')).status).toBe(200);
-    const me = await h.request('GET', '/api/v1/keys/me', { key });
+    const me = await h.request<KeyInfo>('GET', '/api/v1/keys/me', { key });
     expect((await h.request('DELETE', `/api/v1/keys/${me.body.id}`, { admin: true })).status).toBe(204);
     expect((await c.get('/')).status).toBe(303);
     const left = await h.db('console_sessions').where({ key_id: me.body.id }).count({ n: '*' });
@@ -159,15 +160,17 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
   });
 
   test('GET /api/v1/deploys lists the gate history newest first; the trend follows the base branch', async () => {
-    const list = await h.request('GET', `/api/v1/deploys?siteId=${s.siteId}&limit=1`, { key: s.key });
+    const list = await h.request<DeployList>('GET', `/api/v1/deploys?siteId=${s.siteId}&limit=1`, {
+      key: s.key,
+    });
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([expect.objectContaining({ id: s.deployId, status: 'failed' })]);
-    const other = await h.request('GET', '/api/v1/deploys', { key: s.otherKey });
-    expect(other.body.data.map((d: { id: string }) => d.id)).toEqual([s.otherDeployId]);
-    const trend = await h.request('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.key });
+    const other = await h.request<DeployList>('GET', '/api/v1/deploys', { key: s.otherKey });
+    expect(other.body.data.map((d) => d.id)).toEqual([s.otherDeployId]);
+    const trend = await h.request<SiteTrend>('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.key });
     expect(trend.status).toBe(200);
-    expect(trend.body.points.map((p: { scan_id: string }) => p.scan_id)).toEqual(s.baseScanIds);
-    expect(trend.body.points.map((p: { issues: number }) => p.issues)).toEqual([5, 4, 3, 2]);
+    expect(trend.body.points.map((p) => p.scan_id)).toEqual(s.baseScanIds);
+    expect(trend.body.points.map((p) => p.issues)).toEqual([5, 4, 3, 2]);
     expect((await h.request('GET', `/api/v1/sites/${s.siteId}/trend`, { key: s.otherKey })).status).toBe(404);
   });
 
@@ -182,7 +185,7 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
         selector: `#p${p}-e${k}`,
       })),
     }));
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: s.key,
       body: { siteId: s.siteId, url: 'https://walk.example/', pages },
     });
@@ -247,7 +250,7 @@ describe.each(dbKinds)('failed sign-ins and failed API authentications share one
       });
       expect(res.status).toBe(401);
     }
-    const api = await h.request('GET', '/api/v1/keys/me', { key: guess() });
+    const api = await h.request<Problem>('GET', '/api/v1/keys/me', { key: guess() });
     expect([api.status, api.body.code]).toEqual([429, 'rate_limited']);
     const form = await c.get('/sign-in');
     const limited = await c.post('/sign-in', {

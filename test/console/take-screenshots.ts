@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { VpatReport } from '../helpers/api-types.js';
 import { startHarness } from '../helpers/harness.js';
-import { launch } from './browser.js';
+import { launch, type PageGlobals } from './browser.js';
 import { seedReport } from './report-seed.js';
 import { seedConsole } from './seed.js';
 
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     }
     // A report reviewed to its last three rows, and one published, for the report page's states.
     const r = await seedReport(h);
-    const left = await h.request('POST', `/api/v1/vpat/${r.reportId}/review`, {
+    const left = await h.request<VpatReport>('POST', `/api/v1/vpat/${r.reportId}/review`, {
       key: r.key,
       body: {
         author: 'Grace Officer',
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
         })),
       },
     });
-    const final = await h.request('POST', `/api/v1/vpat/${left.body.id}/publish`, {
+    const final = await h.request<VpatReport>('POST', `/api/v1/vpat/${left.body.id}/publish`, {
       key: r.key,
       body: { publisher: 'Grace Officer' },
     });
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
             await page.goto(h.url + url);
           }
           const full = await page.evaluate(
-            () => (globalThis as any).document.documentElement.scrollHeight as number,
+            () => (globalThis as unknown as PageGlobals).document.documentElement.scrollHeight,
           );
           const file = path.join(dir, `${name}-${device}-${scheme}.png`);
           await page.screenshot({
