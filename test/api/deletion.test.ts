@@ -1,4 +1,14 @@
 import { RetentionSweep } from '../../api/services/retention.js';
+import type {
+  CreatedScan,
+  DeployEvent,
+  OpenScan,
+  Problem,
+  ScanDeleted,
+  ScanList,
+  SiteDeleted,
+  VpatReport,
+} from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 const sha = (c: string) => c.repeat(40);
@@ -6,6 +16,18 @@ const pages = [
   { url: '/', issues: [{ rule: 'image-alt', impact: 'critical', selector: '#a', html: '<img id="a">' }] },
   { url: '/b', issues: [{ rule: 'label', impact: 'serious', selector: '#b', html: '<input id="b">' }] },
 ];
+
+/** An outbox row and its payload, the event envelope (api/events/outbox.ts). */
+interface OutboxRow {
+  type: string;
+  payload: string;
+  created_at: string;
+}
+interface OutboxEvent<D> {
+  type: string;
+  timestamp: string;
+  data: D;
+}
 
 async function count(h: Harness, table: string, where: Record<string, string> = {}) {
   return Number((await h.db(table).where(where).count({ n: '*' }))[0].n);
@@ -27,17 +49,18 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
   });
 
   async function scan(siteId: string, c: string, key = acme, branch = 'main') {
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key,
       body: { url: 'https://d.example.com/', siteId, sha: sha(c), branch, pages },
     });
     expect(res.status).toBe(201);
-    return res.body.id as string;
+    return res.body.id;
   }
-  const del = (path: string, key = acme) => h.request('DELETE', path, { key });
-  const events = async (type: string) =>
-    (await h.db('outbox_messages').where({ type }).orderBy('created_at')).map((m: { payload: string }) =>
-      JSON.parse(m.payload),
+  /** 204 without a body, or a Problem. */
+  const del = (path: string, key = acme) => h.request<Problem | undefined>('DELETE', path, { key });
+  const events = async <D>(type: string) =>
+    (await h.db<OutboxRow>('outbox_messages').where({ type }).orderBy('created_at')).map(
+      (m) => JSON.parse(m.payload) as OutboxEvent<D>,
     );
 
   test('an unused scan is deleted with its pages and issues, and a scan.deleted event', async () => {
@@ -49,10 +72,10 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
     expect(await count(h, 'scans', { id })).toBe(0);
     expect(await count(h, 'scan_pages', { scan_id: id })).toBe(0);
     expect(await count(h, 'scan_issues', { scan_id: id })).toBe(0);
-    expect((await events('scan.deleted')).map((e) => e.data)).toContainEqual({
+    expect((await events<ScanDeleted>('scan.deleted')).map((e) => e.data)).toContainEqual({
       id,
       siteId: 'one',
-      deleted_at: expect.any(String),
+      deleted_at: expect.any(String) as unknown,
     });
     expect((await del(`/api/v1/scans/${id}`)).status).toBe(404);
   });
@@ -60,11 +83,11 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
   test('a scan a deploy event or a report still uses is a 409 naming it, and stays', async () => {
     const base = await scan('used', '2');
     const head = await scan('used', '3', acme, 'feature');
-    const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+    const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: acme,
       body: { siteId: 'used', sha: sha('3') },
     });
-    expect(gate.body.baseline.scan_id).toBe(base);
+    expect(gate.body.baseline?.scan_id).toBe(base);
     for (const [id, role] of [
       [base, 'baseline'],
       [head, 'head'],
@@ -72,18 +95,18 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
       const res = await del(`/api/v1/scans/${id}`);
       expect(res.status).toBe(409);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
-      expect(res.body.detail).toContain(`Deploy event ${gate.body.id}`);
-      expect(res.body.detail).toContain(`as its ${role} scan`);
+      expect(res.body!.detail).toContain(`Deploy event ${gate.body.id}`);
+      expect(res.body!.detail).toContain(`as its ${role} scan`);
       expect((await h.request('GET', `/api/v1/scans/${id}`, { key: acme })).status).toBe(200);
     }
     const evidence = await scan('used', '4', acme, 'other');
-    const report = await h.request('POST', '/api/v1/vpat/generate', {
+    const report = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
       key: acme,
       body: { siteId: 'used', scan_id: evidence, product: { name: 'Used', version: '1' } },
     });
     const res = await del(`/api/v1/scans/${evidence}`);
     expect(res.status).toBe(409);
-    expect(res.body.detail).toContain(`VPAT report ${report.body.id} uses this scan as evidence`);
+    expect(res.body!.detail).toContain(`VPAT report ${report.body.id} uses this scan as evidence`);
     expect(await count(h, 'scan_issues', { scan_id: evidence })).toBe(2);
   });
 
@@ -108,7 +131,7 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
 
   test('deleting a site removes everything of it, with a site.deleted event', async () => {
     const ids = [await scan('gone', '7'), await scan('gone', '8', acme, 'feature')];
-    const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+    const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: acme,
       body: { siteId: 'gone', sha: sha('8') },
     });
@@ -122,7 +145,7 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
       },
     });
     expect(waiver.status).toBe(201);
-    const report = await h.request('POST', '/api/v1/vpat/generate', {
+    const report = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
       key: acme,
       body: { siteId: 'gone', product: { name: 'Gone', version: '1' } },
     });
@@ -131,11 +154,13 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
 
     expect((await del('/api/v1/sites/gone')).status).toBe(204);
     expect((await h.request('GET', '/api/v1/sites/gone', { key: acme })).status).toBe(404);
-    expect((await h.request('GET', '/api/v1/scans?siteId=gone', { key: acme })).body.data).toEqual([]);
+    expect((await h.request<ScanList>('GET', '/api/v1/scans?siteId=gone', { key: acme })).body.data).toEqual(
+      [],
+    );
     expect((await h.request('GET', `/api/v1/deploy/${gate.body.id}`, { key: acme })).status).toBe(404);
     expect((await h.request('GET', `/api/v1/vpat/${report.body.id}`, { key: acme })).status).toBe(404);
     expect(await count(h, 'waivers', { site_id: 'gone' })).toBe(0);
-    const [event] = (await events('site.deleted')).filter((e) => e.data.siteId === 'gone');
+    const [event] = (await events<SiteDeleted>('site.deleted')).filter((e) => e.data.siteId === 'gone');
     expect(event.data.removed).toEqual({ scans: 2, deploys: 1, reports: 1, waivers: 1 });
     // The pages and issues go in batches after the answer.
     expect(await count(h, 'scan_issues', { scan_id: ids[0] })).toBe(2);
@@ -147,18 +172,20 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
     }
     // A new scan under the same id starts a new site, with none of the old records.
     await scan('gone', '9');
-    expect((await h.request('GET', '/api/v1/scans?siteId=gone', { key: acme })).body.data).toHaveLength(1);
+    expect(
+      (await h.request<ScanList>('GET', '/api/v1/scans?siteId=gone', { key: acme })).body.data,
+    ).toHaveLength(1);
   });
 
   test('a site with a scan still receiving parts is a 409 naming the scan', async () => {
     await scan('uploading', 'a');
-    const open = await h.request('POST', '/api/v1/scans', {
+    const open = await h.request<OpenScan>('POST', '/api/v1/scans', {
       key: acme,
       body: { url: 'https://d.example.com/', siteId: 'uploading', complete: false, pages: [] },
     });
     const res = await del('/api/v1/sites/uploading');
     expect(res.status).toBe(409);
-    expect(res.body.detail).toContain(`Scan ${open.body.id} of this site is still receiving parts`);
+    expect(res.body!.detail).toContain(`Scan ${open.body.id} of this site is still receiving parts`);
     expect((await h.request('GET', '/api/v1/sites/uploading', { key: acme })).status).toBe(200);
     expect((await del(`/api/v1/scans/${open.body.id}`)).status).toBe(204);
     expect((await del('/api/v1/sites/uploading')).status).toBe(204);

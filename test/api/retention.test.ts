@@ -1,4 +1,5 @@
 import { RetentionSweep, type SweepLimits } from '../../api/services/retention.js';
+import type { CreatedScan, DeployEvent, VpatReport } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
@@ -25,7 +26,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
 
   async function scan(siteId: string, branch: string, c: string, ageDays: number, n = 2, issues = 3) {
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: { url: 'https://r.example.com/', siteId, sha: sha(c), branch, pages: pages(n, issues) },
     });
@@ -34,7 +35,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
       .db('scans')
       .where({ id: res.body.id })
       .update({ created_at: ago(ageDays) });
-    return res.body.id as string;
+    return res.body.id;
   }
   const exists = async (id: string) =>
     (await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status === 200;
@@ -56,18 +57,18 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     const unusedOld = await scan('shop', 'main', '0', 500);
     const baseline = await scan('shop', 'main', '1', 450);
     const head = await scan('shop', 'feature', '2', 440);
-    const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+    const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
       body: { siteId: 'shop', sha: sha('2'), baseline_sha: sha('1') },
     });
     expect(gate.status).toBe(201);
     expect(gate.body.scan_id).toBe(head);
-    expect(gate.body.baseline.scan_id).toBe(baseline);
+    expect(gate.body.baseline?.scan_id).toBe(baseline);
     const newestBase = await scan('shop', 'main', '3', 420);
     const recentFeature = await scan('shop', 'feature', '4', 10);
     const oldFeature = await scan('shop', 'feature', '5', 40);
     const evidence = await scan('shop', 'feature', '6', 45);
-    const report = await h.request('POST', '/api/v1/vpat/generate', {
+    const report = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
       key: h.key,
       body: { siteId: 'shop', scan_id: evidence, product: { name: 'Shop', version: '1' } },
     });
@@ -119,7 +120,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     const limits: SweepLimits = { sites: 2, deployBatch: 3, deployStatements: 2, scans: 2, rowBatch: 7 };
     for (let i = 0; i < 5; i++) await scan(`batch-${i % 3}`, 'dev', 'e', 60, 4, 5);
     for (let i = 0; i < 8; i++) {
-      const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+      const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key: h.key,
         body: { siteId: 'batch-0', sha: sha('f') },
       });

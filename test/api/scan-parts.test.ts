@@ -1,4 +1,13 @@
 import { removeExpiredOpenScans } from '../../api/services/scan-parts.js';
+import type {
+  CreatedScan,
+  DeployEvent,
+  OpenScan,
+  Problem,
+  ScanDetail,
+  ScanList,
+  ScanPartAccepted,
+} from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'b'.repeat(40);
@@ -19,6 +28,17 @@ function page(n: number, issues = 2) {
 
 const pagesFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => page(from + i));
 
+/** An outbox row and its payload, the event envelope (api/events/outbox.ts). */
+interface OutboxRow {
+  type: string;
+  payload: string;
+}
+interface ScanCreatedEvent {
+  type: string;
+  timestamp: string;
+  data: CreatedScan;
+}
+
 async function count(h: Harness, table: string, where: Record<string, string> = {}) {
   return Number((await h.db(table).where(where).count({ n: '*' }))[0].n);
 }
@@ -31,7 +51,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
   });
 
   const open = (body: Record<string, unknown> = {}) =>
-    h.request('POST', '/api/v1/scans', {
+    h.request<OpenScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: {
         url: 'https://parts.example.com/',
@@ -43,8 +63,9 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
         ...body,
       },
     });
-  const part = (id: string, pages: unknown[], idem?: string, k = h.key) =>
-    h.request('POST', `/api/v1/scans/${id}/pages`, {
+  /** Answers the open scan after the part (ScanPartAccepted), or a Problem when the part is refused. */
+  const part = <T = ScanPartAccepted>(id: string, pages: unknown[], idem?: string, k = h.key) =>
+    h.request<T>('POST', `/api/v1/scans/${id}/pages`, {
       key: k,
       body: { pages },
       headers: idem ? { 'idempotency-key': idem } : {},
@@ -65,14 +86,16 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
 
     // Invisible: read, list, gate.
     expect((await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status).toBe(404);
-    expect((await h.request('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data).toEqual([]);
-    const gate = await h.request('POST', '/api/v1/deploy/trigger', {
+    expect(
+      (await h.request<ScanList>('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data,
+    ).toEqual([]);
+    const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
       body: { siteId: 'parts', sha: SHA },
     });
     expect(gate.status).toBe(201);
     expect(gate.body.scan_id).toBeNull();
-    expect(gate.body.reasons.map((r: { code: string }) => r.code)).toContain('no_scan');
+    expect(gate.body.reasons.map((r) => r.code)).toContain('no_scan');
 
     const first = await part(id, pagesFrom(2, 3), `${id}-1`);
     expect(first.status).toBe(200);
@@ -82,7 +105,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(second.body.part).toEqual({ first_page_index: 5, pages: 1, issues: 2, replayed: false });
     expect(await count(h, 'outbox_messages', { type: 'scan.created' })).toBe(0);
 
-    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
+    const done = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.status).toBe(200);
     expect(done.body.summary).toEqual({
       pages: 6,
@@ -90,23 +113,24 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
       by_impact: { critical: 6, serious: 6, moderate: 0, minor: 0, unknown: 0 },
       by_kind: { violation: 12, incomplete: 0 },
     });
-    const read = await h.request('GET', `/api/v1/scans/${id}`, { key: h.key });
+    const read = await h.request<ScanDetail>('GET', `/api/v1/scans/${id}`, { key: h.key });
     expect(read.status).toBe(200);
-    expect(read.body.pages.map((p: { index: number; url: string }) => [p.index, p.url])).toEqual(
+    expect(read.body.pages.map((p) => [p.index, p.url])).toEqual(
       Array.from({ length: 6 }, (_, i) => [i, `/p/${i}`]),
     );
     expect(read.body.issues).toHaveLength(12);
     expect(
-      (await h.request('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data.map(
-        (s: { id: string }) => s.id,
+      (await h.request<ScanList>('GET', '/api/v1/scans?siteId=parts', { key: h.key })).body.data.map(
+        (s) => s.id,
       ),
     ).toEqual([id]);
-    const events = await h.db('outbox_messages').where({ type: 'scan.created' });
+    const events = await h.db<OutboxRow>('outbox_messages').where({ type: 'scan.created' });
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].payload).data ?? JSON.parse(events[0].payload)).toMatchObject({ id });
+    const payload = JSON.parse(events[0].payload) as ScanCreatedEvent;
+    expect(payload.data ?? payload).toMatchObject({ id });
 
     // Completing again answers the same scan without a second event; no more parts.
-    const again = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
+    const again = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(done.body);
     expect(await count(h, 'outbox_messages', { type: 'scan.created' })).toBe(1);
@@ -133,11 +157,11 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
 
   test('a bad part is refused with a pointer and stores nothing; limits apply per request', async () => {
     const id = (await open({ pages: pagesFrom(0, 1) })).body.id;
-    const bad = await part(id, [page(1), { url: '/x', issues: [{ rule: 'r', impact: 'huge' }] }]);
+    const bad = await part<Problem>(id, [page(1), { url: '/x', issues: [{ rule: 'r', impact: 'huge' }] }]);
     expect(bad.status).toBe(422);
-    expect(bad.body.errors[0].pointer).toBe('#/pages/1/issues/0/impact');
+    expect(bad.body.errors![0].pointer).toBe('#/pages/1/issues/0/impact');
     expect(await count(h, 'scan_pages', { scan_id: id })).toBe(1);
-    const done = await h.request('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
+    const done = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.body.summary.pages).toBe(1);
   });
 
@@ -155,7 +179,7 @@ describe.each(dbKinds)('open scans expire (%s)', (db) => {
 
   test('an open scan past its time takes no parts, cannot complete, and the sweep removes it with its rows', async () => {
     const key = await h.createKey({ org: 'acme' });
-    const opened = await h.request('POST', '/api/v1/scans', {
+    const opened = await h.request<OpenScan>('POST', '/api/v1/scans', {
       key,
       body: { url: 'https://exp.example.com/', complete: false, pages: pagesFrom(0, 3) },
     });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { closeBrowser, runAxe, type AxeResults } from '../helpers/axe-browser.js';
+import type { CreatedScan, ScanDetail } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { FIXTURE_PAGES } from '../fixtures/axe/pages.js';
@@ -24,7 +25,7 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
     async function submit(sha: string, pages: Array<{ url: string; html: string }>) {
       const results: AxeResults[] = [];
       for (const page of pages) results.push(await runAxe(page.html, { url: page.url }));
-      const created = await h.request('POST', '/api/v1/scans', {
+      const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
         key,
         body: {
           url: 'http://fixture.test/',
@@ -35,7 +36,7 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
         },
       });
       expect(created.status).toBe(201);
-      const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key });
+      const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key });
       expect(got.status).toBe(200);
       return { results, created: created.body, scan: got.body };
     }
@@ -57,7 +58,7 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
         ),
       );
       expect(expected.length).toBeGreaterThanOrEqual(9);
-      const got = scan.issues.map((i: Record<string, unknown>) => ({
+      const got = scan.issues.map((i) => ({
         page_index: i.page_index,
         rule: i.rule,
         kind: i.kind,
@@ -75,9 +76,9 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
       );
       expect(scan.rules_run).toEqual([...ran].sort());
       // The shadow-DOM and iframe paths survive, and the criteria come from axe's tags.
-      const selectors = scan.issues.map((i: { selector: string }) => i.selector);
+      const selectors = scan.issues.map((i) => i.selector);
       expect(selectors).toEqual(expect.arrayContaining(['#card-host >>> button', '#payment |> #card-logo']));
-      expect(scan.issues.find((i: { rule: string }) => i.rule === 'color-contrast').wcag).toEqual(['1.4.3']);
+      expect(scan.issues.find((i) => i.rule === 'color-contrast')!.wcag).toEqual(['1.4.3']);
     });
 
     test('the committed fixtures still match what the installed axe-core reports', async () => {
@@ -85,12 +86,9 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
         const live = await runAxe(page.html, { url: page.url });
         const saved = JSON.parse(
           fs.readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8'),
-        );
-        const shape = (r: any) =>
-          [...r.violations, ...r.incomplete].map((v: any) => [
-            v.id,
-            v.nodes.map((n: any) => JSON.stringify(n.target)),
-          ]);
+        ) as AxeResults;
+        const shape = (r: AxeResults) =>
+          [...r.violations, ...r.incomplete].map((v) => [v.id, v.nodes.map((n) => JSON.stringify(n.target))]);
         expect(shape(live)).toEqual(shape(saved));
         expect(live.testEngine.version).toBe(saved.testEngine.version);
       }
@@ -109,7 +107,7 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
         { ...page, html: page.html.replace('class="css-1x2y3z hero"', 'alt="Sale" class="css-1x2y3z hero"') },
       ]);
       const gone = fps(first.scan).filter((f) => !fps(fixed.scan).includes(f));
-      const imageAlt = first.scan.issues.find((i: { rule: string }) => i.rule === 'image-alt').fingerprint;
+      const imageAlt = first.scan.issues.find((i) => i.rule === 'image-alt')!.fingerprint;
       expect(gone).toEqual([imageAlt]);
     });
   });

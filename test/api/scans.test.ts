@@ -1,11 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
+import type { CreatedScan, Problem, ScanDetail, ScanList, Waiver } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 const SHA = 'a'.repeat(40);
-const fixture = (name: string) =>
+/** A reporter's output, sent on as it is. */
+const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../fixtures/${name}.json`, import.meta.url), 'utf8'));
+
+/** The columns of the rows the tests read. */
+interface SiteRow {
+  org: string;
+  site_id: string;
+  base_branch: string | null;
+}
+interface OutboxRow {
+  org: string;
+  type: string;
+  payload: string;
+}
+
+/** An outbox message's payload: the event envelope (api/events/outbox.ts). */
+interface ScanCreatedEvent {
+  type: string;
+  timestamp: string;
+  data: CreatedScan;
+}
 
 function nativeScan(overrides: Record<string, unknown> = {}) {
   return {
@@ -60,7 +81,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
 
   test('a native scan is stored and read back with pages, issues, fingerprints and wcag', async () => {
-    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
     expect(created.status).toBe(201);
     const id = created.body.id;
     expect(id).toMatch(/^scn_[0-9A-Za-z]{20}$/);
@@ -71,7 +92,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       url: 'https://shop.example.com/',
       sha: SHA,
       branch: 'main',
-      created_at: expect.any(String),
+      created_at: expect.any(String) as unknown,
       summary: {
         pages: 2,
         issues: 3,
@@ -81,7 +102,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       warnings: [],
     });
 
-    const got = await h.request('GET', `/api/v1/scans/${id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({
       id,
@@ -125,20 +146,20 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       wcag: ['1.4.3'],
       help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
       source: { path: 'src/Header.tsx', line: 12 },
-      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
       waiver_id: null,
     });
     expect(got.body.waived).toBe(0);
     expect(got.body.issues[1]).toMatchObject({ rule: 'image-alt', source: null, message: null, html: null });
     expect(got.body.issues[2]).toMatchObject({ rule: 'label', kind: 'incomplete', page_url: '/checkout' });
 
-    const site = await h.db('sites').where({ org: 'acme', site_id: 'shop' }).first();
+    const site = await h.db<SiteRow>('sites').where({ org: 'acme', site_id: 'shop' }).first();
     expect(site).toMatchObject({ base_branch: 'main' });
   });
 
   test('the same issues in a later build give the same fingerprints; another element another one', async () => {
-    const first = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
-    const second = await h.request('POST', '/api/v1/scans', {
+    const first = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
+    const second = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({
         sha: 'b'.repeat(40),
@@ -154,41 +175,43 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       }),
     });
     expect(second.status).toBe(201);
-    const a = (await h.request('GET', `/api/v1/scans/${first.body.id}`, { key: h.key })).body.issues;
-    const b = (await h.request('GET', `/api/v1/scans/${second.body.id}`, { key: h.key })).body.issues;
+    const issuesOf = async (id: string) =>
+      (await h.request<ScanDetail>('GET', `/api/v1/scans/${id}`, { key: h.key })).body.issues;
+    const a = await issuesOf(first.body.id);
+    const b = await issuesOf(second.body.id);
     expect(b[0].fingerprint).toBe(a[0].fingerprint);
     expect(b[1].fingerprint).not.toBe(a[1].fingerprint);
   });
 
   test('scan.created is written to the outbox with the 201 body, in the same transaction', async () => {
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'outbox-site' }),
     });
-    const rows = await h.db('outbox_messages').where({ org: 'acme', type: 'scan.created' });
-    const payloads = rows.map((r: { payload: string }) => JSON.parse(r.payload));
-    const mine = payloads.find((p: any) => p.data.id === created.body.id);
+    const rows = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'scan.created' });
+    const payloads = rows.map((r) => JSON.parse(r.payload) as ScanCreatedEvent);
+    const mine = payloads.find((p) => p.data.id === created.body.id);
     expect(mine).toMatchObject({ type: 'scan.created', data: created.body });
   });
 
   test('siteId defaults to the host name; rules_run is stored as given', async () => {
     const body = nativeScan({ rules_run: ['image-alt', 'color-contrast', 'image-alt'] });
     delete (body as Record<string, unknown>).siteId;
-    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body });
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body });
     expect(created.body.siteId).toBe('shop.example.com');
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.rules_run).toEqual(['color-contrast', 'image-alt']);
   });
 
   test('bad input is 422 with JSON pointers and stores nothing; unknown fields are ignored', async () => {
     const before = await rowCounts(h);
     const bad = nativeScan();
-    (bad.pages[1] as any).issues[0].impact = 'catastrophic';
-    (bad.pages[0] as any).http_status = 'ok';
-    const res = await h.request('POST', '/api/v1/scans', { key: h.key, body: bad });
+    (bad.pages[1].issues[0] as Record<string, unknown>).impact = 'catastrophic';
+    (bad.pages[0] as Record<string, unknown>).http_status = 'ok';
+    const res = await h.request<Problem>('POST', '/api/v1/scans', { key: h.key, body: bad });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    const pointers = res.body.errors.map((e: { pointer: string }) => e.pointer);
+    const pointers = res.body.errors!.map((e) => e.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['#/pages/1/issues/0/impact', '#/pages/0/http_status']));
 
     for (const [body, pointer] of [
@@ -211,9 +234,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       [{ url: 'https://x.example/', pages: {} }, '#/pages'],
       [{ url: 'https://x.example/', pages: [{ url: '/a', axe: [{ violations: [] }] }] }, '#/pages/0/axe'],
     ] as const) {
-      const r = await h.request('POST', '/api/v1/scans', { key: h.key, body });
+      const r = await h.request<Problem>('POST', '/api/v1/scans', { key: h.key, body });
       expect({ pointer, status: r.status }).toEqual({ pointer, status: 422 });
-      expect(r.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
+      expect(r.body.errors!.map((e) => e.pointer)).toEqual([pointer]);
     }
     expect(await rowCounts(h)).toEqual(before);
 
@@ -229,12 +252,15 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('warnings: no pages, error pages, the login-page trap', async () => {
-    const empty = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan({ pages: [] }) });
+    const empty = await h.request<CreatedScan>('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ pages: [] }),
+    });
     expect(empty.status).toBe(201);
-    expect(empty.body.warnings.map((w: { code: string }) => w.code)).toEqual(['no_pages']);
+    expect(empty.body.warnings.map((w) => w.code)).toEqual(['no_pages']);
     expect(empty.body.summary).toMatchObject({ pages: 0, issues: 0 });
 
-    const trap = await h.request('POST', '/api/v1/scans', {
+    const trap = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({
         pages: ['/a', '/b', '/c', '/d'].map((url, i) => ({
@@ -246,7 +272,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
         })),
       }),
     });
-    expect(trap.body.warnings.map((w: { code: string }) => w.code)).toEqual([
+    expect(trap.body.warnings.map((w) => w.code)).toEqual([
       'http_error_pages',
       'shared_final_url',
       'shared_title',
@@ -256,13 +282,13 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('another org sees 404; scopes are enforced', async () => {
-    const created = await h.request('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body: nativeScan() });
     const other = await h.createKey({ org: 'other' });
     expect((await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: other })).status).toBe(404);
     expect((await h.request('GET', `/api/v1/scans/scn_doesnotexist0000000`, { key: h.key })).status).toBe(
       404,
     );
-    const list = await h.request('GET', '/api/v1/scans', { key: other });
+    const list = await h.request<ScanList>('GET', '/api/v1/scans', { key: other });
     expect(list.body.data).toEqual([]);
 
     const readOnly = await h.createKey({ org: 'acme', scopes: ['read'] });
@@ -283,8 +309,8 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const before = await rowCounts(h);
     const headers = { 'Idempotency-Key': `retry-${db}` };
     const body = nativeScan({ siteId: 'idem' });
-    const first = await h.request('POST', '/api/v1/scans', { key: h.key, body, headers });
-    const again = await h.request('POST', '/api/v1/scans', { key: h.key, body, headers });
+    const first = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body, headers });
+    const again = await h.request<CreatedScan>('POST', '/api/v1/scans', { key: h.key, body, headers });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -293,7 +319,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(after.scans).toBe(before.scans + 1);
   });
   test('axe and pa11y pages are imported; engine and rules_run come from axe', async () => {
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: {
         url: 'http://fixture.test/',
@@ -309,12 +335,12 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     });
     expect(created.status).toBe(201);
     expect(created.body.summary).toMatchObject({ pages: 4, issues: 6 + 3 + 8 + 4 });
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
     expect(got.body.rules_run).toEqual(
       expect.arrayContaining(['image-alt', 'color-contrast', 'document-title']),
     );
-    const issues = got.body.issues as Array<Record<string, any>>;
+    const issues = got.body.issues;
     expect(issues.find((i) => i.rule === 'button-name' && i.page_index === 1)!.selector).toBe(
       '#card-host >>> button',
     );
@@ -336,7 +362,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const sha = (n: number) => n.toString(16).padStart(40, 'd');
     const ids: string[] = [];
     for (let n = 0; n < 5; n++) {
-      const res = await h.request('POST', '/api/v1/scans', {
+      const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
         key: h.key,
         body: nativeScan({
           siteId: 'listed',
@@ -350,9 +376,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const all: string[] = [];
     let path = '/api/v1/scans?siteId=listed&limit=2';
     for (;;) {
-      const page = await h.request('GET', path, { key: h.key });
+      const page = await h.request<ScanList>('GET', path, { key: h.key });
       expect(page.status).toBe(200);
-      all.push(...page.body.data.map((s: { id: string }) => s.id));
+      all.push(...page.body.data.map((s) => s.id));
       if (!page.body.next_cursor) {
         expect(page.headers.get('link')).toBeNull();
         break;
@@ -364,11 +390,17 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     // Newest first: one server gives its scans strictly increasing creation times.
     expect(all).toEqual([...ids].reverse());
 
-    const bySha = await h.request('GET', `/api/v1/scans?siteId=listed&sha=${sha(1).toUpperCase()}`, {
+    const bySha = await h.request<ScanList>(
+      'GET',
+      `/api/v1/scans?siteId=listed&sha=${sha(1).toUpperCase()}`,
+      {
+        key: h.key,
+      },
+    );
+    expect(bySha.body.data.map((s) => s.id)).toEqual([ids[3], ids[1]]);
+    const byBranch = await h.request<ScanList>('GET', '/api/v1/scans?siteId=listed&branch=main', {
       key: h.key,
     });
-    expect(bySha.body.data.map((s: { id: string }) => s.id)).toEqual([ids[3], ids[1]]);
-    const byBranch = await h.request('GET', '/api/v1/scans?siteId=listed&branch=main', { key: h.key });
     expect(byBranch.body.data).toHaveLength(1);
     expect(byBranch.body.data[0]).toMatchObject({
       id: ids[4],
@@ -393,17 +425,17 @@ describe.each(dbKinds)('scans (%s)', (db) => {
         html: `<div id="el-${p}-${i}">${'x'.repeat(200)}</div>`,
       })),
     }));
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'large', pages }),
     });
     expect(created.status).toBe(201);
     expect(created.body.summary.issues).toBe(5000);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toMatch(/^application\/json/);
     expect(got.body.issues).toHaveLength(5000);
-    expect(got.body.issues.map((i: { selector: string }) => i.selector)).toEqual(
+    expect(got.body.issues.map((i) => i.selector)).toEqual(
       pages.flatMap((p, pi) => p.issues.map((_, i) => `#el-${pi}-${i}`)),
     );
     expect(got.body.issues[4999]).toMatchObject({ page_index: 49, page_url: '/page/49' });
@@ -411,7 +443,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
 
   test('waived issues are shown as waived: the oldest active waiver of the site, read live', async () => {
     const waive = async (k: string, body: Record<string, unknown>) => {
-      const res = await h.request('POST', '/api/v1/waivers', {
+      const res = await h.request<Waiver>('POST', '/api/v1/waivers', {
         key: k,
         body: {
           reason: 'Known; fix tracked in JIRA-7',
@@ -420,24 +452,24 @@ describe.each(dbKinds)('scans (%s)', (db) => {
         },
       });
       expect(res.status).toBe(201);
-      return res.body.id as string;
+      return res.body.id;
     };
     // 50 pages × 100 issues: more than one streamed batch, so matching spans batch boundaries.
     const pages = Array.from({ length: 50 }, (_, p) => ({
       url: `/page/${p}`,
       issues: Array.from({ length: 100 }, (_, i) => ({ rule: `rule-${i % 7}`, selector: `#el-${p}-${i}` })),
     }));
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'waived-view', pages }),
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const read = async () => (await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).body;
+    const read = async () => (await h.request<ScanDetail>('GET', `/api/v1/scans/${id}`, { key: h.key })).body;
 
     const before = await read();
     expect(before.waived).toBe(0);
-    expect(before.issues.every((i: { waiver_id: unknown }) => i.waiver_id === null)).toBe(true);
+    expect(before.issues.every((i) => i.waiver_id === null)).toBe(true);
 
     // Pages 4 and 40-49 (11 pages) × 14 issues of rule-3 each; one element by selector on page 0.
     const byUrl = await waive(h.key, { siteId: 'waived-view', rule: 'rule-3', url_pattern: '/page/4*' });
@@ -468,9 +500,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(waiverOf(0, 2)).toBeNull();
     // rule-3: 14 issues on each of 50 pages, plus the one selector waiver.
     expect(after.waived).toBe(50 * 14 + 1);
-    expect(after.issues.filter((i: { waiver_id: unknown }) => i.waiver_id !== null)).toHaveLength(
-      after.waived,
-    );
+    expect(after.issues.filter((i) => i.waiver_id !== null)).toHaveLength(after.waived);
 
     // Revoked, a waiver stops covering at once: the view is live, not a record.
     expect((await h.request('DELETE', `/api/v1/waivers/${broad}`, { key: h.key })).status).toBe(200);
@@ -482,7 +512,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
 
   test('a gzip-compressed body is accepted', async () => {
     const raw = gzipSync(Buffer.from(JSON.stringify(nativeScan({ siteId: 'zipped' }))));
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       raw,
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
@@ -510,14 +540,14 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       help_url: text,
       source: { path: text || 'x', line: i + 1 },
     }));
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'texts', pages: [{ url: '/t', title: nasty[3], issues }] }),
     });
     expect(created.status).toBe(201);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.pages[0].title).toBe(nasty[3]);
-    got.body.issues.forEach((issue: Record<string, any>, i: number) => {
+    got.body.issues.forEach((issue, i) => {
       expect(issue.message).toBe(nasty[i]);
       expect(issue.html).toBe(nasty[i]);
       expect(issue.help_url).toBe(nasty[i]);
@@ -564,9 +594,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       ],
     ];
     for (const [body, pointer] of cases) {
-      const res = await h.request('POST', '/api/v1/scans', { key: h.key, body });
+      const res = await h.request<Problem>('POST', '/api/v1/scans', { key: h.key, body });
       expect({ pointer, status: res.status }).toEqual({ pointer, status: 422 });
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(res.body.errors!.map((e) => e.pointer)).toContain(pointer);
     }
     expect(await rowCounts(h)).toEqual(before);
     const list = await h.request('GET', '/api/v1/scans?branch=a%00b', { key: h.key });
@@ -574,7 +604,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('U+0000 in free text (markup, messages, titles) is stored as U+FFFD rather than refusing the scan', async () => {
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({
         pages: [
@@ -599,7 +629,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       }),
     });
     expect(created.status).toBe(201);
-    const got = await h.request('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
     expect(got.body.pages[0].title).toBe('T\uFFFD');
     expect(got.body.issues[0]).toMatchObject({
       message: 'm\uFFFD',
@@ -614,7 +644,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     h.server.service.ctx.events.once('scan.created', () => {
       throw new Error('listener failed');
     });
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'listened' }),
     });
@@ -623,16 +653,20 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('a branch given as a git ref (GITHUB_REF) is stored and filtered by its name', async () => {
-    const created = await h.request('POST', '/api/v1/scans', {
+    const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'refs', branch: 'refs/heads/release/1.2', pages: [] }),
     });
     expect(created.body.branch).toBe('release/1.2');
     for (const branch of ['release/1.2', 'refs/heads/release/1.2']) {
-      const list = await h.request('GET', `/api/v1/scans?siteId=refs&branch=${encodeURIComponent(branch)}`, {
-        key: h.key,
-      });
-      expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
+      const list = await h.request<ScanList>(
+        'GET',
+        `/api/v1/scans?siteId=refs&branch=${encodeURIComponent(branch)}`,
+        {
+          key: h.key,
+        },
+      );
+      expect(list.body.data.map((s) => s.id)).toEqual([created.body.id]);
     }
   });
 
@@ -641,9 +675,9 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     const forged = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z\u0000', 'scn_x'])).toString(
       'base64url',
     );
-    const res = await h.request('GET', `/api/v1/scans?cursor=${forged}`, { key: h.key });
+    const res = await h.request<Problem>('GET', `/api/v1/scans?cursor=${forged}`, { key: h.key });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0].pointer).toBe('#/query/cursor');
+    expect(res.body.errors![0].pointer).toBe('#/query/cursor');
   });
 
   test('a failure at the last step of the transaction leaves nothing behind', async () => {
@@ -661,7 +695,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       );
     }
     const before = await rowCounts(h);
-    const res = await h.request('POST', '/api/v1/scans', {
+    const res = await h.request<Problem>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ siteId: 'atomic' }),
     });
@@ -684,7 +718,7 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
   test('limits: too many pages or issues is 413 with a pointer and stores nothing; long html is truncated', async () => {
     const before = await rowCounts(h);
     const pages = Array.from({ length: 6 }, (_, i) => ({ url: `/p${i}` }));
-    const tooManyPages = await h.request('POST', '/api/v1/scans', {
+    const tooManyPages = await h.request<Problem>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({ pages }),
     });
@@ -692,7 +726,7 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
     expect(tooManyPages.body).toMatchObject({ code: 'payload_too_large', errors: [{ pointer: '#/pages' }] });
 
     const issues = (n: number) => Array.from({ length: n }, (_, i) => ({ rule: 'r', selector: `#e${i}` }));
-    const tooManyIssues = await h.request('POST', '/api/v1/scans', {
+    const tooManyIssues = await h.request<Problem>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({
         pages: [
@@ -703,12 +737,12 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
     });
     expect(tooManyIssues.status).toBe(413);
     expect(tooManyIssues.body.errors).toEqual([
-      { pointer: '#/pages/1', detail: expect.stringContaining('6') },
+      { pointer: '#/pages/1', detail: expect.stringContaining('6') as unknown },
     ]);
     expect(await rowCounts(h)).toEqual(before);
 
     const long = 'é'.repeat(80); // 160 bytes
-    const truncated = await h.request('POST', '/api/v1/scans', {
+    const truncated = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
       body: nativeScan({
         pages: [
@@ -724,9 +758,9 @@ describe.each(dbKinds)('scan limits (%s)', (db) => {
     });
     expect(truncated.status).toBe(201);
     expect(truncated.body.warnings).toEqual([
-      { code: 'html_truncated', message: expect.any(String), count: 1 },
+      { code: 'html_truncated', message: expect.any(String) as unknown, count: 1 },
     ]);
-    const got = await h.request('GET', `/api/v1/scans/${truncated.body.id}`, { key: h.key });
+    const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${truncated.body.id}`, { key: h.key });
     expect(got.body.issues[0].html).toBe('é'.repeat(50));
     expect(got.body.issues[1].html).toBe('short');
   });

@@ -17,7 +17,7 @@ describe('pa11y import', () => {
       rule: 'WCAG2AA.Principle1.Guideline1_4.1_4_3.G18.Fail',
       impact: 'serious',
       kind: 'violation',
-      message: expect.stringContaining('insufficient contrast'),
+      message: expect.stringContaining('insufficient contrast') as unknown,
       selector: 'html > body > main > p:nth-child(2)',
       html: '<p style="color:#aaa;background:#fff">Only today: 20% off everything</p>',
       wcag: ['1.4.3'],

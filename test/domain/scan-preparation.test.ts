@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
+import type { AxeResults } from 'axe-core';
+import type { z } from 'zod';
 import { prepareScan } from '../../api/domain/scan-preparation.js';
 import { CreateScanBody } from '../../api/schemas/scans.js';
 
 const limits = { pagesPerScan: 10, issuesPerScan: 100, issueHtmlBytes: 1000 };
 const axeFixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8'));
-const pa11yFixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/axe/${name}.json`, import.meta.url), 'utf8')) as AxeResults;
+/** pa11y's output, passed on to the schema as it is. */
+const pa11yFixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../fixtures/pa11y/${name}.json`, import.meta.url), 'utf8'));
+
+type ScanPageBody = z.output<typeof CreateScanBody>['pages'][number];
+type AxeNode = NonNullable<ScanPageBody['axe']>['violations'][number]['nodes'][number];
+type Pa11yIssue = Extract<NonNullable<ScanPageBody['pa11y']>, unknown[]>[number];
 
 const prepare = (body: unknown, l = limits) => prepareScan(CreateScanBody.parse(body), l);
 
@@ -34,9 +41,9 @@ describe('prepareScan', () => {
     expect(s.summary.issues).toBe(18);
     expect(s.issues.every((i) => /^[0-9a-f]{64}$/.test(i.fingerprint))).toBe(true);
     expect(s.issues.map((i) => i.pageIndex)).toEqual([
-      ...Array(6).fill(0),
-      ...Array(3).fill(1),
-      ...Array(8).fill(2),
+      ...Array<number>(6).fill(0),
+      ...Array<number>(3).fill(1),
+      ...Array<number>(8).fill(2),
       3,
     ]);
     // rules_run: the union of every axe page's rule ids (pa11y and native pages add nothing).
@@ -71,7 +78,11 @@ describe('prepareScan', () => {
     ]);
     // Three of four pages ended on the login page, whatever `next` parameter it was given.
     expect(result.scan.warnings).toEqual([
-      { code: 'shared_final_url', message: expect.stringContaining('https://shop.example/login'), count: 3 },
+      {
+        code: 'shared_final_url',
+        message: expect.stringContaining('https://shop.example/login') as unknown,
+        count: 3,
+      },
     ]);
   });
 
@@ -107,11 +118,9 @@ describe('prepareScan', () => {
       ],
     });
     if (!result.ok) throw new Error(result.error.detail);
-    const ids = (r: { passes: any[]; violations: any[]; incomplete: any[]; inapplicable: any[] }) =>
+    const ids = (r: AxeResults) =>
       [
-        ...new Set(
-          [...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id as string),
-        ),
+        ...new Set([...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id)),
       ].sort();
     const [a, b, native, pa11y] = result.scan.pages.map((p) => p.rulesRun);
     expect(a).toEqual(ids(clean));
@@ -150,11 +159,11 @@ describe('prepareScan', () => {
     const small = { ...limits, pagesPerScan: 2 };
     expect(prepare({ url: 'https://a.example/', pages }, small)).toEqual({
       ok: false,
-      error: { status: 413, pointer: '#/pages', detail: expect.stringContaining('2 pages') },
+      error: { status: 413, pointer: '#/pages', detail: expect.stringContaining('2 pages') as unknown },
     });
     expect(prepare({ url: 'https://a.example/', pages }, { ...limits, issuesPerScan: 5 })).toEqual({
       ok: false,
-      error: { status: 413, pointer: '#/pages/2', detail: expect.stringContaining('5 issues') },
+      error: { status: 413, pointer: '#/pages/2', detail: expect.stringContaining('5 issues') as unknown },
     });
     const long = prepare(
       { url: 'https://a.example/', pages: [{ url: '/', issues: [{ rule: 'r', html: 'x'.repeat(1500) }] }] },
@@ -174,14 +183,14 @@ describe('prepareScan', () => {
       ],
     });
     // Holes: expanding them would throw, counting them does not.
-    body.pages[1].axe!.violations[0].nodes = new Array(60);
-    body.pages[1].axe!.incomplete[0].nodes = new Array(40);
+    body.pages[1].axe!.violations[0].nodes = new Array<AxeNode>(60);
+    body.pages[1].axe!.incomplete[0].nodes = new Array<AxeNode>(40);
     expect(prepareScan(body, limits)).toEqual({
       ok: false,
-      error: { status: 413, pointer: '#/pages/1', detail: expect.stringContaining('100 issues') },
+      error: { status: 413, pointer: '#/pages/1', detail: expect.stringContaining('100 issues') as unknown },
     });
     const pa11y = CreateScanBody.parse({ url: 'https://a.example/', pages: [{ url: '/p', pa11y: [] }] });
-    pa11y.pages[0].pa11y = new Array(101);
+    pa11y.pages[0].pa11y = new Array<Pa11yIssue>(101);
     expect(prepareScan(pa11y, limits)).toMatchObject({
       ok: false,
       error: { status: 413, pointer: '#/pages/0' },

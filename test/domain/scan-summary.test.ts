@@ -45,14 +45,16 @@ describe('scanWarnings', () => {
       0,
       100,
     );
-    expect(w).toEqual([{ code: 'http_error_pages', message: expect.stringContaining('2 of 3'), count: 2 }]);
+    expect(w).toEqual([
+      { code: 'http_error_pages', message: expect.stringContaining('2 of 3') as unknown, count: 2 },
+    ]);
   });
 
   test('the login-page trap: most pages redirected to one URL', () => {
     const login = 'https://s.example/login';
     const pages = ['a', 'b', 'c', 'd'].map((u, i) => page(u, { normalizedFinalUrl: i < 3 ? login : null }));
     expect(scanWarnings(pages, 0, 100)).toEqual([
-      { code: 'shared_final_url', message: expect.stringContaining(login), count: 3 },
+      { code: 'shared_final_url', message: expect.stringContaining(login) as unknown, count: 3 },
     ]);
   });
 
@@ -61,7 +63,11 @@ describe('scanWarnings', () => {
       page(u, { normalizedFinalUrl: `https://s.example/login?next=%2F${u}` }),
     );
     expect(scanWarnings(pages, 0, 100)).toEqual([
-      { code: 'shared_final_url', message: expect.stringContaining('(https://s.example/login)'), count: 3 },
+      {
+        code: 'shared_final_url',
+        message: expect.stringContaining('(https://s.example/login)') as unknown,
+        count: 3,
+      },
     ]);
   });
 
@@ -80,13 +86,13 @@ describe('scanWarnings', () => {
   test('many different pages with one title', () => {
     const pages = ['a', 'b', 'c'].map((u) => page(u, { title: ' Sign in ' }));
     expect(scanWarnings(pages, 0, 100)).toEqual([
-      { code: 'shared_title', message: expect.stringContaining('Sign in'), count: 3 },
+      { code: 'shared_title', message: expect.stringContaining('Sign in') as unknown, count: 3 },
     ]);
   });
 
   test('truncated html', () => {
     expect(scanWarnings([page('a')], 2, 100)).toEqual([
-      { code: 'html_truncated', message: expect.stringContaining('100 bytes'), count: 2 },
+      { code: 'html_truncated', message: expect.stringContaining('100 bytes') as unknown, count: 2 },
     ]);
   });
 });
