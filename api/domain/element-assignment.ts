@@ -1,9 +1,10 @@
 import {
   elementIdentity,
   identicalHtmlIdentity,
-  similarity,
+  identicalHtmlParts,
   type ElementIdentity,
 } from './element-identity.js';
+import { identicalHtmlFloor, similarity, type Similarity } from './element-similarity.js';
 import type { MatchDetails } from './issue-matching.js';
 
 /**
@@ -38,7 +39,18 @@ export function candidates(
 const identityOf = (c: Candidate, sameHtml?: ElementIdentity) =>
   (c.identity ??= elementIdentity(c.details, sameHtml));
 
-export type OnPair = (x: Candidate, y: Candidate, score: number, same: string[]) => void;
+/**
+ * Called for each pair taken. `judged` gives the pair's similarity; for most pairs of identical HTML it
+ * is computed only when asked (a deploy event shows a hundred of them, a large scan pairs thousands).
+ */
+export type OnPair = (x: Candidate, y: Candidate, judged: () => Similarity) => void;
+
+const known = (s: Similarity) => () => s;
+
+function once(compare: () => Similarity): () => Similarity {
+  let s: Similarity | undefined;
+  return () => (s ??= compare());
+}
 
 /**
  * Elements whose HTML is byte-identical, and unique on each side, are compared with each other first
@@ -65,14 +77,23 @@ function pairIdenticalHtml(
     const html = x.details.html;
     const y = html && count.get(html) === 1 ? baseByHtml.get(html) : undefined;
     if (!y) continue;
-    // Nothing of the shared HTML needs masking to compare the two (most pairs of a large scan).
-    const light = identicalHtmlIdentity(x.details);
-    const s = light
-      ? similarity(light, elementIdentity(y.details, light), x.order, y.order)
-      : similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order);
-    if (s.score < threshold) continue;
+    // Nothing of the shared HTML needs masking to compare the two (most pairs of a large scan), and
+    // most reach the threshold whatever their selectors: their paths are compared when asked.
+    const parts = identicalHtmlParts(x.details);
+    const compare = () => {
+      if (!parts) return similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order);
+      const light = identicalHtmlIdentity(x.details, parts);
+      return similarity(light, elementIdentity(y.details, light), x.order, y.order);
+    };
+    let judged: () => Similarity;
+    if (parts && identicalHtmlFloor(parts, x.order, y.order) >= threshold) judged = once(compare);
+    else {
+      const s = compare();
+      if (s.score < threshold) continue;
+      judged = known(s);
+    }
     paired.add(x).add(y);
-    onPair(x, y, s.score, s.same);
+    onPair(x, y, judged);
   }
   return paired.size ? [h.filter((x) => !paired.has(x)), b.filter((y) => !paired.has(y))] : [h, b];
 }
@@ -83,23 +104,25 @@ const PAIR_BUDGET = 250_000;
 /** Pairs head and baseline candidates greedily by score (ties: closer order, then scan order). */
 export function assign(hAll: Candidate[], bAll: Candidate[], threshold: number, onPair: OnPair): void {
   const [h, b] = pairIdenticalHtml(hAll, bAll, threshold, onPair);
-  const pairs: Array<{ x: Candidate; y: Candidate; score: number; same: string[]; gap: number }> = [];
+  const pairs: Array<{ x: Candidate; y: Candidate; s: Similarity; gap: number }> = [];
   const large = h.length * b.length > PAIR_BUDGET;
   for (const x of h) {
     for (const y of b) {
       if (large && identityOf(x).snippet !== identityOf(y).snippet) continue;
       const s = similarity(identityOf(x), identityOf(y), x.order, y.order);
       if (s.score < threshold) continue;
-      pairs.push({ x, y, score: s.score, same: s.same, gap: Math.abs(x.order - y.order) });
+      pairs.push({ x, y, s, gap: Math.abs(x.order - y.order) });
     }
   }
-  pairs.sort((p, q) => q.score - p.score || p.gap - q.gap || p.x.index - q.x.index || p.y.index - q.y.index);
+  pairs.sort(
+    (p, q) => q.s.score - p.s.score || p.gap - q.gap || p.x.index - q.x.index || p.y.index - q.y.index,
+  );
   const usedH = new Set<number>();
   const usedB = new Set<number>();
   for (const p of pairs) {
     if (usedH.has(p.x.index) || usedB.has(p.y.index)) continue;
     usedH.add(p.x.index);
     usedB.add(p.y.index);
-    onPair(p.x, p.y, p.score, p.same);
+    onPair(p.x, p.y, known(p.s));
   }
 }

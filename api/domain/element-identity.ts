@@ -161,27 +161,40 @@ export function elementIdentity(source: IdentitySource, sameHtml?: ElementIdenti
   };
 }
 
-/**
- * The identity to compare an element with another whose HTML is byte-identical: snippet, attributes
- * and text are then equal by construction, so only which of them are present matters, not their
- * masked values (nothing is masked here). Give the other element `elementIdentity(other, this)`; the
- * similarity of the two equals that of their full identities. Null when the HTML has no tag (the tag
- * would come from the selector): compare full identities then.
- */
-export function identicalHtmlIdentity(source: IdentitySource): ElementIdentity | null {
+/** What byte-identical HTML tells of an element without its selector: tag, identifying attributes, text. */
+export interface IdenticalHtml {
+  tag: string;
+  /** The identifying attributes present (values left out: on identical HTML they are equal). */
+  attrs: Map<string, string>;
+  text: string;
+  html: string;
+}
+
+/** Null when the HTML has no tag (the tag would come from the selector): compare full identities then. */
+export function identicalHtmlParts(source: IdentitySource): IdenticalHtml | null {
   const html = source.html ? source.html.slice(0, HTML_SCAN_LIMIT) : '';
   const opening = html ? openingTag(html) : null;
   if (!opening?.tag) return null;
   const attrs = new Map<string, string>();
   for (const [name] of opening.attrs)
     if (IDENTIFYING.has(name) || name.startsWith('aria-')) attrs.set(name, '');
+  return { tag: opening.tag, attrs, text: textOf(html, opening.end), html };
+}
+
+/**
+ * The identity to compare an element with another whose HTML is byte-identical: snippet, attributes
+ * and text are then equal by construction, so only which of them are present matters, not their
+ * masked values (nothing is masked here). Give the other element `elementIdentity(other, this)`; the
+ * similarity of the two equals that of their full identities.
+ */
+export function identicalHtmlIdentity(source: IdentitySource, parts: IdenticalHtml): ElementIdentity {
   return {
-    tag: opening.tag,
-    attrs,
-    text: textOf(html, opening.end),
-    snippet: html,
+    tag: parts.tag,
+    attrs: parts.attrs,
+    text: parts.text,
+    snippet: parts.html,
     snippetTokens: new Set(),
-    path: selectorPath(source.selector, opening.tag),
+    path: selectorPath(source.selector, parts.tag),
   };
 }
 
@@ -193,106 +206,4 @@ function selectorTag(selector: string): string | null {
       .split(/[\s>+~]+/)
       .pop() ?? '';
   return /^[a-z][a-z0-9-]*/i.exec(last)?.[0].toLowerCase() ?? null;
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let shared = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const x of small) if (large.has(x)) shared++;
-  return shared / (a.size + b.size - shared);
-}
-
-/**
- * How much each kind of evidence weighs. Evidence neither side has (no HTML, no text, no identifying
- * attribute) is left out and the rest re-weighted, so a selector-only scan is judged on its selectors.
- */
-export const SIMILARITY_WEIGHTS = { snippet: 0.3, attributes: 0.25, text: 0.15, path: 0.2, order: 0.1 };
-
-/**
- * Two issues of one rule on one page are taken for the same element when their similarity is at least
- * this. On the drift corpus (test/fixtures/drift) every pair of reports of one element scores 0.83 or
- * more, and every pair of different elements of one rule and page 0.48 or less (order left neutral):
- * different elements of one kind (two links of a list, two inputs of a form) differ in an identifying
- * attribute or their text.
- */
-export const SIMILARITY_THRESHOLD = 0.6;
-
-/** The factor applied when an identifying attribute both elements have differs. */
-export const CONFLICT_FACTOR = 0.7;
-
-export interface Similarity {
-  score: number;
-  /** What agreed, for the explanation: `tag`, `snippet`, `attributes`, `text`, `path`. */
-  same: string[];
-}
-
-/**
- * Similarity in [0, 1] of two elements; `order` is each one's position (0…1) among the page's
- * unmatched issues of the rule. A different tag is never the same element (score 0).
- */
-export function similarity(
-  a: ElementIdentity,
-  b: ElementIdentity,
-  orderA: number,
-  orderB: number,
-): Similarity {
-  if (a.tag && b.tag && a.tag !== b.tag) return { score: 0, same: [] };
-  const same: string[] = a.tag && a.tag === b.tag ? ['tag'] : [];
-  // Each kind of evidence adds weight × value in this order (no closure: this runs per compared pair).
-  let total = 0;
-  let weight = 0;
-  let conflict = false;
-  if (a.snippet && b.snippet) {
-    const value = a.snippet === b.snippet ? 1 : jaccard(a.snippetTokens, b.snippetTokens);
-    total += SIMILARITY_WEIGHTS.snippet * value;
-    weight += SIMILARITY_WEIGHTS.snippet;
-    if (value === 1) same.push('snippet');
-  }
-  if (a.attrs.size > 0 || b.attrs.size > 0) {
-    let agree = 0;
-    let union = b.attrs.size;
-    for (const [name, x] of a.attrs) {
-      const y = b.attrs.get(name);
-      if (y === undefined) union++;
-      else if (x === y) agree++;
-      else conflict = true;
-    }
-    const value = conflict ? 0 : agree / union;
-    total += SIMILARITY_WEIGHTS.attributes * value;
-    weight += SIMILARITY_WEIGHTS.attributes;
-    if (value === 1) same.push('attributes');
-  }
-  if (a.text || b.text) {
-    const value = a.text === b.text ? 1 : 0;
-    total += SIMILARITY_WEIGHTS.text * value;
-    weight += SIMILARITY_WEIGHTS.text;
-    if (value === 1) same.push('text');
-  }
-  if (a.path.last.size > 0 || b.path.last.size > 0) {
-    // The element's own part weighs most: wrapping content in a <div> changes only the ancestors.
-    const value = 0.7 * jaccard(a.path.last, b.path.last) + 0.3 * jaccard(a.path.ancestors, b.path.ancestors);
-    total += SIMILARITY_WEIGHTS.path * value;
-    weight += SIMILARITY_WEIGHTS.path;
-    if (value === 1) same.push('path');
-  }
-  total += SIMILARITY_WEIGHTS.order * (1 - Math.abs(orderA - orderB));
-  weight += SIMILARITY_WEIGHTS.order;
-  // Another href, src, name, for… on both sides is strong evidence of another element.
-  const score = (total / weight) * (conflict ? CONFLICT_FACTOR : 1);
-  return { score: Math.round(score * 1000) / 1000, same };
-}
-
-/** The sentence a deploy event shows for an issue paired by similarity. */
-export function similarityEvidence(
-  head: IdentitySource,
-  baseline: IdentitySource,
-  result: Similarity,
-): string {
-  const what = result.same.length ? `same ${result.same.join(', ')}` : 'closest remaining element';
-  const selector =
-    head.selector === baseline.selector
-      ? `selector \`${head.selector ?? ''}\` unchanged`
-      : `selector changed from \`${baseline.selector ?? ''}\` to \`${head.selector ?? ''}\``;
-  return `Same element (similarity ${result.score.toFixed(2)}: ${what}); ${selector}.`;
 }

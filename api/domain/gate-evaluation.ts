@@ -53,9 +53,8 @@ export interface PairedIssue {
   match: MatchKind;
   /** The baseline issue it was paired with (`fingerprint` and `similar`). */
   baseline: GateScanIssue | null;
-  /** Why a `similar` pair is the same element. */
-  evidence: string | null;
-  score: number | null;
+  /** For a `similar` pair: its score and why it is the same element (worked out when read). */
+  similar: SimilarMatch | null;
 }
 
 export interface WaivedHeadIssue extends PairedIssue {
@@ -218,8 +217,7 @@ function pairedView(
     issue,
     match: matching ? matchKind(matching, i) : 'none',
     baseline: paired,
-    evidence: similar?.evidence ?? null,
-    score: similar?.score ?? null,
+    similar: similar ?? null,
   };
 }
 

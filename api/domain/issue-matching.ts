@@ -1,6 +1,7 @@
 import { assign, candidates } from './element-assignment.js';
 import { mergeSorted, sortedByFingerprint } from './sorted-fingerprints.js';
-import { similarityEvidence, SIMILARITY_THRESHOLD, type IdentitySource } from './element-identity.js';
+import type { IdentitySource } from './element-identity.js';
+import { similarityEvidence, SIMILARITY_THRESHOLD, type Similarity } from './element-similarity.js';
 
 /**
  * Which head issue is which baseline issue: the gate's identity of issues, in two steps.
@@ -34,8 +35,25 @@ export interface MatchDetails extends IdentitySource {
 export type MatchKind = 'fingerprint' | 'similar' | 'none';
 
 export interface SimilarMatch {
-  score: number;
-  evidence: string;
+  readonly score: number;
+  readonly evidence: string;
+}
+
+/** A pair taken in step 2: its score and sentence are worked out when read (an event lists a hundred). */
+class PairedBySimilarity implements SimilarMatch {
+  constructor(
+    private readonly head: IdentitySource,
+    private readonly baseline: IdentitySource,
+    private readonly judged: () => Similarity,
+  ) {}
+
+  get score(): number {
+    return this.judged().score;
+  }
+
+  get evidence(): string {
+    return similarityEvidence(this.head, this.baseline, this.judged());
+  }
 }
 
 export interface IssueMatching {
@@ -221,12 +239,9 @@ export function similarityStep(
       p.baseline.filter((j) => hasSelector(j, baselineDetails)),
       baselineDetails,
     );
-    assign(h, b, SIMILARITY_THRESHOLD, (x, y, score, same) => {
+    assign(h, b, SIMILARITY_THRESHOLD, (x, y, judged) => {
       link(x.index, y.index);
-      matching.similar.set(x.index, {
-        score,
-        evidence: similarityEvidence(x.details, y.details, { score, same }),
-      });
+      matching.similar.set(x.index, new PairedBySimilarity(x.details, y.details, judged));
     });
     // Selector-less issues: by multiplicity (only reached when fingerprints were not compared).
     const hs = p.head.filter((i) => !hasSelector(i, headDetails));

@@ -21,7 +21,7 @@ export function issueView(
   baselineViews: ReadonlyMap<number, BaselineView>,
 ): GateIssue {
   const paired: PairedIssue =
-    'issue' in item ? item : { issue: item, match: 'none', baseline: null, evidence: null, score: null };
+    'issue' in item ? item : { issue: item, match: 'none', baseline: null, similar: null };
   const { issue } = paired;
   const d = details.get(Number(issue.ref));
   const b = paired.baseline;
@@ -46,8 +46,8 @@ export function issueView(
           page_url: bv?.page.url || b.page.url || d?.pageUrl || issue.page.url,
         }
       : null,
-    similarity: paired.score,
-    evidence: paired.evidence,
+    similarity: paired.similar?.score ?? null,
+    evidence: paired.similar?.evidence ?? null,
   };
 }
 

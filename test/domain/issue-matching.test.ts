@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { elementIdentity, similarity, SIMILARITY_THRESHOLD } from '../../api/domain/element-identity.js';
+import {
+  elementIdentity,
+  identicalHtmlIdentity,
+  identicalHtmlParts,
+} from '../../api/domain/element-identity.js';
+import { identicalHtmlFloor, similarity, SIMILARITY_THRESHOLD } from '../../api/domain/element-similarity.js';
 import { issueFingerprint } from '../../api/domain/fingerprint.js';
 import { fingerprintStep, matchIssues, matchKind, similarityStep } from '../../api/domain/issue-matching.js';
 
@@ -197,6 +202,35 @@ describe('matching properties', () => {
           expect([r.new, r.fixed]).toEqual([added.length, 0]);
         },
       ),
+    );
+  });
+
+  test('two elements of identical HTML never score below the floor that lets the gate skip their paths', () => {
+    const arbSelector = fc
+      .array(fc.constantFrom('main', 'div.layout', 'section:nth-child(2)', '#el-4', 'a.nav', '.css-1x2y3z'), {
+        minLength: 1,
+        maxLength: 4,
+      })
+      .map((parts) => parts.join(' > '));
+    const arbHtml = fc
+      .record({
+        tag: fc.constantFrom(...TAGS),
+        attrs: fc.constantFrom('', ' href="/cart"', ' class="x" name="q"', ' aria-label="Cart" id="c7"'),
+        text: fc.constantFrom('', 'Cart', 'Buy now'),
+      })
+      .map(({ tag, attrs, text }) => `<${tag}${attrs}>${text}</${tag}>`);
+    const order = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(arbHtml, arbSelector, arbSelector, order, order, (html, sx, sy, ox, oy) => {
+        const x = { selector: sx, html };
+        const y = { selector: sy, html };
+        const parts = identicalHtmlParts(x)!;
+        const light = identicalHtmlIdentity(x, parts);
+        const exact = similarity(light, elementIdentity(y, light), ox, oy);
+        expect(identicalHtmlFloor(parts, ox, oy)).toBeLessThanOrEqual(exact.score);
+        // The light identity scores as the full ones do.
+        expect(exact).toEqual(similarity(elementIdentity(x), elementIdentity(y), ox, oy));
+      }),
     );
   });
 });
