@@ -1,4 +1,12 @@
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
+import type {
+  CreatedKey,
+  CreatedScan,
+  CreatedWebhook,
+  DeployEvent,
+  VpatReport,
+  Waiver,
+} from '../helpers/api-types.js';
 import { dbKinds, startHarness } from '../helpers/harness.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -11,12 +19,12 @@ describe.each(dbKinds)('webhook payloads link to the console under PUBLIC_URL (%
     const worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0], timeoutMs: 2000 });
     try {
       const key = await h.createKey({ org: 'acme', scopes: ['ingest', 'gate', 'read', 'manage', 'admin'] });
-      const sub = await h.request('POST', '/api/v1/webhooks', {
+      const sub = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
         key,
         body: { url: `${rx.url}/in`, events: ['*'] },
       });
       rx.secrets.set('/in', sub.body.secret);
-      const scan = await h.request('POST', '/api/v1/scans', {
+      const scan = await h.request<CreatedScan>('POST', '/api/v1/scans', {
         key,
         body: {
           siteId: 'shop',
@@ -26,15 +34,15 @@ describe.each(dbKinds)('webhook payloads link to the console under PUBLIC_URL (%
           pages: [{ url: '/', issues: [{ rule: 'image-alt', impact: 'critical', selector: 'img' }] }],
         },
       });
-      const deploy = await h.request('POST', '/api/v1/deploy/trigger', {
+      const deploy = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key,
         body: { siteId: 'shop', sha: 'a'.repeat(40) },
       });
-      const report = await h.request('POST', '/api/v1/vpat/generate', {
+      const report = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
         key,
         body: { siteId: 'shop', product: { name: 'Shop', version: '1' } },
       });
-      const waiver = await h.request('POST', '/api/v1/waivers', {
+      const waiver = await h.request<Waiver>('POST', '/api/v1/waivers', {
         key,
         body: {
           siteId: 'shop',
@@ -43,7 +51,7 @@ describe.each(dbKinds)('webhook payloads link to the console under PUBLIC_URL (%
           expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
         },
       });
-      const other = await h.request('POST', '/api/v1/keys', {
+      const other = await h.request<CreatedKey>('POST', '/api/v1/keys', {
         key,
         body: { name: 'ci', scopes: ['ingest'] },
       });

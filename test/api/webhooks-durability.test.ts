@@ -1,8 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
+import type { CreatedWebhook } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+/** The columns of a stored delivery these tests read or write. */
+interface DeliveryRow {
+  org: string;
+  message_id: string;
+  status: string;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+}
 
 const WORKER_ON = { WEBHOOK_WORKER: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_ALLOW_PRIVATE: 'true' };
 
@@ -18,7 +29,7 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
   test('an event committed before a restart is delivered by the restarted server', async () => {
     const first = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     const key = await first.createKey({ org: 'dur' });
-    const sub = await first.request('POST', '/api/v1/webhooks', {
+    const sub = await first.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key,
       body: { url: rx.url + '/restart', events: ['*'] },
     });
@@ -31,7 +42,7 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
       writeOutboxMessage(trx, 'dur', 'waiver.created', { id: 'wvr_1' }),
     );
     await first
-      .db('webhook_deliveries')
+      .db<DeliveryRow>('webhook_deliveries')
       .where({ message_id: leased })
       .update({ locked_by: 'dead-worker', locked_until: new Date(Date.now() - 1000).toISOString() });
     await first.close({ keepData: true });
@@ -57,7 +68,7 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
     const h = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     try {
       const key = await h.createKey({ org: 'lease' });
-      const sub = await h.request('POST', '/api/v1/webhooks', {
+      const sub = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
         key,
         body: { url: rx.url + '/lease', events: ['*'] },
       });
@@ -66,7 +77,7 @@ describe.each(dbKinds)('webhook outbox durability (%s)', (db) => {
         writeOutboxMessage(trx, 'lease', 'scan.created', { id: 'scn_l' }),
       );
       await h
-        .db('webhook_deliveries')
+        .db<DeliveryRow>('webhook_deliveries')
         .where({ message_id: msg })
         .update({ locked_by: 'busy-worker', locked_until: new Date(Date.now() + 60_000).toISOString() });
       const worker = createDeliveryWorker(h.server.service.ctx);
@@ -99,7 +110,7 @@ const pg = dbKinds.includes('postgres');
 
   test('500 events: every one delivered and verified, none twice', async () => {
     const key = await a.createKey({ org: 'pair' });
-    const sub = await a.request('POST', '/api/v1/webhooks', {
+    const sub = await a.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key,
       body: { url: rx.url + '/pair', events: ['scan.created'] },
     });
@@ -123,7 +134,10 @@ const pg = dbKinds.includes('postgres');
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect([...counts.keys()].sort()).toEqual(ids.sort());
     expect(rx.received.every((r) => r.verified)).toBe(true);
-    const states = await a.db('webhook_deliveries').where({ org: 'pair' }).select('status', 'attempts');
+    const states = await a
+      .db<DeliveryRow>('webhook_deliveries')
+      .where({ org: 'pair' })
+      .select('status', 'attempts');
     expect(states.every((s) => s.status === 'succeeded' && s.attempts === 1)).toBe(true);
   }, 90_000);
 });

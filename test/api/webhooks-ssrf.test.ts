@@ -1,7 +1,15 @@
 import net from 'node:net';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
+import type { CreatedWebhook, Problem, WebhookAttemptList } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+
+/** The columns of a stored subscription these tests read or write. */
+interface SubscriptionRow {
+  id: string;
+  org: string;
+  url: string;
+}
 
 /** Counts TCP connections, so a test can show that nothing ever reached the forbidden address. */
 async function connectionCounter() {
@@ -41,16 +49,19 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     'https://localhost/hook',
     'http://hooks.example.com/hook',
   ])('%s is refused at creation with 422', async (url) => {
-    const res = await h.request('POST', '/api/v1/webhooks', { key: h.key, body: { url, events: ['*'] } });
+    const res = await h.request<Problem>('POST', '/api/v1/webhooks', {
+      key: h.key,
+      body: { url, events: ['*'] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    expect(res.body.errors).toEqual([{ pointer: '#/url', detail: expect.any(String) }]);
+    expect(res.body.errors).toEqual([{ pointer: '#/url', detail: expect.any(String) as unknown }]);
     expect(await h.db('webhook_subscriptions').where({ org: 'ssrf' })).toHaveLength(0);
   });
 
   test('a name that resolves to loopback at delivery time (DNS rebinding) is a failed attempt, never a connection', async () => {
     const target = await connectionCounter();
-    const created = await h.request('POST', '/api/v1/webhooks', {
+    const created = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key: h.key,
       body: { url: `https://rebind.example:${target.port}/hook`, events: ['scan.created'] },
     });
@@ -62,7 +73,9 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 's' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
+    const res = await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, {
+      key: h.key,
+    });
     expect(res.body.data).toHaveLength(1);
     expect(res.body.data[0]).toMatchObject({ outcome: 'retrying', response_status: null });
     expect(res.body.data[0].error).toMatch(
@@ -75,19 +88,21 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
 
   test('a stored literal private target (e.g. created while private targets were allowed) is refused at delivery', async () => {
     const target = await connectionCounter();
-    const created = await h.request('POST', '/api/v1/webhooks', {
+    const created = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key: h.key,
       body: { url: 'https://hooks.example.com/x', events: ['scan.created'] },
     });
     await h
-      .db('webhook_subscriptions')
+      .db<SubscriptionRow>('webhook_subscriptions')
       .where({ id: created.body.id })
       .update({ url: `https://[::ffff:7f00:1]:${target.port}/hook` });
     const worker = createDeliveryWorker(h.server.service.ctx);
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 't' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
+    const res = await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, {
+      key: h.key,
+    });
     expect(res.body.data[0].error).toMatch(
       /^refused: the URL points at ::ffff:7f00:1, which is a loopback address/,
     );
@@ -97,19 +112,21 @@ describe.each(dbKinds)('webhook SSRF guard with WEBHOOK_ALLOW_PRIVATE off (%s)',
 
   test('a stored IPv4-compatible IPv6 target ([::127.0.0.1]) is refused at delivery, never connected to', async () => {
     const target = await connectionCounter();
-    const created = await h.request('POST', '/api/v1/webhooks', {
+    const created = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key: h.key,
       body: { url: 'https://hooks.example.com/y', events: ['scan.created'] },
     });
     await h
-      .db('webhook_subscriptions')
+      .db<SubscriptionRow>('webhook_subscriptions')
       .where({ id: created.body.id })
       .update({ url: `https://[::7f00:1]:${target.port}/hook` });
     const worker = createDeliveryWorker(h.server.service.ctx);
     await h.db.transaction((trx) => writeOutboxMessage(trx, 'ssrf', 'scan.created', { id: 'u' }));
     await worker.runOnce();
     await worker.stop();
-    const res = await h.request('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, { key: h.key });
+    const res = await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${created.body.id}/deliveries`, {
+      key: h.key,
+    });
     expect(res.body.data[0].error).toMatch(
       /^refused: the URL points at ::7f00:1, which is an IPv4-compatible/,
     );

@@ -1,7 +1,28 @@
 import type { Knex } from 'knex';
 import { sweepExpiredWaivers } from '../../api/services/waiver-expiry.js';
 import { newId } from '../../api/domain/ids.js';
+import type { CreatedWebhook } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+
+/** The stored columns these tests read: outbox messages (and their payload), waivers, deliveries. */
+interface OutboxRow {
+  type: string;
+  org: string;
+  payload: string;
+}
+interface EventPayload {
+  type: string;
+  data: { id: string; siteId: string; rule: string };
+}
+interface WaiverRow {
+  id: string;
+  expired_event_at: string | null;
+}
+interface DeliveryRow {
+  subscription_id: string;
+  event_type: string;
+  status: string;
+}
 
 /**
  * Inserts a waiver with the columns the sweep relies on; any other required column the gate's
@@ -68,9 +89,9 @@ describe.each(dbKinds)('waiver.expired sweep (%s)', (db) => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
     expect(await sweepExpiredWaivers(ctx)).toBe(0);
 
-    const events = await h.db('outbox_messages').where({ type: 'waiver.expired' }).orderBy('org');
+    const events = await h.db<OutboxRow>('outbox_messages').where({ type: 'waiver.expired' }).orderBy('org');
     expect(events).toHaveLength(2);
-    const payloads = events.map((e) => JSON.parse(e.payload));
+    const payloads = events.map((e) => JSON.parse(e.payload) as EventPayload);
     expect(payloads.map((p) => p.data.id).sort()).toEqual([...expired].sort());
     expect(events.map((e) => e.org)).toEqual(['w1', 'w2']);
     expect(payloads[0]).toMatchObject({
@@ -78,22 +99,22 @@ describe.each(dbKinds)('waiver.expired sweep (%s)', (db) => {
       data: { siteId: 'shop-web', rule: 'color-contrast' },
     });
 
-    const rows = await h.db('waivers').whereIn('id', [live, revoked, forever]);
+    const rows = await h.db<WaiverRow>('waivers').whereIn('id', [live, revoked, forever]);
     expect(rows.every((r) => r.expired_event_at === null)).toBe(true);
   });
 
   test('the event and its deliveries are written in the same transaction as the mark', async () => {
     const key = await h.createKey({ org: 'w3' });
-    const sub = await h.request('POST', '/api/v1/webhooks', {
+    const sub = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key,
       body: { url: 'https://hooks.example.com/w3', events: ['waiver.expired'] },
     });
     expect(sub.status).toBe(201);
     const id = await insertWaiver(h.db, { org: 'w3', expires_at: new Date(Date.now() - 1000).toISOString() });
     expect(await sweepExpiredWaivers(h.server.service.ctx)).toBe(1);
-    const waiver = await h.db('waivers').where({ id }).first();
-    expect(waiver.expired_event_at).not.toBeNull();
-    const deliveries = await h.db('webhook_deliveries').where({ subscription_id: sub.body.id });
+    const waiver = await h.db<WaiverRow>('waivers').where({ id }).first();
+    expect(waiver!.expired_event_at).not.toBeNull();
+    const deliveries = await h.db<DeliveryRow>('webhook_deliveries').where({ subscription_id: sub.body.id });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ event_type: 'waiver.expired', status: 'pending' });
   });

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { errorHandler } from '../../api/http/errors.js';
 import { createLogger } from '../../api/index.js';
 import type { ApiContext } from '../../api/context.js';
+import type { Problem } from '../helpers/api-types.js';
 
 describe('the error handler', () => {
   const lines: string[] = [];
@@ -32,6 +33,6 @@ describe('the error handler', () => {
   test('a database connection failure is 503 unavailable', async () => {
     const res = await request(app).get('/lost');
     expect(res.status).toBe(503);
-    expect(res.body.code).toBe('unavailable');
+    expect((res.body as Problem).code).toBe('unavailable');
   });
 });
