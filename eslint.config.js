@@ -70,13 +70,6 @@ const layerZones = [
 const LAYER_EXCEPTIONS = {};
 
 const UNTYPED_TESTS = [
-  'test/action/bundle-process.test.ts',
-  'test/action/docs-table.test.ts',
-  'test/action/results.test.ts',
-  'test/action/run.test.ts',
-  'test/action/scan-process.test.ts',
-  'test/action/scan-submit.test.ts',
-  'test/cli/cli-process.test.ts',
   'test/helpers/harness.ts',
   'test/reliability/hostile-values.test.ts',
   'test/reliability/limits.test.ts',

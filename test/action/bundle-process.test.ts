@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DeployEvent, ScanList } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 
 // The committed bundle (dist/index.js) as GitHub runs it: a node process with INPUT_* variables and the
@@ -182,7 +183,7 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
     expect(step.outputs['scan-id']).toMatch(/^scn_/);
     expect(step.outputs['details-url']).toBe(`${h.url}/api/v1/deploy/${step.outputs['deploy-id']}`);
 
-    const event = await h.request('GET', `/api/v1/deploy/${step.outputs['deploy-id']}`, { key });
+    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${step.outputs['deploy-id']}`, { key });
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({
       siteId: 'shop',
@@ -195,7 +196,7 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
     expect(step.outputs['new-issues']).toBe(String(event.body.counts.new));
     // The native file's issues are new (the baseline had only the axe page): critical label, serious contrast.
     expect(event.body.counts.new).toBeGreaterThanOrEqual(2);
-    expect(event.body.reasons.map((r: { code: string }) => r.code)).toContain('critical_issues');
+    expect(event.body.reasons.map((r) => r.code)).toContain('critical_issues');
 
     expect(step.stdout).toMatch(
       /^::error title=a11y-gate%3A label \(critical\),file=src\/checkout\/CardForm.tsx,line=42::Form elements must have labels/m,
@@ -226,10 +227,10 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
     expect(step.code).toBe(0);
     expect(step.outputs).toEqual({
       passed: 'true',
-      'deploy-id': expect.stringMatching(/^dep_/),
-      'scan-id': expect.stringMatching(/^scn_/),
+      'deploy-id': expect.stringMatching(/^dep_/) as unknown,
+      'scan-id': expect.stringMatching(/^scn_/) as unknown,
       'new-issues': '0',
-      'details-url': expect.stringContaining('/api/v1/deploy/dep_'),
+      'details-url': expect.stringContaining('/api/v1/deploy/dep_') as unknown,
     });
     expect(step.summary).toContain('Accessibility gate passed');
     expect(step.summary).toContain('No new accessibility issues.');
@@ -248,7 +249,7 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
       /^::warning::a11y-results\/pa11y-ci.json: https:\/\/shop.example.com\/account was not tested/m,
     );
     const reader = await h.createKey({ name: 'reader', scopes: ['read'] });
-    const list = await h.request('GET', `/api/v1/scans?siteId=shop&sha=${sha}`, { key: reader });
+    const list = await h.request<ScanList>('GET', `/api/v1/scans?siteId=shop&sha=${sha}`, { key: reader });
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(1);
     // A re-run of the job is a new attempt: it stores its own scan.

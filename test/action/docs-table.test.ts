@@ -8,13 +8,21 @@ import { parseInputs } from '../../action/inputs.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const actionYml = fs.readFileSync(path.join(root, 'action.yml'), 'utf8');
 
+/** action.yml's metadata, as far as the tests read it. */
+interface ActionMetadata {
+  inputs: Record<string, { description?: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description?: string }>;
+  runs: unknown;
+  branding: unknown;
+}
+
 test('docs/action.md carries the inputs/outputs tables generated from action.yml', () => {
   // On failure: npx tsx action/docs-table.ts
   expect(docsAreCurrent()).toBe(true);
 });
 
 test('action.yml declares exactly the inputs and outputs docs/action.md documents', () => {
-  const meta = yaml.load(actionYml) as any;
+  const meta = yaml.load(actionYml) as ActionMetadata;
   // Every input the action reads is declared (and documented), and nothing declared goes unread.
   const read = new Set<string>();
   const given: Record<string, string> = {
@@ -40,7 +48,10 @@ test('action.yml declares exactly the inputs and outputs docs/action.md document
   expect(meta.inputs['fail-on-error'].default).toBe('true');
   expect(Object.keys(meta.outputs)).toEqual(['passed', 'deploy-id', 'scan-id', 'new-issues', 'details-url']);
   expect(meta.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
-  expect(meta.branding).toEqual({ icon: expect.any(String), color: expect.any(String) });
+  expect(meta.branding).toEqual({
+    icon: expect.any(String) as unknown,
+    color: expect.any(String) as unknown,
+  });
 });
 
 test('a changed description is caught', () => {

@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import type { AxeResults } from 'axe-core';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,12 @@ function read(name: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8'));
 }
 
+/** An axe-core result as the action sends it: passes and inapplicable cut to their rule ids. */
+type SentAxeResult = Omit<AxeResults, 'passes' | 'inapplicable'> & {
+  passes: Array<{ id: string }>;
+  inapplicable: Array<{ id: string }>;
+};
+
 function inputs(values: Record<string, string>, env: Record<string, string> = {}) {
   const all: Record<string, string> = {
     'api-url': 'https://a.example',
@@ -34,19 +41,19 @@ function inputs(values: Record<string, string>, env: Record<string, string> = {}
 
 describe('parseResults: each supported format (real fixture files)', () => {
   test('a single axe-core result becomes one page carrying the result, passes/inapplicable cut to rule ids', () => {
-    const data = read('axe-result.json') as Record<string, any>;
+    const data = read('axe-result.json') as AxeResults;
     const parsed = parseResults('axe-result.json', data);
     expect(parsed.format).toBe('axe');
     expect(parsed.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
     expect(parsed.pages).toHaveLength(1);
-    const page = parsed.pages[0] as { url: string; axe: Record<string, any> };
+    const page = parsed.pages[0] as { url: string; axe: SentAxeResult };
     expect(page.url).toBe('https://shop.example.com/');
     expect(page.axe.violations).toEqual(data.violations);
     expect(page.axe.incomplete).toEqual(data.incomplete);
     expect(page.axe.testEngine).toEqual(data.testEngine);
-    expect(page.axe.passes).toEqual(data.passes.map((r: { id: string }) => ({ id: r.id })));
+    expect(page.axe.passes).toEqual(data.passes.map((r) => ({ id: r.id })));
     expect(page.axe.passes.length).toBeGreaterThan(0);
-    expect(page.axe.inapplicable).toEqual(data.inapplicable.map((r: { id: string }) => ({ id: r.id })));
+    expect(page.axe.inapplicable).toEqual(data.inapplicable.map((r) => ({ id: r.id })));
     expect(data.violations.length).toBeGreaterThan(0);
   });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ScanRequest } from '../../action/api-types.js';
 import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 
 // The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action
@@ -157,7 +158,9 @@ const failingEvent = () =>
   });
 
 function outputs(): Record<string, string> {
-  return Object.fromEntries(calls.filter((c) => c.fn === 'setOutput').map((c) => [c.args[0], c.args[1]]));
+  return Object.fromEntries(
+    calls.filter((c) => c.fn === 'setOutput').map((c) => [c.args[0], c.args[1]] as [string, string]),
+  );
 }
 const failures = () => calls.filter((c) => c.fn === 'setFailed').map((c) => String(c.args[0]));
 const of = (fn: string) => calls.filter((c) => c.fn === fn);
@@ -221,7 +224,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
     run_attempt: 1,
     engine: { name: 'in-house-checker', version: '2.1.0' },
   });
-  expect(api.seen[0].body.pages[0].issues).toHaveLength(3);
+  expect((api.seen[0].body as ScanRequest).pages[0].issues).toHaveLength(3);
   expect(api.seen[0].headers['idempotency-key']).toMatch(/^a11y-gate-action-scan-/);
   expect(api.seen[1].body).toMatchObject({
     fail_on_critical: true,

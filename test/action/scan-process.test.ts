@@ -2,11 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DeployEvent, ScanDetail, ScanList } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { parseOutputFile, runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
+
+/** The parts of the SARIF report (scanner/sarif.ts) the test reads. */
+interface SarifReport {
+  version: string;
+  runs: Array<{ results: Array<{ properties: { pageUrl: string } }> }>;
+}
 
 // The committed bundle (dist/index.js) scanning real pages in Debian's Chromium, as a runner would run it,
 // against the real API server on loopback.
@@ -75,16 +82,16 @@ describeWith(chromium, 'the bundled Action scans pages itself', () => {
       ),
     );
 
-    const event = await h.request('GET', `/api/v1/deploy/${s.outputs['deploy-id']}`, { key });
+    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${s.outputs['deploy-id']}`, { key });
     expect(event.body).toMatchObject({ siteId: 'scanned', sha, scan_id: s.outputs['scan-id'] });
-    const scan = await h.request('GET', `/api/v1/scans/${s.outputs['scan-id']}`, { key });
+    const scan = await h.request<ScanDetail>('GET', `/api/v1/scans/${s.outputs['scan-id']}`, { key });
     // /c, then what it links to (/d, /b; /admin excluded), cut at max-pages 4 with /missing among them.
     expect(scan.body.summary.pages).toBe(3);
-    expect(scan.body.engine).toEqual({ name: 'axe-core', version: expect.stringMatching(/^4\./) });
+    expect(scan.body.engine).toEqual({ name: 'axe-core', version: expect.stringMatching(/^4\./) as unknown });
 
     const written = fs.readdirSync(path.join(s.dir, 'a11y-results')).sort();
     expect(written).toEqual(['001-c.json', '002-missing.failed.json', '003-d.json', '004-b.json']);
-    const sarif = JSON.parse(fs.readFileSync(path.join(s.dir, 'a11y.sarif'), 'utf8'));
+    const sarif = JSON.parse(fs.readFileSync(path.join(s.dir, 'a11y.sarif'), 'utf8')) as SarifReport;
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0].results.length).toBeGreaterThan(0);
     expect(sarif.runs[0].results[0].properties.pageUrl).toMatch(site.url);
@@ -98,7 +105,7 @@ describeWith(chromium, 'the bundled Action scans pages itself', () => {
     expect(s.code).toBe(1);
     expect(s.outputs.passed).toBe('false');
     expect(s.stdout).toMatch(/^::error::1 of 1 page was redirected to the login page/m);
-    const events = await h.request('GET', `/api/v1/scans?siteId=scanned&sha=${sha}`, { key });
+    const events = await h.request<ScanList>('GET', `/api/v1/scans?siteId=scanned&sha=${sha}`, { key });
     expect(events.body.data).toHaveLength(0);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ApiClient } from '../../action/api-client.js';
 import type { ScanRequest } from '../../action/api-types.js';
 import { batches, submitScan } from '../../action/scan-submit.js';
+import type { ScanList } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 // Against the real server: a large scan goes in parts (the service offers them), a small one in one request.
@@ -45,7 +46,7 @@ test('above the threshold the scan goes in parts and completes with every page; 
   expect(keys.filter((k) => k.startsWith('scan-part-')).length).toBeGreaterThan(1);
   expect(keys.at(-1)).toBe('scan-complete');
   expect(log.at(-1)).toMatch(/part \d+ of \d+ sent/);
-  const stored = await h.request('GET', `/api/v1/scans?siteId=parts&sha=${sha}`, { key });
+  const stored = await h.request<ScanList>('GET', `/api/v1/scans?siteId=parts&sha=${sha}`, { key });
   expect(stored.body.data).toHaveLength(1);
 
   keys.length = 0;

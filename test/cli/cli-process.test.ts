@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
+import type { ScanList } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
@@ -59,7 +60,7 @@ describeWith(chromium, 'a11y-gate scan', () => {
     expect(junit).toContain('<testsuite name="accessibility (axe-core)" tests="2" failures="2" errors="0"');
     expect(junit).toMatch(/<failure message="\d+ accessibility violations \([^"]*image-alt/);
     expect(fs.readdirSync(path.join(cwd, 'raw')).sort()).toEqual(['001-a.json', '002-d.json']);
-    const scans = await h.request('GET', `/api/v1/scans?siteId=cli-site&sha=${sha}`, { key });
+    const scans = await h.request<ScanList>('GET', `/api/v1/scans?siteId=cli-site&sha=${sha}`, { key });
     expect(scans.body.data).toHaveLength(1);
 
     const pass = await runNode(
