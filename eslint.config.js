@@ -71,13 +71,6 @@ const LAYER_EXCEPTIONS = {};
 
 const UNTYPED_TESTS = [
   'test/helpers/harness.ts',
-  'test/reliability/hostile-values.test.ts',
-  'test/reliability/limits.test.ts',
-  'test/reliability/openapi-arbitrary.ts',
-  'test/reliability/row-counts.ts',
-  'test/reliability/scan-parts-crash.test.ts',
-  'test/reliability/security.test.ts',
-  'test/reliability/two-instances.test.ts',
 ];
 
 function zonesWithout(allowed) {

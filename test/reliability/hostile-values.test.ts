@@ -175,7 +175,10 @@ function stringLeaves(value: unknown, prefix: string[] = [], out: string[][] = [
 
 function replaceAt(value: unknown, path: string[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string, unknown>;
+  const copy = (Array.isArray(value) ? [...(value as unknown[])] : { ...(value as object) }) as Record<
+    string,
+    unknown
+  >;
   copy[path[0]] = replaceAt(copy[path[0]], path.slice(1), replacement);
   return copy;
 }

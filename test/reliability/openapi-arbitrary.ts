@@ -234,7 +234,7 @@ function pathsOf(value: unknown, prefix: string[] = [], out: string[][] = []): s
 function replaceAt(value: unknown, path: string[], replacement: unknown, drop: boolean): unknown {
   if (path.length === 0) return replacement;
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
-    ? [...value]
+    ? [...(value as unknown[])]
     : { ...(value as Record<string, unknown>) };
   const [head, ...rest] = path;
   if (rest.length === 0 && drop && !Array.isArray(copy)) {

@@ -7,15 +7,18 @@ const cache = new WeakMap<Knex, string[]>();
 async function tablesOf(db: Knex): Promise<string[]> {
   const cached = cache.get(db);
   if (cached) return cached;
-  const client = String(db.client.config.client);
+  // Knex types its client as any: only the configured driver's name is read.
+  const client = String((db.client as { config: { client: unknown } }).config.client);
   const rows: Array<{ name: string }> =
     client === 'pg'
       ? (
-          await db.raw(
+          await db.raw<{ rows: Array<{ name: string }> }>(
             "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
           )
         ).rows
-      : await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'");
+      : await db.raw<Array<{ name: string }>>(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
+        );
   const tables = rows
     .map((r) => r.name)
     .filter((n) => !IGNORED.has(n) && !n.startsWith('knex_'))
@@ -28,7 +31,9 @@ async function tablesOf(db: Knex): Promise<string[]> {
 export async function rowCounts(db: Knex): Promise<Record<string, number>> {
   const tables = await tablesOf(db);
   const sql = tables.map((t) => `select '${t}' as t, count(*) as c from "${t}"`).join(' union all ');
-  const result = await db.raw(sql);
-  const rows: Array<{ t: string; c: number | string }> = Array.isArray(result) ? result : result.rows;
+  // SQLite answers the rows, PostgreSQL a result that holds them.
+  type CountRow = { t: string; c: number | string };
+  const result = await db.raw<CountRow[] | { rows: CountRow[] }>(sql);
+  const rows: CountRow[] = Array.isArray(result) ? result : result.rows;
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.c)]));
 }

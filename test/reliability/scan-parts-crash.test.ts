@@ -1,3 +1,4 @@
+import type { CreatedScan, OpenScan, ScanPartAccepted } from '../helpers/api-types.js';
 import { dbKinds } from '../helpers/harness.js';
 import { createPgDatabase, ServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 
@@ -24,7 +25,14 @@ const partBody = (k: number) =>
     })),
   });
 
-async function post(server: ServerProcess, key: string, path: string, body?: string, idem?: string) {
+/** The answer of type T, or (status 0) none when the request was cut off by the kill. */
+async function post<T>(
+  server: ServerProcess,
+  key: string,
+  path: string,
+  body?: string,
+  idem?: string,
+): Promise<{ status: number; json: Partial<T> }> {
   try {
     const res = await fetch(server.url + path, {
       method: 'POST',
@@ -35,9 +43,9 @@ async function post(server: ServerProcess, key: string, path: string, body?: str
       },
       body,
     });
-    return { status: res.status, json: (await res.json()) as Record<string, any> };
+    return { status: res.status, json: (await res.json()) as T };
   } catch {
-    return { status: 0, json: {} as Record<string, any> }; // cut off by the kill
+    return { status: 0, json: {} }; // cut off by the kill
   }
 }
 
@@ -57,7 +65,7 @@ describe.each(dbKinds)('a scan in parts survives a SIGKILL (%s)', (db) => {
     });
     await server.start();
     const { key } = await server.createKey('parts');
-    const opened = await post(
+    const opened = await post<OpenScan>(
       server,
       key,
       '/api/v1/scans',
@@ -77,10 +85,12 @@ describe.each(dbKinds)('a scan in parts survives a SIGKILL (%s)', (db) => {
     const s = server;
     const answers = await Promise.all(
       Array.from({ length: PARTS }, (_, k) =>
-        post(s, key, `/api/v1/scans/${id}/pages`, partBody(k), `crawl-part-${k}`).then((a) => {
-          if (a.status === 200 && ++acknowledged === KILL_AFTER) killed = s.kill();
-          return { k, ...a };
-        }),
+        post<ScanPartAccepted>(s, key, `/api/v1/scans/${id}/pages`, partBody(k), `crawl-part-${k}`).then(
+          (a) => {
+            if (a.status === 200 && ++acknowledged === KILL_AFTER) killed = s.kill();
+            return { k, ...a };
+          },
+        ),
       ),
     );
     await killed;
@@ -100,14 +110,16 @@ describe.each(dbKinds)('a scan in parts survives a SIGKILL (%s)', (db) => {
     expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
 
     const retries = await Promise.all(
-      cut.map((k) => post(s, key, `/api/v1/scans/${id}/pages`, partBody(k), `crawl-part-${k}`)),
+      cut.map((k) =>
+        post<ScanPartAccepted>(s, key, `/api/v1/scans/${id}/pages`, partBody(k), `crawl-part-${k}`),
+      ),
     );
     expect(retries.map((r) => r.status)).toEqual(cut.map(() => 200));
     const storedBeforeRetry = retries.filter((r) => r.json.part?.replayed).length;
-    const done = await post(server, key, `/api/v1/scans/${id}/complete`);
+    const done = await post<CreatedScan>(server, key, `/api/v1/scans/${id}/complete`);
     expect(done.status).toBe(200);
-    expect(done.json.summary.pages).toBe(PARTS * PAGES_PER_PART);
-    expect(done.json.summary.issues).toBe(PARTS * PAGES_PER_PART * 10);
+    expect(done.json.summary?.pages).toBe(PARTS * PAGES_PER_PART);
+    expect(done.json.summary?.issues).toBe(PARTS * PAGES_PER_PART * 10);
 
     const read = await fetch(`${server.url}/api/v1/scans/${id}`, {
       headers: { authorization: `Bearer ${key}` },

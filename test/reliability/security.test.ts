@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import type { CreatedKey, Problem } from '../helpers/api-types.js';
 import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { fromSchema, type OpenApiDoc, type Operation } from './openapi-arbitrary.js';
@@ -60,9 +61,11 @@ describe.each(dbKinds)('security (%s)', (db) => {
     const checked: string[] = [];
     // Reads: B sees 404 exactly like a missing id.
     for (const { template, id } of owned) {
-      const res = await h.request('GET', fill(template, id), { key: keyB });
+      const res = await h.request<Problem>('GET', fill(template, id), { key: keyB });
       expect([template, id, res.status, res.body?.code]).toEqual([template, id, 404, 'not_found']);
-      const missing = await h.request('GET', fill(template, id.slice(0, 4) + 'doesnotexist'), { key: keyB });
+      const missing = await h.request<Problem>('GET', fill(template, id.slice(0, 4) + 'doesnotexist'), {
+        key: keyB,
+      });
       expect(res.body.title).toBe(missing.body.title);
       expect(res.body.detail).toBe(missing.body.detail);
       checked.push(`GET ${template}`);
@@ -151,14 +154,14 @@ describe.each(dbKinds)('security (%s)', (db) => {
   });
 
   it('a revoked key stops working at once', async () => {
-    const created = await h.request('POST', '/api/v1/keys', {
+    const created = await h.request<CreatedKey>('POST', '/api/v1/keys', {
       admin: true,
       body: { name: 'to revoke', org: 'rev' },
     });
-    const key = created.body.key as string;
+    const key = created.body.key;
     expect((await h.request('GET', '/api/v1/keys/me', { key })).status).toBe(200);
     expect((await h.request('DELETE', `/api/v1/keys/${created.body.id}`, { admin: true })).status).toBe(204);
-    const after = await h.request('GET', '/api/v1/keys/me', { key });
+    const after = await h.request<Problem>('GET', '/api/v1/keys/me', { key });
     expect([after.status, after.body.code]).toEqual([401, 'unauthorized']);
     expect(after.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
@@ -173,7 +176,7 @@ describe.each(dbKinds)('security (%s)', (db) => {
     for (let i = 0; i < 40; i++) {
       // Well-formed guesses, so every attempt costs a lookup and a hash comparison.
       const guess = `a11y_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
-      const res = await h.request('GET', '/api/v1/keys/me', { key: guess });
+      const res = await h.request<Problem>('GET', '/api/v1/keys/me', { key: guess });
       if (res.status === 401) unauthorized += 1;
       if (res.status === 429) {
         limited += 1;
@@ -193,7 +196,7 @@ describe.each(dbKinds)('security (%s)', (db) => {
 /** Fields that may legitimately move between two reads of an untouched resource. */
 function stable(text: string): unknown {
   const volatile = new Set(['last_used_at', 'check_run']);
-  return JSON.parse(text, (k, v) => (volatile.has(k) ? undefined : v));
+  return JSON.parse(text, (k, v: unknown) => (volatile.has(k) ? undefined : v));
 }
 
 describe('credentials never reach the logs (real server process, LOG_LEVEL=debug)', () => {

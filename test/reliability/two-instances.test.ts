@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
+import type { CreatedScan, CreatedWebhook, DeployEvent, ScanDetail } from '../helpers/api-types.js';
 import { describeWith, postgres } from '../helpers/requirements.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -48,7 +49,8 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
   });
 
   const at = (n: number) => instances[n % 2];
-  async function call(n: number, method: string, path: string, key?: string, body?: unknown) {
+  /** A request to instance n % 2; its answer read as T (the body is absent when the answer has none). */
+  async function call<T = unknown>(n: number, method: string, path: string, key?: string, body?: unknown) {
     const res = await fetch(at(n).url + path, {
       method,
       headers: {
@@ -58,7 +60,7 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
   }
 
   /** Fixed one-minute windows: start a counting test early in a window so it cannot straddle two. */
@@ -96,7 +98,7 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
     const keys = await Promise.all([0, 1, 2, 3].map((i) => at(i).createKey('two-org')));
     let webhook: { id: string } | undefined;
     if (paths['/api/v1/webhooks']) {
-      const res = await call(0, 'POST', '/api/v1/webhooks', keys[0].key, {
+      const res = await call<CreatedWebhook>(0, 'POST', '/api/v1/webhooks', keys[0].key, {
         url: `${receiver.url}/hook`,
         events: ['scan.created', 'deploy.completed'],
       });
@@ -109,7 +111,7 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
       Array.from({ length: 24 }, async (_, n) => {
         const sha = (0xabc000 + n).toString(16).padStart(40, '0');
         const issues = n % 7;
-        const res = await call(n, 'POST', '/api/v1/scans', keys[n % 4].key, {
+        const res = await call<CreatedScan>(n, 'POST', '/api/v1/scans', keys[n % 4].key, {
           url: 'https://two.example/',
           siteId: 'two-site',
           sha,
@@ -134,7 +136,7 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
       }),
     );
     for (const [n, s] of scans.entries()) {
-      const res = await call(n + 1, 'GET', `/api/v1/scans/${s.id}`, keys[1 + (n % 3)].key);
+      const res = await call<ScanDetail>(n + 1, 'GET', `/api/v1/scans/${s.id}`, keys[1 + (n % 3)].key);
       expect([res.status, res.body.summary?.issues]).toEqual([200, s.issues]);
     }
     let deploys = 0;
@@ -142,7 +144,10 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
       const head = scans.find((s) => s.issues > 0 && parseInt(s.sha, 16) - 0xabc000 >= 12)!;
       const results = await Promise.all(
         [0, 1, 2, 3].map((n) =>
-          call(n, 'POST', '/api/v1/deploy/trigger', keys[n].key, { siteId: 'two-site', sha: head.sha }),
+          call<DeployEvent>(n, 'POST', '/api/v1/deploy/trigger', keys[n].key, {
+            siteId: 'two-site',
+            sha: head.sha,
+          }),
         ),
       );
       deploys = results.length;
@@ -156,7 +161,12 @@ describeWith(postgres, 'two instances on one PostgreSQL', () => {
       expect(new Set(results.map((r) => r.body.passed)).size).toBe(1);
       expect(new Set(results.map((r) => r.body.scan_id)).size).toBe(1);
       for (const [n, r] of results.entries()) {
-        const again = await call(n + 1, 'GET', `/api/v1/deploy/${r.body.id}`, keys[(n + 1) % 4].key);
+        const again = await call<DeployEvent>(
+          n + 1,
+          'GET',
+          `/api/v1/deploy/${r.body.id}`,
+          keys[(n + 1) % 4].key,
+        );
         expect([again.status, again.body.passed]).toEqual([200, r.body.passed]);
       }
     }
