@@ -69,10 +69,6 @@ const layerZones = [
  */
 const LAYER_EXCEPTIONS = {};
 
-const UNTYPED_TESTS = [
-  'test/helpers/harness.ts',
-];
-
 function zonesWithout(allowed) {
   return layerZones.map((z) => ({ ...z, from: [z.from].flat().filter((f) => f !== allowed) }));
 }
@@ -145,23 +141,6 @@ export default tseslint.config(
         'error',
         { patterns: [{ group: ['**/schemas/**'], allowTypeImports: true }], paths: ['knex', 'express'] },
       ],
-    },
-  },
-  {
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
-  {
-    // Tests read answers with the types of the API's schemas (test/helpers/api-types.ts); the harness checks
-    // each answer against the OpenAPI document. These files still read some answers as `any` and are being
-    // moved over: shrink this list to nothing, never grow it.
-    files: UNTYPED_TESTS,
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   {

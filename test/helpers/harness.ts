@@ -36,7 +36,7 @@ export interface HarnessOptions {
   schema?: string;
 }
 
-export interface TestResponse<T = any> {
+export interface TestResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
@@ -61,7 +61,7 @@ export interface Harness {
   schema?: string;
   logs: string[];
   contract: ContractChecker;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   /** Creates an API key through the admin endpoint and returns the secret key string. */
   createKey(options?: {
     org?: string;
@@ -193,7 +193,7 @@ export function useHarness(options: HarnessOptions & { org?: string } = {}): Use
     await started?.close();
   });
   return new Proxy({} as UsedHarness, {
-    get(_target, property) {
+    get(_target, property): unknown {
       if (!started) throw new Error('useHarness: the harness is used before its beforeAll started it');
       if (property === 'key') {
         if (key === undefined) throw new Error('useHarness: no org was given, so there is no key');
@@ -201,7 +201,7 @@ export function useHarness(options: HarnessOptions & { org?: string } = {}): Use
       }
       // The harness's methods are closures (no `this`), and `db` is a knex function with properties:
       // both are handed out as they are.
-      return Reflect.get(started, property);
+      return Reflect.get(started, property) as unknown;
     },
   });
 }

@@ -9,7 +9,7 @@ export interface Seen {
   /** The body's bytes as they came (gzip included). */
   raw: Buffer;
   /** The body parsed as JSON, undefined when empty or not JSON. */
-  body: any;
+  body: unknown;
 }
 export type Answer = (res: ServerResponse, seen: Seen) => void;
 
