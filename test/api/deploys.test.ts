@@ -1,6 +1,7 @@
 import { findDeploy, rerunDeploy, setDeployCheckRun } from '../../api/services/gate.js';
 import type { CreatedScan, DeployEvent, Problem, Waiver } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 const MAIN_SHA = 'a'.repeat(40);
 const HEAD_SHA = 'b'.repeat(40);
@@ -9,10 +10,6 @@ const SAME_SHA = 'd'.repeat(40);
 const UNKNOWN_SHA = 'e'.repeat(40);
 
 /** A row of the outbox as the test reads it. */
-interface OutboxRow {
-  payload: string;
-}
-
 interface NativeIssue {
   rule: string;
   impact?: string;
@@ -129,10 +126,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
 
   test('the decision is written to the outbox in the same transaction', async () => {
     const res = await trigger({ sha: HEAD_SHA });
-    const rows = (await h
-      .db('outbox_messages')
-      .where({ org: 'acme', type: 'deploy.completed' })) as OutboxRow[];
-    const payloads = rows.map((r) => JSON.parse(r.payload) as { data: DeployEvent });
+    const payloads = await eventPayloads(h.db, 'deploy.completed', 'acme');
     const mine = payloads.find((p) => p.data.id === res.body.id);
     expect(mine!.data).toEqual(res.body);
   });

@@ -9,6 +9,7 @@ import type {
   ScanPartAccepted,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 const SHA = 'b'.repeat(40);
 
@@ -29,15 +30,6 @@ function page(n: number, issues = 2) {
 const pagesFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => page(from + i));
 
 /** An outbox row and its payload, the event envelope (api/events/outbox.ts). */
-interface OutboxRow {
-  type: string;
-  payload: string;
-}
-interface ScanCreatedEvent {
-  type: string;
-  timestamp: string;
-  data: CreatedScan;
-}
 
 async function count(h: Harness, table: string, where: Record<string, string> = {}) {
   return Number((await h.db(table).where(where).count({ n: '*' }))[0].n);
@@ -124,10 +116,9 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
         (s) => s.id,
       ),
     ).toEqual([id]);
-    const events = await h.db<OutboxRow>('outbox_messages').where({ type: 'scan.created' });
+    const events = await eventPayloads(h.db, 'scan.created');
     expect(events).toHaveLength(1);
-    const payload = JSON.parse(events[0].payload) as ScanCreatedEvent;
-    expect(payload.data ?? payload).toMatchObject({ id });
+    expect(events[0].data).toMatchObject({ id });
 
     // Completing again answers the same scan without a second event; no more parts.
     const again = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { FINGERPRINT_VERSION } from '../../api/domain/fingerprint.js';
 import type { CreatedScan, Problem, ScanDetail, ScanList, Waiver } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 const SHA = 'a'.repeat(40);
 /** A reporter's output, sent on as it is. */
@@ -14,18 +15,6 @@ interface SiteRow {
   org: string;
   site_id: string;
   base_branch: string | null;
-}
-interface OutboxRow {
-  org: string;
-  type: string;
-  payload: string;
-}
-
-/** An outbox message's payload: the event envelope (api/events/outbox.ts). */
-interface ScanCreatedEvent {
-  type: string;
-  timestamp: string;
-  data: CreatedScan;
 }
 
 function nativeScan(overrides: Record<string, unknown> = {}) {
@@ -188,8 +177,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       key: h.key,
       body: nativeScan({ siteId: 'outbox-site' }),
     });
-    const rows = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'scan.created' });
-    const payloads = rows.map((r) => JSON.parse(r.payload) as ScanCreatedEvent);
+    const payloads = await eventPayloads(h.db, 'scan.created', 'acme');
     const mine = payloads.find((p) => p.data.id === created.body.id);
     expect(mine).toMatchObject({ type: 'scan.created', data: created.body });
   });

@@ -1,23 +1,15 @@
 import type { Problem, Waiver, WaiverList } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 const DAY = 86_400_000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
 
 /** The stored columns these tests read or write: an outbox row (and its payload's event), a waiver row. */
-interface OutboxRow {
-  org: string;
-  type: string;
-  payload: string;
-}
-interface OutboxPayload {
-  data: { id: string };
-}
 interface WaiverRow {
   id: string;
   expires_at: string | null;
 }
-const payloadOf = (row: OutboxRow) => JSON.parse(row.payload) as OutboxPayload;
 
 describe.each(dbKinds)('waivers (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
@@ -65,8 +57,8 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     const got = await h.request<Waiver>('GET', `/api/v1/waivers/${res.body.id}`, { key: h.key });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
-    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'waiver.created' });
-    expect(events.map((e) => payloadOf(e).data.id)).toContain(res.body.id);
+    const events = await eventPayloads(h.db, 'waiver.created', 'acme');
+    expect(events.map((e) => e.data.id)).toContain(res.body.id);
   });
 
   test('validation: reason required, expires_at in the future and at most 365 days away', async () => {
@@ -113,8 +105,8 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     expect((await h.request<Waiver>('GET', `/api/v1/waivers/${w.id}`, { key: h.key })).body.status).toBe(
       'revoked',
     );
-    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'waiver.revoked' });
-    expect(events.filter((e) => payloadOf(e).data.id === w.id)).toHaveLength(1);
+    const events = await eventPayloads(h.db, 'waiver.revoked', 'acme');
+    expect(events.filter((e) => e.data.id === w.id)).toHaveLength(1);
   });
 
   test('list filters by siteId and active, newest first, paginated', async () => {

@@ -3,17 +3,9 @@ import { sweepExpiredWaivers } from '../../api/services/waiver-expiry.js';
 import { newId } from '../../api/domain/ids.js';
 import type { CreatedWebhook } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import type { EventPayload, OutboxRow } from '../helpers/outbox.js';
 
 /** The stored columns these tests read: outbox messages (and their payload), waivers, deliveries. */
-interface OutboxRow {
-  type: string;
-  org: string;
-  payload: string;
-}
-interface EventPayload {
-  type: string;
-  data: { id: string; siteId: string; rule: string };
-}
 interface WaiverRow {
   id: string;
   expired_event_at: string | null;
@@ -91,7 +83,7 @@ describe.each(dbKinds)('waiver.expired sweep (%s)', (db) => {
 
     const events = await h.db<OutboxRow>('outbox_messages').where({ type: 'waiver.expired' }).orderBy('org');
     expect(events).toHaveLength(2);
-    const payloads = events.map((e) => JSON.parse(e.payload) as EventPayload);
+    const payloads = events.map((e) => JSON.parse(e.payload) as EventPayload<'waiver.expired'>);
     expect(payloads.map((p) => p.data.id).sort()).toEqual([...expired].sort());
     expect(events.map((e) => e.org)).toEqual(['w1', 'w2']);
     expect(payloads[0]).toMatchObject({
