@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { CreatedKey, CreatedWebhook, KeyInfo, Problem } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness, type TestResponse } from '../helpers/harness.js';
+import { dbKinds, useHarness, type TestResponse } from '../helpers/harness.js';
 
 const keyBody = (name: string) => ({ name, org: 'acme', scopes: ['read'] });
 
@@ -10,13 +10,7 @@ interface IdempotencyRow {
 }
 
 describe.each(dbKinds)('HTTP behaviour of every endpoint (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { BODY_LIMIT_MB: '1' } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, env: { BODY_LIMIT_MB: '1' } });
 
   const countKeys = async () => Number((await h.db('api_keys').count({ n: '*' }))[0].n);
 
@@ -216,13 +210,7 @@ describe.each(dbKinds)('HTTP behaviour of every endpoint (%s)', (db) => {
 });
 
 describe.each(dbKinds)('rate limits (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '5', AUTH_FAILURES_PER_MINUTE: '4' } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '5', AUTH_FAILURES_PER_MINUTE: '4' } });
 
   test('a key gets its per-minute budget, then 429 with Retry-After and RateLimit headers', async () => {
     const key = await h.createKey();

@@ -6,7 +6,7 @@ import type {
   Problem,
   RotatedKey,
 } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 const ALL = ['ingest', 'gate', 'read', 'manage', 'admin'];
 
@@ -19,14 +19,13 @@ interface OutboxRow {
 }
 
 describe.each(dbKinds)('key management by org admins (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   let adminA: string;
   let adminB: string;
   let plainA: string;
   let keyOfA: { id: string; key: string };
 
   beforeAll(async () => {
-    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
     adminA = await h.createKey({ org: 'org-a', scopes: ALL, name: 'admin a' });
     adminB = await h.createKey({ org: 'org-b', scopes: ALL, name: 'admin b' });
     plainA = await h.createKey({ org: 'org-a', name: 'plain a' });
@@ -35,9 +34,6 @@ describe.each(dbKinds)('key management by org admins (%s)', (db) => {
       body: { name: 'ci of a' },
     });
     keyOfA = { id: res.body.id, key: res.body.key };
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   test('an org admin creates keys in its own org; naming another org is 403 and stores nothing', async () => {

@@ -1,24 +1,20 @@
 import { jest } from '@jest/globals';
 import { controlClock } from '../helpers/clock.js';
 import type { AdminKeyInfo, CreatedKey, Problem, RotatedKey } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { ConsoleClient } from '../console/client.js';
 
 const ALL = ['ingest', 'gate', 'read', 'manage', 'admin'];
 
 describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   let admin: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
     admin = await h.createKey({ org: 'rot', scopes: ALL, name: 'rot admin' });
   });
   afterEach(() => {
     jest.useRealTimers();
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   const me = (key: string) => h.request('GET', '/api/v1/keys/me', { key }).then((r) => r.status);

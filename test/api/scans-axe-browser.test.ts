@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { closeBrowser, runAxe, type AxeResults } from '../helpers/axe-browser.js';
 import type { CreatedScan, ScanDetail } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { FIXTURE_PAGES } from '../fixtures/axe/pages.js';
 
@@ -12,21 +12,13 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
   });
 
   describe.each(dbKinds)('%s', (db) => {
-    let h: Harness;
-    let key: string;
-    beforeAll(async () => {
-      h = await startHarness({ db });
-      key = await h.createKey({ org: 'browser' });
-    });
-    afterAll(async () => {
-      await h.close();
-    });
+    const h = useHarness({ db, org: 'browser' });
 
     async function submit(sha: string, pages: Array<{ url: string; html: string }>) {
       const results: AxeResults[] = [];
       for (const page of pages) results.push(await runAxe(page.html, { url: page.url }));
       const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
-        key,
+        key: h.key,
         body: {
           url: 'http://fixture.test/',
           siteId: 'browser',
@@ -36,7 +28,7 @@ describeWith(chromium, 'axe-core in Chromium → POST /scans → GET /scans/:id'
         },
       });
       expect(created.status).toBe(201);
-      const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key });
+      const got = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key: h.key });
       expect(got.status).toBe(200);
       return { results, created: created.body, scan: got.body };
     }

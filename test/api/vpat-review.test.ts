@@ -19,7 +19,7 @@ import type {
   VpatList,
   VpatReport,
 } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 // From draft to final on a real axe-core run in Chromium over three pages written here: an unlabelled input,
 // an image without alt text, and a clean page. Without Chromium these tests cannot mean anything: they fail
@@ -93,17 +93,13 @@ function pdfText(pdf: Buffer, name: string): { info: string; text: string } {
 }
 
 describeBrowser.each(dbKinds)('VPAT review, publication, diff and exports (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db });
   let key: string;
   let readKey: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db });
     key = await h.createKey({ org: 'acme', name: 'compliance-bot' });
     readKey = await h.createKey({ org: 'acme', scopes: ['read'] });
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   async function scan(pages: Array<keyof typeof PAGES>): Promise<string> {

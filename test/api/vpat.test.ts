@@ -12,7 +12,7 @@ import type {
   VpatReport,
   Waiver,
 } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 
 // An axe-core result, passed through to the API as it is.
 const fixture = (name: string) =>
@@ -56,14 +56,13 @@ afterAll(async () => {
 });
 
 describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db });
   let key: string;
   let readKey: string;
   let otherKey: string;
   let axeScanId: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db });
     key = await h.createKey({ org: 'acme', name: 'compliance-bot' });
     readKey = await h.createKey({ org: 'acme', scopes: ['read'] });
     otherKey = await h.createKey({ org: 'globex' });
@@ -84,9 +83,6 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     });
     expect(res.status).toBe(201);
     axeScanId = res.body.id;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   async function scan(body: Record<string, unknown>, k = key): Promise<string> {

@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import type { CreatedScan, CreatedWebhook, DeployEvent, VpatReport, Waiver } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -19,26 +19,23 @@ const SHA_HEAD = 'c'.repeat(40);
  * signed, and match the payload schemas the OpenAPI document publishes under `webhooks`.
  */
 describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
-  let h: Harness;
   let rx: Receiver;
-  let key: string;
   let worker: DeliveryWorker;
-
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    key = await h.createKey({ org: 'acme' });
-    worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0, 50], timeoutMs: 2000 });
-    rx = await startReceiver();
-  });
+  // Declared before the harness, so that it runs before the harness closes (afterAll hooks run in order).
   afterAll(async () => {
     await worker.stop();
     await rx.close();
-    await h.close();
+  });
+  const h = useHarness({ db, org: 'acme', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+
+  beforeAll(async () => {
+    worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0, 50], timeoutMs: 2000 });
+    rx = await startReceiver();
   });
 
   test('scan, gate, waiver and VPAT events arrive signed and match their published schemas', async () => {
     const sub = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: rx.url + '/all', events: ['*'] },
     });
     expect(sub.status).toBe(201);
@@ -49,7 +46,7 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
       issues: [{ rule, impact: 'serious', selector: '#buy', wcag: ['1.4.3'] }],
     });
     const post = async <T>(path: string, body: unknown) => {
-      const res = await h.request<T>('POST', path, { key, body });
+      const res = await h.request<T>('POST', path, { key: h.key, body });
       expect(res.status).toBe(201);
       return res.body;
     };
@@ -74,7 +71,7 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
       reason: 'decorative images, fixed next sprint',
       expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
     });
-    const revoked = await h.request('DELETE', `/api/v1/waivers/${waiver.id}`, { key });
+    const revoked = await h.request('DELETE', `/api/v1/waivers/${waiver.id}`, { key: h.key });
     expect(revoked.status).toBeLessThan(300);
     const vpat = await post<VpatReport>('/api/v1/vpat/generate', {
       siteId: 'shop',

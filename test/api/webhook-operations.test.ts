@@ -10,33 +10,30 @@ import type {
   Webhook as WebhookView,
   WebhookAttemptList,
 } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /** Operating a subscription: change it, pause it, ping it, redeliver, rotate its secret. */
 describe.each(dbKinds)('webhook operations (%s)', (db) => {
-  let h: Harness;
   let rx: Receiver;
-  let key: string;
   let otherOrg: string;
   let readOnly: string;
   let worker: DeliveryWorker;
+  // Declared before the harness, so that it runs before the harness closes (afterAll hooks run in order).
+  afterAll(async () => {
+    await worker.stop();
+    await rx.close();
+  });
+  const h = useHarness({ db, org: 'ops', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   beforeAll(async () => {
-    h = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    key = await h.createKey({ org: 'ops' });
     otherOrg = await h.createKey({ org: 'ops-other' });
     readOnly = await h.createKey({ org: 'ops', scopes: ['read'] });
     worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0], timeoutMs: 1000 });
     rx = await startReceiver();
   });
-  afterAll(async () => {
-    await worker.stop();
-    await rx.close();
-    await h.close();
-  });
 
-  async function subscribe(path: string, events: string[] = ['*'], k = key) {
+  async function subscribe(path: string, events: string[] = ['*'], k = h.key) {
     const res = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key: k,
       body: { url: rx.url + path, events },
@@ -45,13 +42,16 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     return res.body as { id: string; secret: string };
   }
   const attempts = async (id: string) =>
-    (await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, { key })).body
-      .data;
+    (
+      await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, {
+        key: h.key,
+      })
+    ).body.data;
 
   test('PATCH changes url, events and description; pausing stops deliveries, resuming restarts them', async () => {
     const sub = await subscribe('/patch-a', ['scan.created']);
     const patched = await h.request<WebhookView>('PATCH', `/api/v1/webhooks/${sub.id}`, {
-      key,
+      key: h.key,
       body: { url: rx.url + '/patch-b', events: ['deploy.completed'], description: 'release bot' },
     });
     expect(patched.status).toBe(200);
@@ -63,7 +63,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
       status: 'active',
     });
     const paused = await h.request<WebhookView>('PATCH', `/api/v1/webhooks/${sub.id}`, {
-      key,
+      key: h.key,
       body: { active: false },
     });
     expect(paused.body).toMatchObject({ active: false, status: 'disabled' });
@@ -71,7 +71,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     await worker.drain();
     expect(await attempts(sub.id)).toHaveLength(0);
     const resumed = await h.request<WebhookView>('PATCH', `/api/v1/webhooks/${sub.id}`, {
-      key,
+      key: h.key,
       body: { active: true },
     });
     expect(resumed.body).toMatchObject({ active: true, status: 'active', disabled_reason: null });
@@ -80,9 +80,9 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     const after = await attempts(sub.id);
     expect(after.map((a) => a.event)).toEqual(['deploy.completed']);
     // Refusals: a private target without the setting is checked on PATCH too; unknown fields; other orgs.
-    expect((await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key, body: { nope: 1 } })).status).toBe(
-      422,
-    );
+    expect(
+      (await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key: h.key, body: { nope: 1 } })).status,
+    ).toBe(422);
     const foreign = await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, {
       key: otherOrg,
       body: { active: false },
@@ -93,9 +93,9 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
       body: { active: false },
     });
     expect(lacking.status).toBe(403);
-    expect((await h.request<WebhookView>('GET', `/api/v1/webhooks/${sub.id}`, { key })).body.active).toBe(
-      true,
-    );
+    expect(
+      (await h.request<WebhookView>('GET', `/api/v1/webhooks/${sub.id}`, { key: h.key })).body.active,
+    ).toBe(true);
   });
 
   test('ping delivers a signed webhook.ping to that subscription only, listed with its deliveries', async () => {
@@ -103,7 +103,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     const bystander = await subscribe('/bystander', ['*']);
     rx.secrets.set('/ping', sub.secret);
     const before = rx.received.length;
-    const res = await h.request<ScheduledDelivery>('POST', `/api/v1/webhooks/${sub.id}/ping`, { key });
+    const res = await h.request<ScheduledDelivery>('POST', `/api/v1/webhooks/${sub.id}/ping`, { key: h.key });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
       status: 'pending',
@@ -118,8 +118,8 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     expect(await attempts(bystander.id)).toHaveLength(0);
     expect((await h.request('POST', `/api/v1/webhooks/${sub.id}/ping`, { key: otherOrg })).status).toBe(404);
     expect((await h.request('POST', `/api/v1/webhooks/${sub.id}/ping`, { key: readOnly })).status).toBe(403);
-    await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key, body: { active: false } });
-    expect((await h.request('POST', `/api/v1/webhooks/${sub.id}/ping`, { key })).status).toBe(409);
+    await h.request('PATCH', `/api/v1/webhooks/${sub.id}`, { key: h.key, body: { active: false } });
+    expect((await h.request('POST', `/api/v1/webhooks/${sub.id}/ping`, { key: h.key })).status).toBe(409);
   });
 
   test('redeliver sends a failed delivery again with the same webhook-id; a pending one is 409', async () => {
@@ -142,7 +142,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
       'POST',
       `/api/v1/webhooks/${sub.id}/deliveries/${failed.delivery_id}/redeliver`,
       {
-        key,
+        key: h.key,
       },
     );
     expect(again.status).toBe(202);
@@ -152,7 +152,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
       'POST',
       `/api/v1/webhooks/${sub.id}/deliveries/${failed.delivery_id}/redeliver`,
       {
-        key,
+        key: h.key,
       },
     );
     expect(twice.status).toBe(409);
@@ -170,7 +170,7 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     expect((await h.request('POST', path, { key: readOnly })).status).toBe(403);
     const other = await subscribe('/redeliver-other', ['scan.created']);
     const wrongSub = `/api/v1/webhooks/${other.id}/deliveries/${failed.delivery_id}/redeliver`;
-    expect((await h.request('POST', wrongSub, { key })).status).toBe(404);
+    expect((await h.request('POST', wrongSub, { key: h.key })).status).toBe(404);
     rx.respond = (_n, _req, res) => {
       res.statusCode = 204;
       res.end();

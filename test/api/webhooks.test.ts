@@ -6,7 +6,7 @@ import type { DeliveryWorker } from '../../api/events/delivery-worker.js';
 import { writeOutboxMessage } from '../../api/events/outbox.js';
 import type { EventType } from '../../api/schemas/events.js';
 import type { CreatedWebhook, Problem, WebhookAttemptList, WebhookList } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,14 +39,15 @@ async function runUntil(worker: DeliveryWorker, done: () => boolean | Promise<bo
 }
 
 describe.each(dbKinds)('webhooks (%s)', (db) => {
-  let h: Harness;
   let rx: Receiver;
-  let key: string;
   let worker: DeliveryWorker;
+  // Declared before the harness, so that it runs before the harness closes (afterAll hooks run in order).
+  afterAll(async () => {
+    await worker.stop();
+  });
+  const h = useHarness({ db, org: 'acme', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    key = await h.createKey({ org: 'acme' });
+  beforeAll(() => {
     worker = createDeliveryWorker(h.server.service.ctx, { retryDelaysMs: [0, 50, 50, 50], timeoutMs: 500 });
   });
   beforeEach(async () => {
@@ -55,12 +56,8 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   afterEach(async () => {
     await rx.close();
   });
-  afterAll(async () => {
-    await worker.stop();
-    await h.close();
-  });
 
-  async function subscribe(path: string, events: string[] = ['*'], k = key) {
+  async function subscribe(path: string, events: string[] = ['*'], k = h.key) {
     const res = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
       key: k,
       body: { url: rx.url + path, events },
@@ -73,7 +70,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   const emit = (type: EventType, data: Record<string, unknown> = { id: 'x' }, org = 'acme') =>
     h.db.transaction((trx) => writeOutboxMessage(trx, org, type, data));
 
-  const attempts = async (id: string, k = key) => {
+  const attempts = async (id: string, k = h.key) => {
     const res = await h.request<WebhookAttemptList>('GET', `/api/v1/webhooks/${id}/deliveries?limit=100`, {
       key: k,
     });
@@ -83,7 +80,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
 
   test('create shows the secret once, stores it encrypted, lists and deletes', async () => {
     const created = await h.request<CreatedWebhook>('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: rx.url + '/crud', events: ['scan.created', 'deploy.completed'], description: 'ci' },
     });
     expect(created.status).toBe(201);
@@ -95,13 +92,17 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(JSON.stringify(row)).not.toContain(created.body.secret.slice(6));
     expect(row!.secret_sealed).toMatch(/^v1:/);
 
-    const list = await h.request<WebhookList>('GET', '/api/v1/webhooks', { key });
+    const list = await h.request<WebhookList>('GET', '/api/v1/webhooks', { key: h.key });
     const listed = list.body.data.find((w: { id: string }) => w.id === created.body.id);
     expect(listed).toMatchObject({ url: rx.url + '/crud', description: 'ci' });
     expect((listed as Record<string, unknown>).secret).toBeUndefined();
 
-    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(204);
-    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
+    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key: h.key })).status).toBe(
+      204,
+    );
+    expect((await h.request('DELETE', `/api/v1/webhooks/${created.body.id}`, { key: h.key })).status).toBe(
+      404,
+    );
   });
 
   test('bad subscriptions are 422 with pointers and store nothing', async () => {
@@ -116,7 +117,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       [{ events: ['*'] }, '#/url'],
     ];
     for (const [body, pointer] of cases) {
-      const res = await h.request<Problem>('POST', '/api/v1/webhooks', { key, body });
+      const res = await h.request<Problem>('POST', '/api/v1/webhooks', { key: h.key, body });
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
       expect(res.body.errors?.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
@@ -154,7 +155,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   test('NUL in a description, an id or a forged cursor is a client mistake (422/404), never a 500', async () => {
     const before = await h.db('webhook_subscriptions').count({ n: '*' }).first();
     const nul = await h.request<Problem>('POST', '/api/v1/webhooks', {
-      key,
+      key: h.key,
       body: { url: rx.url + '/nul', events: ['*'], description: 'a\u0000b' },
     });
     expect(nul.status).toBe(422);
@@ -162,8 +163,8 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(await h.db('webhook_subscriptions').count({ n: '*' }).first()).toEqual(before);
 
     const badId = encodeURIComponent('whk_\u0000');
-    expect((await h.request('GET', `/api/v1/webhooks/${badId}/deliveries`, { key })).status).toBe(404);
-    expect((await h.request('DELETE', `/api/v1/webhooks/${badId}`, { key })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/webhooks/${badId}/deliveries`, { key: h.key })).status).toBe(404);
+    expect((await h.request('DELETE', `/api/v1/webhooks/${badId}`, { key: h.key })).status).toBe(404);
 
     const sub = await subscribe('/cursor');
     const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -176,11 +177,11 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       ['/api/v1/webhooks', [1, 2]],
     ];
     for (const [path, values] of forged) {
-      const res = await h.request<Problem>('GET', `${path}?cursor=${cursor(values)}`, { key });
+      const res = await h.request<Problem>('GET', `${path}?cursor=${cursor(values)}`, { key: h.key });
       expect([path, values, res.status]).toEqual([path, values, 422]);
       expect(res.body.errors?.[0].pointer).toBe('#/query/cursor');
     }
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('an org holds at most 50 subscriptions: every event fans out to each of them inside the ingest', async () => {
@@ -206,7 +207,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(await h.db('webhook_subscriptions').where({ org: 'many' })).toHaveLength(50);
     // Another org is not affected, and deleting one makes room again.
     const notMany = await subscribe('/not-many');
-    await h.request('DELETE', `/api/v1/webhooks/${notMany.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${notMany.id}`, { key: h.key });
     expect((await h.request('DELETE', `/api/v1/webhooks/${ids[0]}`, { key: k })).status).toBe(204);
     const again = await h.request('POST', '/api/v1/webhooks', {
       key: k,
@@ -227,7 +228,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     await emit('scan.created', { id: 'scn_other' }, 'other');
     await worker.drain();
     expect(rx.received).toHaveLength(0);
-    await h.request('DELETE', `/api/v1/webhooks/${mine.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${mine.id}`, { key: h.key });
   });
 
   test('a delivery carries Standard Webhooks headers and verifies with standardwebhooks', async () => {
@@ -254,7 +255,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       response_status: 204,
       attempt: 1,
     });
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('500 is retried until it succeeds; attempts are listed newest first with a cursor', async () => {
@@ -280,7 +281,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'GET',
       `/api/v1/webhooks/${sub.id}/deliveries?limit=2`,
       {
-        key,
+        key: h.key,
       },
     );
     expect(first.body.data).toHaveLength(2);
@@ -288,11 +289,11 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const second = await h.request<WebhookAttemptList>(
       'GET',
       `/api/v1/webhooks/${sub.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`,
-      { key },
+      { key: h.key },
     );
     expect(second.body.data.map((a: { attempt: number }) => a.attempt)).toEqual([1]);
     expect(second.body.next_cursor).toBeNull();
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('a delivery that fails every attempt is given up', async () => {
@@ -306,7 +307,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     const list = await attempts(sub.id);
     expect(list.map((a) => a.outcome)).toEqual(['failed', 'retrying', 'retrying', 'retrying']);
     expect(list[0].next_attempt_at).toBeNull();
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('410 disables the subscription and drops its pending deliveries', async () => {
@@ -322,13 +323,13 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     await sleep(150);
     await worker.drain();
     expect(rx.received).toHaveLength(1);
-    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key })).body.data.find(
+    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key: h.key })).body.data.find(
       (w: { id: string }) => w.id === sub.id,
     );
     expect(listed?.status).toBe('disabled');
     expect(listed?.disabled_reason).toMatch(/410/);
     expect((await attempts(sub.id)).map((a) => [a.outcome, a.response_status])).toEqual([['failed', 410]]);
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('a subscription that has failed for days is disabled; one success clears the failing streak', async () => {
@@ -358,14 +359,14 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       .update({ failing_since: new Date(Date.now() - 6 * 86_400_000).toISOString() });
     await sleep(80);
     await worker.runOnce(); // the retry fails too, six days into the streak
-    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key })).body.data.find(
+    const listed = (await h.request<WebhookList>('GET', '/api/v1/webhooks', { key: h.key })).body.data.find(
       (w: { id: string }) => w.id === sub.id,
     );
     expect(listed?.status).toBe('disabled');
     expect(listed?.disabled_reason).toMatch(/every delivery has failed since/);
     const pending = await h.db('webhook_deliveries').where({ subscription_id: sub.id, status: 'pending' });
     expect(pending).toHaveLength(0);
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('a receiver that does not answer in time is a failed attempt', async () => {
@@ -377,7 +378,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(a).toMatchObject({ outcome: 'retrying', response_status: null });
     expect(a.error).toMatch(/no answer within 0.5 s/);
     expect(a.duration_ms).toBeGreaterThanOrEqual(450);
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('redirects are not followed and Retry-After is honoured', async () => {
@@ -409,7 +410,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       3_500_000,
     );
     target.close();
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('a binary answer (NUL bytes) is recorded as an attempt, not left leased and re-sent', async () => {
@@ -425,7 +426,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(list[0].response_excerpt).toBe('A\uFFFDB\uFFFD');
     const [delivery] = await h.db<DeliveryRow>('webhook_deliveries').where({ subscription_id: sub.id });
     expect(delivery).toMatchObject({ attempts: 1, locked_by: null });
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('a worker on a host with a long name (63 characters, as Kubernetes allows) still claims and delivers', async () => {
@@ -442,14 +443,14 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
     expect(await longNamed.runOnce()).toBe(1);
     await longNamed.stop();
     expect(rx.received).toHaveLength(1);
-    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key });
+    await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key });
   });
 
   test('deleting a subscription stops its pending deliveries', async () => {
     const sub = await subscribe('/deleted', ['*']);
     await emit('waiver.created');
     await emit('waiver.revoked');
-    expect((await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key })).status).toBe(204);
+    expect((await h.request('DELETE', `/api/v1/webhooks/${sub.id}`, { key: h.key })).status).toBe(204);
     await worker.drain();
     expect(rx.received).toHaveLength(0);
     expect(await h.db('webhook_deliveries').where({ subscription_id: sub.id })).toHaveLength(0);
