@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeployEvent, ScanList } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 
 // The committed bundle (dist/index.js) as GitHub runs it: a node process with INPUT_* variables and the
 // GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, against the real API server on loopback.
@@ -140,12 +140,11 @@ describe.each(dbKinds)('details-url under PUBLIC_URL, the bundle against the rea
 });
 
 describe.each(dbKinds)('the bundle as a process against the real server (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db });
   let key: string;
   let inputs: Record<string, string>;
 
   beforeAll(async () => {
-    h = await startHarness({ db });
     key = await h.createKey({ name: 'ci', scopes: ['ingest', 'gate'] });
     inputs = {
       'api-url': h.url,
@@ -161,9 +160,6 @@ describe.each(dbKinds)('the bundle as a process against the real server (%s)', (
       throw new Error(`the baseline step stored no scan (exit ${base.code}):\n${base.stdout}${base.stderr}`);
     }
     expect(base.stderr).toBe('');
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   test('a regression fails the job: exit 1, passed=false, annotations on source lines, summary file', async () => {

@@ -3,16 +3,14 @@ import { ApiClient } from '../../action/api-client.js';
 import type { ScanRequest } from '../../action/api-types.js';
 import { batches, submitScan } from '../../action/scan-submit.js';
 import type { ScanList } from '../helpers/api-types.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/harness.js';
 
 // Against the real server: a large scan goes in parts (the service offers them), a small one in one request.
-let h: Harness;
+const h = useHarness({ db: 'sqlite' });
 let key: string;
 beforeAll(async () => {
-  h = await startHarness({ db: 'sqlite' });
   key = await h.createKey({ name: 'ci', scopes: ['ingest', 'read'] });
 });
-afterAll(() => h?.close());
 
 const scanOf = (pages: number, sha: string): ScanRequest => ({
   url: 'https://shop.example.com/',

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import type { CreatedScan, DeployEvent } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 import {
   APP_ID,
   capturingLogger,
@@ -63,27 +63,19 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect());
 
 describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
-  let h: Harness;
-  let key: string;
   const probotLog = capturingLogger();
-
-  beforeAll(async () => {
-    h = await startHarness({
-      db,
-      probot: testProbot({ log: probotLog.logger }),
-      // Short enough for the hang test, long enough that a loaded machine (the first publication signs a
-      // JWT and exchanges a token) does not trip it: 1 s failed the 120-annotation test at load 7.8.
-      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
-    });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
+  const h = useHarness({
+    db,
+    org: 'acme',
+    probot: testProbot({ log: probotLog.logger }),
+    // Short enough for the hang test, long enough that a loaded machine (the first publication signs a
+    // JWT and exchanges a token) does not trip it: 1 s failed the 120-annotation test at load 7.8.
+    env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
   });
 
   async function scan(siteId: string, sha: string, issues: IssueInput[], branch = 'feature') {
     const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         url: 'https://shop.example.com/',
         siteId,
@@ -98,20 +90,20 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
 
   async function setRepository(siteId: string, repository: string | null, gate?: object) {
     const res = await h.request('PATCH', `/api/v1/sites/${siteId}`, {
-      key,
+      key: h.key,
       body: { repository, ...(gate ? { gate } : {}) },
     });
     expect(res.status).toBe(200);
   }
 
   async function trigger(body: Record<string, unknown>) {
-    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', { key, body });
+    const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', { key: h.key, body });
     expect(res.status).toBe(201);
     return res.body;
   }
 
   async function deploy(id: string) {
-    const res = await h.request<DeployEvent>('GET', `/api/v1/deploy/${id}`, { key });
+    const res = await h.request<DeployEvent>('GET', `/api/v1/deploy/${id}`, { key: h.key });
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -473,19 +465,11 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
 });
 
 describe.each(dbKinds)('without the GitHub App (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness({ db, org: 'acme' });
 
   test('a deploy event with a repository records its check run as skipped; nothing listens for webhooks', async () => {
     const scanRes = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         url: 'https://shop.example.com/',
         siteId: 'shop',
@@ -495,7 +479,7 @@ describe.each(dbKinds)('without the GitHub App (%s)', (db) => {
     });
     expect(scanRes.status).toBe(201);
     const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
     expect(res.status).toBe(201);

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { claimStalePendingCheckRuns } from '../../api/index.js';
 import { startCheckRunRecovery } from '../../app/check-run-recovery.js';
 import type { DeployEvent } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { testProbot } from '../fixtures/github/test-app.js';
 
 const GITHUB = 'https://api.github.com';
@@ -20,20 +20,12 @@ afterAll(() => nock.enableNetConnect());
  * `pending`; the recovery sweep posts it later, once, whichever instance sweeps.
  */
 describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => {
-  let h: Harness;
-  let key: string;
-
-  beforeAll(async () => {
-    // Nothing here waits for the deadline; a loaded machine (JWT signing, token exchange) must not trip it.
-    h = await startHarness({
-      db,
-      probot: testProbot(),
-      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
-    });
-    key = await h.createKey({ org: 'acme' });
-  });
-  afterAll(async () => {
-    await h.close();
+  // Nothing here waits for the deadline; a loaded machine (JWT signing, token exchange) must not trip it.
+  const h = useHarness({
+    db,
+    org: 'acme',
+    probot: testProbot(),
+    env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
   });
 
   function github(checkRunId: number) {
@@ -51,7 +43,7 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
 
   test('an abandoned pending event is claimed by one sweeper only and posted once', async () => {
     const scan = await h.request('POST', '/api/v1/scans', {
-      key,
+      key: h.key,
       body: {
         siteId: 'shop',
         url: 'https://shop.example/',
@@ -60,11 +52,11 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
       },
     });
     expect(scan.status).toBe(201);
-    await h.request('PATCH', '/api/v1/sites/shop', { key, body: { repository: 'acme/shop' } });
+    await h.request('PATCH', '/api/v1/sites/shop', { key: h.key, body: { repository: 'acme/shop' } });
 
     const first = github(501);
     const trigger = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
-      key,
+      key: h.key,
       body: { siteId: 'shop', sha: SHA },
     });
     expect(trigger.status).toBe(201);
@@ -105,7 +97,7 @@ describe.each(dbKinds)('check runs left pending are posted again (%s)', (db) => 
       expect(again.scope.isDone()).toBe(true);
       expect(again.created).toHaveLength(1);
       expect(again.created[0]).toMatchObject({ head_sha: SHA, external_id: trigger.body.id });
-      const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${trigger.body.id}`, { key });
+      const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${trigger.body.id}`, { key: h.key });
       expect(event.body.check_run).toMatchObject({ status: 'completed', id: 502 });
       // Nothing is left to post.
       expect(await recovery.runOnce()).toBe(0);

@@ -6,7 +6,7 @@ import type {
   Problem,
   Site,
 } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';
 
@@ -35,24 +35,19 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect());
 
 describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
-  let h: Harness;
-  let keyA: string;
+  // Org A's key is h.key; org B's is made below.
+  const h = useHarness({ db, org: 'org-a', probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '4000' } });
   let keyB: string;
 
   beforeAll(async () => {
-    h = await startHarness({ db, probot: testProbot(), env: { GITHUB_TIMEOUT_MS: '4000' } });
-    keyA = await h.createKey({ org: 'org-a' });
     keyB = await h.createKey({ org: 'org-b' });
-    for (const key of [keyA, keyB]) {
+    for (const key of [h.key, keyB]) {
       const scan = await h.request('POST', '/api/v1/scans', {
         key,
         body: { url: 'https://shop.example/', siteId: 'shop', sha: SHA, pages: [{ url: '/', issues: [] }] },
       });
       expect(scan.status).toBe(201);
     }
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   /** GitHub says acme/shop belongs to installation 4711 (asked as the App, with its JWT). */
@@ -113,14 +108,14 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
     expect((await h.request<Site>('GET', '/api/v1/sites/shop', { key: keyB })).body.repository).toBeNull();
     lookup();
     const accepted = await h.request<Site>('PATCH', '/api/v1/sites/shop', {
-      key: keyA,
+      key: h.key,
       body: { repository: 'acme/shop' },
     });
     expect([accepted.status, accepted.body.repository]).toEqual([200, 'acme/shop']);
     // A repository the App is not installed on is refused too.
     nock(GITHUB).get('/repos/acme/elsewhere/installation').reply(404, { message: 'Not Found' });
     const missing = await h.request<Problem>('PATCH', '/api/v1/sites/shop', {
-      key: keyA,
+      key: h.key,
       body: { repository: 'acme/elsewhere' },
     });
     expect(missing.body.errors![0].detail).toMatch(/not installed on acme\/elsewhere/);
@@ -200,12 +195,12 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       .reply(201, { token: 'ghs_a', expires_at: '2099-01-01T00:00:00Z', permissions: { checks: 'write' } });
     const post = checkRunPost();
     const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
-      key: keyA,
+      key: h.key,
       body: { siteId: 'shop', sha: SHA },
     });
     await h.server.publisher!.idle();
     expect([gh.isDone(), token.isDone(), post.isDone()]).toEqual([true, true, true]);
-    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: keyA });
+    const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key });
     expect(event.body.check_run.status).toBe('completed');
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { KeyInfo, WaiverList } from '../helpers/api-types.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/harness.js';
 import {
   axeViolations,
   describeInBrowser,
@@ -12,20 +12,19 @@ import {
 import { seedConsole, type Seeded } from './seed.js';
 
 describeInBrowser('the console in Chromium', () => {
-  let h: Harness;
   let s: Seeded;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  // Declared before the harness, so the browser closes before the server, as it always has.
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const h = useHarness();
   beforeAll(async () => {
-    h = await startHarness();
     browser = await launch();
     context = await browser.newContext();
     page = await context.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
   });
 
   test('a fresh server: GET / leads to the sign-in page, which has no violation', async () => {

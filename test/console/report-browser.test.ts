@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import type { VpatReport } from '../helpers/api-types.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/harness.js';
 import {
   axeViolations,
   describeInBrowser,
@@ -18,10 +18,14 @@ const focused = (page: Page) =>
   });
 
 describeInBrowser('the report page in Chromium', () => {
-  let h: Harness;
   let s: ReportSeed;
   let browser: Browser;
   let page: Page;
+  // Declared before the harness, so the browser closes before the server, as it always has.
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const h = useHarness();
   const violations: Record<string, string[]> = {};
   /** Runs axe-core in light, and for contrast in dark, and keeps what it finds under `state`. */
   const check = async (state: string) => {
@@ -34,7 +38,6 @@ describeInBrowser('the report page in Chromium', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness();
     s = await seedReport(h);
     browser = await launch();
     page = await (await browser.newContext({ acceptDownloads: true })).newPage();
@@ -42,10 +45,6 @@ describeInBrowser('the report page in Chromium', () => {
     await page.fill('#key', s.key);
     await page.press('#key', 'Enter');
     await page.waitForURL(`${h.url}/reports/${s.reportId}`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
   });
 
   test('the queue lists the rows waiting for a person, with their evidence', async () => {

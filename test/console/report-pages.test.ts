@@ -1,18 +1,15 @@
 import type { VpatReport } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
 import { seedReport, type ReportSeed } from './report-seed.js';
 
 const reportCount = async (h: Harness) => Number((await h.db('vpat_reports').count({ n: '*' }))[0].n);
 
 describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db });
   let s: ReportSeed;
   let c: ConsoleClient;
   let page: string;
-  beforeAll(async () => {
-    h = await startHarness({ db });
-  });
   // A report of its own for each test: versions form one line, so a test's decision would otherwise be
   // the newer version that refuses the next test's.
   beforeEach(async () => {
@@ -20,9 +17,6 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     c = new ConsoleClient(h.url);
     await c.signIn(s.key);
     page = (await c.get(`/reports/${s.reportId}`)).text;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   test('a decision is a new version made by the review service, and the page goes to it', async () => {

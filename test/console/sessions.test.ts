@@ -2,19 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { controlClock } from '../helpers/clock.js';
 import type { CreatedScan, DeployList, KeyInfo, Problem, Site, SiteTrend } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
 import { seedConsole, type Seeded } from './seed.js';
 
 describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db });
   let s: Seeded;
   beforeAll(async () => {
-    h = await startHarness({ db });
     s = await seedConsole(h);
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   test('GET / without a session leads to the sign-in page, which comes back to the page asked for', async () => {
@@ -227,14 +223,8 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
 });
 
 describe.each(dbKinds)('failed sign-ins and failed API authentications share one limit (%s)', (db) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { AUTH_FAILURES_PER_MINUTE: '3' } });
-  });
+  const h = useHarness({ db, env: { AUTH_FAILURES_PER_MINUTE: '3' } });
   afterEach(() => jest.useRealTimers());
-  afterAll(async () => {
-    await h.close();
-  });
 
   test('three wrong keys in the form use up the address’s failures: the API then answers 429', async () => {
     // The windows are whole minutes: the clock stands still at the start of one.

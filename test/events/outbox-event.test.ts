@@ -1,14 +1,8 @@
 import { checkEvent, recordEvent, type OutboxEvent } from '../../api/events/outbox.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { useHarness } from '../helpers/harness.js';
 
 describe('the outbox takes typed events checked against the event catalogue', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const ping: OutboxEvent = {
     type: 'webhook.ping',

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { fromSchema, mutate, type OpenApiDoc, type Operation, type Overrides } from './openapi-arbitrary.js';
 import { rowCounts } from './row-counts.js';
 import { ALL_SCOPES, seedResources } from './seed-resources.js';
@@ -78,7 +78,14 @@ function targetsOf(doc: OpenApiDoc): Target[] {
 }
 
 describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({
+    db,
+    env: {
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      AUTH_FAILURES_PER_MINUTE: '10000000',
+      BODY_LIMIT_MB: '1',
+    },
+  });
   let doc: OpenApiDoc;
   let fullKey: string;
   let readOnlyKey: string;
@@ -87,23 +94,11 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
   const known: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({
-      db,
-      env: {
-        RATE_LIMIT_PER_MINUTE: '10000000',
-        AUTH_FAILURES_PER_MINUTE: '10000000',
-        BODY_LIMIT_MB: '1',
-      },
-    });
     doc = h.server.service.http.openApiDocument() as OpenApiDoc;
     fullKey = await h.createKey({ org: 'fuzz', scopes: ALL_SCOPES });
     readOnlyKey = await h.createKey({ org: 'fuzz', scopes: ['read'] });
     otherOrgKey = await h.createKey({ org: 'fuzz-other', scopes: ALL_SCOPES });
     known.push(...(await seedResources(h.url, fullKey, doc)).ids);
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it(`answers ${RUNS[db]} generated requests without a 5xx, within the contract, storing nothing on rejection`, async () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 import { fromSchema, type OpenApiDoc, type Operation } from './openapi-arbitrary.js';
 import { rowCounts } from './row-counts.js';
 import { ALL_SCOPES, seedResources } from './seed-resources.js';
@@ -24,23 +24,18 @@ interface Case {
 }
 
 describe.each(kinds)('NUL and over-long values on every operation (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({
+    db,
+    env: { RATE_LIMIT_PER_MINUTE: '10000000', AUTH_FAILURES_PER_MINUTE: '10000000' },
+  });
   let doc: OpenApiDoc;
   let key: string;
   let known: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({
-      db,
-      env: { RATE_LIMIT_PER_MINUTE: '10000000', AUTH_FAILURES_PER_MINUTE: '10000000' },
-    });
     doc = h.server.service.http.openApiDocument() as OpenApiDoc;
     key = await h.createKey({ org: 'hostile', scopes: ALL_SCOPES });
     known = (await seedResources(h.url, key, doc, 'hostile-site')).ids;
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('answers every case below 500 and stores nothing when it refuses', async () => {

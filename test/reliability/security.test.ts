@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { CreatedKey, Problem } from '../helpers/api-types.js';
-import { dbKinds, startHarness, type Harness } from '../helpers/harness.js';
+import { dbKinds, useHarness } from '../helpers/harness.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { fromSchema, type OpenApiDoc, type Operation } from './openapi-arbitrary.js';
 import { ALL_SCOPES, seedResources } from './seed-resources.js';
@@ -26,16 +26,11 @@ function keyOperations(doc: OpenApiDoc): Op[] {
 const fill = (template: string, id: string) => template.replace(/\{[^}]+\}/g, encodeURIComponent(id));
 
 describe.each(dbKinds)('security (%s)', (db) => {
-  let h: Harness;
+  const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '10' } });
   let doc: OpenApiDoc;
 
-  beforeAll(async () => {
-    h = await startHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '10' } });
+  beforeAll(() => {
     doc = h.server.service.http.openApiDocument() as OpenApiDoc;
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it("org isolation: org B's key gets 404 for each of org A's resources on every endpoint, and lists never show them", async () => {
