@@ -4,30 +4,17 @@ import type {
   DeployEvent,
   OpenScan,
   Problem,
-  ScanDeleted,
   ScanList,
-  SiteDeleted,
   VpatReport,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 const sha = (c: string) => c.repeat(40);
 const pages = [
   { url: '/', issues: [{ rule: 'image-alt', impact: 'critical', selector: '#a', html: '<img id="a">' }] },
   { url: '/b', issues: [{ rule: 'label', impact: 'serious', selector: '#b', html: '<input id="b">' }] },
 ];
-
-/** An outbox row and its payload, the event envelope (api/events/outbox.ts). */
-interface OutboxRow {
-  type: string;
-  payload: string;
-  created_at: string;
-}
-interface OutboxEvent<D> {
-  type: string;
-  timestamp: string;
-  data: D;
-}
 
 async function count(h: Harness, table: string, where: Record<string, string> = {}) {
   return Number((await h.db(table).where(where).count({ n: '*' }))[0].n);
@@ -52,10 +39,6 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
   }
   /** 204 without a body, or a Problem. */
   const del = (path: string, key = h.key) => h.request<Problem | undefined>('DELETE', path, { key });
-  const events = async <D>(type: string) =>
-    (await h.db<OutboxRow>('outbox_messages').where({ type }).orderBy('created_at')).map(
-      (m) => JSON.parse(m.payload) as OutboxEvent<D>,
-    );
 
   test('an unused scan is deleted with its pages and issues, and a scan.deleted event', async () => {
     const id = await scan('one', '1');
@@ -66,7 +49,7 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
     expect(await count(h, 'scans', { id })).toBe(0);
     expect(await count(h, 'scan_pages', { scan_id: id })).toBe(0);
     expect(await count(h, 'scan_issues', { scan_id: id })).toBe(0);
-    expect((await events<ScanDeleted>('scan.deleted')).map((e) => e.data)).toContainEqual({
+    expect((await eventPayloads(h.db, 'scan.deleted')).map((e) => e.data)).toContainEqual({
       id,
       siteId: 'one',
       deleted_at: expect.any(String) as unknown,
@@ -154,7 +137,7 @@ describe.each(dbKinds)('deleting scans and sites (%s)', (db) => {
     expect((await h.request('GET', `/api/v1/deploy/${gate.body.id}`, { key: h.key })).status).toBe(404);
     expect((await h.request('GET', `/api/v1/vpat/${report.body.id}`, { key: h.key })).status).toBe(404);
     expect(await count(h, 'waivers', { site_id: 'gone' })).toBe(0);
-    const [event] = (await events<SiteDeleted>('site.deleted')).filter((e) => e.data.siteId === 'gone');
+    const [event] = (await eventPayloads(h.db, 'site.deleted')).filter((e) => e.data.siteId === 'gone');
     expect(event.data.removed).toEqual({ scans: 2, deploys: 1, reports: 1, waivers: 1 });
     // The pages and issues go in batches after the answer.
     expect(await count(h, 'scan_issues', { scan_id: ids[0] })).toBe(2);

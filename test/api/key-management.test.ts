@@ -7,16 +7,9 @@ import type {
   RotatedKey,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import type { OutboxRow } from '../helpers/outbox.js';
 
 const ALL = ['ingest', 'gate', 'read', 'manage', 'admin'];
-
-/** The columns of a stored outbox message these tests read. */
-interface OutboxRow {
-  type: string;
-  org: string;
-  payload: string;
-  created_at: string;
-}
 
 describe.each(dbKinds)('key management by org admins (%s)', (db) => {
   const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000' } });

@@ -20,6 +20,7 @@ import type {
   VpatReport,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 // From draft to final on a real axe-core run in Chromium over three pages written here: an unlabelled input,
 // an image without alt text, and a clean page. Without Chromium these tests cannot mean anything: they fail
@@ -54,16 +55,6 @@ const row = (report: VpatReport, id: string): ReportCriterion => {
   if (!found) throw new Error(`${id} is not a row of report ${report.id}`);
   return found;
 };
-/** A row of the outbox (its payload is the event, as JSON). */
-interface OutboxRow {
-  org: string;
-  payload: string;
-}
-/** An event as the outbox stores it: `data` is the answer it announces (a report's identity here). */
-interface OutboxEvent {
-  type: string;
-  data: { id: string } & Record<string, unknown>;
-}
 const tmp = mkdtempSync(path.join(tmpdir(), 'vpat-pdf-'));
 
 const axeOf: Record<string, AxeResults> = {};
@@ -266,11 +257,9 @@ describeBrowser.each(dbKinds)('VPAT review, publication, diff and exports (%s)',
       `Report ${r3.id} already has a newer version (${final.id}): review or publish that one.`,
     ]);
     expect((await post(`/api/v1/vpat/${r2.id}/review`, { author: 'X', decisions: rest })).status).toBe(409);
-    const types = (await h.db<OutboxRow>('outbox_messages').where({ org: 'acme' })).map(
-      (m) => JSON.parse(m.payload) as OutboxEvent,
-    );
-    expect(types.filter((m) => m.type === 'vpat.reviewed').map((m) => m.data.id)).toEqual([r2.id, r3.id]);
-    expect(types.find((m) => m.type === 'vpat.published')!.data).toMatchObject({
+    const reviewed = await eventPayloads(h.db, 'vpat.reviewed', 'acme');
+    expect(reviewed.map((m) => m.data.id)).toEqual([r2.id, r3.id]);
+    expect((await eventPayloads(h.db, 'vpat.published', 'acme'))[0].data).toMatchObject({
       id: final.id,
       status: 'final',
       previous_id: r3.id,

@@ -13,6 +13,7 @@ import type {
   Waiver,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
+import { eventPayloads } from '../helpers/outbox.js';
 
 // An axe-core result, passed through to the API as it is.
 const fixture = (name: string) =>
@@ -36,17 +37,6 @@ interface OpenAcr {
       }>;
     }
   >;
-}
-/** A row of the outbox (its payload is the event, as JSON). */
-interface OutboxRow {
-  org: string;
-  type: string;
-  payload: string;
-}
-/** An event as the outbox stores it: `data` is the report's identity and summary here. */
-interface OutboxEvent {
-  type: string;
-  data: { id: string } & Record<string, unknown>;
 }
 
 const product = { name: 'Shop', version: '2026.11', vendor: 'Acme Corp', contact: 'a11y@acme.test' };
@@ -164,8 +154,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
     expect(get.status).toBe(200);
     expect(get.body).toEqual(r);
 
-    const events = await h.db<OutboxRow>('outbox_messages').where({ org: 'acme', type: 'vpat.generated' });
-    const event = events.map((e) => JSON.parse(e.payload) as OutboxEvent).find((p) => p.data.id === r.id)!;
+    const events = await eventPayloads(h.db, 'vpat.generated', 'acme');
+    const event = events.find((p) => p.data.id === r.id)!;
     expect(event.data).toMatchObject({
       id: r.id,
       siteId: 'shop',

@@ -25,6 +25,6 @@ export async function eventPayloads<T extends OutboxEventType>(
 ): Promise<Array<EventPayload<T>>> {
   const rows = await db<OutboxRow>('outbox_messages')
     .where(org === undefined ? { type } : { type, org })
-    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    .orderBy('created_at');
   return rows.map((r) => JSON.parse(r.payload) as EventPayload<T>);
 }
