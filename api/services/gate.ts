@@ -10,7 +10,8 @@ import {
   insertDeploy,
   type DeployRecord,
 } from '../store/deploys.js';
-import { getSite } from '../store/sites.js';
+import { holdScans } from '../store/scan-holds.js';
+import { getSite, type SiteRecord } from '../store/sites.js';
 import { initialCheckRun } from './check-runs.js';
 import { decideGate, type GateDecision } from './gate-decision.js';
 import { countsView, issueView, present } from './deploy-view.js';
@@ -32,6 +33,30 @@ export async function triggerGate(
   const site = await getSite(ctx.db, org, input.siteId);
   if (!site) throw domainErrors.notFound('site');
   const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const decided = await decideAndStore(ctx, org, input, site);
+    if (decided) {
+      const { record, event, decision, stored } = decided;
+      logDecision(ctx, record, decision, { started, stored });
+      try {
+        ctx.events.emit('deploy.completed', { org, deployId: record.id });
+      } catch (err) {
+        // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
+        ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
+      }
+      return event;
+    }
+    // Retention or a deletion removed a scan the decision used, after it was read: decide again
+    // without it. Each round removes at least one scan, so this ends; three is beyond any real race.
+    if (attempt === 3) throw new Error('the scans of the deploy decision kept being deleted');
+  }
+}
+
+/**
+ * Decides, then stores the event and its outbox row in one transaction, holding the scans it used;
+ * undefined (nothing stored) when one of them was deleted since it was read.
+ */
+async function decideAndStore(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
   const now = nowIso();
   const settings = resolveGateSettings(input, site.gate);
   const decision = await decideGate(ctx, org, input, site, settings, now);
@@ -40,7 +65,8 @@ export async function triggerGate(
   const record = deployRecord(org, input, { settings, repository, now }, decision);
   record.checkRun = initialCheckRun(repository, ctx.events.listenerCount('deploy.completed') > 0);
   const event = present(record);
-  await ctx.db.transaction(async (trx) => {
+  const written = await ctx.db.transaction(async (trx) => {
+    if (!(await holdScans(trx, [record.scanId, record.baseline?.scanId ?? null]))) return false;
     await insertDeploy(trx, record);
     await recordEvent(
       trx,
@@ -48,12 +74,22 @@ export async function triggerGate(
       { type: 'deploy.completed', data: event },
       { publicUrl: ctx.config.publicUrl },
     );
+    return true;
   });
+  return written ? { record, event, decision, stored } : undefined;
+}
+
+function logDecision(
+  ctx: ApiContext,
+  record: DeployRecord,
+  decision: GateDecision,
+  at: { started: number; stored: number },
+): void {
   const { evaluation } = decision;
   ctx.logger.info(
     {
       deploy_id: record.id,
-      org,
+      org: record.org,
       site_id: record.siteId,
       sha: record.sha,
       passed: record.passed,
@@ -62,19 +98,12 @@ export async function triggerGate(
       similar_issues: evaluation.similarIssuesTotal,
       ms: {
         ...decision.ms,
-        store: Math.round(performance.now() - stored),
-        total: Math.round(performance.now() - started),
+        store: Math.round(performance.now() - at.stored),
+        total: Math.round(performance.now() - at.started),
       },
     },
     'deploy gate evaluated',
   );
-  try {
-    ctx.events.emit('deploy.completed', { org, deployId: record.id });
-  } catch (err) {
-    // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
-    ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
-  }
-  return event;
 }
 
 function deployRecord(

@@ -19,6 +19,7 @@ import {
   latestEvidenceScan,
   type EvidenceScan,
 } from '../store/vpat-evidence.js';
+import { holdScans } from '../store/scan-holds.js';
 import { findReport, insertReport, listReports, successorOf, type VpatListRecord } from '../store/vpat.js';
 import { assembleReport } from './vpat-assemble.js';
 
@@ -58,6 +59,13 @@ export async function saveReport(
     if (newer) {
       throw domainErrors.conflict(
         `Report ${report.previous_id} already has a newer version (${newer}): review or publish that one.`,
+      );
+    }
+    // Its evidence must still be there when it is stored (retention or a deletion may have removed the
+    // scan since it was read): a report never points at a scan that is gone.
+    if (!(await holdScans(trx, [report.scan_id]))) {
+      throw domainErrors.conflict(
+        `Scan ${report.scan_id} was deleted while the report was being made from it: generate the report again.`,
       );
     }
     await insertReport(trx, org, report);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockScansForStatus } from './scan-holds.js';
 
 /**
  * The queries of retention and deletion. Every statement here touches a bounded number of rows (a
@@ -62,7 +63,7 @@ export async function deleteExpiredDeploys(
 }
 
 /** No deploy event uses the scan as head or baseline, and no VPAT report as evidence. */
-function unused(db: Knex) {
+function unused(db: Knex | Knex.Transaction) {
   return (q: Knex.QueryBuilder) => {
     q.whereNotExists(db('deploys').whereRaw('deploys.scan_id = scans.id').select(db.raw('1')))
       .whereNotExists(db('deploys').whereRaw('deploys.baseline_scan_id = scans.id').select(db.raw('1')))
@@ -81,10 +82,10 @@ export interface ScanCutoffs {
 }
 
 /**
- * Marks up to `limit` of the site's complete scans past their retention as `deleted`, in one statement
- * that checks again that nothing uses them (a deploy event written since the candidates were read keeps
- * its scans). The newest scan of the base branch is never marked: it is the next deploy's baseline.
- * Returns the ids marked.
+ * Marks up to `limit` of the site's complete scans past their retention as `deleted`, in a statement
+ * that checks again that nothing uses them, after waiting for any deploy event or report being written
+ * with them (so one written since the candidates were read keeps its scans). The newest scan of the
+ * base branch is never marked: it is the next deploy's baseline. Returns the ids marked.
  */
 export async function markExpiredScans(db: Knex, c: ScanCutoffs, limit: number): Promise<string[]> {
   const newestBase = db('scans')
@@ -114,14 +115,19 @@ export async function markExpiredScans(db: Knex, c: ScanCutoffs, limit: number):
     .select<Array<{ id: string }>>('id');
   const ids = candidates.map((r) => r.id);
   if (ids.length === 0) return [];
-  await db('scans').whereIn('id', ids).andWhere({ status: 'complete' }).modify(unused(db)).update({
-    status: 'deleted',
+  return db.transaction(async (trx) => {
+    // A deploy event or report being written with one of them holds it (store/scan-holds.ts): wait for
+    // it, then check again in a new statement, which sees what it wrote.
+    await lockScansForStatus(trx, ids);
+    await trx('scans').whereIn('id', ids).andWhere({ status: 'complete' }).modify(unused(trx)).update({
+      status: 'deleted',
+    });
+    const marked = await trx('scans')
+      .whereIn('id', ids)
+      .andWhere({ status: 'deleted' })
+      .select<Array<{ id: string }>>('id');
+    return marked.map((r) => r.id);
   });
-  const marked = await db('scans')
-    .whereIn('id', ids)
-    .andWhere({ status: 'deleted' })
-    .select<Array<{ id: string }>>('id');
-  return marked.map((r) => r.id);
 }
 
 /** Scans marked `deleted` whose rows are still there (a deletion cut short, or the sweep's own). */
