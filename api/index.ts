@@ -86,7 +86,11 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     events: new EventEmitter(),
     lifecycle: { shuttingDown: false },
-    rateLimits: rateLimitStoreFor(db, dialect),
+    rateLimits: rateLimitStoreFor(
+      dialect === 'postgres' && config.databaseUrl
+        ? { url: config.databaseUrl, schema: options.schema }
+        : undefined,
+    ),
     requestLocks:
       dialect === 'postgres' && config.databaseUrl
         ? createRequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
@@ -112,6 +116,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       ctx.lifecycle.shuttingDown = true;
       await Promise.all(jobs.map((j) => j.stop()));
       await ctx.requestLocks?.close();
+      await ctx.rateLimits.close();
       await db.destroy();
     },
   };

@@ -16,8 +16,8 @@ export interface DbOptions {
   /** PostgreSQL only: run in this schema (tests use one schema per suite). */
   schema?: string;
   /**
-   * PostgreSQL: connections per process (default 10). SQLite: read connections beside the one writer
-   * (default 4; 0 = everything on the writer).
+   * PostgreSQL: connections per process (default 10), a third of them for reads outside transactions.
+   * SQLite: read connections beside the one writer (default 4; 0 = everything on the writer).
    */
   poolSize?: number;
 }
@@ -34,13 +34,12 @@ export function dialectOf(db: Knex): Dialect {
 
 export function createDb(options: DbOptions): Knex {
   if (isPostgresUrl(options.url)) {
-    return knexFactory({
-      client: 'pg',
-      connection: options.url,
-      searchPath: options.schema ? [options.schema] : undefined,
-      pool: { min: 0, max: options.poolSize ?? 10 },
-      acquireConnectionTimeout: 10_000,
-    });
+    const total = options.poolSize ?? 10;
+    // A third of the connections serve reads outside transactions, so a read (a deploy event, a key
+    // lookup) never waits for a connection held by a long write such as a 50,000-issue scan.
+    const readers = Math.floor(total / 3);
+    const writer = postgresKnex(options.url, options.schema, total - readers);
+    return readers > 0 ? routeReads(writer, postgresKnex(options.url, options.schema, readers)) : writer;
   }
   const file = sqliteFile(options);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -48,6 +47,28 @@ export function createDb(options: DbOptions): Knex {
   const writer = sqliteKnex(file, 1, false);
   const readers = options.poolSize ?? 4;
   return readers > 0 ? routeReads(writer, sqliteKnex(file, readers, true)) : writer;
+}
+
+/**
+ * A PostgreSQL connection pool. `afterCreate` runs on each new connection (the rate-limit counters set
+ * their session up with it).
+ */
+export function postgresKnex(
+  url: string,
+  schema: string | undefined,
+  size: number,
+  afterCreate?: (
+    conn: { query(sql: string, cb: (err: Error | null) => void): void },
+    done: (err: Error | null) => void,
+  ) => void,
+): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    searchPath: schema ? [schema] : undefined,
+    pool: { min: 0, max: size, ...(afterCreate ? { afterCreate } : {}) },
+    acquireConnectionTimeout: 10_000,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { postgresKnex } from './db.js';
 
 export interface WindowCount {
   count: number;
@@ -14,6 +15,7 @@ export interface RateLimitStore {
   hit(bucket: string, windowSeconds: number): Promise<WindowCount>;
   peek(bucket: string, windowSeconds: number): Promise<WindowCount>;
   prune(): Promise<void>;
+  close(): Promise<void>;
 }
 
 function windowStart(windowSeconds: number, nowMs: number): number {
@@ -45,10 +47,21 @@ export function memoryRateLimits(): RateLimitStore {
       }
       return Promise.resolve();
     },
+    close() {
+      counts.clear();
+      return Promise.resolve();
+    },
   };
 }
 
-/** Counters in the `rate_limits` table, shared by every instance using the database. */
+/**
+ * Counters in the `rate_limits` table, shared by every instance using the database, on connections of
+ * their own: every request counts, and its count must not wait behind the writes of other requests for
+ * a connection. Those connections commit without waiting for the disk (`synchronous_commit = off`): a
+ * crash may lose the last fraction of a second of increments, a few more requests in that minute, and
+ * a commit that waits for the disk holds the counter's row lock while it does, which would put every
+ * request of one key in a line.
+ */
 export function databaseRateLimits(db: Knex): RateLimitStore {
   return {
     async hit(bucket, windowSeconds) {
@@ -73,10 +86,16 @@ export function databaseRateLimits(db: Knex): RateLimitStore {
         .where('window_start', '<', Math.floor(Date.now() / 1000) - 3600)
         .delete();
     },
+    close: () => db.destroy(),
   };
 }
 
 /** PostgreSQL may be shared by several instances, so its counters live in the database. */
-export function rateLimitStoreFor(db: Knex, dialect: 'sqlite' | 'postgres'): RateLimitStore {
-  return dialect === 'postgres' ? databaseRateLimits(db) : memoryRateLimits();
+export function rateLimitStoreFor(postgres?: { url: string; schema?: string }): RateLimitStore {
+  if (!postgres) return memoryRateLimits();
+  return databaseRateLimits(
+    postgresKnex(postgres.url, postgres.schema, 2, (conn, done) =>
+      conn.query('set synchronous_commit = off', done),
+    ),
+  );
 }
