@@ -151,6 +151,36 @@ export async function findDeploy(db: Knex, org: string, id: string): Promise<Dep
   return row ? fromRow(row) : undefined;
 }
 
+/**
+ * What of a stored deploy event can still change (only its check run) and when it last did, as one
+ * string: equal for two reads exactly when nothing of the event changed in between.
+ */
+export function deployVersion(d: Pick<DeployRecord, 'updatedAt' | 'checkRun'>): string {
+  const c = d.checkRun;
+  return JSON.stringify([d.updatedAt, c.status, c.id, c.url, c.error]);
+}
+
+/** The stored event's version (deployVersion) read alone, one small row; undefined when there is none. */
+export async function findDeployVersion(db: Knex, org: string, id: string): Promise<string | undefined> {
+  if (!isNulFree(id)) return undefined;
+  const row = await db('deploys')
+    .where({ org, id })
+    .first<
+      | Pick<Row, 'updated_at' | 'check_run_status' | 'check_run_id' | 'check_run_url' | 'check_run_error'>
+      | undefined
+    >('updated_at', 'check_run_status', 'check_run_id', 'check_run_url', 'check_run_error');
+  if (!row) return undefined;
+  return deployVersion({
+    updatedAt: row.updated_at,
+    checkRun: {
+      status: row.check_run_status,
+      id: row.check_run_id === null ? null : Number(row.check_run_id),
+      url: row.check_run_url,
+      error: row.check_run_error,
+    },
+  });
+}
+
 /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
 export async function findDeployAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
   if (!isNulFree(id)) return undefined;

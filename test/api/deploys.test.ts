@@ -454,6 +454,28 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     }
   });
 
+  test('a deploy event read again shows its check run as it is now, whenever and however it changed', async () => {
+    const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop' })).body;
+    const read = async () => h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key });
+    expect((await read()).body).toEqual(e);
+    expect((await read()).body).toEqual(e);
+
+    await setDeployCheckRun(h.server.service.ctx, e.id, { status: 'completed', id: 7 });
+    expect((await read()).body.check_run).toEqual({ status: 'completed', id: 7, url: null, error: null });
+
+    // Changed within the same millisecond as the last change: the read still sees it.
+    await h
+      .db('deploys')
+      .where({ id: e.id })
+      .update({ check_run_status: 'failed', check_run_error: 'GitHub said no' });
+    const now = (await read()).body;
+    expect(now.check_run).toEqual({ status: 'failed', id: 7, url: null, error: 'GitHub said no' });
+    expect({ ...now, check_run: e.check_run }).toEqual(e);
+
+    await h.db('deploys').where({ id: e.id }).delete();
+    expect((await read()).status).toBe(404);
+  });
+
   test('rerunDeploy repeats the sha with the applied thresholds, only for the same repository', async () => {
     const ctx = h.server.service.ctx;
     const first = (

@@ -1,7 +1,8 @@
 import { consolePaths, consoleUrl } from '../../domain/console-links.js';
 import { IdParam } from '../../schemas/common.js';
 import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
-import { getDeploy, triggerGate } from '../../services/gate.js';
+import { deployJson } from '../../services/deploy-json.js';
+import { triggerGate } from '../../services/gate.js';
 import type { ApiContext } from '../../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
@@ -48,9 +49,11 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       access: ['gate', 'read'],
       params: IdParam,
       responses: { 200: { description: 'The deploy event.', schema: DeployEvent } },
-      handler: async ({ params, org }) => {
-        return { status: 200, body: await getDeploy(ctx, org, params.id) };
-      },
+      handler: async ({ params, org }) => ({
+        status: 200,
+        body: await deployJson(ctx, org, params.id),
+        contentType: 'application/json',
+      }),
     }),
   ];
 }
