@@ -1,11 +1,8 @@
 import { RetentionSweep } from '../../api/services/retention.js';
 import { holdScans } from '../../api/store/scan-holds.js';
-import type { CreatedScan, DeployEvent, Problem } from '../helpers/api-types.js';
+import type { DeployEvent, Problem } from '../helpers/api-types.js';
+import { agedScan, shaOf } from '../helpers/aged-scans.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-const sha = (c: string) => c.repeat(40);
 
 async function count(h: Harness, table: string, where: Record<string, string>) {
   return Number((await h.db(table).where(where).count({ n: '*' }))[0].n);
@@ -19,29 +16,11 @@ async function count(h: Harness, table: string, where: Record<string, string>) {
 describe.each(dbKinds)('retention and deletion against writes in flight (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
 
-  async function scan(siteId: string, branch: string, c: string, ageDays: number) {
-    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
-      key: h.key,
-      body: {
-        url: 'https://race.example.com/',
-        siteId,
-        sha: sha(c),
-        branch,
-        pages: [
-          {
-            url: '/',
-            issues: [{ rule: 'image-alt', impact: 'critical', selector: '#a', html: '<img id="a">' }],
-          },
-        ],
-      },
-    });
-    expect(res.status).toBe(201);
-    await h
-      .db('scans')
-      .where({ id: res.body.id })
-      .update({ created_at: ago(ageDays) });
-    return res.body.id;
-  }
+  const onePage = [
+    { url: '/', issues: [{ rule: 'image-alt', impact: 'critical', selector: '#a', html: '<img id="a">' }] },
+  ];
+  const scan = (siteId: string, branch: string, c: string, ageDays: number) =>
+    agedScan(h, h.key, { siteId, branch, c, ageDays, pages: onePage });
 
   /**
    * Marks `id` deleted (as retention or a deletion would) the moment the request's first statement on
@@ -68,7 +47,7 @@ describe.each(dbKinds)('retention and deletion against writes in flight (%s)', (
     const done = deleteWhenRead('scan_issues', newer);
     const res = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
-      body: { siteId: 'race', sha: sha('3') },
+      body: { siteId: 'race', sha: shaOf('3') },
     });
     await done();
     expect(res.status).toBe(201);
@@ -96,7 +75,7 @@ describe.each(dbKinds)('retention and deletion against writes in flight (%s)', (
     await scan('template', 'feature', '5', 0);
     const made = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
-      body: { siteId: 'template', sha: sha('5') },
+      body: { siteId: 'template', sha: shaOf('5') },
     });
     expect(made.status).toBe(201);
     const template = (await h.db('deploys').where({ id: made.body.id }).first()) as Record<string, unknown>;

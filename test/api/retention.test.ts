@@ -1,10 +1,7 @@
 import { RetentionSweep, type SweepLimits } from '../../api/services/retention.js';
-import type { CreatedScan, DeployEvent, VpatReport } from '../helpers/api-types.js';
+import type { DeployEvent, VpatReport } from '../helpers/api-types.js';
+import { agedScan, daysAgo, shaOf } from '../helpers/aged-scans.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-const sha = (c: string) => c.repeat(40);
 
 function pages(n: number, issues: number) {
   return Array.from({ length: n }, (_, p) => ({
@@ -25,18 +22,8 @@ async function count(h: Harness, table: string, where: Record<string, string> = 
 describe.each(dbKinds)('retention sweep (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
 
-  async function scan(siteId: string, branch: string, c: string, ageDays: number, n = 2, issues = 3) {
-    const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
-      key: h.key,
-      body: { url: 'https://r.example.com/', siteId, sha: sha(c), branch, pages: pages(n, issues) },
-    });
-    expect(res.status).toBe(201);
-    await h
-      .db('scans')
-      .where({ id: res.body.id })
-      .update({ created_at: ago(ageDays) });
-    return res.body.id;
-  }
+  const scan = (siteId: string, branch: string, c: string, ageDays: number, n = 2, issues = 3) =>
+    agedScan(h, h.key, { siteId, branch, c, ageDays, pages: pages(n, issues) });
   const exists = async (id: string) =>
     (await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status === 200;
   /** Runs the sweep until a whole walk over the sites (wrap to wrap) removed nothing; returns the runs. */
@@ -59,7 +46,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     const head = await scan('shop', 'feature', '2', 440);
     const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
       key: h.key,
-      body: { siteId: 'shop', sha: sha('2'), baseline_sha: sha('1') },
+      body: { siteId: 'shop', sha: shaOf('2'), baseline_sha: shaOf('1') },
     });
     expect(gate.status).toBe(201);
     expect(gate.body.scan_id).toBe(head);
@@ -90,7 +77,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     await h
       .db('deploys')
       .where({ id: gate.body.id })
-      .update({ created_at: ago(401) });
+      .update({ created_at: daysAgo(401) });
     await sweepAll(new RetentionSweep(h.server.service.ctx));
     expect((await h.request('GET', `/api/v1/deploy/${gate.body.id}`, { key: h.key })).status).toBe(404);
     expect(await exists(baseline)).toBe(false);
@@ -122,12 +109,12 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     for (let i = 0; i < 8; i++) {
       const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
         key: h.key,
-        body: { siteId: 'batch-0', sha: sha('f') },
+        body: { siteId: 'batch-0', sha: shaOf('f') },
       });
       await h
         .db('deploys')
         .where({ id: gate.body.id })
-        .update({ created_at: ago(500) });
+        .update({ created_at: daysAgo(500) });
     }
     const deletes: Array<{ sql: string; rows: number }> = [];
     const onResponse = (response: unknown, q: { sql: string; method: string }) => {
