@@ -1,6 +1,6 @@
 import { hashSecret, keyIsUsable, parseApiKey, safeEqual } from '../domain/api-key.js';
 import type { ApiContext } from '../context.js';
-import { findKeyByPublicId, touchKey, type ApiKeyRecord } from '../store/keys.js';
+import { findKeyByPublicId, LAST_USED_RESOLUTION_MS, touchKey, type ApiKeyRecord } from '../store/keys.js';
 
 /**
  * The one check every way of authenticating with a key goes through (API requests and console
@@ -22,12 +22,25 @@ export async function verifyKey(
   return record;
 }
 
+/** Per service: when this process last wrote each key's last_used_at. */
+const written = new WeakMap<ApiContext, Map<string, string>>();
+
 /**
  * Records that a key was used, without making the request wait: at most one write a minute per key
- * (nothing at all while the stored time is fresh).
+ * (nothing at all while the stored time is fresh). The time read with the key may predate this
+ * process's own write, which is still on its way (reads and writes use different connections), so the
+ * later of the two decides.
  */
 export function recordKeyUse(ctx: ApiContext, record: ApiKeyRecord, now: string): void {
-  touchKey(ctx.db, record.id, now, record.lastUsedAt).catch((err: unknown) => {
+  let mine = written.get(ctx);
+  if (!mine) written.set(ctx, (mine = new Map<string, string>()));
+  const ours = mine.get(record.id);
+  const last = ours && (!record.lastUsedAt || ours > record.lastUsedAt) ? ours : record.lastUsedAt;
+  if (last && Date.parse(now) - Date.parse(last) < LAST_USED_RESOLUTION_MS) return;
+  // Bounded by the number of keys in use; forgetting only costs one more (conditional) write.
+  if (mine.size >= 10_000) mine.clear();
+  mine.set(record.id, now);
+  touchKey(ctx.db, record.id, now, last).catch((err: unknown) => {
     ctx.logger.warn({ err }, 'could not record last_used_at');
   });
 }
