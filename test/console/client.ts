@@ -56,9 +56,14 @@ export class ConsoleClient {
     return m[1];
   }
 
-  async signIn(key: string, next = '/'): Promise<string | null> {
+  /** Fills in and posts the sign-in form as a person would (its page first, for the CSRF token): the answer. */
+  async submitSignIn(key: string, next = '/') {
     const form = await this.get(`/sign-in?next=${encodeURIComponent(next)}`);
-    const res = await this.post('/sign-in', { _csrf: ConsoleClient.csrfOf(form.text), key, next });
-    return res.location;
+    return this.post('/sign-in', { _csrf: ConsoleClient.csrfOf(form.text), key, next });
+  }
+
+  /** Signs in: where the console sends the person next (null when refused). */
+  async signIn(key: string, next = '/'): Promise<string | null> {
+    return (await this.submitSignIn(key, next)).location;
   }
 }

@@ -57,8 +57,7 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     const c = new ConsoleClient(h.url);
     const before = await h.db('console_sessions').count({ n: '*' });
     for (const key of ['nonsense', s.key.slice(0, -2) + 'xx']) {
-      const form = await c.get('/sign-in');
-      const res = await c.post('/sign-in', { _csrf: ConsoleClient.csrfOf(form.text), key, next: '/' });
+      const res = await c.submitSignIn(key);
       expect(res.status).toBe(401);
       expect(res.text).toContain('This API key is unknown, revoked or expired.');
     }
@@ -232,22 +231,11 @@ describe.each(dbKinds)('failed sign-ins and failed API authentications share one
     const guess = () => `a11y_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
     const c = new ConsoleClient(h.url);
     for (let i = 0; i < 3; i++) {
-      const form = await c.get('/sign-in');
-      const res = await c.post('/sign-in', {
-        _csrf: ConsoleClient.csrfOf(form.text),
-        key: guess(),
-        next: '/',
-      });
-      expect(res.status).toBe(401);
+      expect((await c.submitSignIn(guess())).status).toBe(401);
     }
     const api = await h.request<Problem>('GET', '/api/v1/keys/me', { key: guess() });
     expect([api.status, api.body.code]).toEqual([429, 'rate_limited']);
-    const form = await c.get('/sign-in');
-    const limited = await c.post('/sign-in', {
-      _csrf: ConsoleClient.csrfOf(form.text),
-      key: guess(),
-      next: '/',
-    });
+    const limited = await c.submitSignIn(guess());
     expect(limited.status).toBe(429);
     expect(limited.text).toContain('Too many failed attempts');
     // A valid key is never refused by the failures of others at the same address.
