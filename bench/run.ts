@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const db = args.includes('--db') ? args[args.indexOf('--db') + 1] : undefined;
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suites');
   const files = fs
     .readdirSync(dir)
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   for (const suite of suites) {
     if (only && suite.name !== only) continue;
     for (const target of benchTargets()) {
+      if (db && target.kind !== db) continue;
       console.log(`\n## ${suite.name} (${target.kind})`);
       const suiteStarted = Date.now();
       try {
