@@ -40,6 +40,8 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
   REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+  WRITE_CONCURRENCY: positiveInt.default(1),
+  WRITE_QUEUE_WAIT_MS: positiveInt.default(60_000),
 
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_SECRET_KEY: z.string().min(32).optional(),
@@ -83,6 +85,8 @@ export interface Config {
   /** Slow-client guards: time to receive the headers, and the whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Scan submits, parts and gate triggers worked on at once per instance, and how long one may wait. */
+  writeQueue: { concurrency: number; maxWaitMs: number };
   webhooks: {
     allowPrivate: boolean;
     secretKey?: string;
@@ -150,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    // A queued write must be refused (503, retry) before the request timeout would cut it off.
+    writeQueue: {
+      concurrency: e.WRITE_CONCURRENCY,
+      maxWaitMs: Math.min(e.WRITE_QUEUE_WAIT_MS, Math.floor(e.REQUEST_TIMEOUT_MS / 2)),
+    },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       secretKey: e.WEBHOOK_SECRET_KEY,

@@ -6,6 +6,7 @@ import type { Scope } from './domain/api-key.js';
 import type { Dialect } from './store/db.js';
 import type { RateLimitStore } from './store/rate-limits.js';
 import type { RequestLocks } from './store/request-locks.js';
+import type { WriteQueue } from './write-queue.js';
 
 /** What every router gets: configuration, the database and the process-wide collaborators. */
 export interface ApiContext {
@@ -27,6 +28,8 @@ export interface ApiContext {
    * authentication, the console's sign-in and the prune job count and clean the same windows.
    */
   rateLimits: RateLimitStore;
+  /** The process's turns for heavy writes (scan submits and parts, gate triggers): see write-queue.ts. */
+  writes: WriteQueue;
   /** Set when the GitHub App is configured: asks GitHub which installation a repository belongs to. */
   github?: GitHubInstallations;
 }

@@ -13,6 +13,7 @@ import { releaseAbandonedRequests } from './store/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
 import { createRequestLocks } from './store/request-locks.js';
 import { rateLimitStoreFor } from './store/rate-limits.js';
+import { WriteQueue } from './write-queue.js';
 
 export { orgOfInstallation } from './services/github-installations.js';
 export type { GitHubInstallations } from './context.js';
@@ -86,6 +87,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     events: new EventEmitter(),
     lifecycle: { shuttingDown: false },
+    writes: new WriteQueue(config.writeQueue.concurrency, config.writeQueue.maxWaitMs),
     rateLimits: rateLimitStoreFor(
       dialect === 'postgres' && config.databaseUrl
         ? { url: config.databaseUrl, schema: options.schema }

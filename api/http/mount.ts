@@ -14,6 +14,7 @@ import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';
 import type { AnyRoute, Reply } from './route.js';
 import { validateOrThrow } from './validate.js';
+import { WriteQueueTimeout, type WriteQueue } from '../write-queue.js';
 
 export interface MountDeps {
   ctx: ApiContext;
@@ -51,18 +52,52 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     const org = principal.kind === 'key' ? principal.org : '';
     const run = () =>
       def.handler({ params, query, body, principal, org, requestId: String(res.locals.requestId), req, res });
-
-    const idemKey = def.method === 'post' ? req.get('idempotency-key') : undefined;
-    if (!idemKey) {
-      const result = await run();
-      if (result !== 'sent') send(res, result);
-      return;
-    }
     const owner = principal.kind === 'key' ? principal.keyId : 'admin';
-    await answerIdempotently(deps.ctx, { def, req, res, run, owner, key: idemKey });
+    // A heavy write takes its turn once its body is in: a slow upload never holds up the others.
+    const leave = def.queued ? await turnIn(deps.ctx.writes) : undefined;
+    try {
+      // A client that left while its request waited gets nothing done for it (it never saw an answer).
+      if (leave && req.socket.destroyed) return;
+      await answer(deps.ctx, def, req, res, run, owner);
+    } finally {
+      leave?.();
+    }
   }
 
   return router;
+}
+
+async function turnIn(writes: WriteQueue): Promise<() => void> {
+  try {
+    return await writes.enter();
+  } catch (err) {
+    if (!(err instanceof WriteQueueTimeout)) throw err;
+    throw new HttpProblem(
+      503,
+      'unavailable',
+      `This instance could not start the request within ${err.waitedMs} ms: too many scans and gate triggers were ahead of it. Retry in a few seconds.`,
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+}
+
+/** Runs the handler and sends its answer, through the idempotency record when the POST carries a key. */
+async function answer(
+  ctx: ApiContext,
+  def: AnyRoute,
+  req: Request,
+  res: Response,
+  run: () => Promise<Reply | 'sent'>,
+  owner: string,
+): Promise<void> {
+  const idemKey = def.method === 'post' ? req.get('idempotency-key') : undefined;
+  if (!idemKey) {
+    const result = await run();
+    if (result !== 'sent') send(res, result);
+    return;
+  }
+  await answerIdempotently(ctx, { def, req, res, run, owner, key: idemKey });
 }
 
 interface IdempotentCall {

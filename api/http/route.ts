@@ -75,6 +75,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * validates it in parts; `body` still documents it. For scans, whose pages are validated one by one.
    */
   rawBody?: boolean;
+  /** A heavy write: it waits its turn in the write queue (http/write-queue.ts) before its body is read. */
+  queued?: boolean;
   responses: Record<number, ResponseSpec>;
   /**
    * The answer holds a secret shown once (an API key, a webhook signing secret). An Idempotency-Key

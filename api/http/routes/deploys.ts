@@ -11,6 +11,7 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/deploy/trigger',
+      queued: true,
       tag: 'Deploy gate',
       summary: 'May this commit deploy? Evaluate the gate and record a deploy event',
       description:

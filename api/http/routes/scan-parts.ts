@@ -12,6 +12,7 @@ export function scanPartRoutes(ctx: ApiContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/scans/:id/pages',
+      queued: true,
       tag: 'Scans',
       summary: 'Append a part (a batch of pages) to an open scan',
       description:
@@ -34,6 +35,7 @@ export function scanPartRoutes(ctx: ApiContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/scans/:id/complete',
+      queued: true,
       tag: 'Scans',
       summary: 'Complete a scan sent in parts',
       description:

@@ -143,6 +143,7 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/api/v1/scans',
+      queued: true,
       tag: 'Scans',
       summary: 'Submit a scan: pages with native issues, raw axe-core results or pa11y results',
       description:
