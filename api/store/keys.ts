@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../domain/api-key.js';
 import { olderThan } from './keyset.js';
+import { StatementBatcher } from './statement-batcher.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -70,10 +71,28 @@ export async function insertKey(db: Knex, k: ApiKeyRecord): Promise<void> {
   });
 }
 
-/** The key a presented credential names (any org: the credential itself says which). */
+const lookups = new WeakMap<Knex, StatementBatcher<string, ApiKeyRecord | undefined>>();
+
+/**
+ * The key a presented credential names (any org: the credential itself says which). Every request makes
+ * this lookup, so the lookups of concurrent requests share statements (store/statement-batcher.ts).
+ */
 export async function findKeyByPublicId(db: Knex, publicId: string): Promise<ApiKeyRecord | undefined> {
-  const row = await db<Row>('api_keys').where({ public_id: publicId }).first();
-  return row ? fromRow(row) : undefined;
+  let batcher = lookups.get(db);
+  if (!batcher) {
+    batcher = new StatementBatcher((ids) => keysByPublicId(db, ids), 2);
+    lookups.set(db, batcher);
+  }
+  return batcher.load(publicId);
+}
+
+async function keysByPublicId(db: Knex, publicIds: string[]): Promise<Array<ApiKeyRecord | undefined>> {
+  const rows = await db<Row>('api_keys').whereIn('public_id', [...new Set(publicIds)]);
+  const byId = new Map(rows.map((r) => [r.public_id, r]));
+  return publicIds.map((id) => {
+    const row = byId.get(id);
+    return row ? fromRow(row) : undefined;
+  });
 }
 
 /** One key by id, within `org` (undefined: any org, for the admin token). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { postgresKnex } from './db.js';
+import { StatementBatcher } from './statement-batcher.js';
 
 export interface WindowCount {
   count: number;
@@ -60,19 +61,17 @@ export function memoryRateLimits(): RateLimitStore {
  * a connection. Those connections commit without waiting for the disk (`synchronous_commit = off`): a
  * crash may lose the last fraction of a second of increments, a few more requests in that minute, and
  * a commit that waits for the disk holds the counter's row lock while it does, which would put every
- * request of one key in a line.
+ * request of one key in a line. The counts of concurrent requests share statements (one per connection
+ * in flight, store/statement-batcher.ts): each is still an atomic increment, so every request gets its
+ * own exact count and concurrent instances never lose one.
  */
 export function databaseRateLimits(db: Knex): RateLimitStore {
+  const hits = new StatementBatcher<Hit, number>((batch) => countHits(db, batch), 2);
   return {
     async hit(bucket, windowSeconds) {
       const start = windowStart(windowSeconds, Date.now());
-      // One atomic upsert per request: concurrent instances never lose an increment.
-      const rows = await db('rate_limits')
-        .insert({ bucket, window_start: start, count: 1 })
-        .onConflict(['bucket', 'window_start'])
-        .merge({ count: db.raw('rate_limits.count + 1') })
-        .returning<Array<{ count: number | string }>>('count');
-      return { count: Number(rows[0].count), resetAt: start + windowSeconds };
+      const count = await hits.load({ bucket, start });
+      return { count, resetAt: start + windowSeconds };
     },
     async peek(bucket, windowSeconds) {
       const start = windowStart(windowSeconds, Date.now());
@@ -88,6 +87,50 @@ export function databaseRateLimits(db: Knex): RateLimitStore {
     },
     close: () => db.destroy(),
   };
+}
+
+interface Hit {
+  bucket: string;
+  start: number;
+}
+
+/**
+ * One upsert adds each counter's hits and returns the new totals; the hits of one counter get the
+ * consecutive counts that end at its total. Counters go in a fixed order, so two instances' statements
+ * lock shared rows in the same order and cannot deadlock.
+ */
+async function countHits(db: Knex, batch: Hit[]): Promise<number[]> {
+  const groups = new Map<string, { bucket: string; start: number; hits: number }>();
+  const keys = batch.map((h) => {
+    const key = `${h.start} ${h.bucket}`;
+    const group = groups.get(key);
+    if (group) group.hits++;
+    else groups.set(key, { bucket: h.bucket, start: h.start, hits: 1 });
+    return key;
+  });
+  const rows = [...groups.values()]
+    .sort((a, b) => a.start - b.start || (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0))
+    .map((g) => ({ bucket: g.bucket, window_start: g.start, count: g.hits }));
+  const totals = await db('rate_limits')
+    .insert(rows)
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: db.raw('rate_limits.count + excluded.count') })
+    .returning<Array<{ bucket: string; window_start: number | string; count: number | string }>>([
+      'bucket',
+      'window_start',
+      'count',
+    ]);
+  // Hand the counts out from the lowest: the first hit of a counter in the batch gets the lowest count.
+  const next = new Map<string, number>();
+  for (const t of totals) {
+    const key = `${Number(t.window_start)} ${t.bucket}`;
+    next.set(key, Number(t.count) - groups.get(key)!.hits + 1);
+  }
+  return keys.map((key) => {
+    const count = next.get(key)!;
+    next.set(key, count + 1);
+    return count;
+  });
 }
 
 /** PostgreSQL may be shared by several instances, so its counters live in the database. */
