@@ -158,19 +158,19 @@ export async function ingestScan(
       expiresAt,
     });
     await storePages(trx, builder, id, pages);
-    await updateScanTotals(trx, id, {
+    const totals = {
       pageCount: builder.pages,
       issueCount: builder.issues,
       summary: builder.summary,
       engine: scanHeadRow.engine ?? builder.engine,
       htmlTruncated: builder.truncated,
-    });
-    if (open) return undefined;
-    const scan = await markScanComplete(trx, id, {
-      warnings: builder.warnings(),
-      rulesRun: builder.rulesRun(),
-      createdAt,
-    });
+    };
+    if (open) {
+      await updateScanTotals(trx, id, totals);
+      return undefined;
+    }
+    const done = { warnings: builder.warnings(), rulesRun: builder.rulesRun(), createdAt };
+    const scan = await markScanComplete(trx, id, done, totals);
     await recordEvent(
       trx,
       org,

@@ -52,36 +52,44 @@ export async function insertScanRow(
   await trx('scans').insert(row);
 }
 
-/** Stores the totals (after a whole scan, or after each part of an open one). */
+/** Stores the totals of a scan still open (after each of its parts). */
 export async function updateScanTotals(trx: Knex.Transaction, id: string, totals: ScanTotals): Promise<void> {
-  await trx('scans')
-    .where({ id })
-    .update({
-      page_count: totals.pageCount,
-      issue_count: totals.issueCount,
-      summary: JSON.stringify(totals.summary),
-      engine_name: totals.engine?.name ?? null,
-      engine_version: totals.engine?.version ?? null,
-      html_truncated: totals.htmlTruncated,
-    });
+  await trx('scans').where({ id }).update(totalsColumns(totals));
 }
 
-/** Makes a scan visible: its final warnings, rules and creation time (the order of "the latest scan"). */
+function totalsColumns(totals: ScanTotals) {
+  return {
+    page_count: totals.pageCount,
+    issue_count: totals.issueCount,
+    summary: JSON.stringify(totals.summary),
+    engine_name: totals.engine?.name ?? null,
+    engine_version: totals.engine?.version ?? null,
+    html_truncated: totals.htmlTruncated,
+  };
+}
+
+/**
+ * Makes a scan visible: its final warnings, rules and creation time (the order of "the latest scan"),
+ * and its totals when they were not written yet (a scan sent whole), in one statement that returns it.
+ */
 export async function markScanComplete(
   trx: Knex.Transaction,
   id: string,
   done: { warnings: ScanWarning[]; rulesRun: string[] | null; createdAt: string },
+  totals?: ScanTotals,
 ): Promise<ScanRecord> {
-  await trx('scans')
+  const [row] = await trx<ScanRow>('scans')
     .where({ id })
     .update({
+      ...(totals ? totalsColumns(totals) : {}),
       status: 'complete',
       expires_at: null,
       warnings: JSON.stringify(done.warnings),
       rules_run: done.rulesRun ? JSON.stringify(done.rulesRun) : null,
       created_at: done.createdAt,
-    });
-  return scanFromRow((await trx<ScanRow>('scans').where({ id }).first())!);
+    })
+    .returning('*');
+  return scanFromRow(row as ScanRow);
 }
 
 /** scan_issues columns in insert order, with their PostgreSQL array types for `unnest`. */
