@@ -89,7 +89,7 @@ export async function markScanComplete(
       created_at: done.createdAt,
     })
     .returning('*');
-  return scanFromRow(row as ScanRow);
+  return scanFromRow(row);
 }
 
 /** scan_issues columns in insert order, with their PostgreSQL array types for `unnest`. */
