@@ -58,6 +58,10 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     try {
       // A client that left while its request waited gets nothing done for it (it never saw an answer).
       if (leave && req.socket.destroyed) return;
+      // Writes still waiting at SIGTERM are sent elsewhere rather than started during the drain.
+      if (leave && deps.ctx.lifecycle.shuttingDown) {
+        throw problems.unavailable('The service is shutting down; retry shortly.');
+      }
       await answer(deps.ctx, def, req, res, run, owner);
     } finally {
       leave?.();

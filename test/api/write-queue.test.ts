@@ -15,6 +15,11 @@ function scan(sha: string) {
   };
 }
 
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
 describe.each(dbKinds)('heavy writes take turns (%s)', (db) => {
   const h = useHarness({ db, org: 'queue-org', env: { WRITE_CONCURRENCY: '1', WRITE_QUEUE_WAIT_MS: '300' } });
 
@@ -57,6 +62,27 @@ describe.each(dbKinds)('heavy writes take turns (%s)', (db) => {
         .count({ n: '*' }),
     ).toEqual([{ n: 0 }]);
     expect(await h.db('deploys').count({ n: '*' })).toEqual([{ n: 1 }]);
+  });
+
+  it('a write still waiting when the service begins to shut down is refused with 503, not started', async () => {
+    const leave = await h.server.service.ctx.writes.enter();
+    const waiting = h.request<Problem>('POST', '/api/v1/scans', { key: h.key, body: scan('e'.repeat(40)) });
+    await until(() => h.server.service.ctx.writes.size.waiting === 1);
+    h.server.service.ctx.lifecycle.shuttingDown = true;
+    try {
+      leave();
+      const refused = await waiting;
+      expect(refused.status).toBe(503);
+      expect(refused.body.detail).toMatch(/shutting down/);
+    } finally {
+      h.server.service.ctx.lifecycle.shuttingDown = false;
+    }
+    expect(
+      await h
+        .db('scans')
+        .where({ sha: 'e'.repeat(40) })
+        .count({ n: '*' }),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('writes sent together all go in, one at a time', async () => {
