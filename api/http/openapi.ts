@@ -73,7 +73,14 @@ function standardErrors(route: AnyRoute): RouteConfig['responses'] {
   const rate = keyed ? RATE_HEADERS : [];
   const out: RouteConfig['responses'] = {
     500: problemResponse('Unexpected error (generic text and a request id only).'),
-    503: problemResponse('Database unavailable or the service is shutting down.'),
+    503: route.queued
+      ? problemResponse(
+          'Database unavailable, the service is shutting down, or this write could not start within ' +
+            'WRITE_QUEUE_WAIT_MS because the scans and gate triggers ahead of it took every turn ' +
+            '(WRITE_CONCURRENCY); nothing was stored: retry after Retry-After seconds.',
+          ['Retry-After'],
+        )
+      : problemResponse('Database unavailable or the service is shutting down.'),
   };
   if (route.access !== 'public') {
     out[401] = problemResponse('Missing, malformed, unknown, revoked or expired credential.', [
