@@ -1,5 +1,5 @@
 import { assign, candidates } from './element-assignment.js';
-import { mergeSorted, sortedByFingerprint } from './sorted-fingerprints.js';
+import { FingerprintTable } from './fingerprint-table.js';
 import type { IdentitySource } from './element-identity.js';
 import { similarityEvidence, SIMILARITY_THRESHOLD, type Similarity } from './element-similarity.js';
 
@@ -76,27 +76,42 @@ export interface FingerprintStep {
 
 /**
  * Baseline index of each fingerprint, or, for one held several times, `-(g + 2)` naming its group in
- * `groups` (kept as numbers: one Map lookup per issue is most of this step's cost on 50,000 issues).
+ * `groups` (kept as numbers: one lookup per issue is most of this step's cost on 50,000 issues).
  */
-function baselineIndex(baseline: readonly MatchIssue[]): { index: Map<string, number>; groups: number[][] } {
-  const index = new Map<string, number>();
+function baselineIndex(baseline: readonly string[]) {
+  const index = new FingerprintTable(baseline);
   const groups: number[][] = [];
+  const grouped = new Uint8Array(baseline.length);
   for (let j = 0; j < baseline.length; j++) {
-    const fp = baseline[j].fingerprint;
-    const seen = index.get(fp);
-    if (seen === undefined) index.set(fp, j);
-    else if (seen >= 0) index.set(fp, -(groups.push([seen, j]) + 1));
-    else groups[-seen - 2].push(j);
+    const seen = index.get(baseline[j]);
+    if (seen === undefined) index.set(j, j);
+    else if (seen >= 0) {
+      index.set(j, -(groups.push([seen, j]) + 1));
+      grouped[seen] = grouped[j] = 1;
+    } else {
+      groups[-seen - 2].push(j);
+      grouped[j] = 1;
+    }
   }
-  return { index, groups };
+  return { index, groups, grouped };
 }
 
-/** Step 1. With `compareFingerprints` false (another fingerprint version), every issue goes to step 2. */
+const fingerprintsOf = (issues: readonly MatchIssue[] | readonly string[]): readonly string[] =>
+  issues.length > 0 && typeof issues[0] !== 'string'
+    ? (issues as readonly MatchIssue[]).map((x) => x.fingerprint)
+    : (issues as readonly string[]);
+
+/**
+ * Step 1, from the issues or their fingerprints. With `compareFingerprints` false (another fingerprint
+ * version), every issue goes to step 2.
+ */
 export function fingerprintStep(
-  head: readonly MatchIssue[],
-  baseline: readonly MatchIssue[],
+  headIssues: readonly MatchIssue[] | readonly string[],
+  baselineIssues: readonly MatchIssue[] | readonly string[],
   compareFingerprints = true,
 ): FingerprintStep {
+  const head = fingerprintsOf(headIssues);
+  const baseline = fingerprintsOf(baselineIssues);
   const matching: IssueMatching = {
     headToBaseline: new Int32Array(head.length).fill(-1),
     baselineToHead: new Int32Array(baseline.length).fill(-1),
@@ -108,7 +123,6 @@ export function fingerprintStep(
     step.baselineNeeds = baseline.map((_, i) => i);
     return step;
   }
-  if (sortedByFingerprint(head) && sortedByFingerprint(baseline)) return mergeSorted(head, baseline, step);
   const base = baselineIndex(baseline);
   // The first head issue of each unique baseline fingerprint (in baselineToHead until paired; -2 marks
   // one that turned out shared unevenly); further ones, and those of repeated baseline fingerprints,
@@ -117,7 +131,7 @@ export function fingerprintStep(
   const moreHeads = new Map<number, number[]>();
   const groupHeads: number[][] = base.groups.map(() => []);
   for (let i = 0; i < head.length; i++) {
-    const b = base.index.get(head[i].fingerprint);
+    const b = base.index.get(head[i]);
     if (b === undefined) step.headNeeds.push(i);
     else if (b < 0) groupHeads[-b - 2].push(i);
     else if (first[b] < 0) first[b] = i;
@@ -130,7 +144,7 @@ export function fingerprintStep(
   for (let j = 0; j < baseline.length; j++) {
     const h = first[j];
     if (h < 0) continue;
-    const more = moreHeads.get(j);
+    const more = moreHeads.size > 0 ? moreHeads.get(j) : undefined;
     if (more) {
       first[j] = -2;
       step.groups.push({ head: [h, ...more], baseline: [j] });
@@ -147,14 +161,17 @@ export function fingerprintStep(
   }
   for (let j = 0; j < baseline.length; j++) {
     // Unmatched and not in a group: a fingerprint the head does not have.
-    if (first[j] === -1 && base.index.get(baseline[j].fingerprint) === j) step.baselineNeeds.push(j);
+    if (first[j] === -1 && !base.grouped[j]) step.baselineNeeds.push(j);
   }
   for (const group of step.groups) if (group.baseline.length === 1) first[group.baseline[0]] = -1;
   base.groups.forEach((members, g) => {
     if (groupHeads[g].length === 0) step.baselineNeeds.push(...members);
   });
-  step.headNeeds.sort((x, y) => x - y);
-  step.baselineNeeds.sort((x, y) => x - y);
+  // Without groups, both lists were built in index order.
+  if (base.groups.length > 0 || step.groups.length > 0) {
+    step.headNeeds.sort((x, y) => x - y);
+    step.baselineNeeds.sort((x, y) => x - y);
+  }
   return step;
 }
 
