@@ -21,6 +21,7 @@ import {
   type MatchKind,
   type SimilarMatch,
 } from './issue-matching.js';
+import { IMPACT_OF_CODE, issueList, type GateIssueList } from './gate-issues.js';
 import type { WaivableIssue, WaiverMatcher } from './waiver-match.js';
 
 /**
@@ -82,9 +83,9 @@ export interface GateInput {
   siteId: string;
   sha: string;
   /** Null: no scan of this sha exists. */
-  head: readonly GateScanIssue[] | null;
+  head: readonly GateScanIssue[] | GateIssueList | null;
   /** Null: no baseline (every head issue is new). */
-  baseline: readonly GateScanIssue[] | null;
+  baseline: readonly GateScanIssue[] | GateIssueList | null;
   /** Which head issue is which baseline issue; absent with no baseline. */
   matching?: IssueMatching;
   waivers: WaiverMatcher;
@@ -108,11 +109,11 @@ type Buckets<T> = Record<ImpactKey, T[]>;
 const buckets = <T>(): Buckets<T> => ({ critical: [], serious: [], moderate: [], minor: [], unknown: [] });
 
 /** Most severe first; within an impact, in the order the scan listed them (by `ref`). */
-function take<T extends { issue: GateScanIssue }>(from: Buckets<T>, cap: number): T[] {
+function take<T>(from: Buckets<T>, cap: number, refOf: (item: T) => number | string): T[] {
   const out: T[] = [];
   for (const impact of SEVERITY) {
     if (out.length >= cap) break;
-    const sorted = from[impact].sort((a, b) => compareRefs(a.issue.ref, b.issue.ref));
+    const sorted = from[impact].sort((a, b) => compareRefs(refOf(a), refOf(b)));
     out.push(...sorted.slice(0, cap - out.length));
   }
   return out;
@@ -121,8 +122,8 @@ function take<T extends { issue: GateScanIssue }>(from: Buckets<T>, cap: number)
 /** A waiver that covers a head issue, or the baseline issue it was matched to (waivers follow the element). */
 function waiverFinder(
   waivers: WaiverMatcher,
-): (issue: GateScanIssue, paired: GateScanIssue | null) => string | undefined {
-  if (waivers.size === 0) return () => undefined;
+): ((issue: GateScanIssue, paired: GateScanIssue | null) => string | undefined) | null {
+  if (waivers.size === 0) return null;
   const urls: string[] = [];
   const probe: WaivableIssue = { rule: '', selector: null, fingerprint: '', pageUrls: urls };
   const one = (issue: GateScanIssue) => {
@@ -140,9 +141,11 @@ function waiverFinder(
 
 interface Tally {
   counts: GateCounts;
-  newList: Buckets<{ issue: GateScanIssue }>;
+  /** Head indices. */
+  newList: Buckets<number>;
   waivedList: Buckets<WaivedHeadIssue>;
-  similarList: Buckets<PairedIssue>;
+  /** Head indices. */
+  similarList: Buckets<number>;
   similarTotal: number;
 }
 
@@ -155,8 +158,8 @@ const bucketOf = (counts: GateCounts, impact: Impact | null): CategoryCounts =>
 
 /** Counts and lists the head's issues (only what is counted), then the baseline's unmatched ones as fixed. */
 function tallyIssues(
-  head: readonly GateScanIssue[],
-  baseline: readonly GateScanIssue[],
+  head: GateIssueList,
+  baseline: GateIssueList,
   matching: IssueMatching | undefined,
   input: GateInput,
 ): Tally {
@@ -169,39 +172,47 @@ function tallyIssues(
   };
   const all = input.settings.include_incomplete;
   const waiverOf = waiverFinder(input.waivers);
-  // Plain loops without a closure per issue: this runs over every issue of both scans.
+  const anySimilar = !!matching && matching.similar.size > 0;
+  // Plain loops over the columns, without a closure or an object per issue: this runs over every
+  // issue of both scans.
   for (let i = 0; i < head.length; i++) {
-    const issue = head[i];
-    if (!all && issue.kind !== 'violation') continue;
+    const code = head.codes[i];
+    if (!all && code & 1) continue;
     const j = matching ? matching.headToBaseline[i] : -1;
-    const paired = j >= 0 ? baseline[j] : null;
-    const similar = paired ? matching!.similar.get(i) : undefined;
-    const impact = issue.impact ?? 'unknown';
-    const b = bucketOf(t.counts, issue.impact);
-    const waiverId = waiverOf(issue, paired);
-    if (waiverId) {
-      t.counts.waived++;
-      b.waived++;
-      const view = pairedView(issue, i, matching, paired, similar);
-      t.waivedList[impact].push({ ...view, waiverId, status: paired ? 'existing' : 'new' });
-    } else if (paired) {
+    const similar = anySimilar && j >= 0 ? matching.similar.get(i) : undefined;
+    const impact = IMPACT_OF_CODE[code >> 1];
+    const key = impact ?? 'unknown';
+    const b = bucketOf(t.counts, impact);
+    if (waiverOf) {
+      const issue = head.issue(i);
+      const paired = j >= 0 ? baseline.issue(j) : null;
+      const waiverId = waiverOf(issue, paired);
+      if (waiverId) {
+        t.counts.waived++;
+        b.waived++;
+        const view = pairedView(issue, i, matching, paired, similar);
+        t.waivedList[key].push({ ...view, waiverId, status: paired ? 'existing' : 'new' });
+        continue;
+      }
+    }
+    if (j >= 0) {
       t.counts.existing++;
       b.existing++;
       if (similar) {
         t.similarTotal++;
-        t.similarList[impact].push(pairedView(issue, i, matching, paired, similar));
+        t.similarList[key].push(i);
       }
     } else {
       t.counts.new++;
       b.new++;
-      t.newList[impact].push({ issue });
+      t.newList[key].push(i);
     }
   }
   for (let j = 0; j < baseline.length; j++) {
-    const issue = baseline[j];
-    if ((!all && issue.kind !== 'violation') || (matching && matching.baselineToHead[j] >= 0)) continue;
+    const code = baseline.codes[j];
+    if ((!all && code & 1) || (matching && matching.baselineToHead[j] >= 0)) continue;
     t.counts.fixed++;
-    bucketOf(t.counts, issue.impact).fixed++;
+    bucketOf(t.counts, IMPACT_OF_CODE[code >> 1]).fixed++;
   }
   return t;
 }
@@ -242,24 +253,29 @@ export function evaluateGate(input: GateInput): GateEvaluation {
       similarIssuesTotal: 0,
     };
   }
-  const baseline = input.baseline ?? [];
+  const head = issueList(input.head);
+  const baseline = issueList(input.baseline ?? []);
   // Without a matching given, fingerprints alone with multiplicity (what a caller without details gets).
   const matching =
     input.matching ??
     (input.baseline
-      ? similarityStep(fingerprintStep(input.head, baseline), new Map(), new Map())
+      ? similarityStep(fingerprintStep(head.fingerprints, baseline.fingerprints), new Map(), new Map())
       : undefined);
-  const t = tallyIssues(input.head, baseline, matching, input);
+  const t = tallyIssues(head, baseline, matching, input);
+  const headRef = (i: number) => head.ref(i);
   const { thresholds, reasons } = checkThresholds(t.counts, input.settings);
   return {
     passed: reasons.length === 0,
     reasons,
     counts: t.counts,
     thresholds,
-    newIssues: take(t.newList, cap).map((x) => x.issue),
+    newIssues: take(t.newList, cap, headRef).map((i) => head.issue(i)),
     newIssuesTotal: t.counts.new,
-    waivedIssues: take(t.waivedList, cap),
-    similarIssues: take(t.similarList, cap),
+    waivedIssues: take(t.waivedList, cap, (w) => w.issue.ref),
+    similarIssues: take(t.similarList, cap, headRef).map((i) => {
+      const j = matching!.headToBaseline[i];
+      return pairedView(head.issue(i), i, matching, baseline.issue(j), matching!.similar.get(i));
+    }),
     similarIssuesTotal: t.similarTotal,
   };
 }

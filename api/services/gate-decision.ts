@@ -4,7 +4,8 @@ import {
   type BaselineChoice,
   type ScanRef,
 } from '../domain/gate-baseline.js';
-import { evaluateGate, type GateEvaluation, type GateScanIssue } from '../domain/gate-evaluation.js';
+import { evaluateGate, type GateEvaluation } from '../domain/gate-evaluation.js';
+import type { IssueColumns } from '../domain/gate-issues.js';
 import type { AppliedGateSettings } from '../domain/gate-settings.js';
 import {
   fingerprintStep,
@@ -49,7 +50,7 @@ export interface GateDecision {
 }
 
 interface ScanSide {
-  issues: GateScanIssue[];
+  issues: IssueColumns;
   pages: Map<number, GatePageRow>;
   pageKeys: Map<number, string>;
 }
@@ -59,6 +60,8 @@ async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[] |
   if (waiverRules) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
   return { issues, pages, pageKeys: new Map() };
 }
+
+const NO_PAGE = { url: '' };
 
 /** A page's key (pages pair across scans by normalised URL), computed once per page of a side. */
 function pageKeyOf(side: ScanSide, pageIndex: number): string {
@@ -71,7 +74,7 @@ function pageKeyOf(side: ScanSide, pageIndex: number): string {
 }
 
 function byRef(side: ScanSide, indices: readonly number[]) {
-  const refs = indices.map((i) => Number(side.issues[i].ref));
+  const refs = indices.map((i) => side.issues.refs[i]);
   const indexOf = new Map<number, number>();
   for (let k = 0; k < refs.length; k++) indexOf.set(refs[k], indices[k]);
   return { refs, indexOf };
@@ -84,13 +87,10 @@ function byRef(side: ScanSide, indices: readonly number[]) {
 async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
   const { refs, indexOf } = byRef(side, indices);
   const out = new Map<number, MatchDetails & { pageUrl: string }>();
-  for (const r of await matchDetails(ctx.db, scanId, refs)) {
+  for (const r of await matchDetails(ctx.db, scanId, refs, side.issues.length)) {
     const page = side.pages.get(r.pageIndex);
     const index = indexOf.get(r.id)!;
-    const issue = side.issues[index];
-    issue.rule = r.rule;
-    issue.selector = r.selector;
-    if (page) issue.page = page;
+    side.issues.fields.set(index, { rule: r.rule, selector: r.selector, page: page ?? NO_PAGE });
     out.set(index, {
       rule: r.rule,
       page: pageKeyOf(side, r.pageIndex),
@@ -110,7 +110,7 @@ async function matchSides(
   fingerprints: boolean,
   lap: (phase: string) => void,
 ) {
-  const step = fingerprintStep(head.issues, base.issues, fingerprints);
+  const step = fingerprintStep(head.issues.fingerprints, base.issues.fingerprints, fingerprints);
   lap('fingerprints');
   const [h, b] = await Promise.all([
     detailsOf(ctx, ids[0], head, step.headNeeds),
@@ -122,7 +122,7 @@ async function matchSides(
   for (const [j, d] of b) {
     // Only a paired baseline issue is ever shown (beside its head issue).
     if (matching.baselineToHead[j] < 0) continue;
-    baselineViews.set(Number(base.issues[j].ref), { selector: d.selector, page: { url: d.pageUrl } });
+    baselineViews.set(base.issues.refs[j], { selector: d.selector, page: { url: d.pageUrl } });
   }
   return { matching, baselineViews };
 }

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { dialectOf } from './db.js';
 import type { ScanRef } from '../domain/gate-baseline.js';
-import type { GatePage, GateScanIssue } from '../domain/gate-evaluation.js';
+import type { GatePage } from '../domain/gate-evaluation.js';
+import { IssueColumns } from '../domain/gate-issues.js';
 import type { IssueKind } from '../domain/gate-settings.js';
-import { IMPACTS, type Impact } from '../domain/impact.js';
+import type { Impact } from '../domain/impact.js';
 
 /**
  * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).
@@ -49,11 +50,10 @@ const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
     fingerprintVersion: Number(r.fingerprint_version),
   };
 
-/** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete). */
+/** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete), as `issueCode`. */
 const CODE_SQL =
   "((case impact when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 " +
   "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
-const IMPACT_OF_CODE: Array<Impact | null> = [...IMPACTS, null];
 
 const newestFirst = [
   { column: 'created_at', order: 'desc' as const },
@@ -95,14 +95,15 @@ export async function latestOnBranchBefore(
 }
 
 /**
- * Every issue of a scan, in row order, as lean gate issues (fingerprint, impact, kind, row id). The
- * drivers' cost is per row and column, so the database concatenates each column into one string and
- * sends a single row; with the (scan_id, fingerprint, impact, kind) index of migration 0002 this reads
- * 50,000 issues faster than plain rows of their fingerprints alone (bench/suites/20-gate.ts). Both
- * aggregates consume the same rows in the same order, so the lists line up; the codes hold the row id
- * (id × 16 + code), and the issues are sorted by it. Fingerprints are hex: they hold no comma.
+ * Every issue of a scan as columns (fingerprint, impact and kind, row id). The drivers' cost is per row
+ * and column, so the database concatenates each column into one string and sends a single row; with
+ * the (scan_id, fingerprint, impact, kind) index of migration 0002 this reads 50,000 issues faster than
+ * plain rows of their fingerprints alone (bench/suites/20-gate.ts). Both aggregates consume the same
+ * rows in the same order, so the lists line up; the codes hold the row id (id × 16 + code). In index
+ * order, not scan order: the matcher orders the few it compares by row id itself. Fingerprints are
+ * hex: they hold no comma.
  */
-export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssue[]> {
+export async function scanIssues(db: Knex, scanId: string): Promise<IssueColumns> {
   const concat = (expr: string) =>
     dialectOf(db) === 'postgres' ? `string_agg(cast(${expr} as text), ',')` : `group_concat(${expr}, ',')`;
   const row = await db('scan_issues')
@@ -111,27 +112,31 @@ export async function scanIssues(db: Knex, scanId: string): Promise<GateScanIssu
       db.raw(`${concat('fingerprint')} as f`),
       db.raw(`${concat(`id * 16 + ${CODE_SQL}`)} as c`),
     );
-  if (!row?.f || !row.c) return [];
+  if (!row?.f || !row.c) return new IssueColumns([], new Float64Array(0), new Uint8Array(0));
   const fingerprints = row.f.split(',');
-  const codes = parseNumberList(row.c);
-  if (codes.length !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
-  const noPage: GatePage = { url: '' };
-  const issues = new Array<GateScanIssue>(fingerprints.length);
-  for (let i = 0; i < fingerprints.length; i++) {
-    const c = codes[i];
-    const code = c % 16;
-    issues[i] = {
-      ref: (c - code) / 16,
-      fingerprint: fingerprints[i],
-      rule: '',
-      impact: IMPACT_OF_CODE[code >> 1],
-      kind: code & 1 ? 'incomplete' : 'violation',
-      selector: null,
-      page: noPage,
-    };
+  const refs = new Float64Array(fingerprints.length);
+  const codes = new Uint8Array(fingerprints.length);
+  // "12,7,40": one number per issue, parsed without a string per number.
+  const text = row.c;
+  let k = 0;
+  let n = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const ch = i < text.length ? text.charCodeAt(i) : 44;
+    if (ch !== 44) {
+      n = n * 10 + ch - 48;
+      continue;
+    }
+    if (k === fingerprints.length) {
+      k = -1;
+      break;
+    }
+    const code = n % 16;
+    refs[k] = (n - code) / 16;
+    codes[k++] = code;
+    n = 0;
   }
-  // In index order, not scan order: the matcher orders the few it compares by row id itself.
-  return issues;
+  if (k !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
+  return new IssueColumns(fingerprints, refs, codes);
 }
 
 /** The scan's pages by index. */
@@ -155,13 +160,13 @@ export async function scanPages(db: Knex, scanId: string): Promise<Map<number, G
 export async function addWaiverFields(
   db: Knex,
   scanId: string,
-  issues: GateScanIssue[],
+  issues: IssueColumns,
   rules: readonly string[],
   pages: ReadonlyMap<number, GatePageRow>,
 ): Promise<void> {
   if (rules.length === 0) return;
-  const byId = new Map<number, GateScanIssue>();
-  for (const issue of issues) byId.set(issue.ref as number, issue);
+  const indexOf = new Map<number, number>();
+  for (let i = 0; i < issues.length; i++) indexOf.set(issues.refs[i], i);
   for (let i = 0; i < rules.length; i += 500) {
     const rows = await db('scan_issues')
       .where({ scan_id: scanId })
@@ -173,11 +178,13 @@ export async function addWaiverFields(
         'page_index',
       );
     for (const r of rows) {
-      const issue = byId.get(Number(r.id));
-      if (!issue) continue;
-      issue.rule = r.rule;
-      issue.selector = r.selector;
-      issue.page = pages.get(r.page_index) ?? { url: '' };
+      const index = indexOf.get(Number(r.id));
+      if (index === undefined) continue;
+      issues.fields.set(index, {
+        rule: r.rule,
+        selector: r.selector,
+        page: pages.get(r.page_index) ?? { url: '' },
+      });
     }
   }
 }
@@ -230,22 +237,5 @@ export async function issueDetails(
       });
     }
   }
-  return out;
-}
-
-/** "12,7,40" → [12, 7, 40] without a string per number. */
-function parseNumberList(text: string): number[] {
-  const out: number[] = [];
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 44) {
-      out.push(n);
-      n = 0;
-    } else {
-      n = n * 10 + ch - 48;
-    }
-  }
-  out.push(n);
   return out;
 }
