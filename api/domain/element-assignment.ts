@@ -1,7 +1,9 @@
 import {
   elementIdentity,
+  hasOpeningTag,
   identicalHtmlIdentity,
   identicalHtmlParts,
+  type IdenticalHtml,
   type ElementIdentity,
 } from './element-identity.js';
 import { identicalHtmlFloor, similarity, type Similarity } from './element-similarity.js';
@@ -39,18 +41,48 @@ export function candidates(
 const identityOf = (c: Candidate, sameHtml?: ElementIdentity) =>
   (c.identity ??= elementIdentity(c.details, sameHtml));
 
+/** A pair's similarity, for most pairs of identical HTML computed only when asked. */
+export interface Judged {
+  similarity(): Similarity;
+}
+
 /**
  * Called for each pair taken. `judged` gives the pair's similarity; for most pairs of identical HTML it
  * is computed only when asked (a deploy event shows a hundred of them, a large scan pairs thousands).
  */
-export type OnPair = (x: Candidate, y: Candidate, judged: () => Similarity) => void;
+export type OnPair = (x: Candidate, y: Candidate, judged: Judged) => void;
 
-const known = (s: Similarity) => () => s;
-
-function once(compare: () => Similarity): () => Similarity {
-  let s: Similarity | undefined;
-  return () => (s ??= compare());
+class Known implements Judged {
+  constructor(private readonly s: Similarity) {}
+  similarity(): Similarity {
+    return this.s;
+  }
 }
+
+/**
+ * The similarity of two candidates with byte-identical HTML (a class, not closures: one per pair);
+ * the HTML's parts are worked out when first needed unless given.
+ */
+class SameHtml implements Judged {
+  private s?: Similarity;
+  constructor(
+    private readonly x: Candidate,
+    private readonly y: Candidate,
+    private readonly parts?: IdenticalHtml | null,
+  ) {}
+
+  similarity(): Similarity {
+    if (this.s) return this.s;
+    const { x, y } = this;
+    const parts = this.parts === undefined ? identicalHtmlParts(x.details) : this.parts;
+    if (!parts) return (this.s = similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order));
+    const light = identicalHtmlIdentity(x.details, parts);
+    return (this.s = similarity(light, elementIdentity(y.details, light), x.order, y.order));
+  }
+}
+
+/** Identical HTML with neither identifying attributes nor text: the least `identicalHtmlFloor` gives. */
+const BAREST_HTML: Pick<IdenticalHtml, 'attrs' | 'text'> = { attrs: new Map(), text: '' };
 
 /**
  * Elements whose HTML is byte-identical, and unique on each side, are compared with each other first
@@ -78,19 +110,20 @@ function pairIdenticalHtml(
     const y = html && count.get(html) === 1 ? baseByHtml.get(html) : undefined;
     if (!y) continue;
     // Nothing of the shared HTML needs masking to compare the two (most pairs of a large scan), and
-    // most reach the threshold whatever their selectors: their paths are compared when asked.
-    const parts = identicalHtmlParts(x.details);
-    const compare = () => {
-      if (!parts) return similarity(identityOf(x), identityOf(y, x.identity), x.order, y.order);
-      const light = identicalHtmlIdentity(x.details, parts);
-      return similarity(light, elementIdentity(y.details, light), x.order, y.order);
-    };
-    let judged: () => Similarity;
-    if (parts && identicalHtmlFloor(parts, x.order, y.order) >= threshold) judged = once(compare);
-    else {
-      const s = compare();
-      if (s.score < threshold) continue;
-      judged = known(s);
+    // most reach the threshold whatever their selectors: their paths are compared when asked. Most
+    // even whatever the HTML holds, which is then not parsed either (attributes and text only raise
+    // the least score).
+    let judged: Judged;
+    if (hasOpeningTag(x.details) && identicalHtmlFloor(BAREST_HTML, x.order, y.order) >= threshold) {
+      judged = new SameHtml(x, y);
+    } else {
+      const parts = identicalHtmlParts(x.details);
+      const same = new SameHtml(x, y, parts);
+      if (parts && identicalHtmlFloor(parts, x.order, y.order) >= threshold) judged = same;
+      else {
+        if (same.similarity().score < threshold) continue;
+        judged = same;
+      }
     }
     paired.add(x).add(y);
     onPair(x, y, judged);
@@ -123,6 +156,6 @@ export function assign(hAll: Candidate[], bAll: Candidate[], threshold: number, 
     if (usedH.has(p.x.index) || usedB.has(p.y.index)) continue;
     usedH.add(p.x.index);
     usedB.add(p.y.index);
-    onPair(p.x, p.y, known(p.s));
+    onPair(p.x, p.y, new Known(p.s));
   }
 }

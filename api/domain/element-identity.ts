@@ -181,6 +181,15 @@ export function identicalHtmlParts(source: IdentitySource): IdenticalHtml | null
   return { tag: opening.tag, attrs, text: textOf(html, opening.end), html };
 }
 
+/** Whether `identicalHtmlParts` finds a tag, without parsing: the first `<` is followed by a letter. */
+export function hasOpeningTag(source: IdentitySource): boolean {
+  const html = source.html ?? '';
+  const lt = html.indexOf('<');
+  if (lt < 0 || lt + 1 >= Math.min(html.length, HTML_SCAN_LIMIT)) return false;
+  const c = html.charCodeAt(lt + 1) | 0x20;
+  return c >= 0x61 && c <= 0x7a;
+}
+
 /**
  * The identity to compare an element with another whose HTML is byte-identical: snippet, attributes
  * and text are then equal by construction, so only which of them are present matters, not their

@@ -113,7 +113,11 @@ export function similarityEvidence(
  * `similarity` with their paths sharing nothing. The selector paths are most of a comparison's cost,
  * and most such pairs reach the threshold without them.
  */
-export function identicalHtmlFloor(parts: IdenticalHtml, orderA: number, orderB: number): number {
+export function identicalHtmlFloor(
+  parts: Pick<IdenticalHtml, 'attrs' | 'text'>,
+  orderA: number,
+  orderB: number,
+): number {
   // The same additions in the same order as `similarity`, so a pair whose paths share nothing scores
   // exactly this, and any other pair more.
   const w = SIMILARITY_WEIGHTS;

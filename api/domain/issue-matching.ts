@@ -1,7 +1,7 @@
-import { assign, candidates } from './element-assignment.js';
+import { assign, candidates, type Judged } from './element-assignment.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import type { IdentitySource } from './element-identity.js';
-import { similarityEvidence, SIMILARITY_THRESHOLD, type Similarity } from './element-similarity.js';
+import { similarityEvidence, SIMILARITY_THRESHOLD } from './element-similarity.js';
 
 /**
  * Which head issue is which baseline issue: the gate's identity of issues, in two steps.
@@ -44,15 +44,15 @@ class PairedBySimilarity implements SimilarMatch {
   constructor(
     private readonly head: IdentitySource,
     private readonly baseline: IdentitySource,
-    private readonly judged: () => Similarity,
+    private readonly judged: Judged,
   ) {}
 
   get score(): number {
-    return this.judged().score;
+    return this.judged.similarity().score;
   }
 
   get evidence(): string {
-    return similarityEvidence(this.head, this.baseline, this.judged());
+    return similarityEvidence(this.head, this.baseline, this.judged.similarity());
   }
 }
 

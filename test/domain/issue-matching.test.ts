@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   elementIdentity,
+  hasOpeningTag,
   identicalHtmlIdentity,
   identicalHtmlParts,
 } from '../../api/domain/element-identity.js';
@@ -232,5 +233,32 @@ describe('matching properties', () => {
         expect(exact).toEqual(similarity(elementIdentity(x), elementIdentity(y), ox, oy));
       }),
     );
+  });
+
+  test('the floor of identical HTML is least with neither identifying attributes nor text, and a tag is found without parsing', () => {
+    const arbHtml = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc
+        .record({
+          lead: fc.constantFrom('', ' ', 'x', '<', '< a', '<!-- c -->'),
+          tag: fc.constantFrom(...TAGS, 'A', 'my-el', '1x', ''),
+          attrs: fc.constantFrom('', ' href="/cart"', ' class="x" name="q"', ' aria-label="Cart" id="c7"'),
+          text: fc.constantFrom('', 'Cart', 'Buy now'),
+        })
+        .map(({ lead, tag, attrs, text }) => `${lead}<${tag}${attrs}>${text}</${tag}>`),
+    );
+    const order = fc.double({ min: 0, max: 1, noNaN: true });
+    const barest = { attrs: new Map<string, string>(), text: '' };
+    fc.assert(
+      fc.property(arbHtml, order, order, (html, ox, oy) => {
+        const parts = identicalHtmlParts({ selector: null, html });
+        expect(hasOpeningTag({ selector: null, html })).toBe(parts !== null);
+        if (parts)
+          expect(identicalHtmlFloor(barest, ox, oy)).toBeLessThanOrEqual(identicalHtmlFloor(parts, ox, oy));
+      }),
+    );
+    expect(hasOpeningTag({ selector: null, html: `${' '.repeat(1_999)}<a>` })).toBe(false);
+    expect(hasOpeningTag({ selector: null, html: `${' '.repeat(1_998)}<a>` })).toBe(true);
+    expect(hasOpeningTag({ selector: null, html: null })).toBe(false);
   });
 });
