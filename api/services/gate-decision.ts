@@ -51,14 +51,21 @@ export interface GateDecision {
 
 interface ScanSide {
   issues: IssueColumns;
+  /** Whether active waivers may need the compared issues' rule, selector and page (none: no waiver). */
+  waivable: boolean;
   pages: Map<number, GatePageRow>;
   pageKeys: Map<number, string>;
 }
 
-async function readSide(ctx: ApiContext, scanId: string, waiverRules: string[] | null): Promise<ScanSide> {
+async function readSide(
+  ctx: ApiContext,
+  scanId: string,
+  waiverRules: string[],
+  withFields: boolean,
+): Promise<ScanSide> {
   const [issues, pages] = await Promise.all([scanIssues(ctx.db, scanId), scanPages(ctx.db, scanId)]);
-  if (waiverRules) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
-  return { issues, pages, pageKeys: new Map() };
+  if (withFields) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
+  return { issues, waivable: waiverRules.length > 0, pages, pageKeys: new Map() };
 }
 
 const NO_PAGE = { url: '' };
@@ -81,8 +88,9 @@ function byRef(side: ScanSide, indices: readonly number[]) {
 }
 
 /**
- * The matcher's details of the issues at `indices` of one side, keyed by index. The issues get their
- * rule, selector and page too: a waiver that covers a baseline issue covers the head issue paired with it.
+ * The matcher's details of the issues at `indices` of one side, keyed by index. With active waivers the
+ * issues get their rule, selector and page too: a waiver that covers a baseline issue covers the head
+ * issue paired with it. (An event's own views of them come from the listed details and baselineViews.)
  */
 async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
   const { refs, indexOf } = byRef(side, indices);
@@ -90,7 +98,8 @@ async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indice
   for (const r of await matchDetails(ctx.db, scanId, refs, side.issues.length)) {
     const page = side.pages.get(r.pageIndex);
     const index = indexOf.get(r.id)!;
-    side.issues.fields.set(index, { rule: r.rule, selector: r.selector, page: page ?? NO_PAGE });
+    if (side.waivable)
+      side.issues.fields.set(index, { rule: r.rule, selector: r.selector, page: page ?? NO_PAGE });
     out.set(index, {
       rule: r.rule,
       page: pageKeyOf(side, r.pageIndex),
@@ -180,9 +189,9 @@ export async function decideGate(
   const waiverRules = [...new Set(rules.map((w) => w.rule))];
   const baseScan = baseline.scan;
   const [head, base2] = await Promise.all([
-    readSide(ctx, headScan.id, waiverRules),
+    readSide(ctx, headScan.id, waiverRules, true),
     // The baseline's waiver fields come with the matcher's details, for the issues paired by them.
-    baseScan ? readSide(ctx, baseScan.id, null) : Promise.resolve(null),
+    baseScan ? readSide(ctx, baseScan.id, waiverRules, false) : Promise.resolve(null),
   ]);
   lap('read');
   let matched: Awaited<ReturnType<typeof matchSides>> | null = null;
