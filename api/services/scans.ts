@@ -10,6 +10,7 @@ import type { CreateScanHead, ScanPageInput } from '../schemas/scans.js';
 import { type ScanRecord } from '../store/scans.js';
 import {
   insertScanRow,
+  abandonScanRows,
   addScanRows,
   finishScanRows,
   markScanComplete,
@@ -90,10 +91,16 @@ export async function storePages(
   pages: PageSource,
 ) {
   const writer = scanRowWriter(trx, scanId);
-  for (const { index, page } of pages) {
-    const added = builder.addPage(page, index);
-    if (!added.ok) throw preparationFailure(added.error);
-    await addScanRows(writer, added.page, added.issues);
+  try {
+    for (const { index, page } of pages) {
+      const added = builder.addPage(page, index);
+      if (!added.ok) throw preparationFailure(added.error);
+      await addScanRows(writer, added.page, added.issues);
+    }
+  } catch (err) {
+    // The statements already queued run before the transaction's ROLLBACK, not after it.
+    await abandonScanRows(writer);
+    throw err;
   }
   await finishScanRows(writer);
 }

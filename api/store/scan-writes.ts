@@ -4,6 +4,8 @@ import type { PreparedIssue, PreparedPage, ScanHead } from '../domain/scan-prepa
 import { emptySummary, type ScanSummary, type ScanWarning } from '../domain/scan-summary.js';
 import { dialectOf, MAX_ROWS_PER_INSERT } from './db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
+import { pagesSql, pushPageValues } from './scan-page-rows.js';
+import { SqliteInsertQueue } from './sqlite-queue.js';
 
 /**
  * Writing the scan aggregate: the `scans` row first, then pages and issues as they are prepared (in
@@ -144,64 +146,34 @@ function pushIssueValues(out: Knex.Value[], scanId: string, i: PreparedIssue): v
 /** The SQLite statement for `rows` issues (the full-batch one is built once). */
 const valuesSql = (rows: number) =>
   `insert into scan_issues (${COLUMN_LIST}) values ` + new Array(rows).fill(VALUES_TUPLE).join(', ');
-const FULL_BATCH_SQL = valuesSql(MAX_ROWS_PER_INSERT);
-
-interface SqliteRunner {
-  run(sql: string, bindings: Knex.Value[], cb: (err: Error | null) => void): void;
-}
+/**
+ * Issues per SQLite statement: as fast as 500 (its compound-select limit) with runs queued, and a
+ * batch's rows die young: with 500, a 24.7 MB scan grew the server's peak RSS by 3.0–3.2× the body.
+ */
+const SQLITE_ISSUES = 100;
+const FULL_BATCH_SQL = valuesSql(SQLITE_ISSUES);
 
 /**
- * Runs one statement on the transaction's own SQLite connection: knex's raw formatting scans the
- * SQL for its 6,500 placeholders and checks every binding (about 5 % of an ingest's CPU), and
- * `run` builds no result rows. The transaction client always hands out its one connection.
+ * PostgreSQL: one batch of issues in one statement, one array parameter per column and `unnest`,
+ * ≤ 500 rows (knex's query builder spends more time compiling a 500-row insert than the database
+ * spends running it).
  */
-async function runOnTransaction(trx: Knex.Transaction, sql: string, bindings: Knex.Value[]): Promise<void> {
-  const client = trx.client as { acquireConnection(): Promise<SqliteRunner> };
-  const conn = await client.acquireConnection();
-  // As knex does: once the transaction has issued its ROLLBACK (a page failed meanwhile), a batch
-  // still to come must not run on the connection, where it would commit on its own.
-  if (trx.isCompleted()) throw new Error('Transaction query already complete');
-  await new Promise<void>((resolve, reject) => {
-    conn.run(sql, bindings, (err) => {
-      if (err) reject(err);
-      else resolve();
+async function insertPgIssueBatch(trx: Knex.Transaction, scanId: string, issues: PreparedIssue[]) {
+  if (issues.length === 0) return;
+  const columns = ISSUE_COLUMNS.map(() => new Array<Knex.Value>(issues.length));
+  const row: Knex.Value[] = [];
+  issues.forEach((issue, r) => {
+    row.length = 0;
+    pushIssueValues(row, scanId, issue);
+    row.forEach((v, c) => {
+      columns[c][r] = v;
     });
   });
+  // Each binding is a whole column (pg sends a JS array as a PostgreSQL array).
+  await trx.raw(UNNEST_SQL, columns as unknown as Knex.Value[]);
 }
 
-/**
- * One batch of issues in one statement, written by hand rather than by knex's query builder (which
- * spends more time compiling a 500-row insert than SQLite spends running it). SQLite: multi-row
- * VALUES, ≤ 500 rows (its compound-select limit). PostgreSQL: one array parameter per column and
- * `unnest`, ≤ 500 rows.
- */
-async function insertIssueBatch(
-  trx: Knex.Transaction,
-  scanId: string,
-  issues: PreparedIssue[],
-): Promise<void> {
-  if (issues.length === 0) return;
-  if (dialectOf(trx) === 'postgres') {
-    const columns = ISSUE_COLUMNS.map(() => new Array<Knex.Value>(issues.length));
-    const row: Knex.Value[] = [];
-    issues.forEach((issue, r) => {
-      row.length = 0;
-      pushIssueValues(row, scanId, issue);
-      row.forEach((v, c) => {
-        columns[c][r] = v;
-      });
-    });
-    // Each binding is a whole column (pg sends a JS array as a PostgreSQL array).
-    await trx.raw(UNNEST_SQL, columns as unknown as Knex.Value[]);
-    return;
-  }
-  const bindings: Knex.Value[] = [];
-  for (const issue of issues) pushIssueValues(bindings, scanId, issue);
-  const sql = issues.length === MAX_ROWS_PER_INSERT ? FULL_BATCH_SQL : valuesSql(issues.length);
-  await runOnTransaction(trx, sql, bindings);
-}
-
-async function insertPageBatch(trx: Knex.Transaction, scanId: string, pages: PreparedPage[]): Promise<void> {
+async function insertPgPageBatch(trx: Knex.Transaction, scanId: string, pages: PreparedPage[]) {
   if (pages.length === 0) return;
   await trx('scan_pages').insert(
     pages.map((p) => ({
@@ -220,9 +192,10 @@ async function insertPageBatch(trx: Knex.Transaction, scanId: string, pages: Pre
 }
 
 /**
- * Buffers prepared pages and their issues and writes them a batch at a time. One batch is in flight
- * while the caller prepares the next: the driver runs SQLite statements on a worker thread and
- * PostgreSQL runs them in its own process, so preparing and inserting overlap.
+ * Buffers prepared pages and their issues and writes them a batch at a time while the caller
+ * prepares the next. SQLite: multi-row VALUES written by hand (≤ 500 rows, its compound-select
+ * limit), queued on the transaction's connection (sqlite-queue.ts); pages and issues are separate
+ * statements, all written before the totals. PostgreSQL: one batch in flight, its pages first.
  */
 export interface ScanRowWriter {
   readonly trx: Knex.Transaction;
@@ -231,11 +204,15 @@ export interface ScanRowWriter {
   pages: PreparedPage[];
   issues: PreparedIssue[];
   inflight: Promise<void> | undefined;
+  /** SQLite only. */
+  readonly queue: SqliteInsertQueue | undefined;
 }
 
 export function scanRowWriter(trx: Knex.Transaction, scanId: string): ScanRowWriter {
-  const issueBatch = dialectOf(trx) === 'postgres' ? PG_ROWS_PER_INSERT : MAX_ROWS_PER_INSERT;
-  return { trx, scanId, issueBatch, pages: [], issues: [], inflight: undefined };
+  const postgres = dialectOf(trx) === 'postgres';
+  const issueBatch = postgres ? PG_ROWS_PER_INSERT : SQLITE_ISSUES;
+  const queue = postgres ? undefined : new SqliteInsertQueue(trx);
+  return { trx, scanId, issueBatch, pages: [], issues: [], inflight: undefined, queue };
 }
 
 export async function addScanRows(
@@ -246,31 +223,60 @@ export async function addScanRows(
   w.pages.push(page);
   for (const issue of issues) {
     w.issues.push(issue);
-    if (w.issues.length >= w.issueBatch) await flushScanRows(w);
+    if (w.issues.length >= w.issueBatch) await flushScanRows(w, false);
   }
-  // SQLite caps bound variables (32,766): 500 pages × 10 columns stays below it.
-  if (w.pages.length >= MAX_ROWS_PER_INSERT) await flushScanRows(w);
+  // SQLite caps bound variables (32,766): 500 pages × 9 columns stays below it.
+  if (w.pages.length >= MAX_ROWS_PER_INSERT) await flushScanRows(w, false);
 }
 
 /** Writes what is left and waits for every statement. */
 export async function finishScanRows(w: ScanRowWriter): Promise<void> {
-  await flushScanRows(w);
+  await flushScanRows(w, true);
   await w.inflight;
+  await w.queue?.close();
 }
 
-async function flushScanRows(w: ScanRowWriter): Promise<void> {
+/**
+ * After a failure: waits for the statements already queued, so the caller's ROLLBACK comes after
+ * them (their own errors are the first error's consequence).
+ */
+export async function abandonScanRows(w: ScanRowWriter): Promise<void> {
+  await Promise.allSettled([w.inflight, w.queue?.close()]);
+}
+
+async function flushScanRows(w: ScanRowWriter, final: boolean): Promise<void> {
+  if (w.queue) return flushSqlite(w, w.queue, final);
   const { pages, issues } = w;
   w.pages = [];
   w.issues = [];
   if (pages.length === 0 && issues.length === 0) return;
   await w.inflight;
   // Pages first: an issue row's page is then always there, whatever is read inside the transaction.
-  const inflight = insertPageBatch(w.trx, w.scanId, pages).then(() =>
-    insertIssueBatch(w.trx, w.scanId, issues),
+  const inflight = insertPgPageBatch(w.trx, w.scanId, pages).then(() =>
+    insertPgIssueBatch(w.trx, w.scanId, issues),
   );
   w.inflight = inflight;
   // Handled when awaited; this only stops it from counting as unhandled in between.
   inflight.catch(() => undefined);
   // Lets the driver take the statement before the caller goes on preparing (else nothing overlaps).
   await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Full batches of issues or pages (and what is left, at the end), each run queued in order. */
+async function flushSqlite(w: ScanRowWriter, queue: SqliteInsertQueue, final: boolean): Promise<void> {
+  if (w.issues.length >= SQLITE_ISSUES || (final && w.issues.length > 0)) {
+    const issues = w.issues;
+    w.issues = [];
+    const bindings: Knex.Value[] = [];
+    for (const issue of issues) pushIssueValues(bindings, w.scanId, issue);
+    const sql = issues.length === SQLITE_ISSUES ? FULL_BATCH_SQL : valuesSql(issues.length);
+    await queue.run(sql, bindings);
+  }
+  if (w.pages.length >= MAX_ROWS_PER_INSERT || (final && w.pages.length > 0)) {
+    const pages = w.pages;
+    w.pages = [];
+    const bindings: Knex.Value[] = [];
+    for (const p of pages) pushPageValues(bindings, w.scanId, p);
+    await queue.run(pagesSql(pages.length), bindings);
+  }
 }
