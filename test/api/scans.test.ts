@@ -239,6 +239,23 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(extra.status).toBe(201);
   });
 
+  test('a page found invalid after many issues were written stores nothing', async () => {
+    const before = await rowCounts(h);
+    // 20 pages × 60 issues: several insert statements have run or wait when the last page is read.
+    const pages = Array.from({ length: 20 }, (_, p) => ({
+      url: `/late/${p}`,
+      issues: Array.from({ length: 60 }, (_, i) => ({ rule: 'r', selector: `#e-${p}-${i}` })),
+    }));
+    (pages[19].issues[59] as Record<string, unknown>).impact = 'catastrophic';
+    const res = await h.request<Problem>('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ siteId: 'late-invalid', pages }),
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors!.map((e) => e.pointer)).toEqual(['#/pages/19/issues/59/impact']);
+    expect(await rowCounts(h)).toEqual(before);
+  });
+
   test('warnings: no pages, error pages, the login-page trap', async () => {
     const empty = await h.request<CreatedScan>('POST', '/api/v1/scans', {
       key: h.key,
