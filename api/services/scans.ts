@@ -97,12 +97,13 @@ export async function storePages(
       if (!added.ok) throw preparationFailure(added.error);
       await addScanRows(writer, added.page, added.issues);
     }
+    await finishScanRows(writer);
   } catch (err) {
-    // The statements already queued run before the transaction's ROLLBACK, not after it.
+    // The statements already queued (a page failed, or one of them) run before the transaction's
+    // ROLLBACK, not after it.
     await abandonScanRows(writer);
     throw err;
   }
-  await finishScanRows(writer);
 }
 
 export async function scanBuilder(

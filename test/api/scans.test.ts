@@ -711,6 +711,36 @@ describe.each(dbKinds)('scans (%s)', (db) => {
     expect(await h.db('sites').where({ site_id: 'atomic' })).toEqual([]);
     await h.db.raw('DROP TRIGGER fail_atomic' + (db === 'postgres' ? ' ON outbox_messages' : ''));
   });
+
+  test('an issue row the database refuses in the last batch leaves nothing behind', async () => {
+    if (db === 'sqlite') {
+      await h.db.raw(
+        `CREATE TRIGGER fail_issue BEFORE INSERT ON scan_issues
+         WHEN NEW.rule = 'refused' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      );
+    } else {
+      await h.db.raw(`CREATE FUNCTION fail_issue() RETURNS trigger AS $$
+        BEGIN IF NEW.rule = 'refused' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END
+        $$ LANGUAGE plpgsql`);
+      await h.db.raw(
+        'CREATE TRIGGER fail_issue BEFORE INSERT ON scan_issues FOR EACH ROW EXECUTE FUNCTION fail_issue()',
+      );
+    }
+    const before = await rowCounts(h);
+    // 25 pages × 50 issues: the refused row is in the last, partial batch, written after the others.
+    const pages = Array.from({ length: 25 }, (_, p) => ({
+      url: `/refused/${p}`,
+      issues: Array.from({ length: 50 }, (_, i) => ({ rule: 'r', selector: `#e-${p}-${i}` })),
+    }));
+    pages[24].issues[49].rule = 'refused';
+    const res = await h.request<Problem>('POST', '/api/v1/scans', {
+      key: h.key,
+      body: nativeScan({ siteId: 'refused-row', pages }),
+    });
+    expect(res.status).toBe(500);
+    expect(await rowCounts(h)).toEqual(before);
+    await h.db.raw('DROP TRIGGER fail_issue' + (db === 'postgres' ? ' ON scan_issues' : ''));
+  });
 });
 
 describe.each(dbKinds)('scan limits (%s)', (db) => {
