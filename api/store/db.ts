@@ -89,6 +89,9 @@ function sqliteKnex(file: string, size: number, readOnly: boolean): Knex {
           conn.run('PRAGMA journal_mode = WAL');
           conn.run('PRAGMA synchronous = NORMAL');
           conn.run('PRAGMA foreign_keys = ON');
+          // The writer keeps temporary files in memory: a multi-row insert's statement journal (the
+          // pages it changes, to undo that statement alone) is otherwise written to a file each batch.
+          if (!readOnly) conn.run('PRAGMA temp_store = MEMORY');
           if (readOnly) conn.run('PRAGMA query_only = ON');
           conn.run('PRAGMA busy_timeout = 5000', (err) => done(err, conn));
         });
