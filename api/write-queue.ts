@@ -1,10 +1,10 @@
 /**
  * Admission for the heavy writes (scan submits, scan parts, gate triggers): at most `concurrency` of
- * them are worked on at once in this process, the others wait in arrival order before their body is
- * read. Node runs every request on one thread, so without this a burst of writes interleaves its
- * parsing, validation and matching with every cheap read, and the reads' latency grows with the
- * number of writes in flight; waiting writes cost no CPU and hold only their bytes. A write that cannot
- * start within `maxWaitMs` is refused (the API answers 503 with Retry-After).
+ * them are worked on at once in this process, the others wait in arrival order (their body received,
+ * not yet parsed). Node runs every request on one thread, so without this a burst of writes
+ * interleaves its parsing, validation and matching with every cheap read, and the reads' latency grows
+ * with the number of writes in flight; waiting writes cost no CPU and hold only their bytes. A write
+ * that cannot start within `maxWaitMs` is refused (the API answers 503 with Retry-After).
  */
 export class WriteQueue {
   private running = 0;
@@ -38,7 +38,7 @@ export class WriteQueue {
     return this.turn();
   }
 
-  /** Writes working and waiting (for the readiness figures and tests). */
+  /** Writes working and waiting. */
   get size(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waiting.length };
   }
