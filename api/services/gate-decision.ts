@@ -95,7 +95,7 @@ function byRef(side: ScanSide, indices: readonly number[]) {
 async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
   const { refs, indexOf } = byRef(side, indices);
   const out = new Map<number, MatchDetails & { pageUrl: string }>();
-  for (const r of await matchDetails(ctx.db, scanId, refs, side.issues.length)) {
+  for (const r of await matchDetails(ctx.db, scanId, refs)) {
     const page = side.pages.get(r.pageIndex);
     const index = indexOf.get(r.id)!;
     if (side.waivable)

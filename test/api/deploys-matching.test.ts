@@ -83,6 +83,22 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
     expect((await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body).toEqual(e);
   });
 
+  test('control characters in a selector or its HTML reach the matcher unchanged', async () => {
+    // PostgreSQL sends the compared issues as fields and records separated by \x1f and \x1e.
+    const html = '<a href="cart.html" class="nav\u001elink">Cart\u001f</a>';
+    await scan('ctrl', sha('7'), 'main', [{ ...cartOld, selector: 'a\u001f\u001e', html }]);
+    await scan('ctrl', sha('8'), 'feature', [{ ...cartNew, html }]);
+    const e = await trigger('ctrl', sha('8'));
+    expect(e.counts).toMatchObject({ new: 0, existing: 1, fixed: 0 });
+    expect(e.similar_issues).toEqual([
+      expect.objectContaining({
+        selector: 'a[href$="cart.html"]',
+        match: 'similar',
+        baseline_issue: expect.objectContaining({ selector: 'a\u001f\u001e' }) as unknown,
+      }),
+    ]);
+  });
+
   test('three inputs sharing a fingerprint against one: two new, and the old one is not listed', async () => {
     await scan('form', sha('3'), 'main', [input('email', 1)]);
     await scan('form', sha('4'), 'feature', [input('phone', 1), input('city', 2), input('email', 3)]);
