@@ -14,7 +14,7 @@ import {
   type MatchDetails,
 } from '../domain/issue-matching.js';
 import { pageKey } from '../domain/url-normalisation.js';
-import { compileWaivers, type WaiverRule } from '../domain/waiver-match.js';
+import { compileWaivers } from '../domain/waiver-match.js';
 import type { ApiContext } from '../context.js';
 import type { DeployTriggerBody } from '../schemas/deploys.js';
 import {
@@ -137,12 +137,16 @@ async function matchSides(
 }
 
 async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
-  // The store narrows the candidates in SQL; the domain rules decide.
-  const latest = await latestScanForSha(ctx.db, org, input.siteId, input.sha);
+  // The store narrows the candidates in SQL; the domain rules decide. A baseline named by its sha is
+  // looked up beside the head scan: it does not depend on it (one round trip instead of two).
+  const [latest, named] = await Promise.all([
+    latestScanForSha(ctx.db, org, input.siteId, input.sha),
+    input.baseline_sha ? latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha) : undefined,
+  ]);
   const headScan = chooseHeadScan(latest ? [latest] : [], input.sha);
   if (!headScan) return { headScan: null, baseline: null };
   const candidate = input.baseline_sha
-    ? await latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha)
+    ? named
     : await latestOnBranchBefore(
         ctx.db,
         { org, siteId: input.siteId, branch: site.baseBranch },
@@ -173,7 +177,11 @@ export async function decideGate(
     ms[phase] = Math.round(t - last);
     last = t;
   };
-  const { headScan, baseline } = await chooseScans(ctx, org, input, site);
+  // The site's active waivers are read beside the choice of scans (unused if there is nothing to compare).
+  const [{ headScan, baseline }, rules] = await Promise.all([
+    chooseScans(ctx, org, input, site),
+    activeWaiversForSite(ctx.db, org, input.siteId, now),
+  ]);
   const base = { siteId: input.siteId, sha: input.sha, settings, listCap: DEPLOY_ISSUE_LIST_CAP };
   if (!headScan || !baseline) {
     const evaluation = evaluateGate({
@@ -184,7 +192,6 @@ export async function decideGate(
     });
     return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
   }
-  const rules: WaiverRule[] = await activeWaiversForSite(ctx.db, org, input.siteId, now);
   const waivers = compileWaivers(rules, now);
   const waiverRules = [...new Set(rules.map((w) => w.rule))];
   const baseScan = baseline.scan;
