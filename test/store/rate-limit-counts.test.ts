@@ -5,25 +5,27 @@ import { describeWith, postgres } from '../helpers/requirements.js';
 import { createPgDatabase, type FreshPgDatabase } from '../helpers/server-process.js';
 
 describeWith(postgres, 'rate-limit counters in PostgreSQL', () => {
-  let database: FreshPgDatabase;
-  let instances: RateLimitStore[];
+  let database: FreshPgDatabase | undefined;
+  let instances: RateLimitStore[] = [];
   let statements = 0;
 
   beforeAll(async () => {
     database = await createPgDatabase(process.env.TEST_DATABASE_URL!, 'a11y_rl');
-    const setup = postgresKnex(database.url, undefined, 3);
+    const { url } = database;
+    const setup = postgresKnex(url, undefined, 3);
     await migrateToLatest(setup);
     await setup.destroy();
     // Two instances on one database, each with its own two connections, as in production.
     instances = [0, 1].map(() => {
-      const db = postgresKnex(database.url, undefined, 2);
+      const db = postgresKnex(url, undefined, 2);
       db.on('query', () => statements++);
       return databaseRateLimits(db);
     });
   });
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.close()));
-    await database.drop();
+    // Also after a failed start: the database is dropped whatever happened.
+    await database?.drop();
   });
 
   it('every concurrent hit of two instances gets its own count, none lost, in fewer statements than hits', async () => {
