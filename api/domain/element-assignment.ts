@@ -118,12 +118,9 @@ function pairIdenticalHtml(
       judged = new SameHtml(x, y);
     } else {
       const parts = identicalHtmlParts(x.details);
-      const same = new SameHtml(x, y, parts);
-      if (parts && identicalHtmlFloor(parts, x.order, y.order) >= threshold) judged = same;
-      else {
-        if (same.similarity().score < threshold) continue;
-        judged = same;
-      }
+      judged = new SameHtml(x, y, parts);
+      const sure = parts && identicalHtmlFloor(parts, x.order, y.order) >= threshold;
+      if (!sure && judged.similarity().score < threshold) continue;
     }
     paired.add(x).add(y);
     onPair(x, y, judged);

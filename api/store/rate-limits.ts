@@ -100,13 +100,13 @@ interface Hit {
  * lock shared rows in the same order and cannot deadlock.
  */
 async function countHits(db: Knex, batch: Hit[]): Promise<number[]> {
-  const groups = new Map<string, { bucket: string; start: number; hits: number }>();
-  const keys = batch.map((h) => {
+  const groups = new Map<string, { bucket: string; start: number; hits: number; next: number }>();
+  const groupOfHit = batch.map((h) => {
     const key = `${h.start} ${h.bucket}`;
-    const group = groups.get(key);
-    if (group) group.hits++;
-    else groups.set(key, { bucket: h.bucket, start: h.start, hits: 1 });
-    return key;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { bucket: h.bucket, start: h.start, hits: 0, next: 0 }));
+    group.hits++;
+    return group;
   });
   const rows = [...groups.values()]
     .sort((a, b) => a.start - b.start || (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0))
@@ -121,16 +121,11 @@ async function countHits(db: Knex, batch: Hit[]): Promise<number[]> {
       'count',
     ]);
   // Hand the counts out from the lowest: the first hit of a counter in the batch gets the lowest count.
-  const next = new Map<string, number>();
   for (const t of totals) {
-    const key = `${Number(t.window_start)} ${t.bucket}`;
-    next.set(key, Number(t.count) - groups.get(key)!.hits + 1);
+    const group = groups.get(`${Number(t.window_start)} ${t.bucket}`)!;
+    group.next = Number(t.count) - group.hits + 1;
   }
-  return keys.map((key) => {
-    const count = next.get(key)!;
-    next.set(key, count + 1);
-    return count;
-  });
+  return groupOfHit.map((group) => group.next++);
 }
 
 /** PostgreSQL may be shared by several instances, so its counters live in the database. */

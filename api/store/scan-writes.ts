@@ -175,26 +175,15 @@ async function insertPgIssueBatch(trx: Knex.Transaction, scanId: string, issues:
 
 async function insertPgPageBatch(trx: Knex.Transaction, scanId: string, pages: PreparedPage[]) {
   if (pages.length === 0) return;
-  await trx('scan_pages').insert(
-    pages.map((p) => ({
-      scan_id: scanId,
-      page_index: p.index,
-      url: p.url,
-      normalized_url: p.normalizedUrl,
-      title: p.title,
-      final_url: p.finalUrl,
-      http_status: p.httpStatus,
-      issue_count: p.issueCount,
-      // [] (nothing ran) and NULL (unknown) differ.
-      rules_run: p.rulesRun === null ? null : JSON.stringify(p.rulesRun),
-    })),
-  );
+  const bindings: Knex.Value[] = [];
+  for (const p of pages) pushPageValues(bindings, scanId, p);
+  await trx.raw(pagesSql(pages.length), bindings);
 }
 
 /**
  * Buffers prepared pages and their issues and writes them a batch at a time while the caller
- * prepares the next. SQLite: multi-row VALUES written by hand (≤ 500 rows, its compound-select
- * limit), queued on the transaction's connection (sqlite-queue.ts); pages and issues are separate
+ * prepares the next. SQLite: multi-row VALUES written by hand (issues 100 rows a statement, pages
+ * 500: its compound-select limit), queued on the transaction's connection (sqlite-queue.ts); pages and issues are separate
  * statements, all written before the totals. PostgreSQL: one batch in flight, its pages first.
  */
 export interface ScanRowWriter {
