@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from './db.js';
+import { readGateColumns } from './scan-gate-columns.js';
 import type { ScanRef } from '../domain/gate-baseline.js';
 import type { GatePage } from '../domain/gate-evaluation.js';
 import { IssueColumns } from '../domain/gate-issues.js';
@@ -50,11 +50,6 @@ const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
     fingerprintVersion: Number(r.fingerprint_version),
   };
 
-/** Impact and kind as one small integer: impact rank × 2 + (1 when incomplete), as `issueCode`. */
-const CODE_SQL =
-  "((case impact when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 " +
-  "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
-
 const newestFirst = [
   { column: 'created_at', order: 'desc' as const },
   { column: 'id', order: 'desc' as const },
@@ -95,29 +90,17 @@ export async function latestOnBranchBefore(
 }
 
 /**
- * Every issue of a scan as columns (fingerprint, impact and kind, row id). The drivers' cost is per row
- * and column, so the database concatenates each column into one string and sends a single row; with
- * the (scan_id, fingerprint, impact, kind) index of migration 0002 this reads 50,000 issues faster than
- * plain rows of their fingerprints alone (bench/suites/20-gate.ts). Both aggregates consume the same
- * rows in the same order, so the lists line up; the codes hold the row id (id × 16 + code). In index
- * order, not scan order: the matcher orders the few it compares by row id itself. Fingerprints are
- * hex: they hold no comma.
+ * Every issue of a scan as columns (fingerprint, impact and kind, row id), from the values stored when
+ * the scan completed (scan-gate-columns.ts): one row of two strings.
  */
 export async function scanIssues(db: Knex, scanId: string): Promise<IssueColumns> {
-  const concat = (expr: string) =>
-    dialectOf(db) === 'postgres' ? `string_agg(cast(${expr} as text), ',')` : `group_concat(${expr}, ',')`;
-  const row = await db('scan_issues')
-    .where({ scan_id: scanId })
-    .first<{ f: string | null; c: string | null } | undefined>(
-      db.raw(`${concat('fingerprint')} as f`),
-      db.raw(`${concat(`id * 16 + ${CODE_SQL}`)} as c`),
-    );
-  if (!row?.f || !row.c) return new IssueColumns([], new Float64Array(0), new Uint8Array(0));
-  const fingerprints = row.f.split(',');
+  const { fingerprints: f, codes: c } = await readGateColumns(db, scanId);
+  if (!f || !c) return new IssueColumns([], new Float64Array(0), new Uint8Array(0));
+  const fingerprints = f.split(',');
   const refs = new Float64Array(fingerprints.length);
   const codes = new Uint8Array(fingerprints.length);
   // "12,7,40": one number per issue, parsed without a string per number.
-  const text = row.c;
+  const text = c;
   let k = 0;
   let n = 0;
   for (let i = 0; i <= text.length; i++) {

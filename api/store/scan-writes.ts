@@ -4,6 +4,7 @@ import type { PreparedIssue, PreparedPage, ScanHead } from '../domain/scan-prepa
 import { emptySummary, type ScanSummary, type ScanWarning } from '../domain/scan-summary.js';
 import { dialectOf, MAX_ROWS_PER_INSERT } from './db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
+import { writeGateColumns } from './scan-gate-columns.js';
 import { pagesSql, pushPageValues } from './scan-page-rows.js';
 import { SqliteInsertQueue } from './sqlite-queue.js';
 
@@ -72,7 +73,8 @@ function totalsColumns(totals: ScanTotals) {
 
 /**
  * Makes a scan visible: its final warnings, rules and creation time (the order of "the latest scan"),
- * and its totals when they were not written yet (a scan sent whole), in one statement that returns it.
+ * and its totals when they were not written yet (a scan sent whole), in one statement that returns it;
+ * and stores the deploy gate's columns of its issues, now that they are all written.
  */
 export async function markScanComplete(
   trx: Knex.Transaction,
@@ -91,6 +93,7 @@ export async function markScanComplete(
       created_at: done.createdAt,
     })
     .returning('*');
+  await writeGateColumns(trx, id);
   return scanFromRow(row);
 }
 

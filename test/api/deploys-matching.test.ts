@@ -1,4 +1,5 @@
 import type { CreatedScan, DeployEvent, ScanDetail, Waiver } from '../helpers/api-types.js';
+import { storedGateFingerprints } from '../helpers/gate-columns.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 
 /**
@@ -97,6 +98,25 @@ describe.each(dbKinds)('deploy gate matching (%s)', (db) => {
         baseline_issue: expect.objectContaining({ selector: 'a\u001f\u001e' }) as unknown,
       }),
     ]);
+  });
+
+  test('scans whose gate columns are not stored (completed before migration 0013) are compared alike', async () => {
+    const base = await scan('older', sha('9'), 'main', [cartOld, input('email', 1), input('zip', 2)]);
+    const head = await scan('older', sha('a'), 'feature', [cartNew, input('email', 4), input('phone', 5)]);
+    expect(await storedGateFingerprints(h, base.id)).toBe(db === 'postgres' ? 3 : null);
+    expect(await storedGateFingerprints(h, head.id)).toBe(db === 'postgres' ? 3 : null);
+    const stored = await trigger('older', sha('a'));
+    expect(stored.counts).toMatchObject({ new: 1, existing: 2, fixed: 1 });
+    if (db === 'postgres') await h.db('scan_gate_columns').whereIn('scan_id', [base.id, head.id]).delete();
+    expect(await storedGateFingerprints(h, base.id)).toBeNull();
+    const aggregated = await trigger('older', sha('a'));
+    const view = (e: DeployEvent) => ({
+      counts: e.counts,
+      passed: e.passed,
+      new_issues: e.new_issues,
+      similar_issues: e.similar_issues,
+    });
+    expect(view(aggregated)).toEqual(view(stored));
   });
 
   test('three inputs sharing a fingerprint against one: two new, and the old one is not listed', async () => {

@@ -1,6 +1,7 @@
 import { RetentionSweep, type SweepLimits } from '../../api/services/retention.js';
 import type { DeployEvent, VpatReport } from '../helpers/api-types.js';
 import { agedScan, daysAgo, shaOf } from '../helpers/aged-scans.js';
+import { storedGateFingerprints } from '../helpers/gate-columns.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 
 function pages(n: number, issues: number) {
@@ -60,6 +61,7 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
       body: { siteId: 'shop', scan_id: evidence, product: { name: 'Shop', version: '1' } },
     });
     expect(report.status).toBe(201);
+    expect(await storedGateFingerprints(h, oldFeature)).toBe(db === 'postgres' ? 6 : null);
 
     await sweepAll(new RetentionSweep(h.server.service.ctx));
     // Past 400 / 30 days and used by nothing: gone, rows and all.
@@ -68,10 +70,12 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     expect(await count(h, 'scans', { id: oldFeature })).toBe(0);
     expect(await count(h, 'scan_issues', { scan_id: oldFeature })).toBe(0);
     expect(await count(h, 'scan_pages', { scan_id: unusedOld })).toBe(0);
+    expect(await storedGateFingerprints(h, oldFeature)).toBeNull();
     // Kept: the deploy event's head and baseline, the report's evidence, the newest base scan, a recent one.
     for (const id of [baseline, head, evidence, newestBase, recentFeature])
       expect([id, await exists(id)]).toEqual([id, true]);
     expect(await count(h, 'scan_issues', { scan_id: baseline })).toBe(6);
+    expect(await storedGateFingerprints(h, baseline)).toBe(db === 'postgres' ? 6 : null);
 
     // The deploy event passes deploy_days: it goes, and so do the scans only it kept.
     await h

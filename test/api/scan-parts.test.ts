@@ -9,6 +9,7 @@ import type {
   ScanPartAccepted,
 } from '../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
+import { storedGateFingerprints } from '../helpers/gate-columns.js';
 import { eventPayloads } from '../helpers/outbox.js';
 
 const SHA = 'b'.repeat(40);
@@ -96,9 +97,12 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     const second = await part(id, pagesFrom(5, 1), `${id}-2`);
     expect(second.body.part).toEqual({ first_page_index: 5, pages: 1, issues: 2, replayed: false });
     expect(await count(h, 'outbox_messages', { type: 'scan.created' })).toBe(0);
+    expect(await storedGateFingerprints(h, id)).toBeNull();
 
     const done = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.status).toBe(200);
+    // The gate's columns are stored with the completion (PostgreSQL), from every part's issues.
+    expect(await storedGateFingerprints(h, id)).toBe(db === 'postgres' ? 12 : null);
     expect(done.body.summary).toEqual({
       pages: 6,
       issues: 12,

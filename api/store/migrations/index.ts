@@ -11,6 +11,7 @@ import * as m0009 from './0009_scan_parts.js';
 import * as m0010 from './0010_console.js';
 import * as m0010b from './0010b_scan_issue_rules.js';
 import * as m0012 from './0012_retention.js';
+import * as m0013 from './0013_scan_gate_columns.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0010_console': m0010,
   '0010b_scan_issue_rules': m0010b,
   '0012_retention': m0012,
+  '0013_scan_gate_columns': m0013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
