@@ -43,6 +43,8 @@ export class IssueColumns implements GateIssueList {
     readonly fingerprints: readonly string[],
     readonly refs: Float64Array,
     readonly codes: Uint8Array,
+    /** Per issue: its page's index in the scan. */
+    readonly pages: Int32Array,
   ) {}
 
   get length(): number {

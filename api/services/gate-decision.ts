@@ -13,6 +13,7 @@ import {
   type IssueMatching,
   type MatchDetails,
 } from '../domain/issue-matching.js';
+import { keepSharedPages } from '../domain/shared-pages.js';
 import { pageKey } from '../domain/url-normalisation.js';
 import { compileWaivers } from '../domain/waiver-match.js';
 import type { ApiContext } from '../context.js';
@@ -120,6 +121,11 @@ async function matchSides(
   lap: (phase: string) => void,
 ) {
   const step = fingerprintStep(head.issues.fingerprints, base.issues.fingerprints, fingerprints);
+  keepSharedPages(
+    step,
+    (i) => pageKeyOf(head, head.issues.pages[i]),
+    (j) => pageKeyOf(base, base.issues.pages[j]),
+  );
   lap('fingerprints');
   const [h, b] = await Promise.all([
     detailsOf(ctx, ids[0], head, step.headNeeds),

@@ -90,17 +90,33 @@ export async function latestOnBranchBefore(
 }
 
 /**
- * Every issue of a scan as columns (fingerprint, impact and kind, row id), from the values stored when
- * the scan completed (scan-gate-columns.ts): one row of two strings.
+ * Every issue of a scan as columns (fingerprint, impact and kind, row id, page), from the values stored
+ * when the scan completed (scan-gate-columns.ts): one row of three strings.
  */
 export async function scanIssues(db: Knex, scanId: string): Promise<IssueColumns> {
-  const { fingerprints: f, codes: c } = await readGateColumns(db, scanId);
-  if (!f || !c) return new IssueColumns([], new Float64Array(0), new Uint8Array(0));
-  const fingerprints = f.split(',');
-  const refs = new Float64Array(fingerprints.length);
-  const codes = new Uint8Array(fingerprints.length);
-  // "12,7,40": one number per issue, parsed without a string per number.
-  const text = c;
+  const text = await readGateColumns(db, scanId);
+  const fingerprints = text.fingerprints === '' ? [] : text.fingerprints.split(',');
+  const n = fingerprints.length;
+  const refs = new Float64Array(n);
+  const codes = new Uint8Array(n);
+  const pages = new Int32Array(n);
+  if (!numberList(text.codes, refs) || !numberList(text.pages, pages)) {
+    throw new Error('gate evidence: issue lists do not line up');
+  }
+  for (let k = 0; k < n; k++) {
+    const code = refs[k] % 16;
+    codes[k] = code;
+    refs[k] = (refs[k] - code) / 16;
+  }
+  return new IssueColumns(fingerprints, refs, codes, pages);
+}
+
+/**
+ * Fills `out` from "12,7,40" (one non-negative integer per element, parsed without a string per
+ * number); false when the count differs.
+ */
+function numberList(text: string, out: Float64Array | Int32Array): boolean {
+  if (text === '') return out.length === 0;
   let k = 0;
   let n = 0;
   for (let i = 0; i <= text.length; i++) {
@@ -109,17 +125,11 @@ export async function scanIssues(db: Knex, scanId: string): Promise<IssueColumns
       n = n * 10 + ch - 48;
       continue;
     }
-    if (k === fingerprints.length) {
-      k = -1;
-      break;
-    }
-    const code = n % 16;
-    refs[k] = (n - code) / 16;
-    codes[k++] = code;
+    if (k === out.length) return false;
+    out[k++] = n;
     n = 0;
   }
-  if (k !== fingerprints.length) throw new Error('gate evidence: issue lists do not line up');
-  return new IssueColumns(fingerprints, refs, codes);
+  return k === out.length;
 }
 
 /** The scan's pages by index. */

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { dialectOf } from './db.js';
 
 /**
- * A scan's issues in the form the deploy gate reads them: its fingerprints, and each issue's row id
- * with its impact and kind, each list concatenated in one value (the drivers' cost is per row and
+ * A scan's issues in the form the deploy gate reads them: its fingerprints, each issue's row id with
+ * its impact and kind, and each issue's page, each list concatenated in one value (the drivers' cost is per row and
  * column, so one row of two strings reads 50,000 issues faster than plain rows of their fingerprints).
  *
  * On PostgreSQL the values are stored once, in the transaction that completes the scan (a complete
@@ -20,6 +20,8 @@ export interface GateColumnsText {
   fingerprints: string;
   /** Per issue, in the same order: `id × 16 + code` (code: impact rank × 2, + 1 when incomplete). */
   codes: string;
+  /** Per issue, in the same order: its page's index in the scan. */
+  pages: string;
 }
 
 /** Impact and kind as one small integer, as `issueCode` (gate-issues.ts) computes it. */
@@ -28,7 +30,7 @@ const CODE_SQL =
   "when 'minor' then 3 else 4 end) * 2 + (case when kind = 'incomplete' then 1 else 0 end))";
 
 /**
- * Both aggregates over the same rows in the same order, so the lists line up. In index order, not scan
+ * The aggregates over the same rows in the same order, so the lists line up. In index order, not scan
  * order: the matcher orders the few it compares by row id itself.
  */
 function aggregates(db: Knex): string {
@@ -36,14 +38,17 @@ function aggregates(db: Knex): string {
     dialectOf(db) === 'postgres'
       ? `coalesce(string_agg(cast(${expr} as text), ','), '')`
       : `coalesce(group_concat(${expr}, ','), '')`;
-  return `${concat('fingerprint')} as fingerprints, ${concat(`id * 16 + ${CODE_SQL}`)} as codes`;
+  return (
+    `${concat('fingerprint')} as fingerprints, ${concat(`id * 16 + ${CODE_SQL}`)} as codes, ` +
+    `${concat('page_index')} as pages`
+  );
 }
 
 /** Stores the gate's columns of a scan whose issues are all written (PostgreSQL; in the completing transaction). */
 export async function writeGateColumns(trx: Knex.Transaction, scanId: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   await trx.raw(
-    `insert into scan_gate_columns (scan_id, fingerprints, codes) ` +
+    `insert into scan_gate_columns (scan_id, fingerprints, codes, pages) ` +
       `select ?, ${aggregates(trx)} from scan_issues where scan_id = ?`,
     [scanId, scanId],
   );
@@ -57,11 +62,11 @@ export async function readGateColumns(db: Knex, scanId: string): Promise<GateCol
   if (dialectOf(db) === 'postgres') {
     const stored = await db('scan_gate_columns')
       .where({ scan_id: scanId })
-      .first<GateColumnsText | undefined>('fingerprints', 'codes');
+      .first<GateColumnsText | undefined>('fingerprints', 'codes', 'pages');
     if (stored) return stored;
   }
   const row = await db('scan_issues')
     .where({ scan_id: scanId })
     .first<GateColumnsText | undefined>(db.raw(aggregates(db)));
-  return row ?? { fingerprints: '', codes: '' };
+  return row ?? { fingerprints: '', codes: '', pages: '' };
 }

@@ -8,6 +8,7 @@ import {
 import { identicalHtmlFloor, similarity, SIMILARITY_THRESHOLD } from '../../api/domain/element-similarity.js';
 import { issueFingerprint } from '../../api/domain/fingerprint.js';
 import { fingerprintStep, matchIssues, matchKind, similarityStep } from '../../api/domain/issue-matching.js';
+import { keepSharedPages } from '../../api/domain/shared-pages.js';
 
 interface Issue {
   fingerprint: string;
@@ -123,6 +124,21 @@ describe('matching head issues with baseline issues', () => {
     expect([...m.headToBaseline]).toEqual([0, 1, -1]);
   });
 
+  test('members of a fingerprint group keep their details, whatever page the others are on', () => {
+    const a = issue('label', '/', '#a');
+    const b = issue('label', '/', '#b');
+    // Head: b twice (a group against the baseline's one b) and a (unmatched).
+    const step = fingerprintStep([b, b, a], [b]);
+    expect(step.headNeeds).toEqual([0, 1, 2]);
+    keepSharedPages(
+      step,
+      (i) => `/head-${i}`,
+      (j) => `/baseline-${j}`,
+    );
+    expect(step.headNeeds).toEqual([0, 1]);
+    expect(step.baselineNeeds).toEqual([0]);
+  });
+
   test('the threshold separates renamed selectors from different elements of one kind', () => {
     const email = elementIdentity({ selector: '#email', html: '<input type="text" name="email">' });
     const phone = elementIdentity({ selector: '#phone', html: '<input type="text" name="phone">' });
@@ -177,6 +193,38 @@ describe('matching properties', () => {
           });
         },
       ),
+    );
+  });
+
+  test('reading the details only of issues on pages the other scan shares changes no pair', () => {
+    // Pages mostly disjoint on purpose, so that the narrowing leaves issues out.
+    const onPages = (pages: string[]) =>
+      fc.array(
+        arbIssue.chain((x) =>
+          fc.constantFrom(...pages).map((page) => issue(x.rule, page, x.selector, x.html)),
+        ),
+        { maxLength: 30 },
+      );
+    fc.assert(
+      fc.property(onPages(['/', '/cart', '/a']), onPages(['/', '/cart', '/b']), fc.boolean(), (h, b, cmp) => {
+        const all = matchIssues(h, b, cmp);
+        const step = fingerprintStep(h, b, cmp);
+        const before = [step.headNeeds.length, step.baselineNeeds.length];
+        keepSharedPages(
+          step,
+          (i) => h[i].page,
+          (j) => b[j].page,
+        );
+        expect(step.headNeeds.every((i) => h[i].page !== '/a')).toBe(true);
+        expect(step.baselineNeeds.every((j) => b[j].page !== '/b')).toBe(true);
+        expect(step.headNeeds.length + step.baselineNeeds.length).toBeLessThanOrEqual(before[0] + before[1]);
+        const pick = (issues: Issue[], indices: number[]) =>
+          new Map(indices.map((i) => [i, issues[i]] as const));
+        const narrowed = similarityStep(step, pick(h, step.headNeeds), pick(b, step.baselineNeeds));
+        expect([...narrowed.headToBaseline]).toEqual([...all.headToBaseline]);
+        expect([...narrowed.baselineToHead]).toEqual([...all.baselineToHead]);
+        expect([...narrowed.similar.keys()].sort()).toEqual([...all.similar.keys()].sort());
+      }),
     );
   });
 

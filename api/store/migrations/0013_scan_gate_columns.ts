@@ -14,10 +14,11 @@ export async function up(knex: Knex): Promise<void> {
     t.string('scan_id', 40).primary().references('id').inTable('scans').onDelete('CASCADE');
     t.text('fingerprints').notNullable();
     t.text('codes').notNullable();
+    t.text('pages').notNullable();
   });
   await knex.raw(
     'alter table scan_gate_columns alter column fingerprints set storage external, ' +
-      'alter column codes set storage external',
+      'alter column codes set storage external, alter column pages set storage external',
   );
 }
 
