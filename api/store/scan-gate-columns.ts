@@ -56,7 +56,7 @@ export async function writeGateColumns(trx: Knex.Transaction, scanId: string): P
 
 /**
  * The gate's columns of a scan: as stored at completion, or aggregated from its issues (SQLite, and
- * scans completed before migration 0013 stored them).
+ * scans completed without them: before migration 0013, or by an older instance during an upgrade).
  */
 export async function readGateColumns(db: Knex, scanId: string): Promise<GateColumnsText> {
   if (dialectOf(db) === 'postgres') {
