@@ -16,9 +16,9 @@ import { similarityEvidence, SIMILARITY_THRESHOLD } from './element-similarity.j
  *    best score first. Selector-less issues (page-level results) are counted by multiplicity only.
  *
  * Step 2 needs the issues' details (rule, page, selector, HTML), which the caller loads only for the
- * issues `fingerprintStep` names, and of those only for the ones on pages both scans have such issues
- * on (`keepSharedPages`, shared-pages.ts). Scans fingerprinted by another version skip step 1 (their keys differ)
- * and are matched by similarity alone, so they stay comparable.
+ * issues `fingerprintStep` names, and of those only for the ones on pages where both scans have such
+ * issues (`keepSharedPages`, shared-pages.ts). Scans fingerprinted by another version skip step 1
+ * (their keys differ) and are matched by similarity alone, so they stay comparable.
  */
 
 export interface MatchIssue {

@@ -3,8 +3,9 @@ import { dialectOf } from './db.js';
 
 /**
  * A scan's issues in the form the deploy gate reads them: its fingerprints, each issue's row id with
- * its impact and kind, and each issue's page, each list concatenated in one value (the drivers' cost is per row and
- * column, so one row of two strings reads 50,000 issues faster than plain rows of their fingerprints).
+ * its impact and kind, and each issue's page, each list concatenated in one value (the drivers' cost
+ * is per row and column, so one row of three strings reads 50,000 issues faster than plain rows of
+ * their fingerprints).
  *
  * On PostgreSQL the values are stored once, in the transaction that completes the scan (a complete
  * scan's issues never change), and read on every trigger that compares it: as its head, and far more
@@ -44,7 +45,10 @@ function aggregates(db: Knex): string {
   );
 }
 
-/** Stores the gate's columns of a scan whose issues are all written (PostgreSQL; in the completing transaction). */
+/**
+ * Stores the gate's columns of a scan whose issues are all written (PostgreSQL), in the transaction
+ * that completes it.
+ */
 export async function writeGateColumns(trx: Knex.Transaction, scanId: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   await trx.raw(
