@@ -28,4 +28,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
 # node is PID 1 and receives SIGTERM itself: the server stops accepting, drains in-flight requests and
 # the webhook worker within SHUTDOWN_TIMEOUT_MS, then closes the database.
 STOPSIGNAL SIGTERM
-CMD ["node", "build/app/server.js"]
+CMD ["node", "build/server/main.js"]

@@ -23,7 +23,7 @@ const ENTRY = './api/index.ts';
 const above = {
   domain: [
     './api/store',
-    './api/events',
+    './api/outbox',
     './api/services',
     './api/http',
     './api/jobs',
@@ -32,26 +32,26 @@ const above = {
   ],
   schemas: [
     './api/store',
-    './api/events',
+    './api/outbox',
     './api/services',
     './api/http',
     './api/jobs',
     './api/console',
     ...SHARED,
   ],
-  store: ['./api/events', './api/services', './api/http', './api/jobs', './api/console'],
-  events: ['./api/services', './api/http', './api/jobs', './api/console'],
+  store: ['./api/outbox', './api/services', './api/http', './api/jobs', './api/console'],
+  outbox: ['./api/services', './api/http', './api/jobs', './api/console'],
   services: ['./api/http', './api/jobs', './api/console'],
   http: ['./api/jobs', './api/console'],
   jobs: ['./api/http', './api/console'],
   // The console's pages call the services, like the API's routes; never the store or the API's http code.
-  console: ['./api/store', './api/events', './api/http', './api/jobs'],
-  shared: ['./api/events', './api/services', './api/http', './api/jobs', './api/console'],
+  console: ['./api/store', './api/outbox', './api/http', './api/jobs'],
+  shared: ['./api/outbox', './api/services', './api/http', './api/jobs', './api/console'],
 };
 const layerZones = [
   ...Object.entries(above).map(([layer, from]) => ({
     target: layer === 'shared' ? SHARED : `./api/${layer}`,
-    from: [...from, ENTRY, './app', './action'],
+    from: [...from, ENTRY, './app', './server', './client', './action'],
     message: `the ${layer} layer must not import from a layer above it (docs/architecture.md).`,
   })),
   {
@@ -60,6 +60,24 @@ const layerZones = [
     from: './api',
     except: ['./index.ts', './domain'],
     message: 'the App imports the service through api/index.ts only (docs/architecture.md).',
+  },
+  {
+    target: './app',
+    from: './server',
+    message: 'the process host (server/) wires the App; the App never imports it (docs/architecture.md).',
+  },
+  {
+    // The process host starts the service and the App, through the service's entry point.
+    target: './server',
+    from: './api',
+    except: ['./index.ts'],
+    message: 'the process host imports the service through api/index.ts only (docs/architecture.md).',
+  },
+  {
+    // The HTTP client is shared by the Action and the CLI; it knows neither of them.
+    target: './client',
+    from: ['./action', './cli', './scanner', './app', './server'],
+    message: 'the API client (client/) is imported by the Action and the CLI, never the other way.',
   },
 ];
 
@@ -116,7 +134,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/**/*.ts', 'app/**/*.ts', 'action/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
+    files: [
+      'api/**/*.ts',
+      'app/**/*.ts',
+      'server/**/*.ts',
+      'client/**/*.ts',
+      'action/**/*.ts',
+      'scanner/**/*.ts',
+      'cli/**/*.ts',
+    ],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],
       // 300 lines a file, 80 a function, with no list of exceptions: what grows past them is cut at its seams.
@@ -134,19 +160,25 @@ export default tseslint.config(
     rules: { 'max-lines': 'off' },
   },
   {
-    // Pure domain code reaches no I/O library; it may use the schemas' types, never their values.
+    // Pure domain code reaches no I/O library and names no wire schema, not even its types: the types the
+    // domain reads live in the domain, and the schemas are checked against them.
     files: ['api/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/schemas/**'], allowTypeImports: true }], paths: ['knex', 'express'] },
+        {
+          patterns: [
+            { group: ['**/schemas/**'], message: 'the domain names no wire schema (docs/architecture.md).' },
+          ],
+          paths: ['knex', 'express'],
+        },
       ],
     },
   },
   {
     // The Action is bundled on its own: it imports the service's types, and no server code except the
     // shared pure renderer of the gate report.
-    files: ['action/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
+    files: ['action/**/*.ts', 'client/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -154,7 +186,7 @@ export default tseslint.config(
           patterns: [
             {
               // Anything under api/ but the pure renderer of the gate report and the impact list.
-              regex: '/api/(?!domain/(gate-report|gate-report-issues|impact)\\.js$)',
+              regex: '/api/(?!domain/(gate/report|gate/report-issues|impact)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

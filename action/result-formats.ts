@@ -1,4 +1,4 @@
-import type { ScanPage } from './api-types.js';
+import type { ScanPage } from '../client/wire-types.js';
 
 /**
  * Recognises the result files CI tools write and turns each into scan pages. Pure: the caller reads the

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as glob from '@actions/glob';
-import type { ScanPage, ScanRequest } from './api-types.js';
+import type { ScanPage, ScanRequest } from '../client/wire-types.js';
 import type { ActionInputs } from './inputs.js';
 import { InputError } from './inputs.js';
 import { parseResults, ResultsFormatError, type ResultFormat } from './result-formats.js';

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { annotateNewIssues } from './annotations.js';
-import { ApiClient, ApiError } from './api-client.js';
-import type { DeployEvent, TriggerRequest } from './api-types.js';
+import { ApiClient, ApiError } from '../client/api-client.js';
+import type { DeployEvent, TriggerRequest } from '../client/wire-types.js';
 import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './inputs.js';
 import {
   errorSummaryMarkdown,

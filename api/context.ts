@@ -2,10 +2,10 @@ import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { Scope } from './domain/api-key.js';
+import type { Scope } from './domain/access/api-key.js';
 import type { Dialect } from './store/db.js';
-import type { RateLimitStore } from './store/rate-limits.js';
-import type { RequestLocks } from './store/request-locks.js';
+import type { RateLimitStore } from './store/access/rate-limits.js';
+import type { RequestLocks } from './store/requests/locks.js';
 import type { WriteQueue } from './write-queue.js';
 
 /** What every router gets: configuration, the database and the process-wide collaborators. */
@@ -31,7 +31,7 @@ export interface ApiContext {
   /** The process's turns for heavy writes (scan submits and parts, gate triggers): see write-queue.ts. */
   writes: WriteQueue;
   /** Set when the GitHub App is configured: asks GitHub which installation a repository belongs to. */
-  github?: GitHubInstallations;
+  readonly github?: GitHubInstallations;
 }
 
 export interface GitHubInstallations {

@@ -3,32 +3,28 @@ import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext, GitHubInstallations } from './context.js';
 import { consoleRouter } from './console/index.js';
-import { openApiWebhooks } from './schemas/events.js';
+import { openApiWebhooks } from './schemas/webhook-events.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
-import { backgroundJobs, type BackgroundJob } from './jobs/index.js';
+import { backgroundJobs } from './jobs/index.js';
+import { type BackgroundJob } from './jobs/background-job.js';
 import { createDb, dialectOf } from './store/db.js';
-import { releaseAbandonedRequests } from './store/idempotency.js';
+import { releaseAbandonedRequests } from './store/requests/idempotency.js';
 import { migrateToLatest } from './store/migrations/index.js';
-import { createRequestLocks } from './store/request-locks.js';
-import { rateLimitStoreFor } from './store/rate-limits.js';
+import { createRequestLocks } from './store/requests/locks.js';
+import { rateLimitStoreFor } from './store/access/rate-limits.js';
 import { WriteQueue } from './write-queue.js';
 
-export { orgOfInstallation } from './services/github-installations.js';
+export { orgOfInstallation } from './services/github/installations.js';
 export type { GitHubInstallations } from './context.js';
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
 export type { ApiContext } from './context.js';
 // For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
-export {
-  claimStalePendingCheckRuns,
-  findDeploy,
-  rerunDeploy,
-  setDeployCheckRun,
-  type CheckRunUpdate,
-  type DeployEvent,
-} from './services/gate.js';
+export { findDeploy, rerunDeploy } from './services/gate/triggers.js';
+export { claimStalePendingCheckRuns, setDeployCheckRun } from './services/github/check-runs.js';
+export type { DeployEvent } from './schemas/gate/deploys.js';
 
 const require = createRequire(import.meta.url);
 /** The package's version; the compiled copy of this file (build/api/) sits one folder deeper than the source. */
@@ -59,6 +55,8 @@ export interface ApiServiceOptions {
   logger: Logger;
   /** PostgreSQL schema to use (tests run each suite in its own). */
   schema?: string;
+  /** The GitHub App's look-up of installations, when the App is configured. */
+  github?: GitHubInstallations;
 }
 
 /** Opens the database, applies migrations and builds the express app. */
@@ -97,6 +95,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       dialect === 'postgres' && config.databaseUrl
         ? createRequestLocks(config.databaseUrl, options.schema ?? 'public', logger)
         : undefined,
+    github: options.github,
   };
   const http = createHttpApp({
     ctx,

@@ -1,16 +1,16 @@
 /**
  * Turns a deploy-gate result into the payload of a GitHub check run: conclusion, title, the gate report's
- * markdown (api/domain/gate-report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
+ * markdown (api/domain/gate/report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
  * the README sample (`npm run docs:generate`).
  */
-import { newIssuesTable } from '../api/domain/gate-report-issues.js';
+import { newIssuesTable } from '../api/domain/gate/report-issues.js';
 import {
   gateReportSummary,
   gateReportTitle,
   truncate,
   type GateIssue,
   type GateResult,
-} from '../api/domain/gate-report.js';
+} from '../api/domain/gate/report.js';
 
 /** GitHub accepts at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;

@@ -2,12 +2,10 @@ import { consolePaths } from '../api/domain/console-links.js';
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import type { CheckRunState } from '../api/domain/check-run.js';
-import type { GateResult } from '../api/domain/gate-report.js';
+import type { CheckRunUpdate } from '../api/domain/github/check-run.js';
+import type { GateResult } from '../api/domain/gate/report.js';
 import { annotationBatches, buildCheckRun } from './check-run-payload.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
-
-export type { CheckRunState } from '../api/domain/check-run.js';
 
 export interface PublishableDeploy {
   org: string;
@@ -19,13 +17,13 @@ export interface PublishableDeploy {
    * `skipped` itself when there is nothing to post (with its own reason), and a finished publication is
    * never repeated when `deploy.completed` arrives twice.
    */
-  checkRun?: CheckRunState | null;
+  checkRun?: CheckRunUpdate | null;
 }
 
 /** What the publisher needs from the API: read a deploy event and record its check run's state. */
 export interface DeployAccess {
   load(deployId: string): Promise<PublishableDeploy | undefined>;
-  setCheckRun(deployId: string, state: CheckRunState): Promise<void>;
+  setCheckRun(deployId: string, state: CheckRunUpdate): Promise<void>;
 }
 
 export interface CheckRunPublisherOptions {
@@ -51,7 +49,7 @@ export const DEFAULT_GITHUB_TIMEOUT_MS = 15_000;
 
 export interface CheckRunPublisher {
   /** Creates the check run of one deploy event and records the outcome; never throws. */
-  publish(deployId: string): Promise<CheckRunState>;
+  publish(deployId: string): Promise<CheckRunUpdate>;
   /** Publishes after every `deploy.completed`, off the request's path. */
   listen(events: EventEmitter): () => void;
   /** Resolves when every publication started so far has finished (tests, shutdown). */
@@ -65,13 +63,13 @@ interface Publication {
   options: CheckRunPublisherOptions;
   log: Logger;
   timeoutMs: number;
-  record(deployId: string, state: CheckRunState): Promise<CheckRunState>;
+  record(deployId: string, state: CheckRunUpdate): Promise<CheckRunUpdate>;
 }
 
 type Target = { owner: string; repo: string; where: string };
 
 /** The deploy event, when it has a pending check run to publish; else the state to answer. */
-async function loadPending(p: Publication, deployId: string): Promise<PublishableDeploy | CheckRunState> {
+async function loadPending(p: Publication, deployId: string): Promise<PublishableDeploy | CheckRunUpdate> {
   let deploy: PublishableDeploy | undefined;
   try {
     deploy = await p.options.deploys.load(deployId);
@@ -96,7 +94,7 @@ async function allowedInstallation(
   deployId: string,
   org: string,
   t: Target,
-): Promise<number | CheckRunState> {
+): Promise<number | CheckRunUpdate> {
   let installationId: number;
   try {
     const appOctokit = await p.options.probot.auth();
@@ -133,7 +131,7 @@ async function postCheckRun(
   deploy: PublishableDeploy,
   installationId: number,
   t: Target,
-): Promise<CheckRunState> {
+): Promise<CheckRunUpdate> {
   const payload = buildCheckRun(deploy.result, {
     detailsUrl: p.options.baseUrl() + consolePaths.deploy(deploy.result.id),
   });
@@ -181,7 +179,7 @@ async function postCheckRun(
   return { status: 'completed', id: created.id, url: created.html_url ?? undefined };
 }
 
-async function publishDeploy(p: Publication, deployId: string): Promise<CheckRunState> {
+async function publishDeploy(p: Publication, deployId: string): Promise<CheckRunUpdate> {
   const deploy = await loadPending(p, deployId);
   if (!('result' in deploy)) return deploy;
   const match = REPOSITORY.exec(deploy.repository ?? '');

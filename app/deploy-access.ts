@@ -1,4 +1,5 @@
-import type { CheckRunState, DeployAccess, PublishableDeploy } from './check-run-publisher.js';
+import type { DeployAccess, PublishableDeploy } from './check-run-publisher.js';
+import { type CheckRunUpdate } from '../api/domain/github/check-run.js';
 
 /**
  * The deploy event as the check-run publisher reads it. Structural, so the publisher does not depend on
@@ -10,7 +11,7 @@ type StoredDeploy = {
   event: PublishableDeploy['result'] & {
     repository?: string | null;
     check_run?: {
-      status: CheckRunState['status'];
+      status: CheckRunUpdate['status'];
       id: number | null;
       url: string | null;
       error: string | null;
@@ -18,10 +19,10 @@ type StoredDeploy = {
   };
 };
 
-/** The gate service's functions the App uses (api/services/gate.ts, through api/index.ts). */
+/** The gate service's functions the App uses (api/services/gate/triggers.ts, through api/index.ts). */
 export interface DeployStore<Ctx> {
   findDeploy(ctx: Ctx, id: string): Promise<StoredDeploy | undefined>;
-  setDeployCheckRun(ctx: Ctx, id: string, state: CheckRunState): Promise<void>;
+  setDeployCheckRun(ctx: Ctx, id: string, state: CheckRunUpdate): Promise<void>;
 }
 
 /** Adapts the gate service to what the publisher needs: load a deploy event, record its check run. */

@@ -14,7 +14,7 @@ export interface AppOptions {
 
 /**
  * The Probot app function: it only wires GitHub events to small handlers. Check runs are created by the
- * publisher, which follows the API's `deploy.completed` events (see host.ts).
+ * publisher, which follows the API's `deploy.completed` events (see server/host.ts).
  */
 export function createAppFunction(options: AppOptions) {
   return (app: Probot) => {

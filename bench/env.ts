@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig } from '../api/index.js';
-import { startServer, type RunningServer } from '../app/host.js';
+import { startServer, type RunningServer } from '../server/host.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 import { createPgDatabase, ServerProcess } from '../test/helpers/server-process.js';
 

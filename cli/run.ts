@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../action/api-client.js';
+import { ApiError } from '../client/api-client.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
 import { toJunit } from '../scanner/junit.js';

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
-import { ApiClient } from '../action/api-client.js';
-import type { DeployEvent, ScanCreated, ScanPage, ScanRequest, TriggerRequest } from '../action/api-types.js';
+import { ApiClient } from '../client/api-client.js';
+import type {
+  DeployEvent,
+  ScanCreated,
+  ScanPage,
+  ScanRequest,
+  TriggerRequest,
+} from '../client/wire-types.js';
 import { submitScan } from '../action/scan-submit.js';
 import type { ScanRun } from '../scanner/scan.js';
 import type { ServiceOptions } from './options.js';

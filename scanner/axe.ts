@@ -4,8 +4,6 @@ import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
 import type { Frame, Page } from 'playwright-core';
 
-export type { AxeResults } from 'axe-core';
-
 /**
  * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
  * rewrites a module's code, and the page needs the script exactly as axe-core ships it. The bundles carry

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { prepareTab, runAxe, type AxeResults } from './axe.js';
+import { prepareTab, runAxe } from './axe.js';
+import type { AxeResults } from 'axe-core';
 import type { ScanOptions } from './options.js';
 
 export interface ScannedPage {

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from '../domain/access/api-key.js';
 import { DomainError } from '../domain/errors.js';
 import type { ApiContext } from '../context.js';
 import { rememberVisitor, sendForbidden, sendNotFound } from './errors.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { safeEqual, type Scope } from '../domain/api-key.js';
+import { safeEqual, type Scope } from '../domain/access/api-key.js';
 import type { ApiContext } from '../context.js';
-import { sessionUser, type ConsoleUser } from '../services/console-sessions.js';
+import { sessionUser, type ConsoleUser } from '../services/access/console-sessions.js';
 
 export const SESSION_COOKIE = 'a11y_session';
 /** Binds the sign-in form to the browser that loaded it (there is no session to bind it to yet). */

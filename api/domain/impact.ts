@@ -5,3 +5,7 @@
  */
 export const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
 export type Impact = (typeof IMPACTS)[number];
+
+/** What an issue asks for: a fix (`violation`), or a person's review (`incomplete`, axe's "needs review"). */
+export const ISSUE_KINDS = ['violation', 'incomplete'] as const;
+export type IssueKind = (typeof ISSUE_KINDS)[number];

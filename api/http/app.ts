@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import client from 'prom-client';
 import { Authenticator } from './auth.js';
 import type { ApiContext } from '../context.js';
-import type { OpenApiWebhook } from '../schemas/events.js';
+import type { OpenApiWebhook } from '../schemas/webhook-events.js';
 import { generateOpenApi } from './openapi.js';
 import { methodNotAllowed, mountRoutes } from './mount.js';
 import { errorHandler } from './errors.js';

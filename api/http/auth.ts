@@ -1,11 +1,11 @@
 import type { Request } from 'express';
-import { claimedPublicId, hashSecret, safeEqual, type Scope } from '../domain/api-key.js';
+import { claimedPublicId, hashSecret, safeEqual, type Scope } from '../domain/access/api-key.js';
 import { nowIso } from '../domain/ids.js';
-import { recordKeyUse, verifyKey } from '../services/key-auth.js';
+import { recordKeyUse, verifyKey } from '../services/access/key-auth.js';
 import type { ApiContext, Principal } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import type { Access } from './route.js';
-import type { RateLimitStore } from '../store/rate-limits.js';
+import type { RateLimitStore } from '../store/access/rate-limits.js';
 import { limitAuthFailures } from './rate-limit.js';
 
 /**

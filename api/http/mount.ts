@@ -5,8 +5,8 @@ import {
   beginIdempotentRequest,
   completeIdempotentRequest,
   releaseIdempotentRequest,
-} from '../store/idempotency.js';
-import type { RateLimitStore } from '../store/rate-limits.js';
+} from '../store/requests/idempotency.js';
+import type { RateLimitStore } from '../store/access/rate-limits.js';
 import type { Authenticator } from './auth.js';
 import { createBodyReader } from './body.js';
 import type { ApiContext } from '../context.js';

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
-import type { OpenApiWebhook } from '../schemas/events.js';
+import type { OpenApiWebhook } from '../schemas/webhook-events.js';
 import { accessLabel, openApiPath, takesKey, type AnyRoute, type ResponseSpec } from './route.js';
 
 export interface OpenApiInput {

@@ -35,8 +35,6 @@ const TITLES: Record<ProblemCode, string> = {
   unavailable: 'Service unavailable',
 };
 
-export type { FieldError };
-
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,

@@ -1,5 +1,5 @@
-import { countAuthFailure } from '../services/auth-failures.js';
-import type { RateLimitStore } from '../store/rate-limits.js';
+import { countAuthFailure } from '../services/access/auth-failures.js';
+import type { RateLimitStore } from '../store/access/rate-limits.js';
 import { HttpProblem } from './problem.js';
 
 /** IETF draft `RateLimit` / `RateLimit-Policy` fields, plus the widely used `RateLimit-*` trio. */
@@ -38,7 +38,7 @@ export async function consumeKeyBudget(
   return headers;
 }
 
-/** Counts one failed authentication (see services/auth-failures.ts); throws 429 once over the limit. */
+/** Counts one failed authentication (see services/access/auth-failures.ts); throws 429 once over the limit. */
 export async function limitAuthFailures(
   store: RateLimitStore,
   max: number,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ZodType } from 'zod';
-import type { Scope } from '../domain/api-key.js';
+import type { Scope } from '../domain/access/api-key.js';
 import type { Principal } from '../context.js';
 
 /**

@@ -1,8 +1,10 @@
 import type { ZodType } from 'zod';
-import { ScanPageInput } from '../schemas/scans.js';
-import type { PageSource } from '../services/scans.js';
+import type * as input from '../domain/scans/input.js';
+import { ScanPageInput } from '../schemas/scans/scans.js';
+import type { PageSource } from '../services/scans/scans.js';
 import { splitArray, splitObject } from './json-split.js';
-import { jsonPointer, problems, type FieldError } from './problem.js';
+import { jsonPointer, problems } from './problem.js';
+import { type FieldError } from '../domain/errors.js';
 import { validateOrThrow } from './validate.js';
 
 /**
@@ -24,7 +26,7 @@ function parseSlice(body: Buffer, start: number, end: number): unknown {
 }
 
 /** The pages of a body that was validated as a whole. */
-export function arrayPageSource(pages: ScanPageInput[]): PageSource {
+export function arrayPageSource(pages: input.ScanPageInput[]): PageSource {
   return {
     count: pages.length,
     mayHavePa11y: pages.some((p) => p.pa11y !== undefined),
@@ -79,7 +81,7 @@ function invalidPages(
  * left for later. A body of another shape (or with an invalid head) is parsed whole and validated with
  * `fullSchema`, which gives the same errors as before (all of them, with pointers).
  */
-export function readPagedBody<H, F extends { pages: ScanPageInput[] }>(
+export function readPagedBody<H, F extends { pages: input.ScanPageInput[] }>(
   body: Buffer | undefined,
   headSchema: ZodType<H>,
   fullSchema: ZodType<F>,

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
-import { jsonPointer, problems, type FieldError } from './problem.js';
+import { jsonPointer, problems } from './problem.js';
+import { type FieldError } from '../domain/errors.js';
 
 /**
  * Parses `value` with `schema`; a failure becomes 422 with one JSON pointer per problem. `where` is

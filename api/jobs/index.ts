@@ -1,11 +1,9 @@
 import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
-import { removeExpiredOpenScans } from '../services/scan-parts.js';
-import { pruneIdempotencyKeys } from '../store/idempotency.js';
+import { removeExpiredOpenScans } from '../services/scans/parts.js';
+import { pruneIdempotencyKeys } from '../store/requests/idempotency.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 import { webhookJobs } from './webhooks.js';
-
-export type { BackgroundJob } from './background-job.js';
 
 export function pruneJob(ctx: ApiContext): BackgroundJob {
   return intervalJob(ctx, 'prune', 10 * 60_000, async () => {

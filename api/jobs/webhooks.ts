@@ -1,7 +1,7 @@
 import type { ApiContext } from '../context.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../outbox/delivery-worker.js';
 import { webhookSecretBox } from '../secret-box.js';
-import { sweepExpiredWaivers } from '../services/waiver-expiry.js';
+import { sweepExpiredWaivers } from '../services/waivers/expiry.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 
 /** A delivery worker for this service; options override the defaults (tests shorten the delays). */

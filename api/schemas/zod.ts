@@ -5,3 +5,6 @@ import { z } from 'zod';
 extendZodWithOpenApi(z);
 
 export { z };
+
+/** Compiles only when schema S's validated output is a T: checks a schema against the domain type it feeds. */
+export type OutputFits<S extends z.ZodType<T>, T> = S;

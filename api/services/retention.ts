@@ -1,6 +1,6 @@
 import type { ApiContext } from '../context.js';
 import { deletedScans, deleteExpiredDeploys, markExpiredScans, sitesAfter } from '../store/retention.js';
-import { deleteScanRows, DELETE_BATCH } from '../store/scan-deletion.js';
+import { deleteScanRows, DELETE_BATCH } from '../store/scans/deletion.js';
 
 /**
  * The retention sweep. One run does a bounded amount of work, every statement of it bounded too, and

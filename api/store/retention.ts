@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { lockScansForStatus } from './scan-holds.js';
+import { lockScansForStatus } from './scans/holds.js';
 
 /**
  * The queries of retention and deletion. Every statement here touches a bounded number of rows (a
  * `limit` or a list of ids), so none holds SQLite's write lock or a PostgreSQL row lock for long;
  * removing a scan is two steps: it is marked `deleted` (from then on no read, gate or report sees it),
- * then its pages and issues go in batches (store/scan-deletion.ts).
+ * then its pages and issues go in batches (store/scans/deletion.ts).
  */
 
 export interface SiteRetentionRow {
@@ -116,7 +116,7 @@ export async function markExpiredScans(db: Knex, c: ScanCutoffs, limit: number):
   const ids = candidates.map((r) => r.id);
   if (ids.length === 0) return [];
   return db.transaction(async (trx) => {
-    // A deploy event or report being written with one of them holds it (store/scan-holds.ts): wait for
+    // A deploy event or report being written with one of them holds it (store/scans/holds.ts): wait for
     // it, then check again in a new statement, which sees what it wrote.
     await lockScansForStatus(trx, ids);
     await trx('scans').whereIn('id', ids).andWhere({ status: 'complete' }).modify(unused(trx)).update({

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { newId, nowIso } from '../../api/domain/ids.js';
-import { writeOutboxMessage } from '../../api/events/outbox.js';
+import { writeOutboxMessage } from '../../api/outbox/record.js';
 import { createDb } from '../../api/store/db.js';
 import { createPgDatabase, ServerProcess } from '../../test/helpers/server-process.js';
 import { startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';

@@ -100,8 +100,8 @@ test('dist/index.js holds the action, the pure gate-report renderer and the tool
   // ncc keeps each bundled module's path in a comment.
   const local = [...new Set(text.match(/\.\/(?:action|app|api)\/[\w/.-]+\.ts/g))].sort();
   expect(local.filter((m) => !m.startsWith('./action/'))).toEqual([
-    './api/domain/gate-report-issues.ts',
-    './api/domain/gate-report.ts',
+    './api/domain/gate/report-issues.ts',
+    './api/domain/gate/report.ts',
     './api/domain/impact.ts',
   ]);
   const packages = [

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScanRequest } from '../../action/api-types.js';
+import type { ScanRequest } from '../../client/wire-types.js';
 import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 
 // The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action

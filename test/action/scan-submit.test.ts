@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { ApiClient } from '../../action/api-client.js';
-import type { ScanRequest } from '../../action/api-types.js';
+import { ApiClient } from '../../client/api-client.js';
+import type { ScanRequest } from '../../client/wire-types.js';
 import { batches, submitScan } from '../../action/scan-submit.js';
 import type { ScanList } from '../helpers/api-types.js';
 import { useHarness } from '../helpers/harness.js';

@@ -265,7 +265,7 @@ describe.each(dbKinds)('rate limits (%s)', (db) => {
     });
     const real: string = created.body.key;
     // Same public id, wrong secret (and so a wrong checksum): a guess aimed at this key.
-    const { generateApiKey } = await import('../../api/domain/api-key.js');
+    const { generateApiKey } = await import('../../api/domain/access/api-key.js');
     const guessFor = () => {
       const other = generateApiKey().key;
       return real.slice(0, 18) + other.slice(18);

@@ -1,5 +1,5 @@
 import { RetentionSweep } from '../../api/services/retention.js';
-import { holdScans } from '../../api/store/scan-holds.js';
+import { holdScans } from '../../api/store/scans/holds.js';
 import type { DeployEvent, Problem } from '../helpers/api-types.js';
 import { agedScan, shaOf } from '../helpers/aged-scans.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';

@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The server's entry (app/server.ts; `npm start` runs its compiled copy) as a real process: it starts on an
+ * The server's entry (server/main.ts; `npm start` runs its compiled copy) as a real process: it starts on an
  * empty data dir and stops cleanly on SIGTERM.
  */
 describe('server process', () => {
   test('first start creates the database and admin token; SIGTERM drains and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-proc-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'app/server.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

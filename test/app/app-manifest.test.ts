@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { WEBHOOKS_PATH } from '../../app/host.js';
+import { WEBHOOKS_PATH } from '../../server/host.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The fields of GitHub's App manifest format that app.yml sets. */

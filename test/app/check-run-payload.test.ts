@@ -1,10 +1,10 @@
-import { newIssuesTable } from '../../api/domain/gate-report-issues.js';
+import { newIssuesTable } from '../../api/domain/gate/report-issues.js';
 import {
   gateReportTitle,
   GITHUB_TEXT_LIMIT,
   type GateIssue,
   type GateResult,
-} from '../../api/domain/gate-report.js';
+} from '../../api/domain/gate/report.js';
 import { annotationBatches, annotationsFor, buildCheckRun } from '../../app/check-run-payload.js';
 
 function issue(n: number, extra: Partial<GateIssue> = {}): GateIssue {

@@ -3,11 +3,11 @@ import nock from 'nock';
 import pino from 'pino';
 import {
   createCheckRunPublisher,
-  type CheckRunState,
   type DeployAccess,
   type PublishableDeploy,
 } from '../../app/check-run-publisher.js';
-import type { GateIssue, GateResult } from '../../api/domain/gate-report.js';
+import { type CheckRunUpdate } from '../../api/domain/github/check-run.js';
+import type { GateIssue, GateResult } from '../../api/domain/gate/report.js';
 import type { CheckRunAnnotation } from '../../app/check-run-payload.js';
 import { testProbot, type CreatedCheckRun, type UpdatedCheckRun } from '../fixtures/github/test-app.js';
 
@@ -36,11 +36,11 @@ function gateResult(extra: Partial<GateResult> = {}): GateResult {
 
 class FakeDeploys implements DeployAccess {
   deploys = new Map<string, PublishableDeploy>();
-  states = new Map<string, CheckRunState>();
+  states = new Map<string, CheckRunUpdate>();
   load(id: string) {
     return Promise.resolve(this.deploys.get(id));
   }
-  setCheckRun(id: string, state: CheckRunState) {
+  setCheckRun(id: string, state: CheckRunUpdate) {
     this.states.set(id, state);
     return Promise.resolve();
   }

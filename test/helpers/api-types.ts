@@ -6,18 +6,18 @@
  */
 import type { z } from 'zod';
 import type * as common from '../../api/schemas/common.js';
-import type * as deletion from '../../api/schemas/deletion.js';
-import type * as deployHistory from '../../api/schemas/deploy-history.js';
-import type * as deploys from '../../api/schemas/deploys.js';
-import type * as installations from '../../api/schemas/github-installations.js';
-import type * as keys from '../../api/schemas/keys.js';
-import type * as scans from '../../api/schemas/scan-output.js';
-import type * as trend from '../../api/schemas/site-trend.js';
-import type * as sites from '../../api/schemas/sites.js';
-import type * as vpatReview from '../../api/schemas/vpat-review.js';
-import type * as vpat from '../../api/schemas/vpat.js';
-import type * as waivers from '../../api/schemas/waivers.js';
-import type * as webhooks from '../../api/schemas/webhooks.js';
+import type * as deletion from '../../api/schemas/sites/deletion.js';
+import type * as deployHistory from '../../api/schemas/gate/deploy-history.js';
+import type * as deploys from '../../api/schemas/gate/deploys.js';
+import type * as installations from '../../api/schemas/github/installations.js';
+import type * as keys from '../../api/schemas/access/keys.js';
+import type * as scans from '../../api/schemas/scans/output.js';
+import type * as trend from '../../api/schemas/sites/trend.js';
+import type * as sites from '../../api/schemas/sites/sites.js';
+import type * as vpatReview from '../../api/schemas/vpat/review.js';
+import type * as vpat from '../../api/schemas/vpat/reports.js';
+import type * as waivers from '../../api/schemas/waivers/waivers.js';
+import type * as webhooks from '../../api/schemas/webhooks/subscriptions.js';
 
 /** problem+json, the answer to every refused request. */
 export type Problem = z.output<typeof common.Problem>;

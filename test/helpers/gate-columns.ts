@@ -1,7 +1,7 @@
 import type { Harness } from './harness.js';
 
 /**
- * How many fingerprints the deploy gate's stored columns hold for a scan (api/store/scan-gate-columns.ts),
+ * How many fingerprints the deploy gate's stored columns hold for a scan (api/store/scans/gate-columns.ts),
  * or null when none are stored. On SQLite the table does not exist: the gate aggregates there.
  */
 export async function storedGateFingerprints(h: Harness, scanId: string): Promise<number | null> {

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Probot } from 'probot';
 import { createLogger, loadConfig } from '../../api/index.js';
-import { startServer, type RunningServer } from '../../app/host.js';
+import { startServer, type RunningServer } from '../../server/host.js';
 import { ContractChecker } from './contract.js';
 import { inCI } from './requirements.js';
 

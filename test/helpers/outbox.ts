@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { OutboxEvent, OutboxEventType } from '../../api/schemas/events.js';
+import type { OutboxEvent, OutboxEventType } from '../../api/schemas/webhook-events.js';
 
-/** A message of the outbox, as api/events/outbox.ts writes it. */
+/** A message of the outbox, as api/outbox/record.ts writes it. */
 export interface OutboxRow {
   id: string;
   org: string;

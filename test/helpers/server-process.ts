@@ -20,12 +20,12 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number;
   /** Share one admin token between instances. */
   adminToken?: string;
-  /** Run the compiled server (`node build/app/server.js`, as the image does) instead of the TypeScript. */
+  /** Run the compiled server (`node build/server/main.js`, as the image does) instead of the TypeScript. */
   compiled?: boolean;
 }
 
 /**
- * The real server (`app/server.ts`) as a child process, so a test can SIGKILL it mid-request and
+ * The real server (`server/main.ts`) as a child process, so a test can SIGKILL it mid-request and
  * start it again on the same data and the same port.
  */
 export class ServerProcess {
@@ -72,7 +72,7 @@ export class ServerProcess {
     };
     // Profiling the server: SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench
     const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const entry = this.options.compiled ? ['build/app/server.js'] : ['--import', 'tsx', 'app/server.ts'];
+    const entry = this.options.compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
     const child = spawn(process.execPath, [...nodeArgs, ...entry], {
       cwd: repoRoot,
       env,

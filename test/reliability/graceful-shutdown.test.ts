@@ -8,7 +8,7 @@ import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '..
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
- * The server as the image runs it (compiled, `node build/app/server.js`), checked with the image's own
+ * The server as the image runs it (compiled, `node build/server/main.js`), checked with the image's own
  * HEALTHCHECK command, then stopped with SIGTERM while six clients send scans and the webhook worker has
  * deliveries in flight (the receiver answers after 800 ms). Nothing may be lost: every request either
  * got its answer (in-flight ones are drained) or was refused before any work (503 or a refused

@@ -1,6 +1,6 @@
 import { migrateToLatest } from '../../api/store/migrations/index.js';
 import { postgresKnex } from '../../api/store/db.js';
-import { databaseRateLimits, type RateLimitStore } from '../../api/store/rate-limits.js';
+import { databaseRateLimits, type RateLimitStore } from '../../api/store/access/rate-limits.js';
 import { describeWith, postgres } from '../helpers/requirements.js';
 import { createPgDatabase, type FreshPgDatabase } from '../helpers/server-process.js';
 

@@ -1,4 +1,4 @@
-import { StatementBatcher } from '../../api/store/statement-batcher.js';
+import { StatementBatcher } from '../../api/store/access/statement-batcher.js';
 
 /** A statement runner the test answers by hand, recording what each statement was asked. */
 function manualRunner() {

@@ -1,4 +1,4 @@
-import type { DeployEvent, GateIssue } from '../../schemas/deploys.js';
+import type { DeployEvent, GateIssue } from '../../schemas/gate/deploys.js';
 import { markup, type Html } from '../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
 

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
-import { isUndecided } from '../../domain/vpat-derive.js';
-import type { Conformance } from '../../domain/vpat-editions.js';
-import { CONFORMANCE_LABELS } from '../../domain/vpat-render-html.js';
-import type { ReportCriterion, VpatReport } from '../../domain/vpat-report.js';
-import { PublishBody, ReviewBody } from '../../schemas/vpat-review.js';
+import { isUndecided } from '../../domain/vpat/derive.js';
+import type { Conformance } from '../../domain/vpat/editions.js';
+import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
+import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
+import { PublishBody, ReviewBody } from '../../schemas/vpat/review.js';
 import type { ApiContext } from '../../context.js';
-import { VpatReviewService } from '../../services/vpat-review.js';
+import { VpatReviewService } from '../../services/vpat/review.js';
 import { field } from '../guard.js';
 import { markup, type Html } from '../html.js';
 import { redirectAfterPost } from '../respond.js';

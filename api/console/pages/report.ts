@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { domainErrors } from '../../domain/errors.js';
-import type { VpatReport } from '../../domain/vpat-report.js';
+import type { VpatReport } from '../../domain/vpat/report.js';
 import type { ApiContext } from '../../context.js';
-import { exportReport, type ExportFormat } from '../../services/vpat-exports.js';
-import { VpatReportService } from '../../services/vpat-reports.js';
-import { VpatReviewService } from '../../services/vpat-review.js';
+import { exportReport, type ExportFormat } from '../../services/vpat/exports.js';
+import { VpatReportService } from '../../services/vpat/reports.js';
+import { VpatReviewService } from '../../services/vpat/review.js';
 import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { sendPage } from '../respond.js';

@@ -5,13 +5,14 @@ import {
   type BrowsedIssue,
   type IssueFilter,
   type ScanBrowse,
-} from '../../services/scan-browse.js';
+} from '../../services/scans/browse.js';
 import { markup, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { sendPage } from '../respond.js';
 import type { Visitor } from '../session.js';
 import { decodePageCursor, encodePageCursor } from '../views/cursor.js';
-import { IMPACTS, impactBadge, plural, shortSha, tableWrap, when } from '../views/parts.js';
+import { impactBadge, plural, shortSha, tableWrap, when } from '../views/parts.js';
+import { IMPACTS } from '../../domain/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 
 export const ISSUES_PER_PAGE = 50;

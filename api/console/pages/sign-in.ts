@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ApiContext } from '../../context.js';
-import { closeSession, countFailedSignIn, openSession } from '../../services/console-sessions.js';
+import { closeSession, countFailedSignIn, openSession } from '../../services/access/console-sessions.js';
 import { action, field } from '../guard.js';
 import { markup } from '../html.js';
 import { layout } from '../layout.js';

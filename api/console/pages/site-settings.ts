@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { PatchSiteBody } from '../../schemas/sites.js';
-import type { SiteRecord } from '../../services/site-pages.js';
+import { PatchSiteBody } from '../../schemas/sites/sites.js';
+import type { SiteRecord } from '../../services/sites/pages.js';
 import { markup, type Html } from '../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
 import { field } from '../guard.js';

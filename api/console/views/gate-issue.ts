@@ -1,4 +1,4 @@
-import type { GateIssue } from '../../schemas/deploys.js';
+import type { GateIssue } from '../../schemas/gate/deploys.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
 

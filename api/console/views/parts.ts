@@ -1,7 +1,5 @@
 import { markup, type Html } from '../html.js';
 
-export { IMPACTS } from '../../domain/impact.js';
-
 export function impactBadge(impact: string | null): Html {
   const name = impact ?? 'unknown';
   return markup`<span class=${`badge ${name}`}>${name}</span>`;

@@ -1,5 +1,5 @@
-import { CONFORMANCE_LABELS } from '../../domain/vpat-render-html.js';
-import type { ReportCriterion, VpatReport } from '../../domain/vpat-report.js';
+import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
+import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
 import { markup, type Html } from '../html.js';
 import { dataTable } from './data-table.js';
 import { plural, when } from './parts.js';

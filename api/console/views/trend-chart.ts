@@ -1,7 +1,8 @@
-import type { TrendPoint } from '../../schemas/site-trend.js';
+import type { TrendPoint } from '../../schemas/sites/trend.js';
 import { markup, type Html } from '../html.js';
 import { dataTable, num } from './data-table.js';
-import { IMPACTS, shortSha, when } from './parts.js';
+import { shortSha, when } from './parts.js';
+import { IMPACTS } from '../../domain/impact.js';
 
 const W = 640;
 const H = 240;

@@ -1,6 +1,6 @@
-import { DeleteScanParam } from '../../schemas/deletion.js';
-import { SiteParam } from '../../schemas/sites.js';
-import { deleteScan, deleteSite } from '../../services/deletion.js';
+import { DeleteScanParam } from '../../schemas/sites/deletion.js';
+import { SiteParam } from '../../schemas/sites/sites.js';
+import { deleteScan, deleteSite } from '../../services/sites/deletion.js';
 import type { ApiContext } from '../../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

@@ -1,8 +1,8 @@
 import { consolePaths, consoleUrl } from '../../domain/console-links.js';
 import { IdParam } from '../../schemas/common.js';
-import { DeployEvent, DeployTriggerBody } from '../../schemas/deploys.js';
-import { deployJson } from '../../services/deploy-json.js';
-import { triggerGate } from '../../services/gate.js';
+import { DeployEvent, DeployTriggerBody } from '../../schemas/gate/deploys.js';
+import { deployJson } from '../../services/gate/deploy-json.js';
+import { triggerGate } from '../../services/gate/triggers.js';
 import type { ApiContext } from '../../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

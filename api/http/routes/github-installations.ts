@@ -5,13 +5,13 @@ import {
   InstallationLinkView,
   InstallationParam,
   LinkInstallationBody,
-} from '../../schemas/github-installations.js';
+} from '../../schemas/github/installations.js';
 import {
   linkInstallationToOrg,
   pageOfInstallations,
   unlinkInstallationFromOrg,
-} from '../../services/github-installations.js';
-import type { InstallationLink } from '../../store/github-installations.js';
+} from '../../services/github/installations.js';
+import type { InstallationLink } from '../../store/github/installations.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

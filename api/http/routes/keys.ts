@@ -10,7 +10,7 @@ import {
   RotatedKey,
   RotateKeyBody,
   UpdateKeyBody,
-} from '../../schemas/keys.js';
+} from '../../schemas/access/keys.js';
 import {
   createKey,
   getKey,
@@ -20,7 +20,7 @@ import {
   rotateKey,
   updateKey,
   type KeyManager,
-} from '../../services/keys.js';
+} from '../../services/access/keys.js';
 import type { ApiContext, Principal } from '../../context.js';
 import { newestFirstPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';

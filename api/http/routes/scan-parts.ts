@@ -1,8 +1,9 @@
 import type { ApiContext } from '../../context.js';
 import { IdParam } from '../../schemas/common.js';
-import { CreatedScan, ScanPartAccepted, ScanPartBody, ScanPartHead } from '../../schemas/scans.js';
-import { appendScanPart, completeScan } from '../../services/scan-parts.js';
-import { presentCreatedScan } from '../../services/scans.js';
+import { ScanPartBody, ScanPartHead } from '../../schemas/scans/scans.js';
+import { CreatedScan, ScanPartAccepted } from '../../schemas/scans/output.js';
+import { appendScanPart, completeScan } from '../../services/scans/parts.js';
+import { presentCreatedScan } from '../../services/scans/scans.js';
 import { readPagedBody } from '../scan-pages.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

@@ -1,7 +1,7 @@
-import { DeployList, DeployListQuery } from '../../schemas/deploy-history.js';
-import { SiteParam } from '../../schemas/sites.js';
-import { SiteTrend, TrendQuery } from '../../schemas/site-trend.js';
-import { deployHistory, siteTrend } from '../../services/site-history.js';
+import { DeployList, DeployListQuery } from '../../schemas/gate/deploy-history.js';
+import { SiteParam } from '../../schemas/sites/sites.js';
+import { SiteTrend, TrendQuery } from '../../schemas/sites/trend.js';
+import { deployHistory, siteTrend } from '../../services/sites/history.js';
 import type { ApiContext } from '../../context.js';
 import { newestFirstPage, pagedResponses } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';

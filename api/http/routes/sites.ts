@@ -1,5 +1,6 @@
-import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites.js';
-import { configureSite, findSite, listOrgSites, type SiteRecord } from '../../services/sites.js';
+import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites/sites.js';
+import { configureSite, findSite, listOrgSites } from '../../services/sites/sites.js';
+import { type SiteRecord } from '../../store/sites/sites.js';
 import type { ApiContext } from '../../context.js';
 import { decodeCursor, toPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';

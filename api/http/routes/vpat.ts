@@ -1,4 +1,4 @@
-import { renderVpatDiffHtml } from '../../domain/vpat-render-diff.js';
+import { renderVpatDiffHtml } from '../../domain/vpat/render/diff.js';
 import { IdParam } from '../../schemas/common.js';
 import {
   DiffQuery,
@@ -7,13 +7,13 @@ import {
   VpatDiff,
   VpatList,
   VpatListQuery,
-} from '../../schemas/vpat-review.js';
-import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../schemas/vpat.js';
+} from '../../schemas/vpat/review.js';
+import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../schemas/vpat/reports.js';
 import { z } from '../../schemas/zod.js';
-import { exportReport } from '../../services/vpat-exports.js';
-import { VpatReportService, type ReportAuthor } from '../../services/vpat-reports.js';
-import { VpatReviewService } from '../../services/vpat-review.js';
-import type { VpatListRecord } from '../../store/vpat.js';
+import { exportReport } from '../../services/vpat/exports.js';
+import { VpatReportService, type ReportAuthor } from '../../services/vpat/reports.js';
+import { VpatReviewService } from '../../services/vpat/review.js';
+import type { VpatListRecord } from '../../store/vpat/reports.js';
 import type { ApiContext, Principal } from '../../context.js';
 import { newestFirstPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';

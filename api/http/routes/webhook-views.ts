@@ -1,6 +1,6 @@
 import { isNulFree } from '../../domain/text-truncation.js';
-import type { AttemptRecord } from '../../store/deliveries.js';
-import type { SubscriptionRecord } from '../../store/webhooks.js';
+import type { AttemptRecord } from '../../store/webhooks/deliveries.js';
+import type { SubscriptionRecord } from '../../store/webhooks/subscriptions.js';
 import { decodeCursor } from '../pagination.js';
 import { problems } from '../problem.js';
 

@@ -11,7 +11,7 @@ import {
   WebhookAttemptList,
   WebhookList,
   WebhookParam,
-} from '../../schemas/webhooks.js';
+} from '../../schemas/webhooks/subscriptions.js';
 import {
   createSubscription,
   getSubscription,
@@ -23,7 +23,7 @@ import {
   removeSubscription,
   rotateSubscriptionSecret,
   updateSubscription,
-} from '../../services/webhooks.js';
+} from '../../services/webhooks/subscriptions.js';
 import type { ApiContext } from '../../context.js';
 import { toPage } from '../pagination.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -4,7 +4,7 @@ import { dialectOf } from '../db.js';
 /**
  * Deploy events (one row per gate decision, a record rather than a live view: the lists it showed
  * are stored as JSON) and waivers (never deleted: a revoke sets `revoked_at`; `expired_event_at` is
- * set once by the expiry sweep in store/waiver-expiry.ts).
+ * set once by the expiry sweep in store/waivers/expiry.ts).
  */
 export async function up(knex: Knex): Promise<void> {
   // The gate reads every issue of two scans (fingerprint, impact, kind, id) in fingerprint order. The

@@ -1,0 +1,100 @@
+import { ACT_RULES } from './act-rules.data.js';
+import type { RuleCoverage } from '../vpat/rule-coverage.js';
+import type { EvidenceGroup } from '../vpat/evidence-tally.js';
+
+/**
+ * Criteria that W3C's ACT rules relate to an axe-core rule beyond the ones axe-core tags it with. `label`
+ * is tagged 4.1.2 only, but ACT rule e086e5, which axe-core's `label` implements, also bears on 1.3.1 and
+ * 2.5.3: an unlabelled input is a reason to doubt those criteria too. Pure; the data is generated.
+ */
+
+interface ActLink {
+  criterion: string;
+  role: 'primary' | 'secondary';
+  actRule: string;
+  actName: string;
+  proposed: boolean;
+}
+
+/** A failure of an axe-core rule that W3C relates to a criterion the scan did not attribute it to. */
+export interface RelatedFailure {
+  rule: string;
+  act_rule: string;
+  act_name: string;
+  /** The criterion's role in the ACT rule. */
+  role: 'primary' | 'secondary';
+  issues: number;
+  pages_affected: number;
+}
+
+const LINKS_BY_AXE_RULE: ReadonlyMap<string, readonly ActLink[]> = (() => {
+  const out = new Map<string, ActLink[]>();
+  // Approved rules first, so when two ACT rules relate the same criterion the approved one is named.
+  const ordered = [...ACT_RULES].sort((a, b) => Number(a.proposed) - Number(b.proposed));
+  for (const act of ordered) {
+    for (const axeRule of act.axeRules) {
+      const list = out.get(axeRule) ?? [];
+      for (const c of act.criteria) {
+        if (list.some((l) => l.criterion === c.criterion)) continue;
+        list.push({
+          criterion: c.criterion,
+          role: c.role,
+          actRule: act.id,
+          actName: act.name,
+          proposed: act.proposed,
+        });
+      }
+      out.set(axeRule, list);
+    }
+  }
+  return out;
+})();
+
+/** Every criterion W3C's ACT rules tie an axe-core rule to (its own criteria included). */
+export function actCriteriaOf(axeRule: string): string[] {
+  return (LINKS_BY_AXE_RULE.get(axeRule) ?? []).map((l) => l.criterion);
+}
+
+/**
+ * For each criterion, the violations of rules W3C relates to it that the scan counted for other criteria
+ * only. A criterion the scan itself attributes the failure to is not "related": it already fails.
+ */
+export function relatedFailures(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+): Map<string, RelatedFailure[]> {
+  const acc = new Map<string, { link: ActLink; rule: string; issues: number; pages: Set<number> }>();
+  for (const g of groups) {
+    if (g.kind === 'incomplete') continue;
+    const links = LINKS_BY_AXE_RULE.get(g.rule);
+    if (!links) continue;
+    const named = (g.wcag ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    const own = new Set(named.length > 0 ? named : (coverage.byRule.get(g.rule) ?? []));
+    for (const link of links) {
+      if (own.has(link.criterion)) continue;
+      const key = `${link.criterion}\u0000${g.rule}`;
+      let entry = acc.get(key);
+      if (!entry) acc.set(key, (entry = { link, rule: g.rule, issues: 0, pages: new Set() }));
+      entry.issues += g.count;
+      entry.pages.add(g.page);
+    }
+  }
+  const out = new Map<string, RelatedFailure[]>();
+  for (const { link, rule, issues, pages } of acc.values()) {
+    const list = out.get(link.criterion) ?? [];
+    list.push({
+      rule,
+      act_rule: link.actRule,
+      act_name: link.actName,
+      role: link.role,
+      issues,
+      pages_affected: pages.size,
+    });
+    out.set(link.criterion, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.rule.localeCompare(b.rule));
+  return out;
+}

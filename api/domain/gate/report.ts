@@ -1,0 +1,232 @@
+/**
+ * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
+ * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
+ * check run and the Action writes it as the job summary, so both tell the same story. Pure: no I/O, so the
+ * Action's bundle may include it.
+ */
+import { IMPACTS, type Impact } from '../impact.js';
+
+/** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
+export const GITHUB_TEXT_LIMIT = 65_535;
+
+export interface GateIssue {
+  rule: string;
+  impact?: Impact | null;
+  kind?: string | null;
+  message?: string | null;
+  selector?: string | null;
+  page_url?: string | null;
+  wcag?: string[] | null;
+  help_url?: string | null;
+  source?: { path: string; line?: number | null } | null;
+}
+
+/** Counts per impact: either a number (new issues) or one count per category. */
+export type ImpactCounts = Partial<
+  Record<Impact | 'unknown', number | { new?: number; existing?: number; fixed?: number; waived?: number }>
+>;
+
+/** The parts of a deploy event (docs/gate.md) that a check run shows. */
+export interface GateResult {
+  id: string;
+  siteId: string;
+  sha: string;
+  passed: boolean;
+  reasons: { code: string; message: string }[];
+  scan_id?: string | null;
+  baseline?: {
+    scan_id?: string | null;
+    sha?: string | null;
+    strategy: string;
+    /** The gate's own sentence on why this baseline (preferred over the generic explanation). */
+    reason?: string | null;
+  } | null;
+  counts: { new: number; existing: number; fixed: number; waived: number; by_impact?: ImpactCounts | null };
+  thresholds: {
+    name: string;
+    limit: number | boolean | null;
+    actual: number | boolean | null;
+    passed: boolean;
+  }[];
+  new_issues: GateIssue[];
+  /** How many new issues there are in all (the event's list may be capped). */
+  new_issues_total?: number;
+}
+
+/** "3 new accessibility issues (1 critical)"; the reason instead when there was nothing to compare. */
+export function gateReportTitle(result: GateResult): string {
+  const newCount = totalNew(result);
+  if (result.reasons.some((r) => r.code === 'no_scan')) return 'No accessibility scan for this commit';
+  if (newCount === 0) {
+    if (result.passed) return 'No new accessibility issues';
+    // Failed without new issues: thresholds on every issue (`new_only: false`), so those are the figures.
+    const all = result.counts.new + result.counts.existing;
+    if (all === 0) return 'Accessibility gate failed';
+    return `${all} accessibility ${all === 1 ? 'issue' : 'issues'}${severeNote(unwaivedByImpact(result))}, none new`;
+  }
+  const noun = newCount === 1 ? 'issue' : 'issues';
+  return `${newCount} new accessibility ${noun}${severeNote(newByImpact(result))}`;
+}
+
+/** " (1 critical, 2 serious)", or nothing when there are neither. */
+function severeNote(perImpact: Record<Impact, number>): string {
+  const severe = (['critical', 'serious'] as const)
+    .filter((i) => perImpact[i] > 0)
+    .map((i) => `${perImpact[i]} ${i}`);
+  return severe.length ? ` (${severe.join(', ')})` : '';
+}
+
+export function gateReportSummary(result: GateResult, detailsUrl: string): string {
+  const lines: string[] = [];
+  lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
+  lines.push('');
+  lines.push(
+    `Site \`${md(result.siteId)}\` · commit \`${result.sha.slice(0, 12)}\` · deploy event [\`${result.id}\`](${detailsUrl})` +
+      (result.scan_id ? ` · scan \`${result.scan_id}\`` : ''),
+  );
+  if (result.reasons.length) {
+    lines.push('', '**Why it failed**', '');
+    for (const r of result.reasons) lines.push(`- \`${r.code}\`: ${md(r.message)}`);
+  }
+
+  lines.push('', '#### Issues by impact', '');
+  lines.push('| Impact | New | Existing | Fixed | Waived |', '|---|---:|---:|---:|---:|');
+  const rows = impactRows(result);
+  for (const row of rows)
+    lines.push(`| ${row.impact} | ${row.new} | ${row.existing} | ${row.fixed} | ${row.waived} |`);
+  const c = result.counts;
+  lines.push(`| **Total** | **${c.new}** | **${c.existing}** | **${c.fixed}** | **${c.waived}** |`);
+  if (rows.some((r) => r.existing === '–')) {
+    lines.push('', '_Per-impact figures are for new issues; totals cover every category._');
+  }
+  if (c.waived > 0)
+    lines.push('', `${c.waived} waived ${c.waived === 1 ? 'issue is' : 'issues are'} not counted.`);
+
+  lines.push('', '#### Thresholds', '');
+  if (result.thresholds.length === 0) {
+    lines.push('No thresholds were checked.');
+  } else {
+    lines.push('| Threshold | Limit | Actual | Result |', '|---|---:|---:|---|');
+    for (const t of result.thresholds) {
+      lines.push(
+        `| \`${md(t.name)}\` | ${showValue(t.limit)} | ${showValue(t.actual)} | ${t.passed ? '✅ pass' : '❌ fail'} |`,
+      );
+    }
+  }
+
+  lines.push('', '#### Baseline', '', baselineSentence(result));
+  return fitWithin(
+    lines.join('\n') + '\n',
+    GITHUB_TEXT_LIMIT,
+    '\n\n_Summary cut to fit GitHub’s limit; the deploy event has everything._\n',
+  );
+}
+
+export function totalNew(result: GateResult): number {
+  return result.new_issues_total ?? result.counts.new;
+}
+
+function newByImpact(result: GateResult): Record<Impact, number> {
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  const by = result.counts.by_impact;
+  if (by) {
+    for (const impact of IMPACTS) {
+      const v = by[impact];
+      counts[impact] = typeof v === 'number' ? v : (v?.new ?? 0);
+    }
+    return counts;
+  }
+  for (const issue of result.new_issues) if (issue.impact) counts[issue.impact]++;
+  return counts;
+}
+
+/** New plus existing issues per impact (what thresholds count when `new_only` is false). */
+function unwaivedByImpact(result: GateResult): Record<Impact, number> {
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  for (const impact of IMPACTS) {
+    const v = result.counts.by_impact?.[impact];
+    counts[impact] = typeof v === 'object' && v ? (v.new ?? 0) + (v.existing ?? 0) : (v ?? 0);
+  }
+  return counts;
+}
+
+interface ImpactRow {
+  impact: string;
+  new: number | string;
+  existing: number | string;
+  fixed: number | string;
+  waived: number | string;
+}
+
+function impactRows(result: GateResult): ImpactRow[] {
+  const by = result.counts.by_impact ?? {};
+  const keys = [...IMPACTS, ...(by.unknown !== undefined ? (['unknown'] as const) : [])];
+  return keys.map((impact) => {
+    const v = by[impact];
+    if (typeof v === 'object' && v) {
+      return {
+        impact,
+        new: v.new ?? 0,
+        existing: v.existing ?? 0,
+        fixed: v.fixed ?? 0,
+        waived: v.waived ?? 0,
+      };
+    }
+    const n = typeof v === 'number' ? v : impact === 'unknown' ? 0 : newByImpact(result)[impact];
+    return { impact, new: n, existing: '–', fixed: '–', waived: '–' };
+  });
+}
+
+const STRATEGY_EXPLANATIONS: Record<string, string> = {
+  baseline_sha: 'the scan of the `baseline_sha` named in the request',
+  requested: 'the scan of the `baseline_sha` named in the request',
+  base_branch: 'the latest scan on the site’s base branch before this commit’s scan',
+  none: 'none: no earlier scan on the base branch, so every issue counts as new',
+};
+
+function baselineSentence(result: GateResult): string {
+  const b = result.baseline;
+  if (!b && result.reasons.some((r) => r.code === 'no_scan')) {
+    return 'No scan of this commit, so nothing was compared.';
+  }
+  if (b?.reason) {
+    const compared = b.scan_id
+      ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
+      : 'No baseline';
+    return `${compared} (strategy \`${md(b.strategy)}\`): ${md(b.reason)}`;
+  }
+  if (!b || !b.scan_id) {
+    const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
+    return `No baseline${why}: every issue counts as new.`;
+  }
+  const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy \`${md(b.strategy)}\``;
+  return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
+}
+
+/** Keeps user-supplied text from breaking the surrounding markdown. */
+function md(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
+}
+
+function showValue(v: number | boolean | null): string {
+  if (v === null) return '–';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
+
+/** Cuts text to `max` characters, ending with an ellipsis when cut. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+// GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function fitWithin(text: string, limit: number, note: string): string {
+  if (byteLength(text) <= limit) return text;
+  let cut = text.slice(0, limit - byteLength(note));
+  while (byteLength(cut) + byteLength(note) > limit) cut = cut.slice(0, cut.length - 100);
+  return cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
+}

@@ -1,0 +1,60 @@
+import type { AxeResultsInput } from './input.js';
+import type { ImportedIssue } from './imported-issue.js';
+import { type IssueKind } from '../impact.js';
+import { criteriaFromAxeTags } from '../catalog/wcag-criteria.js';
+
+/** Between shadow-DOM hosts and the element inside (the old shadow-piercing combinator). */
+export const SHADOW_SEPARATOR = ' >>> ';
+/** Between an iframe and a selector inside its document. */
+export const FRAME_SEPARATOR = ' |> ';
+
+/**
+ * axe `target`: one entry per frame level (outermost first); an entry that is an array is a path
+ * through shadow roots. Joined so both paths survive and stay readable:
+ * `["iframe#pay", ["#host", "button"]]` → `iframe#pay |> #host >>> button`.
+ */
+export function axeTargetToSelector(target: ReadonlyArray<string | readonly string[]>): string {
+  return target
+    .map((level) => (typeof level === 'string' ? level : level.join(SHADOW_SEPARATOR)))
+    .join(FRAME_SEPARATOR);
+}
+
+/**
+ * One issue per node of every violation (kind `violation`) and incomplete result (kind
+ * `incomplete`). The node's own impact wins over the rule's (axe rates nodes separately); the failure
+ * summary is the message, falling back to the rule's help text.
+ */
+export function issuesFromAxe(result: AxeResultsInput): ImportedIssue[] {
+  const out: ImportedIssue[] = [];
+  const add = (rules: AxeResultsInput['violations'], kind: IssueKind) => {
+    for (const rule of rules) {
+      const wcag = criteriaFromAxeTags(rule.tags);
+      for (const node of rule.nodes) {
+        const selector = axeTargetToSelector(node.target);
+        out.push({
+          rule: rule.id,
+          impact: node.impact ?? rule.impact ?? null,
+          kind,
+          message: node.failureSummary?.trim() || rule.help || rule.description || null,
+          selector: selector || null,
+          html: node.html ?? null,
+          wcag,
+          helpUrl: rule.helpUrl ?? null,
+          source: null,
+        });
+      }
+    }
+  };
+  add(result.violations, 'violation');
+  add(result.incomplete, 'incomplete');
+  return out;
+}
+
+/** Every rule that ran on the page: passes, violations, incomplete and inapplicable. */
+export function rulesRunByAxe(result: AxeResultsInput): string[] {
+  const ids = new Set<string>();
+  for (const list of [result.passes, result.violations, result.incomplete, result.inapplicable]) {
+    for (const r of list) ids.add(r.id);
+  }
+  return [...ids];
+}

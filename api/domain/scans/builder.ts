@@ -1,0 +1,216 @@
+import type { ScanPageInput } from './input.js';
+import { issuesFromAxe, rulesRunByAxe } from './axe-import.js';
+import { issueFingerprint } from '../matching/fingerprint.js';
+import type { ImportedIssue } from './imported-issue.js';
+import { issuesFromPa11y } from './pa11y-import.js';
+import type {
+  PreparationError,
+  PreparationOptions,
+  PreparedIssue,
+  PreparedPage,
+  ScanLimits,
+} from './preparation.js';
+import { emptySummary, scanWarnings, type PageFacts, type ScanSummary, type ScanWarning } from './summary.js';
+import { replaceNul, truncateUtf8 } from '../text-truncation.js';
+import { normalizeUrl, pageKey } from '../url-normalisation.js';
+
+/**
+ * Prepares the pages of a scan one at a time: each page's rows are handed back to be stored at once,
+ * and only what the summary and the warnings need is kept. Memory is then bounded by a page, not by
+ * the scan, and a scan sent in parts is prepared batch by batch with the same code.
+ */
+
+export type PageEngine = { name: string; version: string | null };
+
+export type PreparedPageRows = { ok: true; page: PreparedPage; issues: PreparedIssue[] };
+
+export interface BuilderStart {
+  /** Index the first page gets (pages already stored in earlier parts). */
+  pageIndex: number;
+  /** Issues already stored in earlier parts (the issue limit counts per request). */
+  issueCount: number;
+}
+
+function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedIssue[] {
+  if (page.axe) return issuesFromAxe(page.axe);
+  if (page.pa11y) {
+    return issuesFromPa11y(
+      Array.isArray(page.pa11y) ? page.pa11y : page.pa11y.issues,
+      options.criteriaOfAxeRule,
+    );
+  }
+  return (page.issues ?? []).map((i) => ({
+    rule: i.rule,
+    impact: i.impact ?? null,
+    kind: i.kind,
+    message: i.message ?? null,
+    selector: i.selector ?? null,
+    html: i.html ?? null,
+    wcag: i.wcag ? [...new Set(i.wcag)] : [],
+    helpUrl: i.help_url ?? null,
+    source: i.source ? { path: i.source.path, line: i.source.line ?? null } : null,
+  }));
+}
+
+/**
+ * How many issues a page will give, counted without building them: a 25 MB body can hold millions
+ * of tiny axe nodes, and expanding them all before checking the limit would cost gigabytes.
+ */
+function pageIssueCount(page: ScanPageInput): number {
+  if (page.axe) {
+    let n = 0;
+    for (const rule of page.axe.violations) n += rule.nodes.length;
+    for (const rule of page.axe.incomplete) n += rule.nodes.length;
+    return n;
+  }
+  if (page.pa11y) return Array.isArray(page.pa11y) ? page.pa11y.length : page.pa11y.issues.length;
+  return page.issues?.length ?? 0;
+}
+
+function pageTitle(page: ScanPageInput): string | null {
+  if (page.title !== undefined && page.title !== null) return page.title;
+  if (page.pa11y && !Array.isArray(page.pa11y)) return page.pa11y.documentTitle ?? null;
+  return null;
+}
+
+/**
+ * Where the engine says it ran: axe's `url` and pa11y's `pageUrl` are the document's location after
+ * redirects, so they stand in for a missing `final_url` (and reveal the login-page trap).
+ */
+function engineReportedUrl(page: ScanPageInput): string | null {
+  if (page.axe?.url) return page.axe.url;
+  if (page.pa11y && !Array.isArray(page.pa11y) && page.pa11y.pageUrl) return page.pa11y.pageUrl;
+  return null;
+}
+
+export class ScanBuilder {
+  readonly summary: ScanSummary = emptySummary();
+  readonly facts: PageFacts[] = [];
+  /** Issues whose `html` was cut to the limit. */
+  truncated = 0;
+  /** The first axe page's `testEngine`, else pa11y when a page is in pa11y form. */
+  engine: PageEngine | null = null;
+  private pageIndex: number;
+  private readonly firstIndex: number;
+  private issueCount: number;
+  private readonly startIssues: number;
+  private axeRules: Set<string> | undefined;
+  private readonly declaredRules: string[] | null;
+
+  constructor(
+    private readonly scanUrl: string,
+    declaredRules: readonly string[] | null | undefined,
+    private readonly limits: ScanLimits,
+    private readonly options: PreparationOptions = {},
+    start: BuilderStart = { pageIndex: 0, issueCount: 0 },
+  ) {
+    this.declaredRules = declaredRules ? [...new Set(declaredRules)].sort() : null;
+    this.pageIndex = this.firstIndex = start.pageIndex;
+    this.issueCount = this.startIssues = start.issueCount;
+  }
+
+  /** Pages prepared by this builder. */
+  get pages(): number {
+    return this.pageIndex - this.firstIndex;
+  }
+
+  /** Issues prepared by this builder. */
+  get issues(): number {
+    return this.issueCount - this.startIssues;
+  }
+
+  /** `bodyIndex` is the page's position in the request body, for error pointers. */
+  addPage(page: ScanPageInput, bodyIndex: number): PreparedPageRows | { ok: false; error: PreparationError } {
+    const fail = (status: 413 | 422, pointer: string, detail: string) => ({
+      ok: false as const,
+      error: { status, pointer, detail },
+    });
+    const normalized = normalizeUrl(page.url, this.scanUrl);
+    if (!normalized)
+      return fail(422, `#/pages/${bodyIndex}/url`, 'must be an http(s) URL, absolute or relative to `url`');
+    if (this.issues + pageIssueCount(page) > this.limits.issuesPerScan) {
+      return fail(413, `#/pages/${bodyIndex}`, `a scan may have at most ${this.limits.issuesPerScan} issues`);
+    }
+    const index = this.pageIndex++;
+    const issues = this.prepareIssues(pageIssues(page, this.options), index, pageKey(normalized));
+    this.issueCount += issues.length;
+    for (const i of issues) {
+      this.summary.by_impact[i.impact ?? 'unknown']++;
+      this.summary.by_kind[i.kind]++;
+    }
+    this.summary.issues += issues.length;
+    this.summary.pages++;
+    const finalUrl = page.final_url ?? engineReportedUrl(page);
+    const title = replaceNul(pageTitle(page));
+    this.facts.push({
+      normalizedUrl: normalized,
+      normalizedFinalUrl: finalUrl ? (normalizeUrl(finalUrl, normalized) ?? null) : null,
+      title,
+      httpStatus: page.http_status ?? null,
+    });
+    this.noteEngine(page);
+    return {
+      ok: true,
+      issues,
+      page: {
+        index,
+        url: page.url,
+        normalizedUrl: normalized,
+        title,
+        finalUrl,
+        httpStatus: page.http_status ?? null,
+        issueCount: issues.length,
+        rulesRun: this.pageRules(page),
+      },
+    };
+  }
+
+  /** The scan-wide list: the body's list and every axe page's, or null when nothing says. */
+  rulesRun(): string[] | null {
+    if (!this.declaredRules && !this.axeRules) return null;
+    return [...new Set([...(this.declaredRules ?? []), ...(this.axeRules ?? [])])].sort();
+  }
+
+  warnings(): ScanWarning[] {
+    return scanWarnings(this.facts, this.truncated, this.limits.issueHtmlBytes);
+  }
+
+  private prepareIssues(imported: ImportedIssue[], index: number, key: string): PreparedIssue[] {
+    for (const issue of imported) {
+      issue.message = replaceNul(issue.message);
+      issue.selector = replaceNul(issue.selector);
+      issue.helpUrl = replaceNul(issue.helpUrl);
+      issue.html = replaceNul(issue.html);
+      if (issue.html !== null) {
+        const cut = truncateUtf8(issue.html, this.limits.issueHtmlBytes);
+        if (cut.truncated) {
+          this.truncated++;
+          issue.html = cut.text;
+        }
+      }
+      const prepared = issue as PreparedIssue;
+      prepared.pageIndex = index;
+      prepared.fingerprint = issueFingerprint({ rule: issue.rule, pageKey: key, selector: issue.selector });
+    }
+    return imported as PreparedIssue[];
+  }
+
+  /**
+   * An axe page lists its own rules (passes, violations, incomplete, inapplicable); a native or pa11y
+   * page gets the body's `rules_run`, which speaks for those pages only.
+   */
+  private pageRules(page: ScanPageInput): string[] | null {
+    if (!page.axe) return this.declaredRules;
+    const ran = new Set(rulesRunByAxe(page.axe));
+    this.axeRules ??= new Set();
+    for (const id of ran) this.axeRules.add(id);
+    return [...ran].sort();
+  }
+
+  private noteEngine(page: ScanPageInput): void {
+    if (this.engine && this.engine.name !== 'pa11y') return;
+    const axe = page.axe?.testEngine;
+    if (axe?.name) this.engine = { name: axe.name, version: axe.version ?? null };
+    else if (page.pa11y && !this.engine) this.engine = { name: 'pa11y', version: null };
+  }
+}

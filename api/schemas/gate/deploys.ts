@@ -1,0 +1,213 @@
+import { CHECK_RUN_STATUSES } from '../../domain/github/check-run.js';
+import { IMPACTS } from '../../domain/impact.js';
+import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
+import { Sha, SiteId, Timestamp } from '../common.js';
+import { GateSettings } from './settings.js';
+import { z } from '../zod.js';
+
+export const Repository = z
+  .string()
+  .max(200)
+  // The same rule as the site's `repository` setting.
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be `owner/name` of a GitHub repository')
+  .openapi({ example: 'acme/shop-web' });
+
+export const DeployTriggerBody = GateSettings.extend({
+  siteId: SiteId,
+  sha: Sha.openapi({ description: 'The commit to judge: its latest scan is the head scan.' }),
+  baseline_sha: Sha.optional().openapi({
+    description:
+      'Compare with the latest scan of this commit instead of the base branch. If that commit has no scan, ' +
+      'there is no baseline and every issue is new.',
+  }),
+  repository: Repository.optional().openapi({
+    description: "Where the GitHub App posts the check run; default: the site's `repository` setting.",
+  }),
+  ref: z.string().min(1).max(255).refine(isNulFree, NUL_MESSAGE).optional().openapi({
+    description: 'The git ref being deployed (recorded with the event).',
+    example: 'refs/pull/42/merge',
+  }),
+})
+  .strict()
+  .openapi('DeployTrigger', {
+    description:
+      "Thresholds left out fall back to the site's `gate` settings, then to the built-in defaults " +
+      '(fail_on_critical true, fail_on_serious false, new_only true, include_incomplete false, no max_* limits). ' +
+      'A `max_*` set to null here is not checked even when the site sets it. Unknown fields are refused.',
+  });
+
+export const ImpactName = z.enum(IMPACTS);
+
+export const BaselineIssueRef = z
+  .object({
+    fingerprint: z.string(),
+    selector: z.string().nullable(),
+    page_url: z.string(),
+  })
+  .openapi('BaselineIssueRef');
+
+export const GateIssue = z
+  .object({
+    rule: z.string(),
+    impact: ImpactName.nullable(),
+    kind: z.enum(['violation', 'incomplete']),
+    message: z.string().nullable(),
+    selector: z.string().nullable(),
+    page_url: z.string(),
+    wcag: z.array(z.string()),
+    help_url: z.string().nullable(),
+    source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+    fingerprint: z.string(),
+    match: z.enum(['fingerprint', 'similar', 'none']).openapi({
+      description:
+        "How the issue was told apart from the baseline's: `fingerprint` (the same rule, page and normalised " +
+        'selector), `similar` (paired with `baseline_issue` by its element: tag, snippet, identifying ' +
+        'attributes, text, selector path and order; see `evidence`), `none` (no baseline issue is this element: new).',
+    }),
+    baseline_issue: BaselineIssueRef.nullable().openapi({
+      description: 'The baseline issue it was paired with (`fingerprint` and `similar`), else null.',
+    }),
+    similarity: z
+      .number()
+      .nullable()
+      .openapi({ description: 'The similarity score (0 to 1) of a `similar` pair.' }),
+    evidence: z.string().nullable().openapi({
+      description: 'Why a `similar` pair is the same element.',
+      example:
+        'Same element (similarity 0.90: same tag, snippet, attributes, text); selector changed from `a` to `a[href$="cart.html"]`.',
+    }),
+  })
+  .openapi('GateIssue');
+
+export const WaivedGateIssue = GateIssue.extend({
+  waiver_id: z.string().openapi({ description: 'The waiver that matched it (the oldest, when several do).' }),
+  status: z.enum(['new', 'existing']).openapi({ description: 'What the issue would have been unwaived.' }),
+}).openapi('WaivedGateIssue');
+
+const CategoryCounts = z.object({
+  new: z.number().int(),
+  existing: z.number().int(),
+  fixed: z.number().int(),
+  waived: z.number().int(),
+});
+
+export const ReasonCode = z.enum([
+  'no_scan',
+  'critical_issues',
+  'serious_issues',
+  'max_critical_exceeded',
+  'max_serious_exceeded',
+  'max_moderate_exceeded',
+  'max_minor_exceeded',
+  'max_total_exceeded',
+]);
+
+export const AppliedGateSettings = z
+  .object({
+    fail_on_critical: z.boolean(),
+    fail_on_serious: z.boolean(),
+    max_critical: z.number().int().nullable(),
+    max_serious: z.number().int().nullable(),
+    max_moderate: z.number().int().nullable(),
+    max_minor: z.number().int().nullable(),
+    max_total: z.number().int().nullable(),
+    new_only: z.boolean(),
+    include_incomplete: z.boolean(),
+  })
+  .openapi('AppliedGateSettings', {
+    description: 'The thresholds this decision applied, after the site defaults and built-in defaults.',
+  });
+
+export const CheckRunState = z
+  .object({
+    status: z.enum(CHECK_RUN_STATUSES).openapi({
+      description:
+        '`pending`: the GitHub App will post it; `completed`: posted; `failed`: GitHub refused it (see `error`); ' +
+        '`skipped`: nothing to post (no repository, or the App is not configured — see `error`).',
+    }),
+    id: z.number().int().nullable(),
+    url: z.string().nullable(),
+    error: z.string().nullable().openapi({ description: 'Why the check run was skipped or failed.' }),
+  })
+  .openapi('CheckRunState');
+
+export const DeployEvent = z
+  .object({
+    id: z.string().openapi({ example: 'dep_2fJ8kQ0aXm4Rt9Lp1ZcV' }),
+    siteId: z.string(),
+    sha: z.string(),
+    ref: z.string().nullable(),
+    repository: z.string().nullable(),
+    status: z.enum(['passed', 'failed']),
+    passed: z.boolean(),
+    reasons: z
+      .array(z.object({ code: ReasonCode, message: z.string() }))
+      .openapi({ description: 'Why the gate failed (empty when it passed). Codes are stable.' }),
+    scan_id: z.string().nullable().openapi({ description: 'The head scan; null when the commit has none.' }),
+    baseline: z
+      .object({
+        scan_id: z.string().nullable(),
+        sha: z.string().nullable(),
+        strategy: z.enum(['baseline_sha', 'base_branch', 'none']),
+        reason: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'Which scan the head was compared with, and why; null without a head scan.' }),
+    settings: AppliedGateSettings,
+    counts: CategoryCounts.extend({
+      by_impact: z
+        .object({
+          critical: CategoryCounts,
+          serious: CategoryCounts,
+          moderate: CategoryCounts,
+          minor: CategoryCounts,
+          unknown: CategoryCounts.optional(),
+        })
+        .openapi({
+          description: '`unknown`: issues submitted without an impact (only present when there are some).',
+        }),
+    }).openapi({
+      description:
+        'Issues of the head scan by category. Waived issues count only as `waived`; `incomplete` issues only when ' +
+        '`include_incomplete` is on.',
+    }),
+    thresholds: z
+      .array(
+        z.object({
+          name: z.enum([
+            'fail_on_critical',
+            'fail_on_serious',
+            'max_critical',
+            'max_serious',
+            'max_moderate',
+            'max_minor',
+            'max_total',
+          ]),
+          limit: z.number().int().openapi({ description: 'Most issues allowed (`fail_on_*` allow none).' }),
+          actual: z.number().int(),
+          passed: z.boolean(),
+        }),
+      )
+      .openapi({ description: 'Every threshold that was checked (limits that are off are not listed).' }),
+    new_issues: z.array(GateIssue).openapi({ description: 'New issues, most severe first, at most 100.' }),
+    new_issues_total: z.number().int(),
+    waived_issues: z.array(WaivedGateIssue).openapi({
+      description:
+        'Waived issues, most severe first, at most 100 (the total is `counts.waived`). A waiver that covers a ' +
+        'baseline issue covers the head issue matched to it.',
+    }),
+    similar_issues: z.array(GateIssue).openapi({
+      description:
+        'Existing issues whose fingerprint changed (a renamed selector, a shifted sibling, regenerated class ' +
+        'names) and that were paired with a baseline issue by similarity, each with its evidence; most severe ' +
+        'first, at most 100.',
+    }),
+    similar_issues_total: z.number().int(),
+    check_run: CheckRunState,
+    created_at: Timestamp,
+  })
+  .openapi('DeployEvent');
+
+export type DeployTriggerBody = z.infer<typeof DeployTriggerBody>;
+export type DeployEvent = z.infer<typeof DeployEvent>;
+export type GateIssue = z.infer<typeof GateIssue>;

@@ -1,0 +1,139 @@
+import { IMPACTS, ISSUE_KINDS } from '../../domain/impact.js';
+import { pageOf, Timestamp } from '../common.js';
+import { z } from '../zod.js';
+
+/** What the scans endpoints answer (the input schemas are in scans.ts). */
+
+export const Impact = z.enum(IMPACTS).openapi('Impact');
+export const IssueKind = z
+  .enum(ISSUE_KINDS)
+  .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
+
+const Counts = (keys: readonly string[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])));
+
+export const ScanSummary = z
+  .object({
+    pages: z.number().int().min(0),
+    issues: z.number().int().min(0),
+    by_impact: Counts([...IMPACTS, 'unknown']).openapi({
+      description: '`unknown` counts issues that came without an impact.',
+    }),
+    by_kind: Counts(['violation', 'incomplete']),
+  })
+  .openapi('ScanSummary');
+
+export const ScanWarning = z
+  .object({
+    code: z
+      .enum(['no_pages', 'http_error_pages', 'shared_final_url', 'shared_title', 'html_truncated'])
+      .openapi({ description: 'Stable code of the suspicion.' }),
+    message: z.string(),
+    count: z.number().int().min(0).openapi({ description: 'How many pages (or issues) it concerns.' }),
+  })
+  .openapi('ScanWarning');
+
+export const Engine = z.object({ name: z.string(), version: z.string().nullable() }).openapi('Engine');
+
+export const CreatedScan = z
+  .object({
+    id: z.string().openapi({ example: 'scn_4Rk0s2xvB9cQm1pZtY7a' }),
+    siteId: z.string(),
+    url: z.string(),
+    sha: z.string().nullable(),
+    branch: z.string().nullable(),
+    created_at: Timestamp,
+    summary: ScanSummary,
+    warnings: z.array(ScanWarning),
+  })
+  .openapi('CreatedScan');
+
+export const OpenScan = z
+  .object({
+    id: z.string().openapi({ example: 'scn_4Rk0s2xvB9cQm1pZtY7a' }),
+    status: z.literal('open'),
+    siteId: z.string(),
+    url: z.string(),
+    sha: z.string().nullable(),
+    branch: z.string().nullable(),
+    expires_at: Timestamp.openapi({ description: 'When the scan is removed unless completed before.' }),
+    pages_received: z.number().int().min(0),
+    issues_received: z.number().int().min(0),
+  })
+  .openapi('OpenScan', { description: 'A scan being sent in parts: invisible until completed.' });
+
+export const ScanPartAccepted = OpenScan.extend({
+  part: z
+    .object({
+      first_page_index: z
+        .number()
+        .int()
+        .min(0)
+        .openapi({ description: "The index the part's first page got." }),
+      pages: z.number().int().min(0),
+      issues: z.number().int().min(0),
+      replayed: z
+        .boolean()
+        .openapi({ description: 'true when this Idempotency-Key was already stored: nothing was added.' }),
+    })
+    .openapi({ description: 'What this request added.' }),
+}).openapi('ScanPartAccepted');
+
+export const ScanListItem = CreatedScan.extend({
+  engine: Engine.nullable(),
+  run_attempt: z.number().int().nullable(),
+  fingerprint_version: z.number().int(),
+}).openapi('ScanSummaryItem');
+
+export const ScanPage = z
+  .object({
+    index: z.number().int().min(0),
+    url: z.string(),
+    normalized_url: z.string(),
+    title: z.string().nullable(),
+    final_url: z.string().nullable(),
+    http_status: z.number().int().nullable(),
+    issue_count: z.number().int().min(0),
+  })
+  .openapi('ScanPage');
+
+export const ScanIssue = z
+  .object({
+    page_index: z.number().int().min(0),
+    page_url: z.string(),
+    rule: z.string(),
+    impact: Impact.nullable(),
+    kind: IssueKind,
+    message: z.string().nullable(),
+    selector: z.string().nullable(),
+    html: z.string().nullable(),
+    wcag: z.array(z.string()),
+    help_url: z.string().nullable(),
+    source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+    fingerprint: z
+      .string()
+      .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),
+    waiver_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'The oldest active waiver of this site that covers the issue at the time of reading (the deploy ' +
+          "gate's matcher), else null. A live view: waivers change after the scan; a deploy event records " +
+          'what its gate waived. A waived issue is still an issue.',
+      }),
+  })
+  .openapi('ScanIssue');
+
+export const ScanDetail = ScanListItem.extend({
+  rules_run: z.array(z.string()).nullable(),
+  pages: z.array(ScanPage),
+  issues: z.array(ScanIssue),
+  waived: z
+    .number()
+    .int()
+    .min(0)
+    .openapi({ description: 'How many of the issues an active waiver covers at the time of reading.' }),
+}).openapi('Scan');
+
+export const ScanList = pageOf(ScanListItem, 'ScanList');

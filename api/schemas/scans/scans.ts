@@ -1,0 +1,247 @@
+import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
+import {
+  CRITERION_ID,
+  criteriaFromAxeTags,
+  MAX_CRITERIA_PER_ISSUE,
+} from '../../domain/catalog/wcag-criteria.js';
+import { PageQuery, Sha, SiteId } from '../common.js';
+import { Impact, IssueKind } from './output.js';
+import { z, type OutputFits } from '../zod.js';
+import type * as input from '../../domain/scans/input.js';
+
+/**
+ * Scan input and output. Unknown fields are ignored (engines add fields over time); wrong types are
+ * rejected with a JSON pointer. Counts (pages, issues) are limited by configuration and answered with
+ * 413 by the route, not here, so the limits can change without changing the schema.
+ */
+
+const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
+
+/** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * A branch as scans store it: its name. `refs/heads/main` (what `$GITHUB_REF` holds) becomes `main`,
+ * so a pipeline that sends the ref still finds its baselines on the site's `base_branch`.
+ */
+export function branchName(branch: string): string {
+  return branch.startsWith('refs/heads/') && branch.length > 'refs/heads/'.length
+    ? branch.slice('refs/heads/'.length)
+    : branch;
+}
+
+/** Stored identifiers (rules, branches, engine names): no U+0000, which PostgreSQL cannot store. */
+const Identifier = (max: number) => z.string().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
+
+export const SourceLocation = z
+  .object({
+    path: Identifier(1024).openapi({ example: 'src/components/Header.tsx' }),
+    line: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+  })
+  .openapi('SourceLocation', { description: 'Where CI knows the issue comes from in the repository.' });
+
+export const NativeIssue = z
+  .object({
+    rule: Identifier(200).openapi({ example: 'color-contrast' }),
+    impact: Impact.nullable().optional(),
+    kind: IssueKind.default('violation'),
+    message: z.string().max(16_384).nullable().optional(),
+    selector: z.string().max(8192).nullable().optional(),
+    html: z.string().nullable().optional().openapi({
+      description:
+        'The element markup; longer than the configured limit (64 KB) is truncated with a warning.',
+    }),
+    wcag: z
+      .array(z.string().regex(CRITERION_ID, 'must be a WCAG criterion id such as "1.4.3"'))
+      .max(MAX_CRITERIA_PER_ISSUE)
+      .optional(),
+    help_url: z.string().max(2048).nullable().optional(),
+    source: SourceLocation.nullable().optional(),
+  })
+  .openapi('NativeIssue');
+
+const NullableString = z.string().nullable().optional();
+
+const AxeNode = z.object({
+  // One entry per frame level; an entry is an array when the element sits in shadow DOM.
+  target: z.array(z.union([z.string(), z.array(z.string())])).default([]),
+  html: NullableString,
+  impact: Impact.nullable().optional(),
+  failureSummary: NullableString,
+});
+
+const AxeRuleResult = z
+  .object({
+    id: Identifier(200),
+    impact: Impact.nullable().optional(),
+    tags: z.array(z.string()).default([]),
+    description: NullableString,
+    help: NullableString,
+    helpUrl: NullableString,
+    nodes: z.array(AxeNode).default([]),
+  })
+  .refine((r) => criteriaFromAxeTags(r.tags).length <= MAX_CRITERIA_PER_ISSUE, {
+    path: ['tags'],
+    message: `may name at most ${MAX_CRITERIA_PER_ISSUE} WCAG criteria (wcagNNN tags)`,
+  });
+
+// passes and inapplicable only tell which rules ran: their nodes are not read.
+const AxeRuleId = z.object({ id: Identifier(200) });
+
+export const AxeResults = z
+  .object({
+    testEngine: z
+      .object({
+        name: z.string().max(100).refine(isNulFree, NUL_MESSAGE),
+        version: z.string().max(100).refine(isNulFree, NUL_MESSAGE),
+      })
+      .partial()
+      .optional(),
+    // Stands in for a missing final_url, so it is stored.
+    url: z.string().max(4096).refine(isNulFree, NUL_MESSAGE).optional(),
+    violations: z.array(AxeRuleResult).default([]),
+    incomplete: z.array(AxeRuleResult).default([]),
+    passes: z.array(AxeRuleId).default([]),
+    inapplicable: z.array(AxeRuleId).default([]),
+  })
+  .openapi('AxeResults', {
+    description:
+      'The object `axe.run()` resolves with, for this page. violations → issues of kind `violation`, ' +
+      'incomplete → kind `incomplete`, one issue per node; passes and inapplicable tell which rules ran.',
+  });
+
+export const Pa11yIssue = z.object({
+  // The rule of the stored issue (a 200-character column).
+  code: Identifier(200),
+  type: z.string().max(50).optional(),
+  typeCode: z.number().int().optional(),
+  message: NullableString,
+  context: NullableString,
+  selector: NullableString,
+  runner: z.string().max(100).optional(),
+  runnerExtras: z
+    .object({
+      impact: Impact.nullable().optional(),
+      helpUrl: NullableString,
+      help: NullableString,
+      description: NullableString,
+    })
+    .partial()
+    .optional(),
+});
+
+export const Pa11yInput = z
+  .union([
+    z.array(Pa11yIssue),
+    z.object({
+      documentTitle: NullableString,
+      pageUrl: z.string().max(4096).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+      issues: z.array(Pa11yIssue),
+    }),
+  ])
+  .openapi('Pa11yResults', {
+    description:
+      "pa11y's result for this page: its `issues` array, or the whole `{documentTitle, pageUrl, issues}` " +
+      'object. axe runner: `code` is the rule, `runnerExtras.impact` the impact. HTML_CodeSniffer runner: ' +
+      'the code gives the WCAG criterion, error/warning/notice give impact serious/moderate/minor, and ' +
+      'warnings and notices are kind `incomplete` (they ask for a human check).',
+  });
+
+export const ScanPageInput = z
+  .object({
+    url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
+    title: z.string().max(2000).nullable().optional(),
+    final_url: Url.nullable().optional().openapi({ description: 'Where the page ended after redirects.' }),
+    http_status: z.number().int().min(100).max(599).nullable().optional(),
+    issues: z.array(NativeIssue).optional(),
+    axe: AxeResults.optional(),
+    pa11y: Pa11yInput.optional(),
+  })
+  .superRefine((page, ctx) => {
+    const forms = [page.issues, page.axe, page.pa11y].filter((f) => f !== undefined).length;
+    if (forms > 1) {
+      ctx.addIssue({ code: 'custom', message: 'give one of `issues`, `axe` or `pa11y`, not several' });
+    }
+  })
+  .openapi('ScanPageInput', {
+    description: 'One scanned page with its results in one of three forms: `issues`, `axe` or `pa11y`.',
+  });
+
+/** Everything of a scan but its pages (read before the pages, which are validated one by one). */
+export const CreateScanHead = z.object({
+  url: Url.refine(
+    (u) => /^https?:\/\//i.test(u) && URL.canParse(u),
+    'must be an absolute http(s) URL',
+  ).openapi({
+    example: 'https://shop.example.com/',
+  }),
+  siteId: SiteId.optional().openapi({ description: "Default: the url's host name." }),
+  sha: Sha.nullable().optional(),
+  branch: Identifier(255)
+    .transform(branchName)
+    .nullable()
+    .optional()
+    .openapi({ description: 'The branch name (`refs/heads/` is dropped).' }),
+  engine: z
+    .object({
+      name: Identifier(100),
+      version: z.string().max(100).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
+    })
+    .nullable()
+    .optional()
+    .openapi({ description: "Default: the first axe result's `testEngine`." }),
+  run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+  rules_run: z
+    .array(Identifier(200))
+    .max(5000)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        'The ids of every rule the engine ran (also those that found nothing), so a VPAT can tell ' +
+        '"tested, nothing found" from "not tested". axe pages add their passes/violations/incomplete/' +
+        'inapplicable rule ids; without either it is unknown (null).',
+    }),
+  complete: z
+    .boolean()
+    .default(true)
+    .openapi({
+      description:
+        '`false` opens a scan to be sent in parts: add pages with `POST /api/v1/scans/{id}/pages`, then ' +
+        '`POST /api/v1/scans/{id}/complete`. Until then the scan is invisible to lists, the gate and the VPAT.',
+    }),
+});
+
+export const CreateScanBody = CreateScanHead.extend({
+  pages: z.array(ScanPageInput).openapi({
+    description: 'The scanned pages. With `complete: false`, the first pages of the scan (may be empty).',
+  }),
+}).openapi('CreateScan');
+export type CreateScanBody = z.infer<typeof CreateScanBody>;
+export type CreateScanHead = z.infer<typeof CreateScanHead>;
+
+// The domain reads validated pages through its own types; this fails to compile when the two drift apart.
+type _DomainReadsTheseOutputs = [
+  OutputFits<typeof ScanPageInput, input.ScanPageInput>,
+  OutputFits<typeof NativeIssue, input.NativeIssueInput>,
+  OutputFits<typeof AxeResults, input.AxeResultsInput>,
+  OutputFits<typeof Pa11yIssue, input.Pa11yIssueInput>,
+];
+
+/** A part has nothing but its pages (other members are ignored). */
+export const ScanPartHead = z.object({});
+
+export const ScanPartBody = z
+  .object({
+    pages: z
+      .array(ScanPageInput)
+      .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
+  })
+  .openapi('ScanPart');
+export type ScanPartBody = z.infer<typeof ScanPartBody>;
+
+export const ScanListQuery = PageQuery.extend({
+  siteId: SiteId.optional(),
+  sha: Sha.optional(),
+  branch: Identifier(255).transform(branchName).optional(),
+});

@@ -1,0 +1,238 @@
+import {
+  chooseBaseline,
+  chooseHeadScan,
+  type BaselineChoice,
+  type ScanRef,
+} from '../../domain/gate/baseline.js';
+import { evaluateGate, type GateEvaluation } from '../../domain/gate/evaluation.js';
+import type { IssueColumns } from '../../domain/gate/issues.js';
+import type { AppliedGateSettings } from '../../domain/gate/settings.js';
+import type { MatchDetails } from '../../domain/matching/element-identity.js';
+import { fingerprintStep, similarityStep, type IssueMatching } from '../../domain/matching/matcher.js';
+import { keepSharedPages } from '../../domain/matching/shared-pages.js';
+import { pageKey } from '../../domain/url-normalisation.js';
+import { compileWaivers } from '../../domain/waivers/match.js';
+import type { ApiContext } from '../../context.js';
+import type { DeployTriggerBody } from '../../schemas/gate/deploys.js';
+import {
+  addWaiverFields,
+  issueDetails,
+  latestOnBranchBefore,
+  latestScanForSha,
+  scanIssues,
+  scanPages,
+  type GatePageRow,
+  type IssueDetail,
+} from '../../store/gate/evidence.js';
+import { matchDetails } from '../../store/gate/match-evidence.js';
+import type { SiteRecord } from '../../store/sites/sites.js';
+import { activeWaiversForSite } from '../../store/waivers/waivers.js';
+import type { BaselineView } from './deploy-view.js';
+
+/**
+ * Reads what a gate decision needs and decides: the head scan, the baseline, both scans' issues, their
+ * matching (fingerprints first; the details of the rest only), the site's active waivers.
+ */
+
+export interface GateDecision {
+  headScan: ScanRef | null;
+  baseline: BaselineChoice | null;
+  evaluation: GateEvaluation;
+  /** Details of the listed head issues, by row id. */
+  details: Map<number, IssueDetail>;
+  /** Selector and page of the baseline issues the listed ones were paired with, by row id. */
+  baselineViews: Map<number, BaselineView>;
+  /** Milliseconds per phase, for the log line (a slow gate can be explained from the logs alone). */
+  ms: Record<string, number>;
+}
+
+interface ScanSide {
+  issues: IssueColumns;
+  /** Whether active waivers may need the compared issues' rule, selector and page (none: no waiver). */
+  waivable: boolean;
+  pages: Map<number, GatePageRow>;
+  pageKeys: Map<number, string>;
+}
+
+async function readSide(
+  ctx: ApiContext,
+  scanId: string,
+  waiverRules: string[],
+  withFields: boolean,
+): Promise<ScanSide> {
+  const [issues, pages] = await Promise.all([scanIssues(ctx.db, scanId), scanPages(ctx.db, scanId)]);
+  if (withFields) await addWaiverFields(ctx.db, scanId, issues, waiverRules, pages);
+  return { issues, waivable: waiverRules.length > 0, pages, pageKeys: new Map() };
+}
+
+const NO_PAGE = { url: '' };
+
+/** A page's key (pages pair across scans by normalised URL), computed once per page of a side. */
+function pageKeyOf(side: ScanSide, pageIndex: number): string {
+  let key = side.pageKeys.get(pageIndex);
+  if (key === undefined) {
+    const page = side.pages.get(pageIndex);
+    side.pageKeys.set(pageIndex, (key = page ? pageKey(page.normalizedUrl) : `#${pageIndex}`));
+  }
+  return key;
+}
+
+function byRef(side: ScanSide, indices: readonly number[]) {
+  const refs = indices.map((i) => side.issues.refs[i]);
+  const indexOf = new Map<number, number>();
+  for (let k = 0; k < refs.length; k++) indexOf.set(refs[k], indices[k]);
+  return { refs, indexOf };
+}
+
+/**
+ * The matcher's details of the issues at `indices` of one side, keyed by index. With active waivers the
+ * issues get their rule, selector and page too: a waiver that covers a baseline issue covers the head
+ * issue paired with it. (An event's own views of them come from the listed details and baselineViews.)
+ */
+async function detailsOf(ctx: ApiContext, scanId: string, side: ScanSide, indices: number[]) {
+  const { refs, indexOf } = byRef(side, indices);
+  const out = new Map<number, MatchDetails & { pageUrl: string }>();
+  for (const r of await matchDetails(ctx.db, scanId, refs)) {
+    const page = side.pages.get(r.pageIndex);
+    const index = indexOf.get(r.id)!;
+    if (side.waivable)
+      side.issues.fields.set(index, { rule: r.rule, selector: r.selector, page: page ?? NO_PAGE });
+    out.set(index, {
+      rule: r.rule,
+      page: pageKeyOf(side, r.pageIndex),
+      pageUrl: page?.url ?? '',
+      selector: r.selector,
+      html: r.html,
+      position: r.id,
+    });
+  }
+  return out;
+}
+
+async function matchSides(
+  ctx: ApiContext,
+  ids: [string, string],
+  [head, base]: [ScanSide, ScanSide],
+  fingerprints: boolean,
+  lap: (phase: string) => void,
+) {
+  const step = fingerprintStep(head.issues.fingerprints, base.issues.fingerprints, fingerprints);
+  keepSharedPages(
+    step,
+    (i) => pageKeyOf(head, head.issues.pages[i]),
+    (j) => pageKeyOf(base, base.issues.pages[j]),
+  );
+  lap('fingerprints');
+  const [h, b] = await Promise.all([
+    detailsOf(ctx, ids[0], head, step.headNeeds),
+    detailsOf(ctx, ids[1], base, step.baselineNeeds),
+  ]);
+  lap('compared');
+  const matching: IssueMatching = similarityStep(step, h, b);
+  const baselineViews = new Map<number, BaselineView>();
+  for (const [j, d] of b) {
+    // Only a paired baseline issue is ever shown (beside its head issue).
+    if (matching.baselineToHead[j] < 0) continue;
+    baselineViews.set(base.issues.refs[j], { selector: d.selector, page: { url: d.pageUrl } });
+  }
+  return { matching, baselineViews };
+}
+
+async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
+  // The store narrows the candidates in SQL; the domain rules decide. A baseline named by its sha is
+  // looked up beside the head scan: it does not depend on it (one round trip instead of two).
+  const [latest, named] = await Promise.all([
+    latestScanForSha(ctx.db, org, input.siteId, input.sha),
+    input.baseline_sha ? latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha) : undefined,
+  ]);
+  const headScan = chooseHeadScan(latest ? [latest] : [], input.sha);
+  if (!headScan) return { headScan: null, baseline: null };
+  const candidate = input.baseline_sha
+    ? named
+    : await latestOnBranchBefore(
+        ctx.db,
+        { org, siteId: input.siteId, branch: site.baseBranch },
+        headScan.createdAt,
+        headScan.sha,
+      );
+  const baseline = chooseBaseline({
+    head: headScan,
+    baselineSha: input.baseline_sha,
+    baseBranch: site.baseBranch,
+    candidates: candidate ? [candidate] : [],
+  });
+  return { headScan, baseline };
+}
+
+export async function decideGate(
+  ctx: ApiContext,
+  org: string,
+  input: DeployTriggerBody,
+  site: SiteRecord,
+  settings: AppliedGateSettings,
+  now: string,
+): Promise<GateDecision> {
+  const ms: Record<string, number> = {};
+  let last = performance.now();
+  const lap = (phase: string) => {
+    const t = performance.now();
+    ms[phase] = Math.round(t - last);
+    last = t;
+  };
+  // The site's active waivers are read beside the choice of scans (unused if there is nothing to compare).
+  const [{ headScan, baseline }, rules] = await Promise.all([
+    chooseScans(ctx, org, input, site),
+    activeWaiversForSite(ctx.db, org, input.siteId, now),
+  ]);
+  const base = { siteId: input.siteId, sha: input.sha, settings, listCap: DEPLOY_ISSUE_LIST_CAP };
+  if (!headScan || !baseline) {
+    const evaluation = evaluateGate({
+      ...base,
+      head: null,
+      baseline: null,
+      waivers: compileWaivers([], now),
+    });
+    return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
+  }
+  const waivers = compileWaivers(rules, now);
+  const waiverRules = [...new Set(rules.map((w) => w.rule))];
+  const baseScan = baseline.scan;
+  const [head, base2] = await Promise.all([
+    readSide(ctx, headScan.id, waiverRules, true),
+    // The baseline's waiver fields come with the matcher's details, for the issues paired by them.
+    baseScan ? readSide(ctx, baseScan.id, waiverRules, false) : Promise.resolve(null),
+  ]);
+  lap('read');
+  let matched: Awaited<ReturnType<typeof matchSides>> | null = null;
+  if (base2 && baseScan) {
+    const comparable = headScan.fingerprintVersion === baseScan.fingerprintVersion;
+    matched = await matchSides(ctx, [headScan.id, baseScan.id], [head, base2], comparable, lap);
+    lap('similarity');
+  }
+  const evaluation = evaluateGate({
+    ...base,
+    head: head.issues,
+    baseline: base2?.issues ?? null,
+    matching: matched?.matching,
+    waivers,
+  });
+  lap('evaluate');
+  const listed = [
+    ...evaluation.newIssues,
+    ...evaluation.waivedIssues.map((w) => w.issue),
+    ...evaluation.similarIssues.map((s) => s.issue),
+  ];
+  const details = await issueDetails(ctx.db, headScan.id, [...new Set(listed.map((i) => Number(i.ref)))]);
+  lap('details');
+  return {
+    headScan,
+    baseline,
+    evaluation,
+    details,
+    baselineViews: matched?.baselineViews ?? new Map<number, BaselineView>(),
+    ms,
+  };
+}
+
+/** How many issues each list of a deploy event shows; the totals are always exact. */
+export const DEPLOY_ISSUE_LIST_CAP = 100;

@@ -1,0 +1,111 @@
+import type { GateCounts } from '../../domain/gate/thresholds.js';
+import type { PairedIssue } from '../../domain/gate/evaluation.js';
+import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
+import type { DeployEvent, GateIssue } from '../../schemas/gate/deploys.js';
+import type { DeployRecord } from '../../store/gate/deploys.js';
+import type { IssueDetail } from '../../store/gate/evidence.js';
+
+/**
+ * How a deploy decision reads in the API: the listed issues with their details and how each was
+ * matched, and the stored record as the event the API answers and webhooks carry.
+ */
+
+/** What is known of each baseline issue the listed head issues were paired with. */
+export interface BaselineView {
+  selector: string | null;
+  page: GatePage;
+}
+
+export function issueView(
+  item: PairedIssue | GateScanIssue,
+  details: ReadonlyMap<number, IssueDetail>,
+  baselineViews: ReadonlyMap<number, BaselineView>,
+): GateIssue {
+  const paired: PairedIssue =
+    'issue' in item ? item : { issue: item, match: 'none', baseline: null, similar: null };
+  const { issue } = paired;
+  const d = details.get(Number(issue.ref));
+  const b = paired.baseline;
+  const bv = b ? baselineViews.get(Number(b.ref)) : undefined;
+  return {
+    rule: d?.rule ?? issue.rule,
+    impact: d?.impact ?? issue.impact,
+    kind: d?.kind ?? issue.kind,
+    message: d?.message ?? null,
+    selector: d?.selector ?? issue.selector,
+    page_url: d?.pageUrl ?? issue.page.url,
+    wcag: d?.wcag ?? [],
+    help_url: d?.helpUrl ?? null,
+    source: d?.sourcePath ? { path: d.sourcePath, line: d.sourceLine } : null,
+    fingerprint: issue.fingerprint,
+    match: paired.match,
+    baseline_issue: b
+      ? {
+          fingerprint: b.fingerprint,
+          // A fingerprint pair is the same normalised selector on the same page: the head's stand in.
+          selector: bv?.selector ?? b.selector ?? d?.selector ?? issue.selector,
+          page_url: bv?.page.url || b.page.url || d?.pageUrl || issue.page.url,
+        }
+      : null,
+    similarity: paired.similar?.score ?? null,
+    evidence: paired.similar?.evidence ?? null,
+  };
+}
+
+export function countsView(c: GateCounts): DeployEvent['counts'] {
+  return { new: c.new, existing: c.existing, fixed: c.fixed, waived: c.waived, by_impact: c.byImpact };
+}
+
+/** Events recorded before issues carried their match: new ones were unmatched, waived ones by status. */
+function withMatch(issue: Record<string, unknown>): GateIssue {
+  if (typeof issue.match === 'string') return issue as GateIssue;
+  const match = issue.status === 'existing' ? 'fingerprint' : 'none';
+  return { ...issue, match, baseline_issue: null, similarity: null, evidence: null } as GateIssue;
+}
+
+type DeployKey = Pick<DeployRecord, 'id' | 'siteId' | 'sha' | 'ref'>;
+
+/** The fields every JSON view of a deploy event opens with (the full event and the history's lines). */
+export function deployIdentity(d: DeployKey): {
+  id: string;
+  siteId: string;
+  sha: string;
+  ref: string | null;
+} {
+  return { id: d.id, siteId: d.siteId, sha: d.sha, ref: d.ref };
+}
+
+/** The decision as both views show it: a status word beside the boolean. */
+export function deployOutcome(passed: boolean): { status: 'passed' | 'failed'; passed: boolean } {
+  return { status: passed ? 'passed' : 'failed', passed };
+}
+
+export function present(d: DeployRecord): DeployEvent {
+  return {
+    ...deployIdentity(d),
+    repository: d.repository,
+    ...deployOutcome(d.passed),
+    reasons: d.reasons as DeployEvent['reasons'],
+    scan_id: d.scanId,
+    baseline: d.baseline
+      ? {
+          scan_id: d.baseline.scanId,
+          sha: d.baseline.sha,
+          strategy: d.baseline.strategy as 'baseline_sha' | 'base_branch' | 'none',
+          reason: d.baseline.reason,
+        }
+      : null,
+    settings: d.settings as DeployEvent['settings'],
+    counts: d.counts as DeployEvent['counts'],
+    thresholds: d.thresholds as DeployEvent['thresholds'],
+    new_issues: (d.newIssues as Array<Record<string, unknown>>).map(withMatch),
+    new_issues_total: d.newIssuesTotal,
+    waived_issues: (d.waivedIssues as Array<Record<string, unknown>>).map(
+      withMatch,
+    ) as DeployEvent['waived_issues'],
+    similar_issues: (d.similarIssues as Array<Record<string, unknown>>).map(withMatch),
+    similar_issues_total: d.similarIssuesTotal,
+    check_run: d.checkRun,
+    created_at: d.createdAt,
+  };
+}

@@ -1,0 +1,189 @@
+import { domainErrors } from '../../domain/errors.js';
+import { resolveGateSettings, type AppliedGateSettings } from '../../domain/gate/settings.js';
+import { newId, nowIso } from '../../domain/ids.js';
+import { recordEvent } from '../../outbox/record.js';
+import type { ApiContext } from '../../context.js';
+import { DeployTriggerBody, type DeployEvent } from '../../schemas/gate/deploys.js';
+import {
+  findDeployAnyOrg,
+  findDeploy as findStoredDeploy,
+  insertDeploy,
+  type DeployRecord,
+} from '../../store/gate/deploys.js';
+import { holdScans } from '../../store/scans/holds.js';
+import { getSite, type SiteRecord } from '../../store/sites/sites.js';
+import { initialCheckRun } from '../github/check-runs.js';
+import { decideGate, type GateDecision } from './decision.js';
+import { countsView, issueView, present } from './deploy-view.js';
+
+/**
+ * Evaluates the deploy gate for a commit and records the decision as a deploy event (docs/gate.md).
+ * A failed gate is a normal result; only an unknown site is an error. The event and its outbox row
+ * (`deploy.completed` webhooks) are written in one transaction; the GitHub App is told in-process after.
+ */
+export async function triggerGate(
+  ctx: ApiContext,
+  org: string,
+  input: DeployTriggerBody,
+): Promise<DeployEvent> {
+  const site = await getSite(ctx.db, org, input.siteId);
+  if (!site) throw domainErrors.notFound('site');
+  const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const decided = await decideAndStore(ctx, org, input, site);
+    if (decided) {
+      const { record, event, decision, stored } = decided;
+      logDecision(ctx, record, decision, { started, stored });
+      try {
+        ctx.events.emit('deploy.completed', { org, deployId: record.id });
+      } catch (err) {
+        // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
+        ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
+      }
+      return event;
+    }
+    // Retention or a deletion removed a scan the decision used, after it was read: decide again
+    // without it. Each round removes at least one scan, so this ends; three is beyond any real race.
+    if (attempt === 3) throw new Error('the scans of the deploy decision kept being deleted');
+  }
+}
+
+/**
+ * Decides, then stores the event and its outbox row in one transaction, holding the scans it used;
+ * undefined (nothing stored) when one of them was deleted since it was read.
+ */
+async function decideAndStore(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
+  const now = nowIso();
+  const settings = resolveGateSettings(input, site.gate);
+  const decision = await decideGate(ctx, org, input, site, settings, now);
+  const stored = performance.now();
+  const repository = input.repository ?? site.repository ?? null;
+  const record = deployRecord(org, input, { settings, repository, now }, decision);
+  record.checkRun = initialCheckRun(repository, ctx.events.listenerCount('deploy.completed') > 0);
+  const event = present(record);
+  const written = await ctx.db.transaction(async (trx) => {
+    if (!(await holdScans(trx, [record.scanId, record.baseline?.scanId ?? null]))) return false;
+    await insertDeploy(trx, record);
+    await recordEvent(
+      trx,
+      org,
+      { type: 'deploy.completed', data: event },
+      { publicUrl: ctx.config.publicUrl },
+    );
+    return true;
+  });
+  return written ? { record, event, decision, stored } : undefined;
+}
+
+function logDecision(
+  ctx: ApiContext,
+  record: DeployRecord,
+  decision: GateDecision,
+  at: { started: number; stored: number },
+): void {
+  const { evaluation } = decision;
+  ctx.logger.info(
+    {
+      deploy_id: record.id,
+      org: record.org,
+      site_id: record.siteId,
+      sha: record.sha,
+      passed: record.passed,
+      reasons: evaluation.reasons.map((r) => r.code),
+      new_issues: evaluation.newIssuesTotal,
+      similar_issues: evaluation.similarIssuesTotal,
+      ms: {
+        ...decision.ms,
+        store: Math.round(performance.now() - at.stored),
+        total: Math.round(performance.now() - at.started),
+      },
+    },
+    'deploy gate evaluated',
+  );
+}
+
+function deployRecord(
+  org: string,
+  input: DeployTriggerBody,
+  applied: { settings: AppliedGateSettings; repository: string | null; now: string },
+  decision: GateDecision,
+): DeployRecord {
+  const { evaluation, baseline, details, baselineViews } = decision;
+  const view = (i: Parameters<typeof issueView>[0]) => issueView(i, details, baselineViews);
+  return {
+    id: newId('dep'),
+    org,
+    siteId: input.siteId,
+    sha: input.sha,
+    ref: input.ref ?? null,
+    repository: applied.repository,
+    request: { ...input },
+    settings: { ...applied.settings },
+    passed: evaluation.passed,
+    reasons: evaluation.reasons,
+    scanId: decision.headScan?.id ?? null,
+    baseline: baseline && {
+      scanId: baseline.scan?.id ?? null,
+      sha: baseline.scan?.sha ?? (baseline.strategy === 'baseline_sha' ? (input.baseline_sha ?? null) : null),
+      strategy: baseline.strategy,
+      reason: baseline.reason,
+    },
+    counts: countsView(evaluation.counts),
+    thresholds: evaluation.thresholds,
+    newIssues: evaluation.newIssues.map(view),
+    newIssuesTotal: evaluation.newIssuesTotal,
+    waivedIssues: evaluation.waivedIssues.map((w) => ({
+      ...view(w),
+      waiver_id: w.waiverId,
+      status: w.status,
+    })),
+    similarIssues: evaluation.similarIssues.map(view),
+    similarIssuesTotal: evaluation.similarIssuesTotal,
+    checkRun: { status: 'skipped', id: null, url: null, error: null },
+    createdAt: applied.now,
+    updatedAt: applied.now,
+  };
+}
+
+export async function getDeploy(ctx: ApiContext, org: string, id: string): Promise<DeployEvent> {
+  const record = await findStoredDeploy(ctx.db, org, id);
+  if (!record) throw domainErrors.notFound('deploy event');
+  return present(record);
+}
+
+/** Internal (no org): for the check-run publisher. */
+export async function findDeploy(
+  ctx: ApiContext,
+  id: string,
+): Promise<{ org: string; repository: string | null; event: DeployEvent } | undefined> {
+  const record = await findDeployAnyOrg(ctx.db, id);
+  return record ? { org: record.org, repository: record.repository, event: present(record) } : undefined;
+}
+
+/**
+ * Re-evaluates an earlier event's sha with that event's applied thresholds (not the site's current
+ * defaults) and records a new deploy event; undefined if the event is unknown or belongs to another
+ * repository (a GitHub "re-run" must not reach another repository's events).
+ */
+export async function rerunDeploy(
+  ctx: ApiContext,
+  deployId: string,
+  repository: string,
+): Promise<{ deployId: string } | undefined> {
+  const record = await findDeployAnyOrg(ctx.db, deployId);
+  if (!record?.repository || record.repository.toLowerCase() !== repository.toLowerCase()) return undefined;
+  const parsed = DeployTriggerBody.safeParse({
+    ...record.request,
+    ...record.settings,
+    repository: record.repository,
+  });
+  if (!parsed.success) {
+    ctx.logger.warn(
+      { deploy_id: deployId, issues: parsed.error.issues },
+      'stored deploy request no longer valid',
+    );
+    return undefined;
+  }
+  const event = await triggerGate(ctx, record.org, parsed.data);
+  return { deployId: event.id };
+}

@@ -1,0 +1,128 @@
+import { nowIso } from '../../domain/ids.js';
+import { deriveReport, type RefusedDecision } from '../../domain/vpat/derive.js';
+import type { EditionCatalog } from '../../domain/vpat/editions.js';
+import type { OverrideRecord, ReportProduct, VpatReport } from '../../domain/vpat/report.js';
+import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
+import { readEvidence, type EvidenceScan } from '../../store/vpat/evidence.js';
+import type { Knex } from 'knex';
+import { axeRuleCoverage } from './axe-rule-coverage.js';
+
+/** Scan warnings that say the scanned pages may not be the real ones (not `html_truncated`, not `no_pages`). */
+const SUSPICIONS = new Set(['http_error_pages', 'shared_final_url', 'shared_title']);
+
+/** Everything a report version is made of besides the scan's evidence. */
+export interface ReportFrame {
+  id: string;
+  version: number;
+  previousId: string | null;
+  catalog: EditionCatalog;
+  edition: VpatReport['edition'];
+  wcagVersion: VpatReport['wcag_version'];
+  level: VpatReport['level'];
+  product: ReportProduct;
+  /** Null: the default sentence describing the scan. */
+  evaluationMethods: string | null;
+  decisions: OverrideRecord[];
+  warnings: string[];
+  createdBy: VpatReport['created_by'];
+}
+
+function defaultEvaluationMethods(scan: EvidenceScan, axeVersion: string | null): string {
+  const engine = scan.engineName
+    ? `${scan.engineName}${scan.engineVersion ? ` ${scan.engineVersion}` : ''}`
+    : 'an automated engine';
+  const where = [
+    `scan ${scan.id}`,
+    scan.sha ? `commit ${scan.sha.slice(0, 12)}` : null,
+    scan.branch ? `branch ${scan.branch}` : null,
+    scan.createdAt.slice(0, 10),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    `Automated testing with ${engine} of ${scan.pageCount} page${scan.pageCount === 1 ? '' : 's'} of ${scan.url} (${where}); ` +
+    `results mapped to WCAG success criteria with the rule tags of axe-core ${axeVersion ?? '(unknown version)'} and to related criteria with W3C's ACT rules. ` +
+    'Automated testing finds only some accessibility failures and never shows that a criterion is met: every criterion answered Supports was ' +
+    'answered or confirmed by a named reviewer, and criteria answered Not Evaluated still need a person’s review.'
+  );
+}
+
+/** What the scan itself says about how far its evidence can be trusted. */
+function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] {
+  const warnings: string[] = [];
+  const unlisted = evidence.pages.filter((p) => p.rulesRun === null).length;
+  const noList =
+    'The scan did not list the rules that ran (rules_run): a rule counts as run only where it reported a result, so criteria without results stay Not Evaluated.';
+  if (unlisted > 0 && unlisted === evidence.pages.length) {
+    warnings.push(noList);
+  } else if (unlisted > 0) {
+    warnings.push(
+      `${unlisted} of the ${evidence.pages.length} pages did not list the rules that ran on them (native pages without rules_run): ` +
+        'a rule counts as run on those pages only where it reported a result, so criteria without results on them stay Not Evaluated.',
+    );
+  } else if (evidence.pages.length === 0 && scan.rulesRun === null) {
+    warnings.push(noList);
+  }
+  if (evidence.pages.length === 0) warnings.push('The scan has no pages: every criterion is Not Evaluated.');
+  // The scan's own doubts about what it tested are doubts about every answer drawn from it.
+  const doubts = scan.warnings.filter((w) => SUSPICIONS.has(w.code));
+  for (const w of doubts) warnings.push(`The scan was flagged: ${w.message}`);
+  evidence.suspect = doubts.length > 0;
+  return warnings;
+}
+
+/** Reads the scan's evidence and derives one draft version of a report. */
+export async function assembleReport(
+  db: Knex,
+  scan: EvidenceScan,
+  frame: ReportFrame,
+): Promise<{ report: VpatReport; refused: RefusedDecision[] }> {
+  const now = nowIso();
+  const coverage = await axeRuleCoverage();
+  const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
+  const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
+  const derived = deriveReport({ catalog: frame.catalog, coverage, evidence, overrides: frame.decisions });
+  const { catalog } = frame;
+  const report: VpatReport = {
+    id: frame.id,
+    siteId: scan.siteId,
+    scan_id: scan.id,
+    status: 'draft',
+    version: frame.version,
+    previous_id: frame.previousId,
+    published: null,
+    title: catalog.title,
+    product: frame.product,
+    edition: frame.edition,
+    wcag_version: frame.wcagVersion,
+    level: frame.level,
+    catalog: catalog.catalogName,
+    evaluation_methods: frame.evaluationMethods ?? defaultEvaluationMethods(scan, coverage.engineVersion),
+    standards: catalog.standards,
+    chapters: catalog.chapters.map((c) => ({
+      id: c.id,
+      standard: c.standard,
+      label: c.label,
+      note: c.note ?? null,
+    })),
+    criteria: derived.criteria,
+    overrides: derived.overrides,
+    summary: derived.summary,
+    violations: derived.violations,
+    scan: {
+      id: scan.id,
+      url: scan.url,
+      sha: scan.sha,
+      branch: scan.branch,
+      engine: { name: scan.engineName, version: scan.engineVersion },
+      pages: evidence.pages.length,
+      issues: scan.issueCount,
+      rules_run: scan.rulesRun,
+      created_at: scan.createdAt,
+    },
+    warnings,
+    created_by: frame.createdBy,
+    created_at: now,
+  };
+  return { report, refused: derived.refused };
+}

@@ -1,0 +1,166 @@
+import type { ApiContext } from '../../context.js';
+import { domainErrors, type FieldError } from '../../domain/errors.js';
+import { newId, nowIso } from '../../domain/ids.js';
+import { isUndecided } from '../../domain/vpat/derive.js';
+import { diffReports, type VpatDiff } from '../../domain/vpat/diff.js';
+import { catalogRowIds, editionCatalog, type Conformance } from '../../domain/vpat/editions.js';
+import { carriedOverride, type OverrideRecord, type VpatReport } from '../../domain/vpat/report.js';
+import { findEvidenceScan } from '../../store/vpat/evidence.js';
+import { findReport } from '../../store/vpat/reports.js';
+import { assembleReport } from './assemble.js';
+import { saveReport, type ReportAuthor } from './reports.js';
+
+export interface ReviewDecision {
+  criterion: string;
+  conformance?: Conformance;
+  confirm?: boolean;
+  remarks: string;
+}
+
+export interface ReviewInput {
+  author: string;
+  decisions: ReviewDecision[];
+}
+
+/** Each decision names a row of the report once, with either a level or a confirmation. */
+function decisionErrors(decisions: readonly ReviewDecision[], rowIds: ReadonlySet<string>): FieldError[] {
+  const seen = new Set<string>();
+  return decisions.flatMap((d, i) => {
+    const errors: FieldError[] = [];
+    if (!rowIds.has(d.criterion)) {
+      errors.push({
+        pointer: `#/decisions/${i}/criterion`,
+        detail: `"${d.criterion}" is not a row of this report`,
+      });
+    } else if (seen.has(d.criterion)) {
+      errors.push({ pointer: `#/decisions/${i}/criterion`, detail: 'criterion is decided twice' });
+    }
+    seen.add(d.criterion);
+    if ((d.conformance === undefined) === (d.confirm === undefined)) {
+      errors.push({
+        pointer: `#/decisions/${i}/conformance`,
+        detail: 'give either conformance or confirm: true',
+      });
+    }
+    return errors;
+  });
+}
+
+/** Warnings a version carries from the one before (the others are recomputed from the scan). */
+const CARRIED_WARNINGS = /^The (override|confirmation) of /;
+
+/**
+ * People's part of a report: reviews (each a new immutable version carrying every earlier decision forward),
+ * publication of a version with nothing left undecided, and comparison of two versions or reports.
+ */
+export class VpatReviewService {
+  constructor(private readonly ctx: ApiContext) {}
+
+  private async report(org: string, id: string, what = 'report'): Promise<VpatReport> {
+    const report = await findReport(this.ctx.db, org, id);
+    if (!report) throw domainErrors.notFound(what);
+    return report;
+  }
+
+  async review(org: string, actor: ReportAuthor, id: string, input: ReviewInput): Promise<VpatReport> {
+    const previous = await this.report(org, id);
+    if (previous.status === 'final') {
+      throw domainErrors.conflict(
+        `Report ${previous.id} is final. Generate a new report with inherit_overrides_from to change it.`,
+      );
+    }
+    const catalog = editionCatalog(previous.edition, previous.wcag_version, previous.level);
+    const rowIds = catalogRowIds(catalog);
+    const invalid = decisionErrors(input.decisions, rowIds);
+    if (invalid.length > 0) throw domainErrors.invalid(invalid);
+    const scan = await findEvidenceScan(this.ctx.db, org, previous.scan_id);
+    if (!scan) throw domainErrors.notFound(`scan ${previous.scan_id} of this report`);
+
+    const now = nowIso();
+    const fresh: OverrideRecord[] = input.decisions.map((d) => ({
+      criterion: d.criterion,
+      kind: d.confirm ? 'confirm' : 'level',
+      conformance: d.confirm ? 'supports' : d.conformance!,
+      remarks: d.remarks,
+      author: input.author,
+      author_key_id: actor.keyId,
+      created_at: now,
+      inherited_from: null,
+    }));
+    const answered = new Set(fresh.map((d) => d.criterion));
+    const carried: OverrideRecord[] = previous.overrides
+      .filter((o) => !answered.has(o.criterion))
+      .map((o) => carriedOverride(o, o.inherited_from));
+    const { report, refused } = await assembleReport(this.ctx.db, scan, {
+      id: newId('vpt'),
+      version: previous.version + 1,
+      previousId: previous.id,
+      catalog,
+      edition: previous.edition,
+      wcagVersion: previous.wcag_version,
+      level: previous.level,
+      product: previous.product,
+      evaluationMethods: previous.evaluation_methods,
+      decisions: [...fresh, ...carried],
+      warnings: previous.warnings.filter((w) => CARRIED_WARNINGS.test(w)),
+      createdBy: { key_id: actor.keyId, name: actor.name },
+    });
+    const refusedErrors = refused.flatMap((r) => {
+      const i = fresh.indexOf(r.decision);
+      return i < 0
+        ? []
+        : [{ pointer: `#/decisions/${i}/confirm`, detail: `${r.decision.criterion}: ${r.reason}` }];
+    });
+    if (refusedErrors.length > 0) throw domainErrors.invalid(refusedErrors);
+    for (const r of refused) {
+      report.warnings.push(
+        `The confirmation of ${r.decision.criterion} by ${r.decision.author} no longer applies: ${r.reason}.`,
+      );
+    }
+    await saveReport(this.ctx, org, report, 'vpat.reviewed');
+    return report;
+  }
+
+  /** The final version of a report whose every row has a person's decision (or a failure). */
+  async publish(org: string, actor: ReportAuthor, id: string, publisher: string): Promise<VpatReport> {
+    const previous = await this.report(org, id);
+    if (previous.status === 'final') throw domainErrors.conflict(`Report ${previous.id} is already final.`);
+    const undecided: FieldError[] = previous.criteria.flatMap((c, i) =>
+      isUndecided(c)
+        ? [
+            {
+              pointer: `#/criteria/${i}`,
+              detail: `${c.id} ${c.title}: ${c.conformance} (${c.basis}) still needs a person's decision`,
+            },
+          ]
+        : [],
+    );
+    if (undecided.length > 0) {
+      throw domainErrors.invalid(
+        undecided,
+        `${undecided.length} ${undecided.length === 1 ? 'row is' : 'rows are'} undecided: review them before publishing.`,
+      );
+    }
+    const now = nowIso();
+    const report: VpatReport = {
+      ...previous,
+      id: newId('vpt'),
+      status: 'final',
+      version: previous.version + 1,
+      previous_id: previous.id,
+      published: { by: publisher, at: now },
+      created_by: { key_id: actor.keyId, name: actor.name },
+      created_at: now,
+    };
+    await saveReport(this.ctx, org, report, 'vpat.published');
+    return report;
+  }
+
+  /** What changed from `againstId` (default: the version `id` was made from) to `id`, both of the caller's org. */
+  async diff(org: string, id: string, againstId?: string): Promise<VpatDiff> {
+    const to = await this.report(org, id);
+    const fromId = againstId ?? to.previous_id;
+    const from = fromId ? await this.report(org, fromId, 'report to compare against') : to;
+    return diffReports(from, to);
+  }
+}

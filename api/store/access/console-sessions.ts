@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import type { Scope } from '../../domain/access/api-key.js';
+
+/** A console session as stored: the hash of its cookie token, the key it was opened with, its expiry. */
+export interface ConsoleSessionRecord {
+  tokenHash: string;
+  keyId: string;
+  org: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A session read together with the state of its key, so a revoked key ends its sessions at once. */
+export interface SessionWithKey extends ConsoleSessionRecord {
+  keyName: string;
+  scopes: Scope[];
+  keyRevokedAt: string | null;
+  keyExpiresAt: string | null;
+}
+
+interface JoinedRow {
+  token_hash: string;
+  key_id: string;
+  org: string;
+  created_at: string;
+  expires_at: string;
+  key_name: string;
+  scopes: string;
+  key_revoked_at: string | null;
+  key_expires_at: string | null;
+}
+
+export async function insertSession(db: Knex, s: ConsoleSessionRecord): Promise<void> {
+  await db('console_sessions').insert({
+    token_hash: s.tokenHash,
+    key_id: s.keyId,
+    org: s.org,
+    created_at: s.createdAt,
+    expires_at: s.expiresAt,
+  });
+}
+
+export async function findSessionWithKey(db: Knex, tokenHash: string): Promise<SessionWithKey | undefined> {
+  const row = await db('console_sessions as s')
+    .join('api_keys as k', 'k.id', 's.key_id')
+    .where('s.token_hash', tokenHash)
+    .first<JoinedRow | undefined>(
+      's.token_hash',
+      's.key_id',
+      's.org',
+      's.created_at',
+      's.expires_at',
+      'k.name as key_name',
+      'k.scopes',
+      'k.revoked_at as key_revoked_at',
+      'k.expires_at as key_expires_at',
+    );
+  if (!row) return undefined;
+  return {
+    tokenHash: row.token_hash,
+    keyId: row.key_id,
+    org: row.org,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    keyName: row.key_name,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    keyRevokedAt: row.key_revoked_at,
+    keyExpiresAt: row.key_expires_at,
+  };
+}
+
+export async function deleteSession(db: Knex, tokenHash: string): Promise<void> {
+  await db('console_sessions').where({ token_hash: tokenHash }).delete();
+}
+
+/** Every session opened with a key (its revocation ends them all). */
+export async function deleteSessionsOfKey(db: Knex, keyId: string): Promise<number> {
+  return db('console_sessions').where({ key_id: keyId }).delete();
+}
+
+export async function deleteExpiredSessions(db: Knex, now: string): Promise<number> {
+  return db('console_sessions').where('expires_at', '<=', now).delete();
+}

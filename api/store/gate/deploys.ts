@@ -1,0 +1,236 @@
+import type { Knex } from 'knex';
+import type { CheckRunStatus } from '../../domain/github/check-run.js';
+import { isNulFree } from '../../domain/text-truncation.js';
+
+/** One deploy event as stored: scalar columns plus the lists it showed, as JSON (a record, not a view). */
+export interface DeployRecord {
+  id: string;
+  org: string;
+  siteId: string;
+  sha: string;
+  ref: string | null;
+  repository: string | null;
+  /** The validated trigger request, so a re-run can repeat it. */
+  request: Record<string, unknown>;
+  /** The thresholds applied after the site and built-in defaults. */
+  settings: Record<string, unknown>;
+  passed: boolean;
+  reasons: unknown[];
+  scanId: string | null;
+  baseline: { scanId: string | null; sha: string | null; strategy: string; reason: string } | null;
+  counts: Record<string, unknown>;
+  thresholds: unknown[];
+  newIssues: unknown[];
+  newIssuesTotal: number;
+  waivedIssues: unknown[];
+  /** Existing issues paired by similarity, as listed (capped), and their exact number. */
+  similarIssues: unknown[];
+  similarIssuesTotal: number;
+  checkRun: { status: CheckRunStatus; id: number | null; url: string | null; error: string | null };
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  org: string;
+  site_id: string;
+  sha: string;
+  ref: string | null;
+  repository: string | null;
+  request: string;
+  settings: string;
+  passed: boolean | number;
+  reasons: string;
+  scan_id: string | null;
+  baseline_scan_id: string | null;
+  baseline_sha: string | null;
+  baseline_strategy: string | null;
+  baseline_reason: string | null;
+  counts: string;
+  thresholds: string;
+  new_issues: string;
+  new_issues_total: number;
+  waived_issues: string;
+  similar_issues: string;
+  similar_issues_total: number;
+  check_run_status: CheckRunStatus;
+  check_run_id: number | string | null;
+  check_run_url: string | null;
+  check_run_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRow(d: DeployRecord): Row {
+  return {
+    id: d.id,
+    org: d.org,
+    site_id: d.siteId,
+    sha: d.sha,
+    ref: d.ref,
+    repository: d.repository,
+    request: JSON.stringify(d.request),
+    settings: JSON.stringify(d.settings),
+    passed: d.passed,
+    reasons: JSON.stringify(d.reasons),
+    scan_id: d.scanId,
+    baseline_scan_id: d.baseline?.scanId ?? null,
+    baseline_sha: d.baseline?.sha ?? null,
+    baseline_strategy: d.baseline?.strategy ?? null,
+    baseline_reason: d.baseline?.reason ?? null,
+    counts: JSON.stringify(d.counts),
+    thresholds: JSON.stringify(d.thresholds),
+    new_issues: JSON.stringify(d.newIssues),
+    new_issues_total: d.newIssuesTotal,
+    waived_issues: JSON.stringify(d.waivedIssues),
+    similar_issues: JSON.stringify(d.similarIssues),
+    similar_issues_total: d.similarIssuesTotal,
+    check_run_status: d.checkRun.status,
+    check_run_id: d.checkRun.id,
+    check_run_url: d.checkRun.url,
+    check_run_error: d.checkRun.error,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
+}
+
+/** A JSON column this file wrote from the record's own field (toRow), read back with that field's type. */
+function parsed<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+function fromRow(r: Row): DeployRecord {
+  return {
+    id: r.id,
+    org: r.org,
+    siteId: r.site_id,
+    sha: r.sha,
+    ref: r.ref,
+    repository: r.repository,
+    request: parsed(r.request),
+    settings: parsed(r.settings),
+    // SQLite answers 0/1.
+    passed: Boolean(r.passed),
+    reasons: parsed(r.reasons),
+    scanId: r.scan_id,
+    baseline: r.baseline_strategy
+      ? {
+          scanId: r.baseline_scan_id,
+          sha: r.baseline_sha,
+          strategy: r.baseline_strategy,
+          reason: r.baseline_reason ?? '',
+        }
+      : null,
+    counts: parsed(r.counts),
+    thresholds: parsed(r.thresholds),
+    newIssues: parsed(r.new_issues),
+    newIssuesTotal: r.new_issues_total,
+    waivedIssues: parsed(r.waived_issues),
+    similarIssues: parsed(r.similar_issues),
+    similarIssuesTotal: Number(r.similar_issues_total),
+    checkRun: {
+      status: r.check_run_status,
+      id: r.check_run_id === null ? null : Number(r.check_run_id),
+      url: r.check_run_url,
+      error: r.check_run_error,
+    },
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function insertDeploy(db: Knex | Knex.Transaction, d: DeployRecord): Promise<void> {
+  await db('deploys').insert(toRow(d));
+}
+
+export async function findDeploy(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
+  // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
+  if (!isNulFree(id)) return undefined;
+  const row = (await db('deploys').where({ org, id }).first()) as Row | undefined;
+  return row ? fromRow(row) : undefined;
+}
+
+/**
+ * What of a stored deploy event can still change (only its check run) and when it last did, as one
+ * string: equal for two reads exactly when nothing of the event changed in between.
+ */
+export function deployVersion(d: Pick<DeployRecord, 'updatedAt' | 'checkRun'>): string {
+  const c = d.checkRun;
+  return JSON.stringify([d.updatedAt, c.status, c.id, c.url, c.error]);
+}
+
+/** The stored event's version (deployVersion) read alone, one small row; undefined when there is none. */
+export async function findDeployVersion(db: Knex, org: string, id: string): Promise<string | undefined> {
+  if (!isNulFree(id)) return undefined;
+  const row = await db('deploys')
+    .where({ org, id })
+    .first<
+      | Pick<Row, 'updated_at' | 'check_run_status' | 'check_run_id' | 'check_run_url' | 'check_run_error'>
+      | undefined
+    >('updated_at', 'check_run_status', 'check_run_id', 'check_run_url', 'check_run_error');
+  if (!row) return undefined;
+  return deployVersion({
+    updatedAt: row.updated_at,
+    checkRun: {
+      status: row.check_run_status,
+      id: row.check_run_id === null ? null : Number(row.check_run_id),
+      url: row.check_run_url,
+      error: row.check_run_error,
+    },
+  });
+}
+
+/** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
+export async function findDeployAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
+  if (!isNulFree(id)) return undefined;
+  const row = (await db('deploys').where({ id }).first()) as Row | undefined;
+  return row ? fromRow(row) : undefined;
+}
+
+export async function setCheckRun(
+  db: Knex,
+  id: string,
+  state: DeployRecord['checkRun'],
+  at: string,
+): Promise<boolean> {
+  const n = await db('deploys').where({ id }).update({
+    check_run_status: state.status,
+    check_run_id: state.id,
+    check_run_url: state.url,
+    check_run_error: state.error,
+    updated_at: at,
+  });
+  return n === 1;
+}
+
+/** Deploy events whose check run is still pending and was last touched before `before`, oldest first. */
+export async function stalePendingCheckRuns(
+  db: Knex,
+  before: string,
+  limit: number,
+): Promise<Array<{ id: string; updatedAt: string }>> {
+  const rows = await db('deploys')
+    .where({ check_run_status: 'pending' })
+    .andWhere('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .select<Array<{ id: string; updated_at: string }>>('id', 'updated_at');
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
+}
+
+/**
+ * Takes a stale pending check run for posting: the conditional update succeeds for one caller only,
+ * so several instances sweeping at once never post the same deploy event twice.
+ */
+export async function claimPendingCheckRun(
+  db: Knex,
+  id: string,
+  seenUpdatedAt: string,
+  at: string,
+): Promise<boolean> {
+  const n = await db('deploys')
+    .where({ id, check_run_status: 'pending', updated_at: seenUpdatedAt })
+    .update({ updated_at: at });
+  return n === 1;
+}

@@ -1,0 +1,244 @@
+import type { Knex } from 'knex';
+import { isNulFree } from '../../domain/text-truncation.js';
+import type { Impact } from '../../domain/impact.js';
+import { type IssueKind } from '../../domain/impact.js';
+import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
+import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
+import { olderThan } from '../keyset.js';
+
+/**
+ * The scan aggregate: one `scans` row, its pages and its issues (written by writes.ts). Reads here
+ * see complete scans only: a scan sent in parts is invisible until its completion.
+ */
+
+export interface ScanRecord {
+  id: string;
+  org: string;
+  siteId: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine: { name: string; version: string | null } | null;
+  runAttempt: number | null;
+  pageCount: number;
+  issueCount: number;
+  summary: ScanSummary;
+  warnings: ScanWarning[];
+  fingerprintVersion: number;
+  /** Rule ids that ran, or null when unknown. */
+  rulesRun: string[] | null;
+  createdAt: string;
+}
+
+/** A stored page as reads return it (its `rules_run` list is read only by the VPAT evidence). */
+export type ScanPageRecord = Omit<PreparedPage, 'rulesRun'>;
+
+export interface ScanIssueRecord extends PreparedIssue {
+  /** Database id; ascending in submission order within a scan. */
+  id: number;
+}
+
+export interface ScanRow {
+  id: string;
+  org: string;
+  site_id: string;
+  url: string;
+  sha: string | null;
+  branch: string | null;
+  engine_name: string | null;
+  engine_version: string | null;
+  run_attempt: number | null;
+  page_count: number;
+  issue_count: number;
+  summary: string;
+  warnings: string;
+  fingerprint_version: number;
+  rules_run: string | null;
+  created_at: string;
+  /** `open` while a scan sent in parts is still receiving them; every read below wants `complete`. */
+  status?: 'open' | 'complete' | 'deleted';
+  expires_at?: string | null;
+  html_truncated?: number;
+}
+
+interface PageRow {
+  scan_id: string;
+  page_index: number;
+  url: string;
+  normalized_url: string;
+  title: string | null;
+  final_url: string | null;
+  http_status: number | null;
+  issue_count: number;
+}
+
+export interface IssueRow {
+  id: number;
+  scan_id: string;
+  page_index: number;
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  message: string | null;
+  selector: string | null;
+  html: string | null;
+  wcag: string | null;
+  help_url: string | null;
+  source_path: string | null;
+  source_line: number | null;
+  fingerprint: string;
+}
+
+export function scanFromRow(r: ScanRow): ScanRecord {
+  return {
+    id: r.id,
+    org: r.org,
+    siteId: r.site_id,
+    url: r.url,
+    sha: r.sha,
+    branch: r.branch,
+    engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
+    runAttempt: r.run_attempt,
+    pageCount: r.page_count,
+    issueCount: r.issue_count,
+    summary: JSON.parse(r.summary) as ScanSummary,
+    warnings: JSON.parse(r.warnings) as ScanWarning[],
+    fingerprintVersion: r.fingerprint_version,
+    rulesRun: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
+    createdAt: r.created_at,
+  };
+}
+
+function pageFromRow(r: PageRow): ScanPageRecord {
+  return {
+    index: r.page_index,
+    url: r.url,
+    normalizedUrl: r.normalized_url,
+    title: r.title,
+    finalUrl: r.final_url,
+    httpStatus: r.http_status,
+    issueCount: r.issue_count,
+  };
+}
+
+export function issueFromRow(r: IssueRow): ScanIssueRecord {
+  return {
+    id: Number(r.id),
+    pageIndex: r.page_index,
+    rule: r.rule,
+    impact: r.impact,
+    kind: r.kind,
+    message: r.message,
+    selector: r.selector,
+    html: r.html,
+    wcag: r.wcag ? r.wcag.split(',') : [],
+    helpUrl: r.help_url,
+    source: r.source_path ? { path: r.source_path, line: r.source_line } : null,
+    fingerprint: r.fingerprint,
+  };
+}
+
+export async function findScan(db: Knex, org: string, id: string): Promise<ScanRecord | undefined> {
+  // No stored id holds U+0000, and PostgreSQL would refuse the query: not found, like any unknown id.
+  if (!isNulFree(id)) return undefined;
+  const row = await db<ScanRow>('scans').where({ org, id, status: 'complete' }).first();
+  return row ? scanFromRow(row) : undefined;
+}
+
+export async function listScanPages(db: Knex, scanId: string): Promise<ScanPageRecord[]> {
+  const rows = await db<PageRow>('scan_pages').where({ scan_id: scanId }).orderBy('page_index', 'asc');
+  return rows.map(pageFromRow);
+}
+
+/**
+ * Issues of a scan in submission order, `limit` at a time after issue id `afterId`: lets a reader walk
+ * a 200,000-issue scan without holding it in memory.
+ */
+export async function listScanIssues(
+  db: Knex,
+  scanId: string,
+  limit: number,
+  afterId = 0,
+): Promise<ScanIssueRecord[]> {
+  const rows = await db<IssueRow>('scan_issues')
+    .where({ scan_id: scanId })
+    .andWhere('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit);
+  return rows.map(issueFromRow);
+}
+
+/** Every issue of a scan (for the gate and the VPAT; scans are bounded by the issue limit). */
+export async function allScanIssues(db: Knex, scanId: string): Promise<ScanIssueRecord[]> {
+  const out: ScanIssueRecord[] = [];
+  for (let after = 0; ;) {
+    const batch = await listScanIssues(db, scanId, 5000, after);
+    out.push(...batch);
+    if (batch.length < 5000) return out;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+export interface ScanFilter {
+  siteId?: string;
+  sha?: string;
+  branch?: string;
+}
+
+/** Keyset page of an org's scans, newest first, ordered by (created_at, id) descending. */
+export async function listScans(
+  db: Knex,
+  org: string,
+  filter: ScanFilter,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<ScanRecord[]> {
+  const q = db<ScanRow>('scans')
+    .where({ org, status: 'complete' })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit);
+  if (filter.siteId !== undefined) q.andWhere('site_id', filter.siteId);
+  if (filter.sha !== undefined) q.andWhere('sha', filter.sha);
+  if (filter.branch !== undefined) q.andWhere('branch', filter.branch);
+  if (after) {
+    olderThan(q, 'created_at', after.createdAt, after.id);
+  }
+  return (await q).map(scanFromRow);
+}
+
+async function latestScanWhere(
+  db: Knex,
+  where: { org: string; site_id: string; sha?: string; branch?: string },
+): Promise<ScanRecord | undefined> {
+  const row = await db<ScanRow>('scans')
+    .where({ ...where, status: 'complete' })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return row ? scanFromRow(row) : undefined;
+}
+
+/** The latest scan of a site for a commit (the deploy gate's head scan). */
+export async function latestScanForSha(
+  db: Knex,
+  org: string,
+  siteId: string,
+  sha: string,
+): Promise<ScanRecord | undefined> {
+  return latestScanWhere(db, { org, site_id: siteId, sha });
+}
+
+/** The latest scan of a site on a branch (a VPAT's default evidence: the base branch). */
+export async function latestScanOnBranch(
+  db: Knex,
+  org: string,
+  siteId: string,
+  branch: string,
+): Promise<ScanRecord | undefined> {
+  return latestScanWhere(db, { org, site_id: siteId, branch });
+}

@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
+import {
+  claimStalePendingCheckRuns,
+  createApiService,
+  findDeploy,
+  githubAppConfigured,
+  orgOfInstallation,
+  rerunDeploy,
+  setDeployCheckRun,
+  type ApiService,
+  type Config,
+} from '../api/index.js';
+import type { Logger } from 'pino';
+import { createCheckRunPublisher, type CheckRunPublisher } from '../app/check-run-publisher.js';
+import { startCheckRunRecovery, type CheckRunRecovery } from '../app/check-run-recovery.js';
+import { deployAccess } from '../app/deploy-access.js';
+import { createAppFunction } from '../app/index.js';
+import { githubInstallations } from '../app/installations.js';
+
+export const WEBHOOKS_PATH = '/api/github/webhooks';
+
+export interface RunningServer {
+  server: Server;
+  service: ApiService;
+  probot?: Probot;
+  /** Posts deploy events as check runs; absent when the GitHub App is not configured. */
+  publisher?: CheckRunPublisher;
+  url: string;
+  /** Graceful stop: refuse new work, drain in-flight requests (up to the deadline), close the database. */
+  close(): Promise<void>;
+}
+
+export interface HostOptions {
+  config: Config;
+  logger: Logger;
+  schema?: string;
+  /** Tests inject a Probot built with their own Octokit. */
+  probot?: Probot;
+  startJobs?: boolean;
+}
+
+export function probotFromConfig(config: Config, logger: Logger): Probot | undefined {
+  if (!githubAppConfigured(config)) return undefined;
+  const g = config.github;
+  const privateKey = g.privateKey ?? fs.readFileSync(g.privateKeyPath!, 'utf8');
+  return new Probot({
+    appId: g.appId!,
+    privateKey: privateKey.replace(/\\n/g, '\n'),
+    secret: g.webhookSecret!,
+    baseUrl: g.apiUrl,
+    log: logger.child({ component: 'probot' }),
+    Octokit: ProbotOctokit,
+  });
+}
+
+/**
+ * Probot reads a webhook body whole, before the signature can be checked, and sets no limit; anyone can
+ * POST to the webhook URL. GitHub always sends Content-Length and caps payloads at 25 MB, so a delivery
+ * without one, or above the body limit, is refused before a byte is read (Node's parser never delivers
+ * more than the declared length).
+ */
+function webhookBodyRefusal(
+  req: IncomingMessage,
+  limitBytes: number,
+): { status: number; error: string } | undefined {
+  const declared = req.headers['content-length'];
+  if (declared === undefined) return { status: 411, error: 'Content-Length is required' };
+  if (Number(declared) > limitBytes) {
+    return { status: 413, error: `payload larger than ${limitBytes} bytes` };
+  }
+  return undefined;
+}
+
+type WebhookMiddleware = Awaited<ReturnType<typeof createNodeMiddleware>>;
+
+/** The HTTP server: GitHub's webhooks to Probot (when the App is configured), everything else to the API. */
+function createHttpServer(
+  config: Config,
+  api: (req: IncomingMessage, res: ServerResponse) => void,
+  webhooks: WebhookMiddleware | undefined,
+): Server {
+  // Node checks the two timeouts on this interval (default 30 s); keep it finer than the shortest one.
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4)));
+  const server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
+    if (webhooks && req.url?.startsWith(WEBHOOKS_PATH)) {
+      const refusal = req.method === 'POST' ? webhookBodyRefusal(req, config.limits.bodyBytes) : undefined;
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: refusal.error }));
+        return;
+      }
+      void webhooks(req, res, () => api(req, res));
+      return;
+    }
+    api(req, res);
+  });
+  // Slow clients cannot hold connections open forever.
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+/**
+ * Check runs of the last triggers may still be being posted: lets them finish (each GitHub request has its
+ * own deadline) before the database closes, within what is left of the shutdown deadline (`stopBy`).
+ */
+async function awaitPublications(
+  publisher: CheckRunPublisher,
+  stopBy: number,
+  logger: Logger,
+): Promise<void> {
+  const posted = publisher.idle().then(() => true);
+  const gaveUp = new Promise<false>((resolve) =>
+    setTimeout(() => resolve(false), Math.max(0, stopBy - Date.now())).unref(),
+  );
+  if (!(await Promise.race([posted, gaveUp]))) {
+    logger.warn('shutdown: check runs still being posted were abandoned (their deploy events stay pending)');
+  }
+}
+
+/**
+ * One HTTP server for both faces: Probot's webhook middleware sees `/api/github/webhooks` with the raw
+ * body (its signature check needs the exact bytes); everything else goes to the express API.
+ */
+export async function startServer(options: HostOptions): Promise<RunningServer> {
+  const { config, logger } = options;
+  const probot = options.probot ?? probotFromConfig(config, logger);
+  const github = probot ? githubInstallations(probot, config.github.timeoutMs) : undefined;
+  const service = await createApiService({ config, logger, schema: options.schema, github });
+  let url = '';
+  let publisher: CheckRunPublisher | undefined;
+  let webhooks: WebhookMiddleware | undefined;
+  if (probot) {
+    publisher = createCheckRunPublisher({
+      probot,
+      deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
+      logger,
+      baseUrl: () => config.publicUrl ?? url,
+      installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
+      timeoutMs: config.github.timeoutMs,
+    });
+    // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
+    // only when someone listens, so no trigger may slip in between.
+    publisher.listen(service.ctx.events);
+    const ctx = service.ctx;
+    webhooks = await createNodeMiddleware(
+      createAppFunction({ rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository) }),
+      { probot, webhooksPath: WEBHOOKS_PATH },
+    );
+  } else {
+    logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
+  }
+
+  const server = createHttpServer(config, service.http.app, webhooks);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  if (probot && !config.publicUrl) {
+    logger.warn(
+      { url },
+      'PUBLIC_URL is not set: check runs link to the console at this address, which GitHub users may not reach',
+    );
+  }
+  let recovery: CheckRunRecovery | undefined;
+  if (options.startJobs !== false) {
+    service.startJobs();
+    if (publisher) {
+      const ctx = service.ctx;
+      recovery = startCheckRunRecovery({
+        publisher,
+        claimStale: (olderThanMs) => claimStalePendingCheckRuns(ctx, olderThanMs),
+        logger,
+        // Longer than a publication can take (a few GitHub requests, each with its own deadline).
+        olderThanMs: 4 * config.github.timeoutMs,
+        everyMs: 60_000,
+      });
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      service.ctx.lifecycle.shuttingDown = true;
+      recovery?.stop();
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const stopBy = Date.now() + config.shutdownTimeoutMs;
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+      await Promise.race([drained, deadline]);
+      server.closeAllConnections();
+      if (publisher) await awaitPublications(publisher, stopBy, logger);
+      await service.close();
+    })());
+
+  return { server, service, probot, publisher, url, close };
+}
