@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { GateIssue } from '../api/domain/gate/report.js';
+import { type GateIssue } from '../api/domain/gate/deploy-event.js';
 
 /**
  * GitHub shows at most 10 error and 10 warning annotations per step and 50 per job; more only bloat the

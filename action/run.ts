@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
 import { annotateNewIssues } from './annotations.js';
 import { ApiClient, ApiError } from '../client/api-client.js';
-import type { DeployEvent, TriggerRequest } from '../client/wire-types.js';
+import type { TriggerRequest } from '../client/wire-types.js';
+import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './inputs.js';
 import {
   errorSummaryMarkdown,

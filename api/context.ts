@@ -18,7 +18,7 @@ export interface ApiContext {
    * In-process notifications emitted after a transaction commits (e.g. `deploy.completed` for the
    * GitHub check-run publisher). Durable delivery to other systems goes through the outbox instead.
    */
-  events: EventEmitter;
+  notices: EventEmitter;
   /** Flipped on SIGTERM: /readyz answers 503 and new work is refused. */
   lifecycle: { shuttingDown: boolean };
   /** PostgreSQL: which Idempotency-Key requests a live instance is processing (crash takeover). */

@@ -83,7 +83,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     db,
     dialect,
     logger,
-    events: new EventEmitter(),
+    notices: new EventEmitter(),
     lifecycle: { shuttingDown: false },
     writes: new WriteQueue(config.writeQueue.concurrency, config.writeQueue.maxWaitMs),
     rateLimits: rateLimitStoreFor(

@@ -4,13 +4,8 @@
  * the README sample (`npm run docs:generate`).
  */
 import { newIssuesTable } from '../api/domain/gate/report-issues.js';
-import {
-  gateReportSummary,
-  gateReportTitle,
-  truncate,
-  type GateIssue,
-  type GateResult,
-} from '../api/domain/gate/report.js';
+import { gateReportSummary, gateReportTitle, truncate } from '../api/domain/gate/report.js';
+import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
 
 /** GitHub accepts at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import type { CheckRunUpdate } from '../api/domain/github/check-run.js';
-import type { GateResult } from '../api/domain/gate/report.js';
+import { type GateResult } from '../api/domain/gate/deploy-event.js';
 import { annotationBatches, buildCheckRun } from './check-run-payload.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GateIssue, GateResult } from '../api/domain/gate/report.js';
+import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
 import { buildCheckRun } from './check-run-payload.js';
 
 export const SAMPLE_START =
@@ -20,9 +20,17 @@ function issue(extra: Partial<GateIssue> & Pick<GateIssue, 'rule'>): GateIssue {
   return {
     impact: 'serious',
     kind: 'violation',
+    message: null,
+    selector: null,
     page_url: 'https://shop.example.com/checkout',
     wcag: [],
     help_url: `https://dequeuniversity.com/rules/axe/4.11/${extra.rule}`,
+    source: null,
+    fingerprint: `${extra.rule} ${extra.selector ?? ''}`,
+    match: 'none',
+    baseline_issue: null,
+    similarity: null,
+    evidence: null,
     ...extra,
   };
 }

@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
 import { ApiClient } from '../client/api-client.js';
-import type {
-  DeployEvent,
-  ScanCreated,
-  ScanPage,
-  ScanRequest,
-  TriggerRequest,
-} from '../client/wire-types.js';
+import type { ScanCreated, ScanPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
+import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { submitScan } from '../action/scan-submit.js';
 import type { ScanRun } from '../scanner/scan.js';
 import type { ServiceOptions } from './options.js';

@@ -1,5 +1,5 @@
 import { type CreatedScan } from '../api/schemas/scans/output.js';
-import type { DeployEvent as ApiDeployEvent, DeployTriggerBody } from '../api/schemas/gate/deploys.js';
+import type { DeployTriggerBody } from '../api/schemas/gate/deploys.js';
 import type { z } from '../api/schemas/zod.js';
 
 /**
@@ -10,9 +10,6 @@ import type { z } from '../api/schemas/zod.js';
 
 /** `201` of `POST /api/v1/scans`. */
 export type ScanCreated = z.infer<typeof CreatedScan>;
-
-/** `201` of `POST /api/v1/deploy/trigger`: the deploy event. */
-export type DeployEvent = ApiDeployEvent;
 
 /** The body of `POST /api/v1/deploy/trigger`. */
 export type TriggerRequest = z.input<typeof DeployTriggerBody>;

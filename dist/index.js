@@ -28375,7 +28375,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5882);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4409);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28386,7 +28386,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5882:
+/***/ 4409:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31390,7 +31390,7 @@ function annotateNewIssues(issues, total) {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-error.ts
+;// CONCATENATED MODULE: ./client/errors.ts
 class ApiError extends Error {
     kind;
     details;
@@ -31402,7 +31402,7 @@ class ApiError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-response.ts
+;// CONCATENATED MODULE: ./client/response.ts
 /** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
 function responseLinks(headers, resolve) {
     const location = headers.get('location');
@@ -31428,7 +31428,7 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./action/api-retry.ts
+;// CONCATENATED MODULE: ./client/retry.ts
 /**
  * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
  * jitter, or the service's Retry-After), and how a network failure reads in the log.
@@ -31473,7 +31473,7 @@ function seconds(ms) {
     return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-;// CONCATENATED MODULE: ./action/api-answer.ts
+;// CONCATENATED MODULE: ./client/response-reading.ts
 
 
 
@@ -31548,7 +31548,7 @@ function describe(path, status, problem, detail) {
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./action/api-request.ts
+;// CONCATENATED MODULE: ./client/request.ts
 
 function postRequest(body, idempotencyKey, options) {
     const json = Buffer.from(JSON.stringify(body), 'utf8');
@@ -31586,7 +31586,7 @@ async function send(url, request, timeoutMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-client.ts
+;// CONCATENATED MODULE: ./client/api-client.ts
 
 
 
@@ -32038,8 +32038,10 @@ function idempotencyKey(inputs, request, body, basis = null) {
  * iterate it in this order.
  */
 const impact_IMPACTS = ['critical', 'serious', 'moderate', 'minor'];
+/** What an issue asks for: a fix (`violation`), or a person's review (`incomplete`, axe's "needs review"). */
+const ISSUE_KINDS = (/* unused pure expression or super */ null && (['violation', 'incomplete']));
 
-;// CONCATENATED MODULE: ./api/domain/gate-report.ts
+;// CONCATENATED MODULE: ./api/domain/gate/report.ts
 /**
  * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
  * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
@@ -32206,7 +32208,7 @@ function fitWithin(text, limit, note) {
     return cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
 }
 
-;// CONCATENATED MODULE: ./api/domain/gate-report-issues.ts
+;// CONCATENATED MODULE: ./api/domain/gate/report-issues.ts
 /**
  * The new issues of a deploy-gate result as a markdown table (part of the gate report), cut with a note
  * saying where the rest is when it would not fit.

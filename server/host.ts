@@ -145,7 +145,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
     });
     // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
     // only when someone listens, so no trigger may slip in between.
-    publisher.listen(service.ctx.events);
+    publisher.listen(service.ctx.notices);
     const ctx = service.ctx;
     webhooks = await createNodeMiddleware(
       createAppFunction({ rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository) }),

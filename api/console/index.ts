@@ -3,18 +3,18 @@ import type { ApiContext } from '../context.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
 import { consoleErrorHandler } from './errors.js';
 import { action, page } from './guard.js';
-import { deployPage, waiveAction } from './pages/deploy.js';
+import { deployPage, waiveAction } from './pages/gate/deploy.js';
 import {
   reportChangesPage,
   reportDownload,
   reportPage,
   reportPublishAction,
   reportReviewAction,
-} from './pages/report.js';
-import { scanPage } from './pages/scan.js';
-import { signInRoutes } from './pages/sign-in.js';
-import { sitePage, siteSettingsAction } from './pages/site.js';
-import { sitesPage } from './pages/sites.js';
+} from './pages/vpat/report.js';
+import { scanPage } from './pages/scans/scan.js';
+import { signInRoutes } from './pages/access/sign-in.js';
+import { sitePage, siteSettingsAction } from './pages/sites/site.js';
+import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
 /**

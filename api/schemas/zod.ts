@@ -8,3 +8,6 @@ export { z };
 
 /** Compiles only when schema S's validated output is a T: checks a schema against the domain type it feeds. */
 export type OutputFits<S extends z.ZodType<T>, T> = S;
+
+/** Compiles only when schema S's validated output and T are the same type, each assignable to the other. */
+export type OutputIs<S extends z.ZodType<T>, T extends Output, Output = z.output<S>> = S;

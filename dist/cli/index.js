@@ -7,7 +7,7 @@ import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwrigh
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(882);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(964);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
@@ -17,7 +17,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 882:
+/***/ 964:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34,7 +34,7 @@ var promises_default = /*#__PURE__*/__nccwpck_require__.n(promises_namespaceObje
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./action/api-error.ts
+;// CONCATENATED MODULE: ./client/errors.ts
 class ApiError extends Error {
     kind;
     details;
@@ -46,7 +46,7 @@ class ApiError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-response.ts
+;// CONCATENATED MODULE: ./client/response.ts
 /** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
 function responseLinks(headers, resolve) {
     const location = headers.get('location');
@@ -72,7 +72,7 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./action/api-retry.ts
+;// CONCATENATED MODULE: ./client/retry.ts
 /**
  * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
  * jitter, or the service's Retry-After), and how a network failure reads in the log.
@@ -117,7 +117,7 @@ function seconds(ms) {
     return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-;// CONCATENATED MODULE: ./action/api-answer.ts
+;// CONCATENATED MODULE: ./client/response-reading.ts
 
 
 
@@ -192,7 +192,7 @@ function describe(path, status, problem, detail) {
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: ./action/api-request.ts
+;// CONCATENATED MODULE: ./client/request.ts
 
 function postRequest(body, idempotencyKey, options) {
     const json = Buffer.from(JSON.stringify(body), 'utf8');
@@ -230,7 +230,7 @@ async function send(url, request, timeoutMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-client.ts
+;// CONCATENATED MODULE: ./client/api-client.ts
 
 
 

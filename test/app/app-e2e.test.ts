@@ -3,7 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import type { CreatedScan, DeployEvent } from '../helpers/api-types.js';
+import type { CreatedScan } from '../helpers/api-types.js';
+import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
 import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 import {
   APP_ID,

@@ -1,14 +1,11 @@
 import { newIssuesTable } from '../../api/domain/gate/report-issues.js';
-import {
-  gateReportTitle,
-  GITHUB_TEXT_LIMIT,
-  type GateIssue,
-  type GateResult,
-} from '../../api/domain/gate/report.js';
+import { gateReportTitle, GITHUB_TEXT_LIMIT } from '../../api/domain/gate/report.js';
+import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
+import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 import { annotationBatches, annotationsFor, buildCheckRun } from '../../app/check-run-payload.js';
 
 function issue(n: number, extra: Partial<GateIssue> = {}): GateIssue {
-  return {
+  return gateIssue({
     rule: 'color-contrast',
     impact: 'serious',
     message: `Element ${n} has insufficient color contrast`,
@@ -17,37 +14,39 @@ function issue(n: number, extra: Partial<GateIssue> = {}): GateIssue {
     wcag: ['1.4.3'],
     help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
     ...extra,
-  };
+  });
 }
 
 function result(extra: Partial<GateResult> = {}): GateResult {
-  return {
-    id: 'dep_01',
-    siteId: 'shop-web',
-    sha: '3f786850e387550fdab836ed7e6dc881de23001b',
-    passed: false,
-    reasons: [{ code: 'threshold_exceeded', message: '1 new critical issue (fail_on_critical)' }],
-    scan_id: 'scn_head',
-    baseline: { scan_id: 'scn_base', sha: 'a1b2c3d4e5f6a7b8c9d0', strategy: 'base_branch' },
-    counts: {
-      new: 3,
-      existing: 5,
-      fixed: 2,
-      waived: 1,
-      by_impact: {
-        critical: { new: 1, existing: 0, fixed: 1, waived: 0 },
-        serious: { new: 2, existing: 3, fixed: 0, waived: 1 },
-        moderate: { new: 0, existing: 2, fixed: 1, waived: 0 },
-        minor: { new: 0, existing: 0, fixed: 0, waived: 0 },
+  return gateResultOf(
+    {
+      id: 'dep_01',
+      siteId: 'shop-web',
+      sha: '3f786850e387550fdab836ed7e6dc881de23001b',
+      passed: false,
+      reasons: [{ code: 'critical_issues', message: '1 new critical issue (fail_on_critical)' }],
+      scan_id: 'scn_head',
+      baseline: { scan_id: 'scn_base', sha: 'a1b2c3d4e5f6a7b8c9d0', strategy: 'base_branch', reason: '' },
+      counts: {
+        new: 3,
+        existing: 5,
+        fixed: 2,
+        waived: 1,
+        by_impact: {
+          critical: { new: 1, existing: 0, fixed: 1, waived: 0 },
+          serious: { new: 2, existing: 3, fixed: 0, waived: 1 },
+          moderate: { new: 0, existing: 2, fixed: 1, waived: 0 },
+          minor: { new: 0, existing: 0, fixed: 0, waived: 0 },
+        },
       },
+      thresholds: [
+        { name: 'fail_on_critical', limit: 0, actual: 1, passed: false },
+        { name: 'max_total', limit: 10, actual: 3, passed: true },
+      ],
+      new_issues: [issue(1, { impact: 'critical', rule: 'image-alt' }), issue(2), issue(3)],
     },
-    thresholds: [
-      { name: 'fail_on_critical', limit: 0, actual: 1, passed: false },
-      { name: 'max_total', limit: 10, actual: 3, passed: true },
-    ],
-    new_issues: [issue(1, { impact: 'critical', rule: 'image-alt' }), issue(2), issue(3)],
-    ...extra,
-  };
+    extra,
+  );
 }
 
 describe('check-run payload', () => {
@@ -69,23 +68,27 @@ describe('check-run payload', () => {
   test('title carries the key figures', () => {
     expect(gateReportTitle(result())).toBe('3 new accessibility issues (1 critical, 2 serious)');
     const one = result({
-      counts: { new: 1, existing: 0, fixed: 0, waived: 0, by_impact: { critical: 1 } },
+      counts: { new: 1, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ critical: 1 }) },
     });
     expect(gateReportTitle(one)).toBe('1 new accessibility issue (1 critical)');
     const moderate = result({
-      counts: { new: 2, existing: 0, fixed: 0, waived: 0, by_impact: { moderate: 2 } },
+      counts: { new: 2, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ moderate: 2 }) },
     });
     expect(gateReportTitle(moderate)).toBe('2 new accessibility issues');
     expect(
       gateReportTitle(
-        result({ passed: true, reasons: [], counts: { new: 0, existing: 4, fixed: 0, waived: 0 } }),
+        result({
+          passed: true,
+          reasons: [],
+          counts: { new: 0, existing: 4, fixed: 0, waived: 0, by_impact: byImpact({}) },
+        }),
       ),
     ).toBe('No new accessibility issues');
     expect(
       gateReportTitle(
         result({
           reasons: [{ code: 'no_scan', message: 'no scan' }],
-          counts: { new: 0, existing: 0, fixed: 0, waived: 0 },
+          counts: { new: 0, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({}) },
         }),
       ),
     ).toBe('No accessibility scan for this commit');
@@ -93,7 +96,7 @@ describe('check-run payload', () => {
 
   test('a gate failed on existing issues (new_only false) still titles its figures', () => {
     const existingOnly = result({
-      reasons: [{ code: 'threshold_exceeded', message: '12 issues (max_total 10)' }],
+      reasons: [{ code: 'critical_issues', message: '12 issues (max_total 10)' }],
       counts: {
         new: 0,
         existing: 12,
@@ -116,7 +119,7 @@ describe('check-run payload', () => {
       detailsUrl: 'https://gate.example/api/v1/deploy/dep_01',
     }).output;
     expect(summary).toContain('❌ Accessibility gate failed');
-    expect(summary).toContain('`threshold_exceeded`: 1 new critical issue (fail_on_critical)');
+    expect(summary).toContain('`critical_issues`: 1 new critical issue (fail_on_critical)');
     expect(summary).toContain('| critical | 1 | 0 | 1 | 0 |');
     expect(summary).toContain('| serious | 2 | 3 | 0 | 1 |');
     expect(summary).toContain('| **Total** | **3** | **5** | **2** | **1** |');
@@ -129,9 +132,12 @@ describe('check-run payload', () => {
   });
 
   test('no baseline says every issue counts as new', () => {
-    const { summary } = buildCheckRun(result({ baseline: { scan_id: null, sha: null, strategy: 'none' } }), {
-      detailsUrl: 'x',
-    }).output;
+    const { summary } = buildCheckRun(
+      result({ baseline: { scan_id: null, sha: null, strategy: 'none', reason: '' } }),
+      {
+        detailsUrl: 'x',
+      },
+    ).output;
     expect(summary).toContain('No baseline: every issue counts as new.');
   });
 
@@ -223,7 +229,7 @@ describe('check-run payload', () => {
 
   test('a summary over the limit (many reasons) is cut with a note', () => {
     const reasons = Array.from({ length: 2000 }, (_, i) => ({
-      code: 'threshold_exceeded',
+      code: 'critical_issues' as const,
       message: `reason ${i} ${'y'.repeat(50)}`,
     }));
     const { summary } = buildCheckRun(result({ reasons }), { detailsUrl: 'x' }).output;
@@ -234,7 +240,7 @@ describe('check-run payload', () => {
   test('issues with a source location become annotations; level by impact', () => {
     const annotations = annotationsFor([
       issue(1, { impact: 'critical', source: { path: 'src/Cart.tsx', line: 42 } }),
-      issue(2, { impact: 'moderate', source: { path: 'src/Nav.tsx' } }),
+      issue(2, { impact: 'moderate', source: { path: 'src/Nav.tsx', line: null } }),
       issue(3),
     ]);
     expect(annotations).toEqual([

@@ -7,7 +7,8 @@ import {
   type PublishableDeploy,
 } from '../../app/check-run-publisher.js';
 import { type CheckRunUpdate } from '../../api/domain/github/check-run.js';
-import type { GateIssue, GateResult } from '../../api/domain/gate/report.js';
+import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
+import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 import type { CheckRunAnnotation } from '../../app/check-run-payload.js';
 import { testProbot, type CreatedCheckRun, type UpdatedCheckRun } from '../fixtures/github/test-app.js';
 
@@ -15,23 +16,25 @@ const GITHUB = 'https://api.github.com';
 const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
 
 function gateResult(extra: Partial<GateResult> = {}): GateResult {
-  return {
-    id: 'dep_test1',
-    siteId: 'shop-web',
-    sha: SHA,
-    passed: false,
-    reasons: [{ code: 'threshold_exceeded', message: 'new critical issues: 1 > 0' }],
-    scan_id: 'scn_head',
-    baseline: { scan_id: null, sha: null, strategy: 'none' },
-    counts: { new: 3, existing: 0, fixed: 0, waived: 0, by_impact: { critical: 1, serious: 2 } },
-    thresholds: [{ name: 'fail_on_critical', limit: 0, actual: 1, passed: false }],
-    new_issues: [
-      { rule: 'image-alt', impact: 'critical', selector: 'img.hero' },
-      { rule: 'color-contrast', impact: 'serious', selector: '.price' },
-      { rule: 'color-contrast', impact: 'serious', selector: '.total' },
-    ],
-    ...extra,
-  };
+  return gateResultOf(
+    {
+      id: 'dep_test1',
+      siteId: 'shop-web',
+      sha: SHA,
+      passed: false,
+      reasons: [{ code: 'critical_issues', message: 'new critical issues: 1 > 0' }],
+      scan_id: 'scn_head',
+      baseline: { scan_id: null, sha: null, strategy: 'none', reason: '' },
+      counts: { new: 3, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ critical: 1, serious: 2 }) },
+      thresholds: [{ name: 'fail_on_critical', limit: 0, actual: 1, passed: false }],
+      new_issues: [
+        gateIssue({ rule: 'image-alt', impact: 'critical', selector: 'img.hero' }),
+        gateIssue({ rule: 'color-contrast', impact: 'serious', selector: '.price' }),
+        gateIssue({ rule: 'color-contrast', impact: 'serious', selector: '.total' }),
+      ],
+    },
+    extra,
+  );
 }
 
 class FakeDeploys implements DeployAccess {
@@ -133,15 +136,17 @@ describe('check-run publisher', () => {
 
   test('120 annotations: 50 with the create request, then updates of 50 and 20', async () => {
     const { deploys, publisher } = setup();
-    const issues: GateIssue[] = Array.from({ length: 120 }, (_, i) => ({
-      rule: 'label',
-      impact: i % 2 ? 'serious' : 'minor',
-      selector: `#field-${i}`,
-      source: { path: 'src/Form.tsx', line: i + 1 },
-    }));
+    const issues: GateIssue[] = Array.from({ length: 120 }, (_, i) =>
+      gateIssue({
+        rule: 'label',
+        impact: i % 2 ? 'serious' : 'minor',
+        selector: `#field-${i}`,
+        source: { path: 'src/Form.tsx', line: i + 1 },
+      }),
+    );
     const result = gateResult({
       new_issues: issues,
-      counts: { new: 120, existing: 0, fixed: 0, waived: 0, by_impact: { serious: 60, minor: 60 } },
+      counts: { new: 120, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ serious: 60, minor: 60 }) },
     });
     deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result });
     const batches: CheckRunAnnotation[][] = [];
@@ -219,11 +224,9 @@ describe('check-run publisher', () => {
 
   test('a failing annotation batch keeps the created run id and marks the publication failed', async () => {
     const { deploys, publisher } = setup();
-    const issues: GateIssue[] = Array.from({ length: 60 }, (_, i) => ({
-      rule: 'label',
-      impact: 'serious',
-      source: { path: 'a.html', line: i + 1 },
-    }));
+    const issues: GateIssue[] = Array.from({ length: 60 }, (_, i) =>
+      gateIssue({ rule: 'label', impact: 'serious', source: { path: 'a.html', line: i + 1 } }),
+    );
     deploys.deploys.set('dep_test1', {
       org: 'acme',
       repository: 'acme/shop',

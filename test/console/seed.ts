@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CreatedScan, DeployEvent, VpatReport } from '../helpers/api-types.js';
+import type { CreatedScan, VpatReport } from '../helpers/api-types.js';
+import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
 import type { Harness } from '../helpers/harness.js';
 
 const SHA = (n: number) => createHash('sha1').update(`commit ${n}`).digest('hex');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
-import type { CreatedScan, CreatedWebhook, DeployEvent, ScanDetail } from '../helpers/api-types.js';
+import type { CreatedScan, CreatedWebhook, ScanDetail } from '../helpers/api-types.js';
+import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
 import { describeWith, postgres } from '../helpers/requirements.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 

@@ -1,4 +1,4 @@
-import type { GateIssue } from '../../schemas/gate/deploys.js';
+import { type GateIssue } from '../../domain/gate/deploy-event.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
 

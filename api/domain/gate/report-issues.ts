@@ -2,14 +2,8 @@
  * The new issues of a deploy-gate result as a markdown table (part of the gate report), cut with a note
  * saying where the rest is when it would not fit.
  */
-import {
-  byteLength,
-  GITHUB_TEXT_LIMIT,
-  totalNew,
-  truncate,
-  type GateIssue,
-  type GateResult,
-} from './report.js';
+import { byteLength, GITHUB_TEXT_LIMIT, totalNew, truncate } from './report.js';
+import { type GateIssue, type GateResult } from './deploy-event.js';
 
 /** The new issues as a markdown table, cut (with a note) to fit GitHub's limit. */
 export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): string {

@@ -1,16 +1,16 @@
 import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
-import { deletionRoutes } from './deletion.js';
-import { deployRoutes } from './deploys.js';
-import { githubInstallationRoutes } from './github-installations.js';
-import { keyRoutes } from './keys.js';
-import { scanPartRoutes } from './scan-parts.js';
-import { scanRoutes } from './scans.js';
-import { siteHistoryRoutes } from './site-history.js';
-import { siteRoutes } from './sites.js';
-import { vpatRoutes } from './vpat.js';
-import { waiverRoutes } from './waivers.js';
-import { webhookRoutes } from './webhooks.js';
+import { deletionRoutes } from './sites/deletion.js';
+import { deployRoutes } from './gate/deploys.js';
+import { githubInstallationRoutes } from './github/installations.js';
+import { keyRoutes } from './access/keys.js';
+import { scanPartRoutes } from './scans/parts.js';
+import { scanRoutes } from './scans/scans.js';
+import { siteHistoryRoutes } from './sites/history.js';
+import { siteRoutes } from './sites/sites.js';
+import { vpatRoutes } from './vpat/reports.js';
+import { waiverRoutes } from './waivers/waivers.js';
+import { webhookRoutes } from './webhooks/subscriptions.js';
 
 /** Every resource router of /api/v1, one module per resource. */
 export function resourceRoutes(ctx: ApiContext): AnyRoute[] {

@@ -3,7 +3,8 @@ import { IMPACTS } from '../../domain/impact.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from './settings.js';
-import { z } from '../zod.js';
+import { z, type OutputIs } from '../zod.js';
+import type * as domain from '../../domain/gate/deploy-event.js';
 
 export const Repository = z
   .string()
@@ -209,5 +210,10 @@ export const DeployEvent = z
   .openapi('DeployEvent');
 
 export type DeployTriggerBody = z.infer<typeof DeployTriggerBody>;
-export type DeployEvent = z.infer<typeof DeployEvent>;
-export type GateIssue = z.infer<typeof GateIssue>;
+
+// The domain's deploy event (api/domain/gate/deploy-event.ts) is what these schemas produce, exactly.
+type _DomainDeployEvent = [
+  OutputIs<typeof DeployEvent, domain.DeployEvent>,
+  OutputIs<typeof GateIssue, domain.GateIssue>,
+  OutputIs<typeof WaivedGateIssue, domain.WaivedGateIssue>,
+];

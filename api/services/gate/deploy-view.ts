@@ -1,8 +1,8 @@
 import type { GateCounts } from '../../domain/gate/thresholds.js';
 import type { PairedIssue } from '../../domain/gate/evaluation.js';
 import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
-import type { DeployEvent, GateIssue } from '../../schemas/gate/deploys.js';
-import type { DeployRecord } from '../../store/gate/deploys.js';
+import type { DeployEvent, GateIssue } from '../../domain/gate/deploy-event.js';
+import type { DeployRecord, StoredGateIssue } from '../../store/gate/deploys.js';
 import type { IssueDetail } from '../../store/gate/evidence.js';
 
 /**
@@ -56,11 +56,18 @@ export function countsView(c: GateCounts): DeployEvent['counts'] {
   return { new: c.new, existing: c.existing, fixed: c.fixed, waived: c.waived, by_impact: c.byImpact };
 }
 
+type Matched<T> = T & Pick<GateIssue, 'match' | 'baseline_issue' | 'similarity' | 'evidence'>;
+
 /** Events recorded before issues carried their match: new ones were unmatched, waived ones by status. */
-function withMatch(issue: Record<string, unknown>): GateIssue {
-  if (typeof issue.match === 'string') return issue as GateIssue;
-  const match = issue.status === 'existing' ? 'fingerprint' : 'none';
-  return { ...issue, match, baseline_issue: null, similarity: null, evidence: null } as GateIssue;
+function withMatch<T extends StoredGateIssue & { status?: 'new' | 'existing' }>(issue: T): Matched<T> {
+  const legacy = issue.status === 'existing' ? 'fingerprint' : 'none';
+  return {
+    ...issue,
+    match: issue.match ?? legacy,
+    baseline_issue: issue.baseline_issue ?? null,
+    similarity: issue.similarity ?? null,
+    evidence: issue.evidence ?? null,
+  };
 }
 
 type DeployKey = Pick<DeployRecord, 'id' | 'siteId' | 'sha' | 'ref'>;
@@ -85,25 +92,23 @@ export function present(d: DeployRecord): DeployEvent {
     ...deployIdentity(d),
     repository: d.repository,
     ...deployOutcome(d.passed),
-    reasons: d.reasons as DeployEvent['reasons'],
+    reasons: d.reasons,
     scan_id: d.scanId,
     baseline: d.baseline
       ? {
           scan_id: d.baseline.scanId,
           sha: d.baseline.sha,
-          strategy: d.baseline.strategy as 'baseline_sha' | 'base_branch' | 'none',
+          strategy: d.baseline.strategy,
           reason: d.baseline.reason,
         }
       : null,
-    settings: d.settings as DeployEvent['settings'],
-    counts: d.counts as DeployEvent['counts'],
-    thresholds: d.thresholds as DeployEvent['thresholds'],
-    new_issues: (d.newIssues as Array<Record<string, unknown>>).map(withMatch),
+    settings: d.settings,
+    counts: d.counts,
+    thresholds: d.thresholds,
+    new_issues: d.newIssues.map(withMatch),
     new_issues_total: d.newIssuesTotal,
-    waived_issues: (d.waivedIssues as Array<Record<string, unknown>>).map(
-      withMatch,
-    ) as DeployEvent['waived_issues'],
-    similar_issues: (d.similarIssues as Array<Record<string, unknown>>).map(withMatch),
+    waived_issues: d.waivedIssues.map(withMatch),
+    similar_issues: d.similarIssues.map(withMatch),
     similar_issues_total: d.similarIssuesTotal,
     check_run: d.checkRun,
     created_at: d.createdAt,

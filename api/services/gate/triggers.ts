@@ -3,7 +3,8 @@ import { resolveGateSettings, type AppliedGateSettings } from '../../domain/gate
 import { newId, nowIso } from '../../domain/ids.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ApiContext } from '../../context.js';
-import { DeployTriggerBody, type DeployEvent } from '../../schemas/gate/deploys.js';
+import type { DeployEvent } from '../../domain/gate/deploy-event.js';
+import { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
   findDeployAnyOrg,
   findDeploy as findStoredDeploy,
@@ -35,7 +36,7 @@ export async function triggerGate(
       const { record, event, decision, stored } = decided;
       logDecision(ctx, record, decision, { started, stored });
       try {
-        ctx.events.emit('deploy.completed', { org, deployId: record.id });
+        ctx.notices.emit('deploy.completed', { org, deployId: record.id });
       } catch (err) {
         // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
         ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
@@ -59,7 +60,7 @@ async function decideAndStore(ctx: ApiContext, org: string, input: DeployTrigger
   const stored = performance.now();
   const repository = input.repository ?? site.repository ?? null;
   const record = deployRecord(org, input, { settings, repository, now }, decision);
-  record.checkRun = initialCheckRun(repository, ctx.events.listenerCount('deploy.completed') > 0);
+  record.checkRun = initialCheckRun(repository, ctx.notices.listenerCount('deploy.completed') > 0);
   const event = present(record);
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await holdScans(trx, [record.scanId, record.baseline?.scanId ?? null]))) return false;

@@ -222,7 +222,7 @@ export async function ingestScan(
 /** After the commit: in-process listeners and the log. */
 export function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): void {
   try {
-    ctx.events.emit('scan.created', { org, scan: presentCreatedScan(scan) });
+    ctx.notices.emit('scan.created', { org, scan: presentCreatedScan(scan) });
   } catch (err) {
     // The scan is committed: a failing in-process listener must not answer 500 (a CI retry without
     // Idempotency-Key would then store the scan twice).

@@ -1,6 +1,21 @@
 import type { Knex } from 'knex';
+import type { BaselineStrategy } from '../../domain/gate/baseline.js';
+import type {
+  DeployCheckRun,
+  DeployCounts,
+  GateIssue,
+  WaivedGateIssue,
+} from '../../domain/gate/deploy-event.js';
+import type { AppliedGateSettings } from '../../domain/gate/settings.js';
+import type { GateReason, ThresholdResult } from '../../domain/gate/thresholds.js';
 import type { CheckRunStatus } from '../../domain/github/check-run.js';
 import { isNulFree } from '../../domain/text-truncation.js';
+
+type MatchField = 'match' | 'baseline_issue' | 'similarity' | 'evidence';
+
+/** A listed issue as stored: events recorded before issues carried their match lack the match fields. */
+export type StoredGateIssue = Omit<GateIssue, MatchField> & Partial<Pick<GateIssue, MatchField>>;
+export type StoredWaivedIssue = StoredGateIssue & Pick<WaivedGateIssue, 'waiver_id' | 'status'>;
 
 /** One deploy event as stored: scalar columns plus the lists it showed, as JSON (a record, not a view). */
 export interface DeployRecord {
@@ -13,20 +28,20 @@ export interface DeployRecord {
   /** The validated trigger request, so a re-run can repeat it. */
   request: Record<string, unknown>;
   /** The thresholds applied after the site and built-in defaults. */
-  settings: Record<string, unknown>;
+  settings: AppliedGateSettings;
   passed: boolean;
-  reasons: unknown[];
+  reasons: GateReason[];
   scanId: string | null;
-  baseline: { scanId: string | null; sha: string | null; strategy: string; reason: string } | null;
-  counts: Record<string, unknown>;
-  thresholds: unknown[];
-  newIssues: unknown[];
+  baseline: { scanId: string | null; sha: string | null; strategy: BaselineStrategy; reason: string } | null;
+  counts: DeployCounts;
+  thresholds: ThresholdResult[];
+  newIssues: StoredGateIssue[];
   newIssuesTotal: number;
-  waivedIssues: unknown[];
+  waivedIssues: StoredWaivedIssue[];
   /** Existing issues paired by similarity, as listed (capped), and their exact number. */
-  similarIssues: unknown[];
+  similarIssues: StoredGateIssue[];
   similarIssuesTotal: number;
-  checkRun: { status: CheckRunStatus; id: number | null; url: string | null; error: string | null };
+  checkRun: DeployCheckRun;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,7 +60,7 @@ interface Row {
   scan_id: string | null;
   baseline_scan_id: string | null;
   baseline_sha: string | null;
-  baseline_strategy: string | null;
+  baseline_strategy: BaselineStrategy | null;
   baseline_reason: string | null;
   counts: string;
   thresholds: string;

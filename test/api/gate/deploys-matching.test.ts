@@ -1,4 +1,5 @@
-import type { CreatedScan, DeployEvent, ScanDetail, Waiver } from '../../helpers/api-types.js';
+import type { CreatedScan, ScanDetail, Waiver } from '../../helpers/api-types.js';
+import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
 import { storedGateFingerprints } from '../../helpers/gate-columns.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 

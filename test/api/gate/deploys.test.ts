@@ -1,6 +1,7 @@
 import { findDeploy, rerunDeploy } from '../../../api/services/gate/triggers.js';
 import { setDeployCheckRun } from '../../../api/services/github/check-runs.js';
-import type { CreatedScan, DeployEvent, Problem, Waiver } from '../../helpers/api-types.js';
+import type { CreatedScan, Problem, Waiver } from '../../helpers/api-types.js';
+import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { eventPayloads } from '../../helpers/outbox.js';
 
@@ -422,7 +423,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       // Emitted after the commit: the event is already readable.
       void findDeploy(ctx, e.deployId).then((found) => resolveSeen({ ...e, stored: Boolean(found) }));
     };
-    ctx.events.on('deploy.completed', listener);
+    ctx.notices.on('deploy.completed', listener);
     try {
       const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop' })).body;
       expect(e.check_run).toEqual({ status: 'pending', id: null, url: null, error: null });
@@ -451,7 +452,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       // The rest of the record is unchanged.
       expect({ ...after, check_run: e.check_run }).toEqual(e);
     } finally {
-      ctx.events.off('deploy.completed', listener);
+      ctx.notices.off('deploy.completed', listener);
     }
   });
 
@@ -513,7 +514,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     const boom = () => {
       throw new Error('listener bug');
     };
-    ctx.events.on('deploy.completed', boom);
+    ctx.notices.on('deploy.completed', boom);
     try {
       const res = await trigger({ sha: HEAD_SHA });
       expect(res.status).toBe(201);
@@ -521,7 +522,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
         (await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key })).status,
       ).toBe(200);
     } finally {
-      ctx.events.off('deploy.completed', boom);
+      ctx.notices.off('deploy.completed', boom);
     }
   });
 

@@ -1,13 +1,13 @@
 import { removeExpiredOpenScans } from '../../../api/services/scans/parts.js';
 import type {
   CreatedScan,
-  DeployEvent,
   OpenScan,
   Problem,
   ScanDetail,
   ScanList,
   ScanPartAccepted,
 } from '../../helpers/api-types.js';
+import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
 import { dbKinds, useHarness, type Harness } from '../../helpers/harness.js';
 import { storedGateFingerprints } from '../../helpers/gate-columns.js';
 import { eventPayloads } from '../../helpers/outbox.js';

@@ -646,7 +646,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
   });
 
   test('a throwing in-process scan.created listener cannot turn a stored scan into a 500', async () => {
-    h.server.service.ctx.events.once('scan.created', () => {
+    h.server.service.ctx.notices.once('scan.created', () => {
       throw new Error('listener failed');
     });
     const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {

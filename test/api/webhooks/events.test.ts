@@ -2,13 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createDeliveryWorker } from '../../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../../api/outbox/delivery-worker.js';
-import type {
-  CreatedScan,
-  CreatedWebhook,
-  DeployEvent,
-  VpatReport,
-  Waiver,
-} from '../../helpers/api-types.js';
+import type { CreatedScan, CreatedWebhook, VpatReport, Waiver } from '../../helpers/api-types.js';
+import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.js';
 

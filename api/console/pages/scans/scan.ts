@@ -1,18 +1,18 @@
 import type { Request, Response } from 'express';
-import type { ApiContext } from '../../context.js';
+import type { ApiContext } from '../../../context.js';
 import {
   browseScan,
   type BrowsedIssue,
   type IssueFilter,
   type ScanBrowse,
-} from '../../services/scans/browse.js';
-import { markup, type Html } from '../html.js';
-import { layout } from '../layout.js';
-import { sendPage } from '../respond.js';
-import type { Visitor } from '../session.js';
-import { decodePageCursor, encodePageCursor } from '../views/cursor.js';
-import { impactBadge, plural, shortSha, tableWrap, when } from '../views/parts.js';
-import { IMPACTS } from '../../domain/impact.js';
+} from '../../../services/scans/browse.js';
+import { markup, type Html } from '../../html.js';
+import { layout } from '../../layout.js';
+import { sendPage } from '../../respond.js';
+import type { Visitor } from '../../session.js';
+import { decodePageCursor, encodePageCursor } from '../../views/cursor.js';
+import { impactBadge, plural, shortSha, tableWrap, when } from '../../views/parts.js';
+import { IMPACTS } from '../../../domain/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 
 export const ISSUES_PER_PAGE = 50;

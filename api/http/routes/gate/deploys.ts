@@ -1,10 +1,10 @@
-import { consolePaths, consoleUrl } from '../../domain/console-links.js';
-import { IdParam } from '../../schemas/common.js';
-import { DeployEvent, DeployTriggerBody } from '../../schemas/gate/deploys.js';
-import { deployJson } from '../../services/gate/deploy-json.js';
-import { triggerGate } from '../../services/gate/triggers.js';
-import type { ApiContext } from '../../context.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { consolePaths, consoleUrl } from '../../../domain/console-links.js';
+import { IdParam } from '../../../schemas/common.js';
+import { DeployEvent, DeployTriggerBody } from '../../../schemas/gate/deploys.js';
+import { deployJson } from '../../../services/gate/deploy-json.js';
+import { triggerGate } from '../../../services/gate/triggers.js';
+import type { ApiContext } from '../../../context.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 export function deployRoutes(ctx: ApiContext): AnyRoute[] {
   return [

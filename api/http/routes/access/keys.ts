@@ -1,5 +1,5 @@
-import { domainErrors } from '../../domain/errors.js';
-import { IdParam } from '../../schemas/common.js';
+import { domainErrors } from '../../../domain/errors.js';
+import { IdParam } from '../../../schemas/common.js';
 import {
   AdminKeyInfo,
   CreatedKey,
@@ -10,7 +10,7 @@ import {
   RotatedKey,
   RotateKeyBody,
   UpdateKeyBody,
-} from '../../schemas/access/keys.js';
+} from '../../../schemas/access/keys.js';
 import {
   createKey,
   getKey,
@@ -20,10 +20,10 @@ import {
   rotateKey,
   updateKey,
   type KeyManager,
-} from '../../services/access/keys.js';
-import type { ApiContext, Principal } from '../../context.js';
-import { newestFirstPage } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+} from '../../../services/access/keys.js';
+import type { ApiContext, Principal } from '../../../context.js';
+import { newestFirstPage } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 const TAG = 'API keys';
 

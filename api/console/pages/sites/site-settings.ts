@@ -1,9 +1,9 @@
 import type { Request } from 'express';
-import { PatchSiteBody } from '../../schemas/sites/sites.js';
-import type { SiteRecord } from '../../services/sites/pages.js';
-import { markup, type Html } from '../html.js';
-import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
-import { field } from '../guard.js';
+import { PatchSiteBody } from '../../../schemas/sites/sites.js';
+import type { SiteRecord } from '../../../services/sites/pages.js';
+import { markup, type Html } from '../../html.js';
+import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
+import { field } from '../../guard.js';
 
 const LIMITS = ['max_critical', 'max_serious', 'max_total'] as const;
 const SWITCHES = [

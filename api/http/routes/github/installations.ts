@@ -1,19 +1,19 @@
-import type { ApiContext } from '../../context.js';
-import { PageQuery } from '../../schemas/common.js';
+import type { ApiContext } from '../../../context.js';
+import { PageQuery } from '../../../schemas/common.js';
 import {
   InstallationLinkList,
   InstallationLinkView,
   InstallationParam,
   LinkInstallationBody,
-} from '../../schemas/github/installations.js';
+} from '../../../schemas/github/installations.js';
 import {
   linkInstallationToOrg,
   pageOfInstallations,
   unlinkInstallationFromOrg,
-} from '../../services/github/installations.js';
-import type { InstallationLink } from '../../store/github/installations.js';
-import { decodeCursor, toPage } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+} from '../../../services/github/installations.js';
+import type { InstallationLink } from '../../../store/github/installations.js';
+import { decodeCursor, toPage } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 const present = (l: InstallationLink) => ({
   installation_id: l.installationId,

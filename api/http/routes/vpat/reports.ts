@@ -1,5 +1,5 @@
-import { renderVpatDiffHtml } from '../../domain/vpat/render/diff.js';
-import { IdParam } from '../../schemas/common.js';
+import { renderVpatDiffHtml } from '../../../domain/vpat/render/diff.js';
+import { IdParam } from '../../../schemas/common.js';
 import {
   DiffQuery,
   PublishBody,
@@ -7,16 +7,16 @@ import {
   VpatDiff,
   VpatList,
   VpatListQuery,
-} from '../../schemas/vpat/review.js';
-import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../schemas/vpat/reports.js';
-import { z } from '../../schemas/zod.js';
-import { exportReport } from '../../services/vpat/exports.js';
-import { VpatReportService, type ReportAuthor } from '../../services/vpat/reports.js';
-import { VpatReviewService } from '../../services/vpat/review.js';
-import type { VpatListRecord } from '../../store/vpat/reports.js';
-import type { ApiContext, Principal } from '../../context.js';
-import { newestFirstPage } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+} from '../../../schemas/vpat/review.js';
+import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../../schemas/vpat/reports.js';
+import { z } from '../../../schemas/zod.js';
+import { exportReport } from '../../../services/vpat/exports.js';
+import { VpatReportService, type ReportAuthor } from '../../../services/vpat/reports.js';
+import { VpatReviewService } from '../../../services/vpat/review.js';
+import type { VpatListRecord } from '../../../store/vpat/reports.js';
+import type { ApiContext, Principal } from '../../../context.js';
+import { newestFirstPage } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 const TAG = 'VPAT / ACR';
 

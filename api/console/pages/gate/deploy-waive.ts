@@ -1,6 +1,6 @@
-import type { DeployEvent, GateIssue } from '../../schemas/gate/deploys.js';
-import { markup, type Html } from '../html.js';
-import { csrfField, errorSummary, type FieldProblem } from '../views/parts.js';
+import type { DeployEvent, GateIssue } from '../../../domain/gate/deploy-event.js';
+import { markup, type Html } from '../../html.js';
+import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 
 /** A rejected waive form, shown again with what was typed and what to correct. */
 export interface WaiveState {

@@ -1,11 +1,11 @@
-import type { ApiContext } from '../../context.js';
-import { IdParam } from '../../schemas/common.js';
-import { ScanPartBody, ScanPartHead } from '../../schemas/scans/scans.js';
-import { CreatedScan, ScanPartAccepted } from '../../schemas/scans/output.js';
-import { appendScanPart, completeScan } from '../../services/scans/parts.js';
-import { presentCreatedScan } from '../../services/scans/scans.js';
-import { readPagedBody } from '../scan-pages.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import type { ApiContext } from '../../../context.js';
+import { IdParam } from '../../../schemas/common.js';
+import { ScanPartBody, ScanPartHead } from '../../../schemas/scans/scans.js';
+import { CreatedScan, ScanPartAccepted } from '../../../schemas/scans/output.js';
+import { appendScanPart, completeScan } from '../../../services/scans/parts.js';
+import { presentCreatedScan } from '../../../services/scans/scans.js';
+import { readPagedBody } from '../../scan-pages.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 /** A scan sent in parts: pages appended to an open scan, then its completion. */
 export function scanPartRoutes(ctx: ApiContext): AnyRoute[] {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import type { ApiContext } from '../../context.js';
-import { closeSession, countFailedSignIn, openSession } from '../../services/access/console-sessions.js';
-import { action, field } from '../guard.js';
-import { markup } from '../html.js';
-import { layout } from '../layout.js';
-import { redirectAfterPost, sendPage } from '../respond.js';
+import type { ApiContext } from '../../../context.js';
+import { closeSession, countFailedSignIn, openSession } from '../../../services/access/console-sessions.js';
+import { action, field } from '../../guard.js';
+import { markup } from '../../html.js';
+import { layout } from '../../layout.js';
+import { redirectAfterPost, sendPage } from '../../respond.js';
 import {
   cookieOptions,
   csrfMatches,
@@ -14,8 +14,8 @@ import {
   SESSION_COOKIE,
   SIGN_IN_COOKIE,
   visitorOf,
-} from '../session.js';
-import { csrfField, errorSummary } from '../views/parts.js';
+} from '../../session.js';
+import { csrfField, errorSummary } from '../../views/parts.js';
 
 const readForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
 

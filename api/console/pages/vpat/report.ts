@@ -1,16 +1,16 @@
 import type { Request, Response } from 'express';
-import { domainErrors } from '../../domain/errors.js';
-import type { VpatReport } from '../../domain/vpat/report.js';
-import type { ApiContext } from '../../context.js';
-import { exportReport, type ExportFormat } from '../../services/vpat/exports.js';
-import { VpatReportService } from '../../services/vpat/reports.js';
-import { VpatReviewService } from '../../services/vpat/review.js';
-import { markup, type Html } from '../html.js';
-import { layout } from '../layout.js';
-import { sendPage } from '../respond.js';
-import type { Visitor } from '../session.js';
-import { diffView } from '../views/report-diff.js';
-import { criteriaTable, reportFacts } from '../views/report-rows.js';
+import { domainErrors } from '../../../domain/errors.js';
+import type { VpatReport } from '../../../domain/vpat/report.js';
+import type { ApiContext } from '../../../context.js';
+import { exportReport, type ExportFormat } from '../../../services/vpat/exports.js';
+import { VpatReportService } from '../../../services/vpat/reports.js';
+import { VpatReviewService } from '../../../services/vpat/review.js';
+import { markup, type Html } from '../../html.js';
+import { layout } from '../../layout.js';
+import { sendPage } from '../../respond.js';
+import type { Visitor } from '../../session.js';
+import { diffView } from '../../views/report-diff.js';
+import { criteriaTable, reportFacts } from '../../views/report-rows.js';
 import { publishAction, reviewAction, reviewSection, type ReviewState } from './report-review.js';
 
 const DOWNLOADS: Record<ExportFormat, { label: string; ext: string }> = {

@@ -1,18 +1,18 @@
 import type { Request, Response } from 'express';
-import { DomainError } from '../../domain/errors.js';
-import { isUndecided } from '../../domain/vpat/derive.js';
-import type { Conformance } from '../../domain/vpat/editions.js';
-import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
-import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
-import { PublishBody, ReviewBody } from '../../schemas/vpat/review.js';
-import type { ApiContext } from '../../context.js';
-import { VpatReviewService } from '../../services/vpat/review.js';
-import { field } from '../guard.js';
-import { markup, type Html } from '../html.js';
-import { redirectAfterPost } from '../respond.js';
-import type { Visitor } from '../session.js';
-import { csrfField, errorSummary, textField, type FieldProblem } from '../views/parts.js';
-import { evidenceText } from '../views/report-rows.js';
+import { DomainError } from '../../../domain/errors.js';
+import { isUndecided } from '../../../domain/vpat/derive.js';
+import type { Conformance } from '../../../domain/vpat/editions.js';
+import { CONFORMANCE_LABELS } from '../../../domain/vpat/render/html.js';
+import type { ReportCriterion, VpatReport } from '../../../domain/vpat/report.js';
+import { PublishBody, ReviewBody } from '../../../schemas/vpat/review.js';
+import type { ApiContext } from '../../../context.js';
+import { VpatReviewService } from '../../../services/vpat/review.js';
+import { field } from '../../guard.js';
+import { markup, type Html } from '../../html.js';
+import { redirectAfterPost } from '../../respond.js';
+import type { Visitor } from '../../session.js';
+import { csrfField, errorSummary, textField, type FieldProblem } from '../../views/parts.js';
+import { evidenceText } from '../../views/report-rows.js';
 
 /** What a person may grant a row (not-evaluated is what the row already says while it waits). */
 const GRANTS: Conformance[] = ['supports', 'partially-supports', 'does-not-support', 'not-applicable'];

@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
-import type { ApiContext } from '../../context.js';
-import { sitesOverview, type SiteOverview } from '../../services/sites/history.js';
-import { markup, type Html } from '../html.js';
-import { layout } from '../layout.js';
-import { sendPage } from '../respond.js';
-import type { Visitor } from '../session.js';
-import { sparkline } from '../views/trend-chart.js';
-import { decisionBadge, impactBadge, plural, shortSha, when } from '../views/parts.js';
-import { IMPACTS } from '../../domain/impact.js';
+import type { ApiContext } from '../../../context.js';
+import { sitesOverview, type SiteOverview } from '../../../services/sites/history.js';
+import { markup, type Html } from '../../html.js';
+import { layout } from '../../layout.js';
+import { sendPage } from '../../respond.js';
+import type { Visitor } from '../../session.js';
+import { sparkline } from '../../views/trend-chart.js';
+import { decisionBadge, impactBadge, plural, shortSha, when } from '../../views/parts.js';
+import { IMPACTS } from '../../../domain/impact.js';
 
 /** Sites per page of the overview. */
 export const SITES_PER_PAGE = 50;

@@ -1,9 +1,9 @@
-import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../schemas/sites/sites.js';
-import { configureSite, findSite, listOrgSites } from '../../services/sites/sites.js';
-import { type SiteRecord } from '../../store/sites/sites.js';
-import type { ApiContext } from '../../context.js';
-import { decodeCursor, toPage } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../../schemas/sites/sites.js';
+import { configureSite, findSite, listOrgSites } from '../../../services/sites/sites.js';
+import { type SiteRecord } from '../../../store/sites/sites.js';
+import type { ApiContext } from '../../../context.js';
+import { decodeCursor, toPage } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 export function presentSite(s: SiteRecord) {
   return {

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import { DomainError } from '../../domain/errors.js';
-import { waiverState } from '../../domain/waivers/match.js';
-import { nowIso } from '../../domain/ids.js';
-import type { ApiContext } from '../../context.js';
-import { deployHistory, siteTrend } from '../../services/sites/history.js';
+import { DomainError } from '../../../domain/errors.js';
+import { waiverState } from '../../../domain/waivers/match.js';
+import { nowIso } from '../../../domain/ids.js';
+import type { ApiContext } from '../../../context.js';
+import { deployHistory, siteTrend } from '../../../services/sites/history.js';
 import {
   changeSiteSettings,
   requireSite,
@@ -11,17 +11,17 @@ import {
   siteWaivers,
   type ScanRecord,
   type WaiverRecord,
-} from '../../services/sites/pages.js';
-import type { DeploySummary } from '../../schemas/gate/deploy-history.js';
-import { markup, type Html } from '../html.js';
-import { layout } from '../layout.js';
-import { redirectAfterPost, sendPage } from '../respond.js';
-import { hasScope, type Visitor } from '../session.js';
-import { encodePageCursor, timeIdCursor } from '../views/cursor.js';
-import { dataTable, num } from '../views/data-table.js';
-import { decisionBadge, shortSha, when, type FieldProblem } from '../views/parts.js';
-import { IMPACTS } from '../../domain/impact.js';
-import { trendChart } from '../views/trend-chart.js';
+} from '../../../services/sites/pages.js';
+import type { DeploySummary } from '../../../schemas/gate/deploy-history.js';
+import { markup, type Html } from '../../html.js';
+import { layout } from '../../layout.js';
+import { redirectAfterPost, sendPage } from '../../respond.js';
+import { hasScope, type Visitor } from '../../session.js';
+import { encodePageCursor, timeIdCursor } from '../../views/cursor.js';
+import { dataTable, num } from '../../views/data-table.js';
+import { decisionBadge, shortSha, when, type FieldProblem } from '../../views/parts.js';
+import { IMPACTS } from '../../../domain/impact.js';
+import { trendChart } from '../../views/trend-chart.js';
 import {
   parseSettings,
   retentionSummary,

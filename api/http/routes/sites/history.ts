@@ -1,10 +1,10 @@
-import { DeployList, DeployListQuery } from '../../schemas/gate/deploy-history.js';
-import { SiteParam } from '../../schemas/sites/sites.js';
-import { SiteTrend, TrendQuery } from '../../schemas/sites/trend.js';
-import { deployHistory, siteTrend } from '../../services/sites/history.js';
-import type { ApiContext } from '../../context.js';
-import { newestFirstPage, pagedResponses } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { DeployList, DeployListQuery } from '../../../schemas/gate/deploy-history.js';
+import { SiteParam } from '../../../schemas/sites/sites.js';
+import { SiteTrend, TrendQuery } from '../../../schemas/sites/trend.js';
+import { deployHistory, siteTrend } from '../../../services/sites/history.js';
+import type { ApiContext } from '../../../context.js';
+import { newestFirstPage, pagedResponses } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 export function siteHistoryRoutes(ctx: ApiContext): AnyRoute[] {
   return [

@@ -1,8 +1,8 @@
-import { isNulFree } from '../../domain/text-truncation.js';
-import type { AttemptRecord } from '../../store/webhooks/deliveries.js';
-import type { SubscriptionRecord } from '../../store/webhooks/subscriptions.js';
-import { decodeCursor } from '../pagination.js';
-import { problems } from '../problem.js';
+import { isNulFree } from '../../../domain/text-truncation.js';
+import type { AttemptRecord } from '../../../store/webhooks/deliveries.js';
+import type { SubscriptionRecord } from '../../../store/webhooks/subscriptions.js';
+import { decodeCursor } from '../../pagination.js';
+import { problems } from '../../problem.js';
 
 /** How the webhook endpoints show a subscription (never its secret). */
 export function presentSubscription(s: SubscriptionRecord) {

@@ -1,8 +1,8 @@
-import { DeleteScanParam } from '../../schemas/sites/deletion.js';
-import { SiteParam } from '../../schemas/sites/sites.js';
-import { deleteScan, deleteSite } from '../../services/sites/deletion.js';
-import type { ApiContext } from '../../context.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { DeleteScanParam } from '../../../schemas/sites/deletion.js';
+import { SiteParam } from '../../../schemas/sites/sites.js';
+import { deleteScan, deleteSite } from '../../../services/sites/deletion.js';
+import type { ApiContext } from '../../../context.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 /** Deleting on request; the retention sweep (services/retention.ts) removes by age. */
 export function deletionRoutes(ctx: ApiContext): AnyRoute[] {

@@ -1,18 +1,18 @@
 import type { Request, Response } from 'express';
-import { domainErrors } from '../../domain/errors.js';
-import type { ApiContext } from '../../context.js';
-import type { DeployEvent } from '../../schemas/gate/deploys.js';
-import { CreateWaiverBody } from '../../schemas/waivers/waivers.js';
-import { getDeploy } from '../../services/gate/triggers.js';
-import { createWaiver } from '../../services/waivers/waivers.js';
-import { field } from '../guard.js';
-import { markup, type Html } from '../html.js';
-import { layout } from '../layout.js';
-import { redirectAfterPost, sendPage } from '../respond.js';
-import { hasScope, type Visitor } from '../session.js';
-import { decisionBadge, shortSha, tableWrap, when, type FieldProblem } from '../views/parts.js';
-import { IMPACTS } from '../../domain/impact.js';
-import { gateIssueCard } from '../views/gate-issue.js';
+import { domainErrors } from '../../../domain/errors.js';
+import type { ApiContext } from '../../../context.js';
+import type { DeployEvent } from '../../../domain/gate/deploy-event.js';
+import { CreateWaiverBody } from '../../../schemas/waivers/waivers.js';
+import { getDeploy } from '../../../services/gate/triggers.js';
+import { createWaiver } from '../../../services/waivers/waivers.js';
+import { field } from '../../guard.js';
+import { markup, type Html } from '../../html.js';
+import { layout } from '../../layout.js';
+import { redirectAfterPost, sendPage } from '../../respond.js';
+import { hasScope, type Visitor } from '../../session.js';
+import { decisionBadge, shortSha, tableWrap, when, type FieldProblem } from '../../views/parts.js';
+import { IMPACTS } from '../../../domain/impact.js';
+import { gateIssueCard } from '../../views/gate-issue.js';
 import { waiveForm, type WaiveState } from './deploy-waive.js';
 
 function countsTable(e: DeployEvent): Html {

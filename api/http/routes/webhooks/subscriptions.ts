@@ -1,4 +1,4 @@
-import { PageQuery } from '../../schemas/common.js';
+import { PageQuery } from '../../../schemas/common.js';
 import {
   CreatedWebhook,
   CreateWebhookBody,
@@ -11,7 +11,7 @@ import {
   WebhookAttemptList,
   WebhookList,
   WebhookParam,
-} from '../../schemas/webhooks/subscriptions.js';
+} from '../../../schemas/webhooks/subscriptions.js';
 import {
   createSubscription,
   getSubscription,
@@ -23,11 +23,11 @@ import {
   removeSubscription,
   rotateSubscriptionSecret,
   updateSubscription,
-} from '../../services/webhooks/subscriptions.js';
-import type { ApiContext } from '../../context.js';
-import { toPage } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
-import { keysetCursor, presentAttempt, presentSubscription } from './webhook-views.js';
+} from '../../../services/webhooks/subscriptions.js';
+import type { ApiContext } from '../../../context.js';
+import { toPage } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
+import { keysetCursor, presentAttempt, presentSubscription } from './views.js';
 
 const scheduled = (s: { messageId: string; deliveryId: string }) => ({
   status: 202,

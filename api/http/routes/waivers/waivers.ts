@@ -1,16 +1,16 @@
-import { nowIso } from '../../domain/ids.js';
-import { IdParam } from '../../schemas/common.js';
-import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../schemas/waivers/waivers.js';
+import { nowIso } from '../../../domain/ids.js';
+import { IdParam } from '../../../schemas/common.js';
+import { CreateWaiverBody, Waiver, WaiverList, WaiverListQuery } from '../../../schemas/waivers/waivers.js';
 import {
   createWaiver,
   getWaiver,
   listWaivers,
   presentWaiver,
   revokeWaiver,
-} from '../../services/waivers/waivers.js';
-import type { ApiContext, Principal } from '../../context.js';
-import { newestFirstPage, pagedResponses } from '../pagination.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+} from '../../../services/waivers/waivers.js';
+import type { ApiContext, Principal } from '../../../context.js';
+import { newestFirstPage, pagedResponses } from '../../pagination.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 /** The key that acts (null for the admin token). */
 const actor = (principal: Principal) => (principal.kind === 'key' ? principal.keyId : null);

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import { IdParam } from '../../schemas/common.js';
-import type { ScanWaiverLookup } from '../../domain/waivers/scan-waivers.js';
-import { ingestScan, presentCreatedScan, scanWaivers } from '../../services/scans/scans.js';
-import { CreateScanBody, CreateScanHead, ScanListQuery } from '../../schemas/scans/scans.js';
-import { CreatedScan, OpenScan, ScanDetail, ScanList } from '../../schemas/scans/output.js';
-import { z } from '../../schemas/zod.js';
-import { readPagedBody } from '../scan-pages.js';
+import { IdParam } from '../../../schemas/common.js';
+import type { ScanWaiverLookup } from '../../../domain/waivers/scan-waivers.js';
+import { ingestScan, presentCreatedScan, scanWaivers } from '../../../services/scans/scans.js';
+import { CreateScanBody, CreateScanHead, ScanListQuery } from '../../../schemas/scans/scans.js';
+import { CreatedScan, OpenScan, ScanDetail, ScanList } from '../../../schemas/scans/output.js';
+import { z } from '../../../schemas/zod.js';
+import { readPagedBody } from '../../scan-pages.js';
 import {
   findScan,
   listScanIssues,
@@ -15,11 +15,11 @@ import {
   type ScanIssueRecord,
   type ScanPageRecord,
   type ScanRecord,
-} from '../../store/scans/scans.js';
-import type { ApiContext } from '../../context.js';
-import { newestFirstPage } from '../pagination.js';
-import { problems } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+} from '../../../store/scans/scans.js';
+import type { ApiContext } from '../../../context.js';
+import { newestFirstPage } from '../../pagination.js';
+import { problems } from '../../problem.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
 
 function presentListItem(s: ScanRecord) {
   return {

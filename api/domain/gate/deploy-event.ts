@@ -1,0 +1,97 @@
+import type { CheckRunStatus } from '../github/check-run.js';
+import type { Impact, IssueKind } from '../impact.js';
+import type { MatchKind } from '../matching/matcher.js';
+import type { BaselineStrategy } from './baseline.js';
+import type { AppliedGateSettings } from './settings.js';
+import type { CategoryCounts, GateReason, ThresholdResult } from './thresholds.js';
+
+/**
+ * A deploy event: the gate's decision on one commit as the API answers it, stores it and renders it. The
+ * domain's one definition; the API's zod schema (api/schemas/gate/deploys.ts) is checked against it.
+ */
+
+export interface BaselineIssueRef {
+  fingerprint: string;
+  selector: string | null;
+  page_url: string;
+}
+
+/** One issue a deploy event lists. */
+export interface GateIssue {
+  rule: string;
+  impact: Impact | null;
+  kind: IssueKind;
+  message: string | null;
+  selector: string | null;
+  page_url: string;
+  wcag: string[];
+  help_url: string | null;
+  source: { path: string; line: number | null } | null;
+  fingerprint: string;
+  match: MatchKind;
+  baseline_issue: BaselineIssueRef | null;
+  similarity: number | null;
+  evidence: string | null;
+}
+
+export interface WaivedGateIssue extends GateIssue {
+  waiver_id: string;
+  status: 'new' | 'existing';
+}
+
+export interface DeployBaseline {
+  scan_id: string | null;
+  sha: string | null;
+  strategy: BaselineStrategy;
+  reason: string;
+}
+
+export interface DeployCounts extends CategoryCounts {
+  by_impact: Record<Impact, CategoryCounts> & { unknown?: CategoryCounts };
+}
+
+export interface DeployCheckRun {
+  status: CheckRunStatus;
+  id: number | null;
+  url: string | null;
+  error: string | null;
+}
+
+export interface DeployEvent {
+  id: string;
+  siteId: string;
+  sha: string;
+  ref: string | null;
+  repository: string | null;
+  status: 'passed' | 'failed';
+  passed: boolean;
+  reasons: GateReason[];
+  scan_id: string | null;
+  baseline: DeployBaseline | null;
+  settings: AppliedGateSettings;
+  counts: DeployCounts;
+  thresholds: ThresholdResult[];
+  new_issues: GateIssue[];
+  new_issues_total: number;
+  waived_issues: WaivedGateIssue[];
+  similar_issues: GateIssue[];
+  similar_issues_total: number;
+  check_run: DeployCheckRun;
+  created_at: string;
+}
+
+/** The parts of a deploy event that its reports (check run, job summary) show. */
+export type GateResult = Pick<
+  DeployEvent,
+  | 'id'
+  | 'siteId'
+  | 'sha'
+  | 'passed'
+  | 'reasons'
+  | 'scan_id'
+  | 'baseline'
+  | 'counts'
+  | 'thresholds'
+  | 'new_issues'
+  | 'new_issues_total'
+>;
