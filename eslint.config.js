@@ -185,8 +185,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Anything under api/ but the pure renderer of the gate report and the impact list.
-              regex: '/api/(?!domain/(gate/report|gate/report-issues|impact)\\.js$)',
+              // Anything under api/ but the pure renderer of the gate report, the impact list and Retry-After.
+              regex: '/api/(?!domain/(gate/report|gate/report-issues|impact|retry-after)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

@@ -1,4 +1,4 @@
-import type { ScanPage } from '../client/wire-types.js';
+import type { ScanBodyPage } from '../client/wire-types.js';
 
 /**
  * Recognises the result files CI tools write and turns each into scan pages. Pure: the caller reads the
@@ -14,7 +14,7 @@ export type ResultFormat = 'axe' | 'axe-array' | 'pa11y-ci' | 'pa11y' | 'native'
 
 export interface ParsedResults {
   format: ResultFormat;
-  pages: ScanPage[];
+  pages: ScanBodyPage[];
   engine?: { name: string; version?: string };
   /** The scanned site, when the file itself says (native bodies). */
   url?: string;
@@ -77,7 +77,7 @@ function str(v: unknown): string | undefined {
 // --- axe-core ---------------------------------------------------------------------------------------------
 
 function fromAxe(file: string, results: Json[], format: 'axe' | 'axe-array'): ParsedResults {
-  const pages: ScanPage[] = results.map((result, i) => {
+  const pages: ScanBodyPage[] = results.map((result, i) => {
     const url = str(result.url);
     if (!url) {
       const where = format === 'axe' ? 'the result' : `item ${i}`;
@@ -116,7 +116,7 @@ function isPa11yIssue(v: unknown): v is Json {
 
 function fromPa11yCi(file: string, report: Json): ParsedResults {
   const warnings: string[] = [];
-  const pages: ScanPage[] = [];
+  const pages: ScanBodyPage[] = [];
   for (const [url, entries] of Object.entries(report.results as Json)) {
     if (!Array.isArray(entries)) {
       throw new ResultsFormatError(file, `results["${url}"] is not an array of pa11y issues`);
@@ -138,7 +138,7 @@ function fromPa11y(file: string, results: Json[]): ParsedResults {
   const pages = results.map((r, i) => {
     const bad = (r.issues as unknown[]).findIndex((e) => !isPa11yIssue(e));
     if (bad >= 0) throw new ResultsFormatError(file, `issue ${bad} of result ${i} is not a pa11y issue`);
-    const page: ScanPage = { url: String(r.pageUrl), pa11y: r.issues };
+    const page: ScanBodyPage = { url: String(r.pageUrl), pa11y: r.issues };
     const title = str(r.documentTitle);
     if (title) page.title = title;
     return page;
@@ -162,7 +162,7 @@ function fromNative(file: string, body: Json): ParsedResults {
   return {
     format: 'native',
     // Pages are passed through as they are: the service validates them and answers with JSON pointers.
-    pages: pages as ScanPage[],
+    pages: pages as ScanBodyPage[],
     url: str(body.url),
     engine: engine ? { name: String(engine.name), version: str(engine.version) } : undefined,
     warnings,

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as glob from '@actions/glob';
-import type { ScanPage, ScanRequest } from '../client/wire-types.js';
+import type { ScanBodyPage, ScanRequest } from '../client/wire-types.js';
 import type { ActionInputs } from './inputs.js';
 import { InputError } from './inputs.js';
 import { parseResults, ResultsFormatError, type ResultFormat } from './result-formats.js';
@@ -38,7 +38,7 @@ export async function loadResults(inputs: ActionInputs, cwd: string = process.cw
     throw new InputError('results', `matched no files ("${pattern}" in ${cwd})`);
   }
 
-  const pages: ScanPage[] = [];
+  const pages: ScanBodyPage[] = [];
   const warnings: string[] = [];
   const notes: string[] = [];
   const loaded: LoadedResults['files'] = [];

@@ -7,7 +7,7 @@ import { writeResultsDir } from '../scanner/results-dir.js';
 import { toSarif } from '../scanner/sarif.js';
 import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
 import { submittedPages } from '../scanner/scan-body.js';
-import type { ScanPage, ScanRequest } from '../client/wire-types.js';
+import type { ScanBodyPage, ScanRequest } from '../client/wire-types.js';
 import type { ActionInputs } from './inputs.js';
 import type { LoadedResults } from './results.js';
 
@@ -21,7 +21,7 @@ export class ScanProblemError extends Error {
 
 export interface ScanStep {
   run: ScanRun;
-  pages: ScanPage[];
+  pages: ScanBodyPage[];
   seconds: number;
 }
 

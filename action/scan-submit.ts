@@ -1,5 +1,5 @@
 import type { ApiClient, ApiResponse } from '../client/api-client.js';
-import type { ScanCreated, ScanPage, ScanRequest } from '../client/wire-types.js';
+import type { ScanCreated, ScanBodyPage, ScanRequest } from '../client/wire-types.js';
 
 /**
  * Sends a scan: in one request, as every version of the service takes it, or in parts when the body is large
@@ -20,9 +20,9 @@ interface ServiceInfo {
 export type KeyFor = (request: string, body: unknown) => string;
 
 /** Pages cut into batches of at most `bytes` of JSON each (a page larger than that goes alone). */
-export function batches(pages: ScanPage[], bytes: number): ScanPage[][] {
-  const out: ScanPage[][] = [];
-  let current: ScanPage[] = [];
+export function batches(pages: ScanBodyPage[], bytes: number): ScanBodyPage[][] {
+  const out: ScanBodyPage[][] = [];
+  let current: ScanBodyPage[] = [];
   let size = 0;
   for (const page of pages) {
     const n = Buffer.byteLength(JSON.stringify(page));

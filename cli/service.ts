@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ApiClient } from '../client/api-client.js';
-import type { ScanCreated, ScanPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
+import type { ScanCreated, ScanBodyPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
 import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { submitScan } from '../action/scan-submit.js';
 import type { ScanRun } from '../scanner/scan.js';
@@ -27,7 +27,7 @@ export interface ServiceOutcome {
 export async function submitAndGate(
   service: ServiceOptions,
   run: ScanRun,
-  pages: ScanPage[],
+  pages: ScanBodyPage[],
   log: (line: string) => void,
 ): Promise<ServiceOutcome> {
   const client = new ApiClient({

@@ -25,16 +25,6 @@ export function backoff(policy: BackoffPolicy, attempt: number): number {
   return Math.round(full / 2 + (policy.random() * full) / 2);
 }
 
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return null;
-  return Math.max(0, date - now);
-}
-
 export function networkReason(err: unknown, timeoutMs: number): string {
   // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
   const e = (typeof err === 'object' && err !== null ? err : {}) as {

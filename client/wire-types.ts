@@ -18,7 +18,7 @@ export type TriggerRequest = z.input<typeof DeployTriggerBody>;
  * What the action builds into a scan body. Looser than the API's input schema on purpose: pages of a native
  * body and raw axe/pa11y results are passed through, and the service validates them (422 with pointers).
  */
-export interface NativeIssue {
+export interface ScanBodyIssue {
   rule: string;
   impact?: 'critical' | 'serious' | 'moderate' | 'minor';
   kind?: 'violation' | 'incomplete';
@@ -31,12 +31,12 @@ export interface NativeIssue {
 }
 
 /** One page of a scan body: native `issues`, the axe-core result under `axe`, or pa11y's issues under `pa11y`. */
-export interface ScanPage {
+export interface ScanBodyPage {
   url: string;
   title?: string;
   final_url?: string;
   http_status?: number;
-  issues?: NativeIssue[];
+  issues?: ScanBodyIssue[];
   axe?: unknown;
   pa11y?: unknown;
 }
@@ -49,5 +49,5 @@ export interface ScanRequest {
   branch?: string;
   engine?: { name: string; version?: string };
   run_attempt?: number;
-  pages: ScanPage[];
+  pages: ScanBodyPage[];
 }

@@ -28375,7 +28375,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4409);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3259);
 // The action's entry point (ncc bundles it into dist/index.js). Everything else lives in run.ts, so tests
 // import run() without executing it.
 
@@ -28386,7 +28386,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4409:
+/***/ 3259:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31428,6 +31428,24 @@ function htmlAlternate(header) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./api/domain/retry-after.ts
+/**
+ * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date, as milliseconds from `now`; null when
+ * absent or unreadable. Read by the API client on the service's answers and by the webhook worker on a
+ * receiver's.
+ */
+function parseRetryAfter(value, now = Date.now()) {
+    if (!value)
+        return null;
+    const trimmed = value.trim();
+    if (/^\d+$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return null;
+    return Math.max(0, date - now);
+}
+
 ;// CONCATENATED MODULE: ./client/retry.ts
 /**
  * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
@@ -31442,18 +31460,6 @@ function isTransient(status) {
 function backoff(policy, attempt) {
     const full = Math.min(policy.maxRetryDelayMs, policy.retryDelayMs * 2 ** (attempt - 1));
     return Math.round(full / 2 + (policy.random() * full) / 2);
-}
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function parseRetryAfter(value, now = Date.now()) {
-    if (!value)
-        return null;
-    const trimmed = value.trim();
-    if (/^\d+$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return null;
-    return Math.max(0, date - now);
 }
 function networkReason(err, timeoutMs) {
     // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
@@ -31474,6 +31480,7 @@ function seconds(ms) {
 }
 
 ;// CONCATENATED MODULE: ./client/response-reading.ts
+
 
 
 
@@ -32046,7 +32053,8 @@ const ISSUE_KINDS = (/* unused pure expression or super */ null && (['violation'
  * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
  * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
  * check run and the Action writes it as the job summary, so both tell the same story. Pure: no I/O, so the
- * Action's bundle may include it.
+ * Action's bundle may include it. It reads defensively (a missing count, numbers per impact): the Action may
+ * render an event answered by another version of the service.
  */
 
 /** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
@@ -36724,7 +36732,7 @@ function globToRegExp(glob) {
     }
     return new RegExp(`^${out}$`);
 }
-function urlMatcher(globs) {
+function globsMatcher(globs) {
     const patterns = globs.map((g) => ({ whole: /^[a-z][a-z0-9+.-]*:/i.test(g), re: globToRegExp(g) }));
     return (url) => {
         let parsed;
@@ -36739,7 +36747,7 @@ function urlMatcher(globs) {
     };
 }
 /** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
-function pageKey(url, base) {
+function withoutFragment(url, base) {
     let parsed;
     try {
         parsed = new URL(url, base);
@@ -36834,11 +36842,11 @@ async function fileUrls(file) {
 }
 /** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
 function uniquePages(urls, exclude) {
-    const excluded = urlMatcher(exclude);
+    const excluded = globsMatcher(exclude);
     const seen = new Set();
     const out = [];
     for (const url of urls) {
-        const key = pageKey(url);
+        const key = withoutFragment(url);
         if (!key)
             throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
         if (seen.has(key) || excluded(key))
@@ -36886,7 +36894,7 @@ async function loadLoginScript(file) {
  * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
  * the login script once on a page of its own.
  */
-async function openSession(browser, options, origins) {
+async function openBrowserSession(browser, options, origins) {
     const context = await browser.newContext({
         bypassCSP: options.bypassCsp,
         ...(options.storageState ? { storageState: options.storageState } : {}),
@@ -36956,13 +36964,13 @@ async function scanLevel(workers, urls, collectLinks, progress) {
 }
 /** New same-origin pages linked from a level, in page order then link order, not yet seen or excluded. */
 function discover(level, origins, seen, exclude) {
-    const excluded = urlMatcher(exclude);
+    const excluded = globsMatcher(exclude);
     const found = [];
     for (const outcome of level) {
         if (!outcome.ok)
             continue;
         for (const link of outcome.links) {
-            const key = pageKey(link);
+            const key = withoutFragment(link);
             if (!key || seen.has(key) || !origins.has(new URL(key).origin))
                 continue;
             seen.add(key);
@@ -36985,13 +36993,13 @@ async function scan(options, progress = silentProgress, env = process.env) {
     if (options.crawl)
         level = level.slice(0, options.maxPages);
     progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
-    const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
+    const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
     const browser = await launchBrowser(executable);
     const pages = [];
     let notScanned = 0;
     try {
         const count = Math.max(1, Math.min(options.concurrency, level.length));
-        const contexts = await Promise.all(Array.from({ length: count }, () => openSession(browser, options, [...origins])));
+        const contexts = await Promise.all(Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])));
         const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
         let planned = level.length;
         let finished = 0;

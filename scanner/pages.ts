@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { PageSources } from './options.js';
-import { pageKey, urlMatcher } from './url-match.js';
+import { withoutFragment, globsMatcher } from './url-match.js';
 
 /** A page source that cannot be read (a sitemap that does not answer, a missing URL file). */
 export class PageSourceError extends Error {
@@ -81,11 +81,11 @@ export async function fileUrls(file: string): Promise<string[]> {
 
 /** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
 export function uniquePages(urls: string[], exclude: string[]): string[] {
-  const excluded = urlMatcher(exclude);
+  const excluded = globsMatcher(exclude);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const url of urls) {
-    const key = pageKey(url);
+    const key = withoutFragment(url);
     if (!key) throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
     if (seen.has(key) || excluded(key)) continue;
     seen.add(key);

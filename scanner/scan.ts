@@ -4,8 +4,8 @@ import { launchBrowser, resolveBrowser } from './browser.js';
 import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
 import { PageWorker, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
-import { openSession } from './session.js';
-import { looksLikePage, pageKey, urlMatcher } from './url-match.js';
+import { openBrowserSession } from './session.js';
+import { looksLikePage, withoutFragment, globsMatcher } from './url-match.js';
 
 export interface ScanRun {
   /** Every page in scan order (the sources' order, then the crawl's, level by level). */
@@ -47,12 +47,12 @@ function discover(
   seen: Set<string>,
   exclude: string[],
 ): string[] {
-  const excluded = urlMatcher(exclude);
+  const excluded = globsMatcher(exclude);
   const found: string[] = [];
   for (const outcome of level) {
     if (!outcome.ok) continue;
     for (const link of outcome.links) {
-      const key = pageKey(link);
+      const key = withoutFragment(link);
       if (!key || seen.has(key) || !origins.has(new URL(key).origin)) continue;
       seen.add(key);
       if (!excluded(key) && looksLikePage(key)) found.push(key);
@@ -77,14 +77,14 @@ export async function scan(
   const seen = new Set(level);
   if (options.crawl) level = level.slice(0, options.maxPages);
   progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
-  const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
+  const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
   const browser: Browser = await launchBrowser(executable);
   const pages: PageOutcome[] = [];
   let notScanned = 0;
   try {
     const count = Math.max(1, Math.min(options.concurrency, level.length));
     const contexts = await Promise.all(
-      Array.from({ length: count }, () => openSession(browser, options, [...origins])),
+      Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])),
     );
     const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
     let planned = level.length;

@@ -29,7 +29,7 @@ async function loadLoginScript(file: string): Promise<LoginFunction> {
  * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
  * the login script once on a page of its own.
  */
-export async function openSession(
+export async function openBrowserSession(
   browser: Browser,
   options: ScanOptions,
   origins: string[],

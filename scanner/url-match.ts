@@ -17,7 +17,7 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${out}$`);
 }
 
-export function urlMatcher(globs: string[]): (url: string) => boolean {
+export function globsMatcher(globs: string[]): (url: string) => boolean {
   const patterns = globs.map((g) => ({ whole: /^[a-z][a-z0-9+.-]*:/i.test(g), re: globToRegExp(g) }));
   return (url) => {
     let parsed: URL;
@@ -32,7 +32,7 @@ export function urlMatcher(globs: string[]): (url: string) => boolean {
 }
 
 /** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
-export function pageKey(url: string, base?: string): string | null {
+export function withoutFragment(url: string, base?: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url, base);

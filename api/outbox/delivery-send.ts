@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { nowIso } from '../domain/ids.js';
 import type { SecretBox } from '../secret-box.js';
 import type { ClaimedDelivery } from '../store/webhooks/delivery-queue.js';
-import { parseRetryAfter } from './retry-schedule.js';
+import { parseRetryAfter } from '../domain/retry-after.js';
 import { signDelivery } from './signer.js';
 import { checkTargetUrl, guardedLookup, type Resolver } from './ssrf-guard.js';
 
@@ -111,7 +111,7 @@ function readAnswer(res: IncomingMessage, o: SendSettings, finish: (a: Answer) =
   let read = 0;
   const status = res.statusCode ?? 0;
   const retryAfterMs =
-    status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
+    status === 429 || status === 503 ? (parseRetryAfter(res.headers['retry-after']) ?? undefined) : undefined;
   const done = () => {
     const text = excerptOf(Buffer.concat(chunks), o.excerptChars);
     const redirect = status >= 300 && status < 400 ? 'redirects are not followed' : null;

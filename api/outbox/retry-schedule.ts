@@ -33,13 +33,3 @@ export function nextRetryDelay(
   if (retryAfterMs !== undefined) return Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
   return jittered;
 }
-
-/** `Retry-After` as seconds or an HTTP date, in milliseconds from `now`; undefined when absent or bad. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}

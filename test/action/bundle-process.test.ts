@@ -104,6 +104,7 @@ test('dist/index.js holds the action, the pure gate-report renderer and the tool
     './api/domain/gate/report-issues.ts',
     './api/domain/gate/report.ts',
     './api/domain/impact.ts',
+    './api/domain/retry-after.ts',
   ]);
   const packages = [
     ...new Set((text.match(/\.\/node_modules\/(?:@[\w.-]+\/)?[\w.-]+/g) ?? []).map((m) => m.slice(15))),

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nextRetryDelay, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS } from '../../api/outbox/retry-schedule.js';
+import { parseRetryAfter } from '../../api/domain/retry-after.js';
+import { nextRetryDelay, DEFAULT_RETRY_DELAYS_MS } from '../../api/outbox/retry-schedule.js';
 import { SecretBox, secretBoxFor } from '../../api/secret-box.js';
 import { generateWebhookSecret, signDelivery } from '../../api/outbox/signer.js';
 
@@ -51,8 +52,8 @@ describe('retry schedule', () => {
     expect(nextRetryDelay(1, undefined, 10 * 86_400_000, () => 0.5)).toBe(86_400_000);
     expect(parseRetryAfter('120')).toBe(120_000);
     expect(parseRetryAfter(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(55_000);
-    expect(parseRetryAfter('soon')).toBeUndefined();
-    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeNull();
+    expect(parseRetryAfter(undefined)).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { BrowserError, resolveBrowser, RUNNER_CHROME } from '../../scanner/browser.js';
 import { parseSitemap, rewriteUrl, uniquePages } from '../../scanner/pages.js';
-import { urlMatcher } from '../../scanner/url-match.js';
+import { globsMatcher } from '../../scanner/url-match.js';
 
 describe('which browser', () => {
   const files =
@@ -67,7 +67,7 @@ describe('pages', () => {
   });
 
   test('globs: * stays in a segment, ** crosses them, a scheme matches the whole URL', () => {
-    const m = urlMatcher(['/blog/*', 'https://a.test/private/**', '/login*']);
+    const m = globsMatcher(['/blog/*', 'https://a.test/private/**', '/login*']);
     expect(m('https://a.test/blog/post')).toBe(true);
     expect(m('https://a.test/blog/2024/post')).toBe(false);
     expect(m('https://a.test/private/a/b')).toBe(true);

@@ -43,7 +43,7 @@ export function csrfField(csrf: string): Html {
   return markup`<input type="hidden" name="_csrf" value=${csrf} />`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
+export function readableCount(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 }
 

@@ -2,16 +2,16 @@ import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
 import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
 import { markup, type Html } from '../html.js';
 import { dataTable } from './data-table.js';
-import { plural, when } from './parts.js';
+import { readableCount, when } from './parts.js';
 
 /** A row's automated evidence in words. */
 export function evidenceText(c: ReportCriterion): string {
   const e = c.evidence;
   const parts = [
     e.issues
-      ? `${plural(e.issues, 'issue')} on ${e.pages_affected} of ${plural(e.pages_total, 'page')}`
+      ? `${readableCount(e.issues, 'issue')} on ${e.pages_affected} of ${readableCount(e.pages_total, 'page')}`
       : null,
-    e.incomplete ? `${plural(e.incomplete, 'result')} to review` : null,
+    e.incomplete ? `${readableCount(e.incomplete, 'result')} to review` : null,
     e.rules.length ? `rules: ${e.rules.join(', ')}` : null,
   ].filter(Boolean);
   return parts.length ? parts.join('; ') : 'none';

@@ -1,7 +1,4 @@
-/**
- * Which scan is the head and which is the baseline of a deploy-gate decision. Pure: the store narrows
- * the candidates in SQL, these rules decide.
- */
+/** The head and baseline scans of a deploy-gate decision, as the gate sees them. */
 
 export interface ScanRef {
   id: string;
@@ -21,31 +18,19 @@ export interface BaselineChoice {
   reason: string;
 }
 
-/** Newest first; ties broken by id so the choice is stable. */
-function newest(a: ScanRef, b: ScanRef): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a.id < b.id ? 1 : -1;
-}
-
-/** The head scan: the latest scan of the site with that sha (a re-run of CI supersedes earlier ones). */
-export function chooseHeadScan(scans: readonly ScanRef[], sha: string): ScanRef | null {
-  const s = sha.toLowerCase();
-  return [...scans].filter((x) => x.sha?.toLowerCase() === s).sort(newest)[0] ?? null;
-}
-
 /**
- * The baseline: the scan of `baseline_sha` when the request names one (if that commit has no scan
- * there is no baseline — we never silently compare with something else the caller did not ask for);
- * else the latest scan on the site's base branch created before the head scan with another sha;
- * else none, and every issue is new.
+ * Why the gate compares with the scan it does. Which scan that is, the store decides in one query
+ * (`findGateScans`): the latest scan of `baseline_sha` when the request names one (none if that commit has
+ * no scan: never a silent substitute); else the latest scan on the site's base branch created before the
+ * head scan with another sha; else none, and every issue is new. This names the strategy and says why.
  */
-export function chooseBaseline(input: {
+export function describeBaseline(input: {
   head: ScanRef;
   baselineSha?: string | null;
   baseBranch: string;
-  candidates: readonly ScanRef[];
+  scan: ScanRef | null;
 }): BaselineChoice {
-  const choice = pickBaseline(input);
+  const choice = strategyOf(input);
   const a = input.head.fingerprintVersion;
   const b = choice.scan?.fingerprintVersion;
   if (choice.scan && a !== undefined && b !== undefined && a !== b) {
@@ -58,35 +43,22 @@ export function chooseBaseline(input: {
   return choice;
 }
 
-function pickBaseline(input: {
-  head: ScanRef;
+function strategyOf(input: {
   baselineSha?: string | null;
   baseBranch: string;
-  candidates: readonly ScanRef[];
+  scan: ScanRef | null;
 }): BaselineChoice {
-  const { head, baseBranch, candidates } = input;
+  const { scan, baseBranch } = input;
   if (input.baselineSha) {
-    const want = input.baselineSha.toLowerCase();
-    const scan = [...candidates].filter((x) => x.sha?.toLowerCase() === want).sort(newest)[0] ?? null;
+    const want = input.baselineSha.toLowerCase().slice(0, 12);
     return {
       scan,
       strategy: 'baseline_sha',
       reason: scan
-        ? `The latest scan of baseline_sha ${want.slice(0, 12)}, as the request asked.`
-        : `The request named baseline_sha ${want.slice(0, 12)}, but that commit has no scan: every issue counts as new.`,
+        ? `The latest scan of baseline_sha ${want}, as the request asked.`
+        : `The request named baseline_sha ${want}, but that commit has no scan: every issue counts as new.`,
     };
   }
-  const headSha = head.sha?.toLowerCase() ?? null;
-  const scan =
-    [...candidates]
-      .filter(
-        (x) =>
-          x.branch === baseBranch &&
-          x.id !== head.id &&
-          x.createdAt < head.createdAt &&
-          (x.sha?.toLowerCase() ?? null) !== headSha,
-      )
-      .sort(newest)[0] ?? null;
   if (scan) {
     return {
       scan,

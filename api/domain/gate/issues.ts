@@ -23,8 +23,8 @@ export interface GateScanIssue {
 /**
  * A scan's issues as the gate's evaluation reads them: columns (fingerprint; impact and kind as one
  * small code; row id), with an object built only for an issue an event lists or a waiver may cover.
- * Read as objects, a trigger on two 50,000-issue scans kept 100,000 of them alive, and garbage
- * collection copied them (a fifth of the trigger's CPU time).
+ * Read as objects, a trigger on two large scans kept every issue alive as an object, and garbage
+ * collection copying them took a large share of the trigger's CPU time (bench/README.md).
  */
 export interface GateIssueList {
   readonly length: number;

@@ -2,56 +2,14 @@
  * The deploy gate's report as markdown: a title, the summary (why it failed, issues by impact, thresholds,
  * baseline) and the new issues as a table, each cut to fit GitHub's limits. The GitHub App posts it as the
  * check run and the Action writes it as the job summary, so both tell the same story. Pure: no I/O, so the
- * Action's bundle may include it.
+ * Action's bundle may include it. It reads defensively (a missing count, numbers per impact): the Action may
+ * render an event answered by another version of the service.
  */
 import { IMPACTS, type Impact } from '../impact.js';
+import type { GateResult } from './deploy-event.js';
 
 /** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 export const GITHUB_TEXT_LIMIT = 65_535;
-
-export interface GateIssue {
-  rule: string;
-  impact?: Impact | null;
-  kind?: string | null;
-  message?: string | null;
-  selector?: string | null;
-  page_url?: string | null;
-  wcag?: string[] | null;
-  help_url?: string | null;
-  source?: { path: string; line?: number | null } | null;
-}
-
-/** Counts per impact: either a number (new issues) or one count per category. */
-export type ImpactCounts = Partial<
-  Record<Impact | 'unknown', number | { new?: number; existing?: number; fixed?: number; waived?: number }>
->;
-
-/** The parts of a deploy event (docs/gate.md) that a check run shows. */
-export interface GateResult {
-  id: string;
-  siteId: string;
-  sha: string;
-  passed: boolean;
-  reasons: { code: string; message: string }[];
-  scan_id?: string | null;
-  baseline?: {
-    scan_id?: string | null;
-    sha?: string | null;
-    strategy: string;
-    /** The gate's own sentence on why this baseline (preferred over the generic explanation). */
-    reason?: string | null;
-  } | null;
-  counts: { new: number; existing: number; fixed: number; waived: number; by_impact?: ImpactCounts | null };
-  thresholds: {
-    name: string;
-    limit: number | boolean | null;
-    actual: number | boolean | null;
-    passed: boolean;
-  }[];
-  new_issues: GateIssue[];
-  /** How many new issues there are in all (the event's list may be capped). */
-  new_issues_total?: number;
-}
 
 /** "3 new accessibility issues (1 critical)"; the reason instead when there was nothing to compare. */
 export function gateReportTitle(result: GateResult): string {

@@ -1,5 +1,6 @@
 import { LIMIT_NAMES, type AppliedGateSettings, type ImpactKey, type LimitName } from './settings.js';
 import { type Impact } from '../impact.js';
+import { plural } from '../wording.js';
 
 /** The thresholds of a gate decision checked against its counts, with the reasons a failure gives. */
 
@@ -36,10 +37,6 @@ export interface ThresholdResult {
   /** Unwaived issues it counted: new ones, or new and existing ones when `new_only` is false. */
   actual: number;
   passed: boolean;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Every threshold that is on, checked; a failed one gives a reason. Fixed issues never fail the gate. */

@@ -1,9 +1,8 @@
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { EvidenceFact, RuleRun } from './facts.js';
+import { plural } from '../wording.js';
 
 /** The English sentences of a report row, written from the facts (facts.ts). Pure. */
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function listWords(items: readonly string[], max = 5): string {
   const shown = items.slice(0, max);

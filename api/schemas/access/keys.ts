@@ -1,7 +1,8 @@
 import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
 import { DEFAULT_SCOPES, SCOPES } from '../../domain/access/api-key.js';
 import { PageQuery, pageOf, Timestamp } from '../common.js';
-import { z } from '../zod.js';
+import { z, type OutputIs } from '../zod.js';
+import type * as apiKey from '../../domain/access/api-key.js';
 
 export const Scope = z.enum(SCOPES).openapi('Scope', {
   description:
@@ -118,3 +119,6 @@ export const KeyListQuery = PageQuery.extend({
 
 export type CreateKeyBody = z.output<typeof CreateKeyBody>;
 export type UpdateKeyBody = z.output<typeof UpdateKeyBody>;
+
+// The domain's types (named alike) are what these schemas produce, exactly.
+type _DomainTypes = [OutputIs<typeof Scope, apiKey.Scope>];

@@ -5,6 +5,8 @@ import { Sha, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from './settings.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../domain/gate/deploy-event.js';
+import type * as settings from '../../domain/gate/settings.js';
+import type * as thresholds from '../../domain/gate/thresholds.js';
 
 export const Repository = z
   .string()
@@ -216,4 +218,7 @@ type _DomainDeployEvent = [
   OutputIs<typeof DeployEvent, domain.DeployEvent>,
   OutputIs<typeof GateIssue, domain.GateIssue>,
   OutputIs<typeof WaivedGateIssue, domain.WaivedGateIssue>,
+  OutputIs<typeof BaselineIssueRef, domain.BaselineIssueRef>,
+  OutputIs<typeof AppliedGateSettings, settings.AppliedGateSettings>,
+  OutputIs<typeof ReasonCode, thresholds.ReasonCode>,
 ];

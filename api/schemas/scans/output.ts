@@ -1,6 +1,8 @@
 import { IMPACTS, ISSUE_KINDS } from '../../domain/impact.js';
 import { pageOf, Timestamp } from '../common.js';
-import { z } from '../zod.js';
+import { z, type FitsSchema, type OutputIs } from '../zod.js';
+import type * as impact from '../../domain/impact.js';
+import type * as summary from '../../domain/scans/summary.js';
 
 /** What the scans endpoints answer (the input schemas are in scans.ts). */
 
@@ -137,3 +139,11 @@ export const ScanDetail = ScanListItem.extend({
 }).openapi('Scan');
 
 export const ScanList = pageOf(ScanListItem, 'ScanList');
+
+// The domain's types (named alike) are what these schemas produce (exactly, or as valid output).
+type _DomainTypes = [
+  OutputIs<typeof Impact, impact.Impact>,
+  OutputIs<typeof IssueKind, impact.IssueKind>,
+  FitsSchema<summary.ScanSummary, typeof ScanSummary>,
+  OutputIs<typeof ScanWarning, summary.ScanWarning>,
+];

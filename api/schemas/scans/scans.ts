@@ -226,6 +226,7 @@ type _DomainReadsTheseOutputs = [
   OutputFits<typeof NativeIssue, input.NativeIssueInput>,
   OutputFits<typeof AxeResults, input.AxeResultsInput>,
   OutputFits<typeof Pa11yIssue, input.Pa11yIssueInput>,
+  OutputFits<typeof Pa11yInput, input.Pa11yInput>,
 ];
 
 /** A part has nothing but its pages (other members are ignored). */

@@ -2,7 +2,9 @@ import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
 import { CONFORMANCE_LEVELS, EDITIONS } from '../../domain/vpat/editions.js';
 import { WCAG_LEVELS, WCAG_VERSIONS } from '../../domain/catalog/wcag.js';
 import { SiteId, Timestamp } from '../common.js';
-import { z } from '../zod.js';
+import { z, type OutputIs } from '../zod.js';
+import type * as act from '../../domain/catalog/act-relations.js';
+import type * as report from '../../domain/vpat/report.js';
 
 export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceLevel', {
   description:
@@ -283,3 +285,13 @@ export const VpatFormatQuery = z.object({
         'or `pdf` (a tagged, accessible PDF).',
     }),
 });
+
+// The domain's types (named alike) are what these schemas produce, exactly.
+type _DomainTypes = [
+  OutputIs<typeof RelatedFailure, act.RelatedFailure>,
+  OutputIs<typeof AppliedOverride, report.AppliedOverride>,
+  OutputIs<typeof CriterionEvidence, report.CriterionEvidence>,
+  OutputIs<typeof ReportCriterion, report.ReportCriterion>,
+  OutputIs<typeof ProductContact, report.ProductContact>,
+  OutputIs<typeof VpatReport, report.VpatReport>,
+];

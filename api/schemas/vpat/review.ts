@@ -1,6 +1,7 @@
 import { ConformanceLevel, AppliedOverride, Text } from './reports.js';
 import { PageQuery, SiteId, Timestamp, pageOf } from '../common.js';
-import { z } from '../zod.js';
+import { z, type FitsSchema } from '../zod.js';
+import type * as diff from '../../domain/vpat/diff.js';
 
 export const ReviewDecision = z
   .object({
@@ -18,6 +19,7 @@ export const ReviewDecision = z
   })
   .strict()
   .openapi('VpatReviewDecision');
+export type ReviewDecision = z.infer<typeof ReviewDecision>;
 
 export const ReviewBody = z
   .object({
@@ -107,3 +109,6 @@ export const VpatListItem = z
   .openapi('VpatListItem');
 
 export const VpatList = pageOf(VpatListItem, 'VpatList');
+
+// The domain's diff (named alike) is valid output of this schema.
+type _DomainTypes = [FitsSchema<diff.VpatDiff, typeof VpatDiff>];

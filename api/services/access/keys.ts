@@ -11,8 +11,8 @@ import {
   insertKey,
   listKeys,
   markReplaced,
-  revokeKey as storeRevoke,
-  updateKey as storeUpdate,
+  writeKeyRevoked as storeRevoke,
+  writeKeyChanges as storeUpdate,
   type ApiKeyRecord,
 } from '../../store/access/keys.js';
 import type { Knex } from 'knex';

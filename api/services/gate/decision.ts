@@ -1,9 +1,4 @@
-import {
-  chooseBaseline,
-  chooseHeadScan,
-  type BaselineChoice,
-  type ScanRef,
-} from '../../domain/gate/baseline.js';
+import { describeBaseline, type BaselineChoice, type ScanRef } from '../../domain/gate/baseline.js';
 import { evaluateGate, type GateEvaluation } from '../../domain/gate/evaluation.js';
 import type { IssueColumns } from '../../domain/gate/issues.js';
 import type { AppliedGateSettings } from '../../domain/gate/settings.js';
@@ -16,9 +11,8 @@ import type { ApiContext } from '../../context.js';
 import type { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
   addWaiverFields,
+  findGateScans,
   issueDetails,
-  latestOnBranchBefore,
-  latestScanForSha,
   scanIssues,
   scanPages,
   type GatePageRow,
@@ -139,29 +133,21 @@ async function matchSides(
 }
 
 async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
-  // The store narrows the candidates in SQL; the domain rules decide. A baseline named by its sha is
-  // looked up beside the head scan: it does not depend on it (one round trip instead of two).
-  const [latest, named] = await Promise.all([
-    latestScanForSha(ctx.db, org, input.siteId, input.sha),
-    input.baseline_sha ? latestScanForSha(ctx.db, org, input.siteId, input.baseline_sha) : undefined,
-  ]);
-  const headScan = chooseHeadScan(latest ? [latest] : [], input.sha);
-  if (!headScan) return { headScan: null, baseline: null };
-  const candidate = input.baseline_sha
-    ? named
-    : await latestOnBranchBefore(
-        ctx.db,
-        { org, siteId: input.siteId, branch: site.baseBranch },
-        headScan.createdAt,
-        headScan.sha,
-      );
-  const baseline = chooseBaseline({
-    head: headScan,
+  const found = await findGateScans(ctx.db, {
+    org,
+    siteId: input.siteId,
+    sha: input.sha,
     baselineSha: input.baseline_sha,
     baseBranch: site.baseBranch,
-    candidates: candidate ? [candidate] : [],
   });
-  return { headScan, baseline };
+  if (!found.head) return { headScan: null, baseline: null };
+  const baseline = describeBaseline({
+    head: found.head,
+    baselineSha: input.baseline_sha,
+    baseBranch: site.baseBranch,
+    scan: found.baseline ?? null,
+  });
+  return { headScan: found.head, baseline };
 }
 
 export async function decideGate(

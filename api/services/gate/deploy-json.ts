@@ -1,6 +1,6 @@
 import { domainErrors } from '../../domain/errors.js';
 import type { ApiContext } from '../../context.js';
-import { deployVersion, findDeploy, findDeployVersion } from '../../store/gate/deploys.js';
+import { deployVersion, readDeploy, findDeployVersion } from '../../store/gate/deploys.js';
 import { present } from './deploy-view.js';
 
 /**
@@ -65,7 +65,7 @@ export async function deployJson(ctx: ApiContext, org: string, id: string): Prom
   }
   const kept = texts.get(key);
   if (kept?.version === version) return kept.text;
-  const record = await findDeploy(ctx.db, org, id);
+  const record = await readDeploy(ctx.db, org, id);
   if (!record) throw domainErrors.notFound('deploy event');
   const text = JSON.stringify(present(record));
   texts.set(key, { version: deployVersion(record), text });

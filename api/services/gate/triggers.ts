@@ -7,7 +7,7 @@ import type { DeployEvent } from '../../domain/gate/deploy-event.js';
 import { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
   findDeployAnyOrg,
-  findDeploy as findStoredDeploy,
+  readDeploy as findStoredDeploy,
   insertDeploy,
   type DeployRecord,
 } from '../../store/gate/deploys.js';

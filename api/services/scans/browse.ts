@@ -18,8 +18,6 @@ import {
 } from '../../store/scans/scans.js';
 import { scanWaivers } from './scans.js';
 
-export type { IssueCursor, IssueFilter } from '../../store/scans/browse.js';
-
 export interface BrowsedIssue extends ScanIssueRecord {
   /** The active waiver that covers it now (the same live view as `GET /api/v1/scans/:id`). */
   waiverId: string | null;

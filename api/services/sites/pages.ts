@@ -52,5 +52,3 @@ export async function changeSiteSettings(
   await requireSite(ctx, org, siteId);
   return configureSite(ctx, org, siteId, patch);
 }
-
-export type { ScanRecord, SiteRecord, WaiverRecord };

@@ -3,19 +3,13 @@ import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isUndecided } from '../../domain/vpat/derive.js';
 import { diffReports, type VpatDiff } from '../../domain/vpat/diff.js';
-import { catalogRowIds, editionCatalog, type Conformance } from '../../domain/vpat/editions.js';
+import { catalogRowIds, editionCatalog } from '../../domain/vpat/editions.js';
 import { carriedOverride, type OverrideRecord, type VpatReport } from '../../domain/vpat/report.js';
 import { findEvidenceScan } from '../../store/vpat/evidence.js';
 import { findReport } from '../../store/vpat/reports.js';
 import { assembleReport } from './assemble.js';
 import { saveReport, type ReportAuthor } from './reports.js';
-
-export interface ReviewDecision {
-  criterion: string;
-  conformance?: Conformance;
-  confirm?: boolean;
-  remarks: string;
-}
+import type { ReviewDecision } from '../../schemas/vpat/review.js';
 
 export interface ReviewInput {
   author: string;

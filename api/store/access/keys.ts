@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../domain/access/api-key.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 import { StatementBatcher } from './statement-batcher.js';
 
 export interface ApiKeyRecord {
@@ -114,19 +114,14 @@ export async function listKeys(
   limit: number,
   after?: { createdAt: string; id: string },
 ): Promise<ApiKeyRecord[]> {
-  const q = db<Row>('api_keys').orderBy([
-    { column: 'created_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ]);
+  const q = db<Row>('api_keys');
   if (org !== undefined) q.where({ org });
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
-  return (await q.limit(limit)).map(fromRow);
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
+  return (await q).map(fromRow);
 }
 
 /** Changes a key that is not revoked; false when there is none such. */
-export async function updateKey(db: Knex, id: string, changes: KeyChanges): Promise<boolean> {
+export async function writeKeyChanges(db: Knex, id: string, changes: KeyChanges): Promise<boolean> {
   const set: Partial<Row> = {};
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.scopes !== undefined) set.scopes = JSON.stringify(changes.scopes);
@@ -154,7 +149,7 @@ export async function markReplaced(
 }
 
 /** Returns false when the key does not exist or was already revoked. */
-export async function revokeKey(db: Knex, id: string, at: string): Promise<boolean> {
+export async function writeKeyRevoked(db: Knex, id: string, at: string): Promise<boolean> {
   return (await db<Row>('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: at })) > 0;
 }
 

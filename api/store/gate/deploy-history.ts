@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 /** One deploy event as a line of a site's gate history (the full record is read by id). */
 export interface DeploySummaryRecord {
@@ -72,16 +72,9 @@ export async function listDeploySummaries(
 ): Promise<DeploySummaryRecord[]> {
   const q = db('deploys')
     .where({ org })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit)
     .select(...COLUMNS);
   if (filter.siteId !== undefined) q.andWhere('site_id', filter.siteId);
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
   return ((await q) as Row[]).map(fromRow);
 }
 

@@ -159,7 +159,7 @@ export async function insertDeploy(db: Knex | Knex.Transaction, d: DeployRecord)
   await db('deploys').insert(toRow(d));
 }
 
-export async function findDeploy(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
+export async function readDeploy(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
   // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
   if (!isNulFree(id)) return undefined;
   const row = (await db('deploys').where({ org, id }).first()) as Row | undefined;

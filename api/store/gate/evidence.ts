@@ -55,8 +55,28 @@ const newestFirst = [
   { column: 'id', order: 'desc' as const },
 ];
 
+/**
+ * The two scans a gate decision compares, the one statement of which they are: the head is the latest
+ * complete scan of the site with that sha (a re-run of CI supersedes earlier ones); the baseline is the
+ * latest scan of `baselineSha` when one is named (none if that commit has no scan), else the latest scan
+ * on the base branch created before the head scan whose sha is not the head's. A named baseline is looked
+ * up beside the head (one round trip instead of two).
+ */
+export async function findGateScans(
+  db: Knex,
+  q: { org: string; siteId: string; sha: string; baselineSha?: string; baseBranch: string },
+): Promise<{ head: ScanRef | undefined; baseline: ScanRef | undefined }> {
+  const [head, named] = await Promise.all([
+    latestScanForSha(db, q.org, q.siteId, q.sha),
+    q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
+  ]);
+  if (!head || q.baselineSha) return { head, baseline: named };
+  const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
+  return { head, baseline: await latestOnBranchBefore(db, scope, head.createdAt, head.sha) };
+}
+
 /** The latest scan of the site with that sha (the head scan), if any. */
-export async function latestScanForSha(
+async function latestScanForSha(
   db: Knex,
   org: string,
   siteId: string,
@@ -71,7 +91,7 @@ export async function latestScanForSha(
 }
 
 /** The latest scan on `branch` created before `before`, whose sha is not `excludeSha` (none qualifies). */
-export async function latestOnBranchBefore(
+async function latestOnBranchBefore(
   db: Knex,
   scope: { org: string; siteId: string; branch: string },
   before: string,

@@ -51,8 +51,8 @@ function toMatchRows(rows: unknown[][]): MatchRow[] {
  * PostgreSQL. The ids go through `array(select unnest(…))`: given the array itself, the planner sees
  * 10,000 ids and filters the whole table (or the scan's rows) by them; not knowing the count, it looks
  * them up by primary key. The rows come back as one string of fields (unit separator) and records
- * (record separator), cheaper to build than json_agg of json_build_array: for 9,500 ids of a 50,000-issue
- * scan, 21 ms → 10 in the database, the driver's CPU the same. A null selector or HTML is an empty
+ * (record separator), cheaper to build than json_agg of json_build_array (bench/README.md, "Figures behind
+ * the code"). A null selector or HTML is an empty
  * field, any other value is prefixed by `=`. The HTML is cut only when it may be longer than the
  * prefix (substr counts characters). A field holding a separator would change the count of records
  * or of fields (checked against count(*)): then the rows are read as JSON.
@@ -60,7 +60,7 @@ function toMatchRows(rows: unknown[][]): MatchRow[] {
 async function pgMatchDetails(db: Knex, scanId: string, ids: readonly number[]): Promise<MatchRow[]> {
   const html = `case when octet_length(html) <= ${HTML_PREFIX} then html else substr(html, 1, ${HTML_PREFIX}) end`;
   // The ids as one comma-separated string: the driver (and knex's check of the bindings) would
-  // otherwise walk an array of 10,000 numbers (1.3 ms less CPU per 10,000 here, the database's time the same).
+  // otherwise walk an array of thousands of numbers.
   const where = "id = any(array(select unnest(string_to_array(?, ',')::bigint[]))) and scan_id || '' = ?";
   const bindings = [ids.join(','), scanId];
   const row = await db('scan_issues')

@@ -4,8 +4,8 @@ import { dialectOf } from '../db.js';
 /**
  * PostgreSQL only: the deploy gate's read of a scan, written once when the scan completes
  * (store/scans/gate-columns.ts says why, and why not on SQLite). Stored uncompressed: hexadecimal
- * fingerprints hardly compress, and trying to compress 3 MB on every completion cost 80 ms more than
- * building the value. Removed with its scan (the foreign key cascades). Scans completed before this
+ * fingerprints hardly compress, and compressing them on every completion cost more than building the
+ * value (bench/README.md). Removed with its scan (the foreign key cascades). Scans completed before this
  * migration have no row and are read as before.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -9,11 +9,11 @@ import { dialectOf } from '../db.js';
  *
  * On PostgreSQL the values are stored once, in the transaction that completes the scan (a complete
  * scan's issues never change), and read on every trigger that compares it: as its head, and far more
- * often as its baseline. Aggregating the 50,000 rows of a scan cost PostgreSQL 35–45 ms on each
- * trigger (each row is fetched from the table, and the fingerprint is its last column); reading the
- * stored values costs about 10, and storing them adds about 45 ms to the scan's completion. SQLite
- * aggregates in-process, without a round trip per row, and keeps the aggregate: stored, the values
- * raised the peak memory of completing a 25 MB scan by about 10 MB (bench/suites/10-ingest.ts).
+ * often as its baseline. Aggregating a scan's rows costs PostgreSQL far more on each trigger (each row
+ * is fetched from the table, and the fingerprint is its last column) than reading the stored values,
+ * and storing them costs once, at completion. SQLite aggregates in-process, without a round trip per
+ * row, and keeps the aggregate: stored, the values only raised the peak memory of completing a scan.
+ * The figures are in bench/README.md ("Figures behind the code").
  */
 
 export interface GateColumnsText {

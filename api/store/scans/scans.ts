@@ -4,7 +4,7 @@ import type { Impact } from '../../domain/impact.js';
 import { type IssueKind } from '../../domain/impact.js';
 import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
 import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 /**
  * The scan aggregate: one `scans` row, its pages and its issues (written by writes.ts). Reads here
@@ -193,19 +193,11 @@ export async function listScans(
   limit: number,
   after?: { createdAt: string; id: string },
 ): Promise<ScanRecord[]> {
-  const q = db<ScanRow>('scans')
-    .where({ org, status: 'complete' })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit);
+  const q = db<ScanRow>('scans').where({ org, status: 'complete' });
   if (filter.siteId !== undefined) q.andWhere('site_id', filter.siteId);
   if (filter.sha !== undefined) q.andWhere('sha', filter.sha);
   if (filter.branch !== undefined) q.andWhere('branch', filter.branch);
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
   return (await q).map(scanFromRow);
 }
 

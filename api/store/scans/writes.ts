@@ -119,9 +119,9 @@ const UNNEST_SQL =
   ISSUE_COLUMNS.map(([, type]) => `?::${type}[]`).join(', ') +
   ')';
 /**
- * Rows per PostgreSQL statement. 5,000 cost the same CPU per scan as 500 but kept ten times the rows
- * (and their array parameters) alive, one batch in flight and one being prepared: a 24.7 MB scan
- * grew the server's peak RSS by 97 MB (3.9× the body) against 67 MB (2.7×) with 500.
+ * Rows per PostgreSQL statement. Larger batches cost the same CPU per scan but keep more rows (and their
+ * array parameters) alive, one batch in flight and one being prepared, and raise the peak memory of an
+ * ingest (bench/README.md, "Figures behind the code").
  */
 const PG_ROWS_PER_INSERT = 500;
 
@@ -149,7 +149,7 @@ const valuesSql = (rows: number) =>
   `insert into scan_issues (${COLUMN_LIST}) values ` + new Array(rows).fill(VALUES_TUPLE).join(', ');
 /**
  * Issues per SQLite statement: as fast as 500 (its compound-select limit) with runs queued, and a
- * batch's rows die young: with 500, a 24.7 MB scan grew the server's peak RSS by 3.0–3.2× the body.
+ * batch's rows die young, which keeps an ingest's peak memory lower (bench/README.md).
  */
 const SQLITE_ISSUES = 100;
 const FULL_BATCH_SQL = valuesSql(SQLITE_ISSUES);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ReportStatus, VpatReport } from '../../domain/vpat/report.js';
 import { dialectOf } from '../db.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 interface Row {
   id: string;
@@ -95,16 +95,8 @@ export async function listReports(
   limit: number,
   after?: { createdAt: string; id: string },
 ): Promise<VpatListRecord[]> {
-  const q = db<Row>('vpat_reports')
-    .where({ org, site_id: siteId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit);
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
+  const q = db<Row>('vpat_reports').where({ org, site_id: siteId });
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
   const rows = await q.select(
     'id',
     'site_id',

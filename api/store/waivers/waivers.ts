@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { isNulFree } from '../../domain/text-truncation.js';
 import type { WaiverRule } from '../../domain/waivers/match.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 /** A waiver as stored: the gate's rule plus who made it, for which site, why and who revoked it. */
 export interface WaiverRecord extends WaiverRule {
@@ -116,11 +116,6 @@ export async function selectWaivers(
 ): Promise<WaiverRecord[]> {
   const q = db('waivers')
     .where({ org })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit)
     .select(...COLUMNS);
   if (filter.siteId) q.andWhere('site_id', filter.siteId);
   if (filter.active === true) {
@@ -132,9 +127,7 @@ export async function selectWaivers(
       w.whereNotNull('revoked_at').orWhere('expires_at', '<=', filter.now);
     });
   }
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
   return ((await q) as Row[]).map(fromRow);
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../../domain/ids.js';
 import { insertInChunks } from '../db.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
@@ -20,6 +20,45 @@ export interface AttemptRecord {
   durationMs: number;
   attemptedAt: string;
   nextAttemptAt: string | null;
+}
+
+/** An attempt's fields and their columns: the one map both the write and the read go through. */
+const ATTEMPT_COLUMNS = {
+  deliveryId: 'delivery_id',
+  subscriptionId: 'subscription_id',
+  messageId: 'message_id',
+  eventType: 'event_type',
+  attempt: 'attempt',
+  outcome: 'outcome',
+  responseStatus: 'response_status',
+  responseExcerpt: 'response_excerpt',
+  error: 'error',
+  durationMs: 'duration_ms',
+  attemptedAt: 'attempted_at',
+  nextAttemptAt: 'next_attempt_at',
+} as const satisfies Record<Exclude<keyof AttemptRecord, 'id'>, string>;
+
+type AttemptRow = { id: number | string } & {
+  [K in keyof typeof ATTEMPT_COLUMNS as (typeof ATTEMPT_COLUMNS)[K]]: AttemptRecord[K] | string;
+};
+
+/** PostgreSQL answers bigint columns as strings: these fields are read back as numbers. */
+const NUMERIC: ReadonlySet<string> = new Set(['attempt', 'responseStatus', 'durationMs']);
+
+/** The row of one attempt, for `org`. */
+export function attemptRow(org: string, a: Omit<AttemptRecord, 'id'>): Record<string, unknown> {
+  const row: Record<string, unknown> = { org };
+  for (const [field, column] of Object.entries(ATTEMPT_COLUMNS)) row[column] = a[field as keyof typeof a];
+  return row;
+}
+
+function attemptFromRow(r: AttemptRow): AttemptRecord {
+  const fields: Record<string, unknown> = { id: Number(r.id) };
+  for (const [field, column] of Object.entries(ATTEMPT_COLUMNS)) {
+    const v = r[column];
+    fields[field] = v !== null && NUMERIC.has(field) ? Number(v) : v;
+  }
+  return fields as unknown as AttemptRecord;
 }
 
 /**
@@ -108,30 +147,8 @@ export async function listAttempts(
   limit: number,
   after?: { attemptedAt: string; id: number },
 ): Promise<AttemptRecord[]> {
-  const q = db('webhook_attempts')
-    .where({ org, subscription_id: subscriptionId })
-    .orderBy([
-      { column: 'attempted_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit);
-  if (after) {
-    olderThan(q, 'attempted_at', after.attemptedAt, after.id);
-  }
-  const rows = (await q) as Array<Record<string, unknown>>;
-  return rows.map((r) => ({
-    id: Number(r.id),
-    deliveryId: String(r.delivery_id),
-    subscriptionId: String(r.subscription_id),
-    messageId: String(r.message_id),
-    eventType: String(r.event_type),
-    attempt: Number(r.attempt),
-    outcome: r.outcome as AttemptOutcome,
-    responseStatus: r.response_status === null ? null : Number(r.response_status),
-    responseExcerpt: (r.response_excerpt as string | null) ?? null,
-    error: (r.error as string | null) ?? null,
-    durationMs: Number(r.duration_ms),
-    attemptedAt: String(r.attempted_at),
-    nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
-  }));
+  const q = db('webhook_attempts').where({ org, subscription_id: subscriptionId });
+  newestFirst(q, 'attempted_at', limit, after && { at: after.attemptedAt, id: after.id });
+  const rows = await q.select<AttemptRow[]>('id', ...Object.values(ATTEMPT_COLUMNS));
+  return rows.map(attemptFromRow);
 }

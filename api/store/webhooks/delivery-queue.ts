@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db.js';
-import type { AttemptRecord, DeliveryStatus } from './deliveries.js';
+import { attemptRow, type AttemptRecord, type DeliveryStatus } from './deliveries.js';
 
 /** A due delivery claimed by one worker, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -112,21 +112,7 @@ export async function recordAttempt(db: Knex, workerId: string, a: AttemptResult
         updated_at: a.attemptedAt,
       });
     if (updated === 0) return false;
-    await trx('webhook_attempts').insert({
-      delivery_id: a.deliveryId,
-      subscription_id: a.subscriptionId,
-      org: a.org,
-      message_id: a.messageId,
-      event_type: a.eventType,
-      attempt: a.attempt,
-      outcome: a.outcome,
-      response_status: a.responseStatus,
-      response_excerpt: a.responseExcerpt,
-      error: a.error,
-      duration_ms: a.durationMs,
-      attempted_at: a.attemptedAt,
-      next_attempt_at: a.nextAttemptAt,
-    });
+    await trx('webhook_attempts').insert(attemptRow(a.org, a));
     const sub = trx('webhook_subscriptions').where({ id: a.subscriptionId });
     if (a.subscription.kind === 'ok') {
       await sub.whereNotNull('failing_since').update({ failing_since: null, updated_at: a.attemptedAt });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db.js';
-import { olderThan } from '../keyset.js';
+import { newestFirst } from '../keyset.js';
 
 export type SubscriptionStatus = 'active' | 'disabled';
 
@@ -118,16 +118,8 @@ export async function listSubscriptions(
   limit: number,
   after?: { createdAt: string; id: string },
 ): Promise<SubscriptionRecord[]> {
-  const q = db<Row>('webhook_subscriptions')
-    .where({ org })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit);
-  if (after) {
-    olderThan(q, 'created_at', after.createdAt, after.id);
-  }
+  const q = db<Row>('webhook_subscriptions').where({ org });
+  newestFirst(q, 'created_at', limit, after && { at: after.createdAt, id: after.id });
   return (await q).map(fromRow);
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chooseBaseline, chooseHeadScan, type ScanRef } from '../../../api/domain/gate/baseline.js';
+import { describeBaseline, type ScanRef } from '../../../api/domain/gate/baseline.js';
 import { evaluateGate } from '../../../api/domain/gate/evaluation.js';
 import type { GateScanIssue } from '../../../api/domain/gate/issues.js';
 import {
@@ -64,77 +64,59 @@ function waiver(w: Partial<WaiverRule>): WaiverRule {
   };
 }
 
-describe('chooseHeadScan', () => {
-  const scans: ScanRef[] = [
-    { id: 'scn_a', sha: 'aaa1111', branch: 'feature', createdAt: '2026-11-20T10:00:00.000Z' },
-    { id: 'scn_b', sha: 'aaa1111', branch: 'feature', createdAt: '2026-11-20T11:00:00.000Z' },
-    { id: 'scn_c', sha: 'bbb2222', branch: 'feature', createdAt: '2026-11-20T12:00:00.000Z' },
-  ];
-  test('the latest scan with that sha (case-insensitive), or none', () => {
-    expect(chooseHeadScan(scans, 'AAA1111')?.id).toBe('scn_b');
-    expect(chooseHeadScan(scans, 'ccc3333')).toBeNull();
-  });
-});
-
-describe('chooseBaseline', () => {
+describe('describeBaseline', () => {
   const headScan: ScanRef = {
     id: 'scn_h',
     sha: 'feed000',
     branch: 'feature',
     createdAt: '2026-11-20T12:00:00.000Z',
   };
-  const candidates: ScanRef[] = [
-    { id: 'scn_m1', sha: 'aaa0001', branch: 'main', createdAt: '2026-11-20T09:00:00.000Z' },
-    { id: 'scn_m2', sha: 'aaa0002', branch: 'main', createdAt: '2026-11-20T10:00:00.000Z' },
-    // Same sha as the head, on main: not a baseline (it would compare the commit with itself).
-    { id: 'scn_m3', sha: 'feed000', branch: 'main', createdAt: '2026-11-20T11:00:00.000Z' },
-    // After the head scan: not a baseline.
-    { id: 'scn_m4', sha: 'aaa0004', branch: 'main', createdAt: '2026-11-20T13:00:00.000Z' },
-    { id: 'scn_f', sha: 'bbb0001', branch: 'feature', createdAt: '2026-11-20T11:30:00.000Z' },
-    headScan,
-  ];
+  const found: ScanRef = {
+    id: 'scn_m2',
+    sha: 'aaa0002',
+    branch: 'main',
+    createdAt: '2026-11-20T10:00:00.000Z',
+  };
 
   test('baseline_sha wins when given', () => {
-    const c = chooseBaseline({ head: headScan, baselineSha: 'BBB0001', baseBranch: 'main', candidates });
-    expect(c).toMatchObject({ strategy: 'baseline_sha', scan: { id: 'scn_f' } });
+    const c = describeBaseline({ head: headScan, baselineSha: 'BBB0001', baseBranch: 'main', scan: found });
+    expect(c).toMatchObject({ strategy: 'baseline_sha', scan: { id: 'scn_m2' } });
+    expect(c.reason).toBe('The latest scan of baseline_sha bbb0001, as the request asked.');
   });
 
   test('an unknown baseline_sha means no baseline (never a silent substitute)', () => {
-    const c = chooseBaseline({ head: headScan, baselineSha: 'ccc0000', baseBranch: 'main', candidates });
+    const c = describeBaseline({ head: headScan, baselineSha: 'ccc0000', baseBranch: 'main', scan: null });
     expect(c.scan).toBeNull();
     expect(c.strategy).toBe('baseline_sha');
     expect(c.reason).toMatch(/no scan/);
   });
 
-  test('else the latest earlier scan on the base branch with another sha', () => {
-    const c = chooseBaseline({ head: headScan, baseBranch: 'main', candidates });
+  test('else the latest earlier scan on the base branch, named in the reason', () => {
+    const c = describeBaseline({ head: headScan, baseBranch: 'main', scan: found });
     expect(c).toMatchObject({ strategy: 'base_branch', scan: { id: 'scn_m2' } });
-  });
-
-  test('the base branch is the site setting', () => {
-    const c = chooseBaseline({ head: headScan, baseBranch: 'feature', candidates });
-    expect(c).toMatchObject({ strategy: 'base_branch', scan: { id: 'scn_f' } });
+    expect(c.reason).toMatch(/base branch "main"/);
   });
 
   test('a baseline fingerprinted with another version is still used, and the reason says so', () => {
-    const c = chooseBaseline({
+    const c = describeBaseline({
       head: { ...headScan, fingerprintVersion: 2 },
       baseBranch: 'main',
-      candidates: candidates.map((x) => ({ ...x, fingerprintVersion: 1 })),
+      scan: { ...found, fingerprintVersion: 1 },
     });
     expect(c.scan?.id).toBe('scn_m2');
     expect(c.reason).toMatch(/version 1 and this commit's with version 2/);
-    const same = chooseBaseline({
+    const same = describeBaseline({
       head: { ...headScan, fingerprintVersion: 1 },
       baseBranch: 'main',
-      candidates: candidates.map((x) => ({ ...x, fingerprintVersion: 1 })),
+      scan: { ...found, fingerprintVersion: 1 },
     });
     expect(same.reason).not.toMatch(/version/);
   });
 
   test('else none', () => {
-    const c = chooseBaseline({ head: headScan, baseBranch: 'develop', candidates });
+    const c = describeBaseline({ head: headScan, baseBranch: 'develop', scan: null });
     expect(c).toMatchObject({ strategy: 'none', scan: null });
+    expect(c.reason).toMatch(/every issue counts as new/);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { IssueFilter, ScanBrowse } from '../../../services/scans/browse.js';
+import type { ScanBrowse } from '../../../services/scans/browse.js';
 import { markup, type Html } from '../../html.js';
 import { IMPACTS } from '../../../domain/impact.js';
 
@@ -6,7 +6,7 @@ import { IMPACTS } from '../../../domain/impact.js';
 export const PAGE_SELECT_MAX = 100;
 
 /** The GET form that narrows the issues; it works without script and keeps its state in the address. */
-export function scanFilters(b: ScanBrowse, f: IssueFilter): Html {
+export function scanFilters(b: ScanBrowse, f: ScanBrowse['filter']): Html {
   const rules = [...new Set(b.groups.map((g) => g.rule))].sort();
   if (f.rule && !rules.includes(f.rule)) rules.unshift(f.rule);
   const pageField =

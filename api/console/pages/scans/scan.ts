@@ -1,19 +1,17 @@
 import type { Request, Response } from 'express';
 import type { ApiContext } from '../../../context.js';
-import {
-  browseScan,
-  type BrowsedIssue,
-  type IssueFilter,
-  type ScanBrowse,
-} from '../../../services/scans/browse.js';
+import { browseScan, type BrowsedIssue, type ScanBrowse } from '../../../services/scans/browse.js';
 import { markup, type Html } from '../../html.js';
 import { layout } from '../../layout.js';
 import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { decodePageCursor, encodePageCursor } from '../../views/cursor.js';
-import { impactBadge, plural, shortSha, tableWrap, when } from '../../views/parts.js';
+import { impactBadge, readableCount, shortSha, tableWrap, when } from '../../views/parts.js';
 import { IMPACTS } from '../../../domain/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
+
+/** What the scan page filters by: the browse service's filter. */
+type Filter = ScanBrowse['filter'];
 
 export const ISSUES_PER_PAGE = 50;
 /** Pages listed at once (those with the most issues); the page filter reaches every page. */
@@ -21,7 +19,7 @@ const PAGES_LISTED = 50;
 
 const IMPACT_FILTERS = [...IMPACTS, 'unknown'] as const;
 
-export function filterOf(req: Request): IssueFilter {
+export function filterOf(req: Request): Filter {
   const q = req.query;
   const impact = IMPACT_FILTERS.find((i) => i === q.impact);
   const rule = typeof q.rule === 'string' && q.rule.length > 0 && q.rule.length <= 200 ? q.rule : undefined;
@@ -29,7 +27,7 @@ export function filterOf(req: Request): IssueFilter {
   return { impact, rule, pageIndex: page };
 }
 
-export function filterQuery(f: IssueFilter, extra: Record<string, string> = {}): string {
+export function filterQuery(f: Filter, extra: Record<string, string> = {}): string {
   const p = new URLSearchParams();
   if (f.impact) p.set('impact', f.impact);
   if (f.rule) p.set('rule', f.rule);
@@ -39,7 +37,7 @@ export function filterQuery(f: IssueFilter, extra: Record<string, string> = {}):
   return s ? `?${s}` : '';
 }
 
-function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
+function pagesTable(b: ScanBrowse, f: Filter): Html {
   const listed = [...b.pages]
     .sort((x, y) => y.issueCount - x.issueCount || x.index - y.index)
     .slice(0, PAGES_LISTED);
@@ -81,7 +79,7 @@ function pagesTable(b: ScanBrowse, f: IssueFilter): Html {
   )}`;
 }
 
-function groupsTable(b: ScanBrowse, f: IssueFilter): Html {
+function groupsTable(b: ScanBrowse, f: Filter): Html {
   if (b.groups.length === 0) return markup`<p>No issues match these filters.</p>`;
   return tableWrap(
     'Issues by rule',
@@ -159,7 +157,7 @@ function issueItem(i: BrowsedIssue, pageUrl: string): Html {
   </li>`;
 }
 
-function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
+function issueList(b: ScanBrowse, f: Filter, shown: BrowsedIssue[]): Html {
   const urls = new Map([...b.pageOf].map(([index, p]) => [index, p.url]));
   const byRule = new Map<string, BrowsedIssue[]>();
   for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
@@ -167,7 +165,7 @@ function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
     ([rule, issues]) =>
       markup`<section aria-labelledby=${`rule-${rule}`}>
         <h3 id=${`rule-${rule}`}>
-          ${rule} <span class="muted">(${plural(issues.length, 'issue')} on this screen)</span>
+          ${rule} <span class="muted">(${readableCount(issues.length, 'issue')} on this screen)</span>
         </h3>
         <ol class="issues">
           ${issues.map((i) => issueItem(i, urls.get(i.pageIndex) ?? ''))}
@@ -176,7 +174,7 @@ function issueList(b: ScanBrowse, f: IssueFilter, shown: BrowsedIssue[]): Html {
   )}`;
 }
 
-function pager(f: IssueFilter, cursor: string | null, continued: boolean): Html | null {
+function pager(f: Filter, cursor: string | null, continued: boolean): Html | null {
   if (!cursor && !continued) return null;
   return markup`<nav class="pager" aria-label="Issue pages">
     ${continued ? markup`<a href=${`${filterQuery(f)}#issues`}>First issues</a>` : null}
@@ -223,7 +221,7 @@ export function scanPage(ctx: ApiContext) {
         <dd>${s.url}</dd>
         <dt>Found</dt>
         <dd>
-          ${plural(s.issueCount, 'issue')} on ${plural(s.pageCount, 'page')}:
+          ${readableCount(s.issueCount, 'issue')} on ${readableCount(s.pageCount, 'page')}:
           ${IMPACTS.map((i) => markup` ${impactBadge(i)} ${s.summary.by_impact[i]}`)}
         </dd>
       </dl>

@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import { PatchSiteBody } from '../../../schemas/sites/sites.js';
-import type { SiteRecord } from '../../../services/sites/pages.js';
+import type { requireSite } from '../../../services/sites/pages.js';
+
+type Site = Awaited<ReturnType<typeof requireSite>>;
 import { markup, type Html } from '../../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 import { field } from '../../guard.js';
@@ -22,14 +24,14 @@ const RETENTION = [
 export type SettingsValues = Record<string, string>;
 
 /** One line for the site's facts: every period, and what is never removed. */
-export function retentionSummary(r: SiteRecord['retention']): string {
+export function retentionSummary(r: Site['retention']): string {
   return (
     `base branch scans ${r.baseBranchDays} days, other scans ${r.otherBranchDays} days, ` +
     `gate decisions ${r.deployDays} days; reports, and the scans they or kept decisions use, are kept`
   );
 }
 
-export function settingsValues(site: SiteRecord): SettingsValues {
+export function settingsValues(site: Site): SettingsValues {
   const g = site.gate ?? {};
   const v: SettingsValues = {
     name: site.name ?? '',

@@ -4,14 +4,7 @@ import { waiverState } from '../../../domain/waivers/match.js';
 import { nowIso } from '../../../domain/ids.js';
 import type { ApiContext } from '../../../context.js';
 import { deployHistory, siteTrend } from '../../../services/sites/history.js';
-import {
-  changeSiteSettings,
-  requireSite,
-  siteScans,
-  siteWaivers,
-  type ScanRecord,
-  type WaiverRecord,
-} from '../../../services/sites/pages.js';
+import { changeSiteSettings, requireSite, siteScans, siteWaivers } from '../../../services/sites/pages.js';
 import type { DeploySummary } from '../../../schemas/gate/deploy-history.js';
 import { markup, type Html } from '../../html.js';
 import { layout } from '../../layout.js';
@@ -29,6 +22,9 @@ import {
   settingsValues,
   type SettingsValues,
 } from './site-settings.js';
+
+type ScanRow = Awaited<ReturnType<typeof siteScans>>[number];
+type WaiverRow = Awaited<ReturnType<typeof siteWaivers>>[number];
 
 const PER_TABLE = 20;
 
@@ -49,7 +45,7 @@ function historyTable(rows: DeploySummary[]): Html {
   );
 }
 
-function scansTable(rows: ScanRecord[]): Html {
+function scansTable(rows: ScanRow[]): Html {
   return dataTable(
     'Scans, newest first',
     ['When', 'Commit', 'Branch', num('Pages'), ...IMPACTS.map((i) => num(i)), num('Total')],
@@ -65,14 +61,14 @@ function scansTable(rows: ScanRecord[]): Html {
   );
 }
 
-function waiverScope(w: WaiverRecord): Html {
+function waiverScope(w: WaiverRow): Html {
   return markup`${w.fingerprint ? markup`issue <code>${w.fingerprint.slice(0, 12)}</code>` : null}
     ${w.selector ? markup` element <code>${w.selector}</code>` : null}
     ${w.urlPattern ? markup` pages <code>${w.urlPattern}</code>` : null}
     ${!w.fingerprint && !w.selector && !w.urlPattern ? 'every issue of the rule' : null}`;
 }
 
-function waiversTable(rows: WaiverRecord[]): Html {
+function waiversTable(rows: WaiverRow[]): Html {
   const now = nowIso();
   return dataTable(
     'Waivers, newest first',

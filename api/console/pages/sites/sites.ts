@@ -6,7 +6,7 @@ import { layout } from '../../layout.js';
 import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { sparkline } from '../../views/trend-chart.js';
-import { decisionBadge, impactBadge, plural, shortSha, when } from '../../views/parts.js';
+import { decisionBadge, impactBadge, readableCount, shortSha, when } from '../../views/parts.js';
 import { IMPACTS } from '../../../domain/impact.js';
 
 /** Sites per page of the overview. */
@@ -22,7 +22,7 @@ function siteCard(o: SiteOverview): Html {
     ${site.name ? markup`<p class="muted">${site.siteId}</p>` : null}
     ${
       latest
-        ? markup`<p>Latest scan of <code>${site.baseBranch}</code>: <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>, ${plural(latest.issues, 'issue')}</p>
+        ? markup`<p>Latest scan of <code>${site.baseBranch}</code>: <a href=${`/scans/${latest.scan_id}`}>${when(latest.created_at)}</a>, ${readableCount(latest.issues, 'issue')}</p>
             <ul class="legend">
               ${IMPACTS.map((i) => markup`<li>${impactBadge(i)} ${latest.by_impact[i]}</li>`)}
             </ul>`
@@ -31,7 +31,7 @@ function siteCard(o: SiteOverview): Html {
     ${sparkline(trend, `Total issues, last ${trend.length} scans`)}
     <p>Last gate decision: ${
       lastDeploy
-        ? markup`${decisionBadge(lastDeploy.passed)} <a href=${`/deploys/${lastDeploy.id}`}>commit ${shortSha(lastDeploy.sha)}</a> (${plural(lastDeploy.new_issues_total, 'new issue')})`
+        ? markup`${decisionBadge(lastDeploy.passed)} <a href=${`/deploys/${lastDeploy.id}`}>commit ${shortSha(lastDeploy.sha)}</a> (${readableCount(lastDeploy.new_issues_total, 'new issue')})`
         : 'none yet'
     }</p>
   </li>`;

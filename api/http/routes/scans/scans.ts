@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { IdParam } from '../../../schemas/common.js';
 import type { ScanWaiverLookup } from '../../../domain/waivers/scan-waivers.js';
 import { ingestScan, presentCreatedScan, scanWaivers } from '../../../services/scans/scans.js';
+import { presentScanIssue, presentScanListItem, presentScanPage } from '../../../services/scans/views.js';
 import { CreateScanBody, CreateScanHead, ScanListQuery } from '../../../schemas/scans/scans.js';
 import { CreatedScan, OpenScan, ScanDetail, ScanList } from '../../../schemas/scans/output.js';
 import { z } from '../../../schemas/zod.js';
@@ -12,7 +13,6 @@ import {
   listScanIssues,
   listScanPages,
   listScans,
-  type ScanIssueRecord,
   type ScanPageRecord,
   type ScanRecord,
 } from '../../../store/scans/scans.js';
@@ -20,46 +20,6 @@ import type { ApiContext } from '../../../context.js';
 import { newestFirstPage } from '../../pagination.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
-
-function presentListItem(s: ScanRecord) {
-  return {
-    ...presentCreatedScan(s),
-    engine: s.engine,
-    run_attempt: s.runAttempt,
-    fingerprint_version: s.fingerprintVersion,
-  };
-}
-
-function presentIssue(i: ScanIssueRecord, pageUrl: string, waiverId: string | null) {
-  return {
-    page_index: i.pageIndex,
-    page_url: pageUrl,
-    rule: i.rule,
-    impact: i.impact,
-    kind: i.kind,
-    message: i.message,
-    selector: i.selector,
-    html: i.html,
-    wcag: i.wcag,
-    help_url: i.helpUrl,
-    source: i.source,
-    fingerprint: i.fingerprint,
-    waiver_id: waiverId,
-  };
-}
-
-/** The API's page: the record's fields in their snake_case names and in this order. */
-function presentPage(p: ScanPageRecord) {
-  return {
-    index: p.index,
-    url: p.url,
-    normalized_url: p.normalizedUrl,
-    title: p.title,
-    final_url: p.finalUrl,
-    http_status: p.httpStatus,
-    issue_count: p.issueCount,
-  };
-}
 
 /** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
 const STREAM_BATCH = 2000;
@@ -87,9 +47,9 @@ async function streamScan(
 ) {
   const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
   const head = JSON.stringify({
-    ...presentListItem(scan),
+    ...presentScanListItem(scan),
     rules_run: scan.rulesRun,
-    pages: pages.map(presentPage),
+    pages: pages.map(presentScanPage),
   });
   res.status(200).type('application/json');
   await write(res, head.slice(0, -1) + ',"issues":[');
@@ -104,7 +64,7 @@ async function streamScan(
         .map((i) => {
           const waiverId = waiverOf(i);
           if (waiverId) waived++;
-          return JSON.stringify(presentIssue(i, pageUrls.get(i.pageIndex) ?? '', waiverId));
+          return JSON.stringify(presentScanIssue(i, pageUrls.get(i.pageIndex) ?? '', waiverId));
         })
         .join(',');
       await write(res, (first ? '' : ',') + text);
@@ -200,7 +160,7 @@ export function scanRoutes(ctx: ApiContext): AnyRoute[] {
               after,
             ),
           (s) => [s.createdAt, s.id],
-          presentListItem,
+          presentScanListItem,
         ),
     }),
   ];

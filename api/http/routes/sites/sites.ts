@@ -1,27 +1,9 @@
 import { PatchSiteBody, Site, SiteList, SiteParam, SitesQuery } from '../../../schemas/sites/sites.js';
 import { configureSite, findSite, listOrgSites } from '../../../services/sites/sites.js';
-import { type SiteRecord } from '../../../store/sites/sites.js';
+import { presentSite } from '../../../services/sites/views.js';
 import type { ApiContext } from '../../../context.js';
 import { decodeCursor, toPage } from '../../pagination.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
-
-export function presentSite(s: SiteRecord) {
-  return {
-    siteId: s.siteId,
-    name: s.name,
-    url: s.url,
-    repository: s.repository,
-    base_branch: s.baseBranch,
-    gate: s.gate,
-    retention: {
-      base_branch_days: s.retention.baseBranchDays,
-      other_branch_days: s.retention.otherBranchDays,
-      deploy_days: s.retention.deployDays,
-    },
-    created_at: s.createdAt,
-    updated_at: s.updatedAt,
-  };
-}
 
 export function siteRoutes(ctx: ApiContext): AnyRoute[] {
   return [

@@ -27,7 +27,8 @@ import {
 import type { ApiContext } from '../../../context.js';
 import { toPage } from '../../pagination.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
-import { keysetCursor, presentAttempt, presentSubscription } from './views.js';
+import { presentAttempt, presentSubscription } from '../../../services/webhooks/views.js';
+import { keysetCursor } from './cursor.js';
 
 const scheduled = (s: { messageId: string; deliveryId: string }) => ({
   status: 202,
