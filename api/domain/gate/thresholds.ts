@@ -1,6 +1,6 @@
 import { LIMIT_NAMES, type AppliedGateSettings, type ImpactKey, type LimitName } from './settings.js';
 import { type Impact } from '../impact.js';
-import { plural } from '../wording.js';
+import { plural } from '../text/wording.js';
 
 /** The thresholds of a gate decision checked against its counts, with the reasons a failure gives. */
 

@@ -11,7 +11,7 @@ import type {
   ScanLimits,
 } from './preparation.js';
 import { emptySummary, scanWarnings, type PageFacts, type ScanSummary, type ScanWarning } from './summary.js';
-import { replaceNul, truncateUtf8 } from '../text-truncation.js';
+import { replaceNul, truncateUtf8 } from '../text/truncation.js';
 import { normalizeUrl, pageKey } from '../url-normalisation.js';
 
 /**

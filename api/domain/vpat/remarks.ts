@@ -1,6 +1,6 @@
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { EvidenceFact, RuleRun } from './facts.js';
-import { plural } from '../wording.js';
+import { plural } from '../text/wording.js';
 
 /** The English sentences of a report row, written from the facts (facts.ts). Pure. */
 

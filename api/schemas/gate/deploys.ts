@@ -1,6 +1,6 @@
 import { CHECK_RUN_STATUSES } from '../../domain/github/check-run.js';
 import { IMPACTS } from '../../domain/impact.js';
-import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from './settings.js';
 import { z, type OutputIs } from '../zod.js';

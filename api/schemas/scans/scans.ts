@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import {
   CRITERION_ID,
   criteriaFromAxeTags,

@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text-truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import { isHttpUrl } from '../../domain/url-normalisation.js';
 import { branchName } from '../scans/scans.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from '../common.js';

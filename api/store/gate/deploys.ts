@@ -9,7 +9,7 @@ import type {
 import type { AppliedGateSettings } from '../../domain/gate/settings.js';
 import type { GateReason, ThresholdResult } from '../../domain/gate/thresholds.js';
 import type { CheckRunStatus } from '../../domain/github/check-run.js';
-import { isNulFree } from '../../domain/text-truncation.js';
+import { isNulFree } from '../../domain/text/truncation.js';
 
 type MatchField = 'match' | 'baseline_issue' | 'similarity' | 'evidence';
 

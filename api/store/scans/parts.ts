@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text-truncation.js';
+import { isNulFree } from '../../domain/text/truncation.js';
 import type { PageFacts } from '../../domain/scans/summary.js';
 import { normalizeUrl } from '../../domain/url-normalisation.js';
 import { dialectOf } from '../db.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text-truncation.js';
+import { isNulFree } from '../../domain/text/truncation.js';
 import type { Impact } from '../../domain/impact.js';
 import { type IssueKind } from '../../domain/impact.js';
 import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';

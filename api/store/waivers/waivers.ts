@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text-truncation.js';
+import { isNulFree } from '../../domain/text/truncation.js';
 import type { WaiverRule } from '../../domain/waivers/match.js';
 import { newestFirst } from '../keyset.js';
 
