@@ -7,6 +7,8 @@ const base = {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
+  // Says once per run which parts of the machine are missing, so which tests are skipped.
+  globalSetup: '<rootDir>/jest.global-setup.js',
   testTimeout: 30000,
 };
 
