@@ -7,17 +7,43 @@ import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwrigh
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(882);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(780);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
-process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+
+
+
+/** The version of the package this file belongs to: the nearest package.json above it that has one. */
+function packageVersion() {
+    for (let dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url));; dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir)) {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, 'package.json');
+        const version = node_fs__WEBPACK_IMPORTED_MODULE_0___default().existsSync(file)
+            ? JSON.parse(node_fs__WEBPACK_IMPORTED_MODULE_0___default().readFileSync(file, 'utf8')).version
+            : undefined;
+        if (typeof version === 'string')
+            return version;
+        if (node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir) === dir)
+            return 'unknown';
+    }
+}
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
+    process.stdout.write(`${packageVersion()}\n`);
+else
+    process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)(argv);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 882:
+/***/ 780:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31,9 +57,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 var promises_default = /*#__PURE__*/__nccwpck_require__.n(promises_namespaceObject);
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./action/api-error.ts
 class ApiError extends Error {
     kind;
@@ -324,9 +350,9 @@ class ApiClient {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_namespaceObject);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_);
 ;// CONCATENATED MODULE: external "playwright-core"
 var x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
@@ -743,8 +769,8 @@ function toSarif(findings, options) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(136);
 ;// CONCATENATED MODULE: ./scanner/axe.ts
 
 
@@ -756,7 +782,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * here, done by hand because the bundler rewrites `require`.
  */
 function axeDirectory() {
-    for (let dir = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));; dir = external_node_path_default().dirname(dir)) {
+    for (let dir = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));; dir = external_node_path_default().dirname(dir)) {
         const candidate = external_node_path_default().join(dir, 'node_modules', 'axe-core');
         if (external_node_fs_default().existsSync(external_node_path_default().join(candidate, 'axe.min.js')))
             return candidate;
@@ -982,7 +1008,7 @@ class LoginError extends Error {
     }
 }
 async function loadLoginScript(file) {
-    const href = (0,external_node_url_namespaceObject.pathToFileURL)(external_node_path_default().resolve(file)).href;
+    const href = (0,external_node_url_.pathToFileURL)(external_node_path_default().resolve(file)).href;
     // webpackIgnore: the bundle must load the user's module at run time, not try to bundle it.
     const mod = (await import(/* webpackIgnore: true */ href));
     const fn = typeof mod.default === 'function' ? mod.default : mod.login;
@@ -1178,6 +1204,7 @@ class UsageError extends Error {
     }
 }
 const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate --version
 
 Pages:
   --sitemap URL            a sitemap.xml or sitemap index
@@ -1693,6 +1720,27 @@ async function main(argv) {
     }
 }
 
+
+/***/ }),
+
+/***/ 24:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ })
 
