@@ -7,7 +7,13 @@ const base = {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
+  // Says once per run which parts of the machine are missing, so which tests are skipped.
+  globalSetup: '<rootDir>/jest.global-setup.js',
   testTimeout: 30000,
+  // Jest 30 "soft"-deletes what a test file left on the global scope and warns when it is touched later;
+  // nock's interceptors are, after the App's test files end. "off" keeps them, as Jest 29 did, without
+  // the warning.
+  testEnvironmentOptions: { globalsCleanup: 'off' },
 };
 
 export default {

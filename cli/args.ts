@@ -11,6 +11,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate --version
 
 Pages:
   --sitemap URL            a sitemap.xml or sitemap index

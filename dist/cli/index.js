@@ -7,17 +7,43 @@ import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwrigh
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(463);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(780);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
-process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+
+
+
+/** The version of the package this file belongs to: the nearest package.json above it that has one. */
+function packageVersion() {
+    for (let dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url));; dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir)) {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, 'package.json');
+        const version = node_fs__WEBPACK_IMPORTED_MODULE_0___default().existsSync(file)
+            ? JSON.parse(node_fs__WEBPACK_IMPORTED_MODULE_0___default().readFileSync(file, 'utf8')).version
+            : undefined;
+        if (typeof version === 'string')
+            return version;
+        if (node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir) === dir)
+            return 'unknown';
+    }
+}
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
+    process.stdout.write(`${packageVersion()}\n`);
+else
+    process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)(argv);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 463:
+/***/ 780:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31,10 +57,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 var promises_default = /*#__PURE__*/__nccwpck_require__.n(promises_namespaceObject);
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./client/errors.ts
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./action/api-error.ts
 class ApiError extends Error {
     kind;
     details;
@@ -46,7 +72,7 @@ class ApiError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./client/response.ts
+;// CONCATENATED MODULE: ./action/api-response.ts
 /** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
 function responseLinks(headers, resolve) {
     const location = headers.get('location');
@@ -72,25 +98,7 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./api/domain/retry-after.ts
-/**
- * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date, as milliseconds from `now`; null when
- * absent or unreadable. Read by the API client on the service's answers and by the webhook worker on a
- * receiver's.
- */
-function parseRetryAfter(value, now = Date.now()) {
-    if (!value)
-        return null;
-    const trimmed = value.trim();
-    if (/^\d+$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return null;
-    return Math.max(0, date - now);
-}
-
-;// CONCATENATED MODULE: ./client/retry.ts
+;// CONCATENATED MODULE: ./action/api-retry.ts
 /**
  * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
  * jitter, or the service's Retry-After), and how a network failure reads in the log.
@@ -104,6 +112,18 @@ function isTransient(status) {
 function backoff(policy, attempt) {
     const full = Math.min(policy.maxRetryDelayMs, policy.retryDelayMs * 2 ** (attempt - 1));
     return Math.round(full / 2 + (policy.random() * full) / 2);
+}
+/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function parseRetryAfter(value, now = Date.now()) {
+    if (!value)
+        return null;
+    const trimmed = value.trim();
+    if (/^\d+$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return null;
+    return Math.max(0, date - now);
 }
 function networkReason(err, timeoutMs) {
     // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
@@ -123,8 +143,7 @@ function seconds(ms) {
     return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-;// CONCATENATED MODULE: ./client/response-reading.ts
-
+;// CONCATENATED MODULE: ./action/api-answer.ts
 
 
 
@@ -199,7 +218,7 @@ function describe(path, status, problem, detail) {
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: ./client/request.ts
+;// CONCATENATED MODULE: ./action/api-request.ts
 
 function postRequest(body, idempotencyKey, options) {
     const json = Buffer.from(JSON.stringify(body), 'utf8');
@@ -237,7 +256,7 @@ async function send(url, request, timeoutMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./client/api-client.ts
+;// CONCATENATED MODULE: ./action/api-client.ts
 
 
 
@@ -331,9 +350,9 @@ class ApiClient {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_namespaceObject);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_);
 ;// CONCATENATED MODULE: external "playwright-core"
 var x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
@@ -518,7 +537,7 @@ function globToRegExp(glob) {
     }
     return new RegExp(`^${out}$`);
 }
-function globsMatcher(globs) {
+function urlMatcher(globs) {
     const patterns = globs.map((g) => ({ whole: /^[a-z][a-z0-9+.-]*:/i.test(g), re: globToRegExp(g) }));
     return (url) => {
         let parsed;
@@ -533,7 +552,7 @@ function globsMatcher(globs) {
     };
 }
 /** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
-function withoutFragment(url, base) {
+function pageKey(url, base) {
     let parsed;
     try {
         parsed = new URL(url, base);
@@ -628,11 +647,11 @@ async function fileUrls(file) {
 }
 /** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
 function uniquePages(urls, exclude) {
-    const excluded = globsMatcher(exclude);
+    const excluded = urlMatcher(exclude);
     const seen = new Set();
     const out = [];
     for (const url of urls) {
-        const key = withoutFragment(url);
+        const key = pageKey(url);
         if (!key)
             throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
         if (seen.has(key) || excluded(key))
@@ -750,8 +769,8 @@ function toSarif(findings, options) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(136);
 ;// CONCATENATED MODULE: ./scanner/axe.ts
 
 
@@ -763,7 +782,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * here, done by hand because the bundler rewrites `require`.
  */
 function axeDirectory() {
-    for (let dir = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));; dir = external_node_path_default().dirname(dir)) {
+    for (let dir = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));; dir = external_node_path_default().dirname(dir)) {
         const candidate = external_node_path_default().join(dir, 'node_modules', 'axe-core');
         if (external_node_fs_default().existsSync(external_node_path_default().join(candidate, 'axe.min.js')))
             return candidate;
@@ -989,7 +1008,7 @@ class LoginError extends Error {
     }
 }
 async function loadLoginScript(file) {
-    const href = (0,external_node_url_namespaceObject.pathToFileURL)(external_node_path_default().resolve(file)).href;
+    const href = (0,external_node_url_.pathToFileURL)(external_node_path_default().resolve(file)).href;
     // webpackIgnore: the bundle must load the user's module at run time, not try to bundle it.
     const mod = (await import(/* webpackIgnore: true */ href));
     const fn = typeof mod.default === 'function' ? mod.default : mod.login;
@@ -1003,7 +1022,7 @@ async function loadLoginScript(file) {
  * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
  * the login script once on a page of its own.
  */
-async function openBrowserSession(browser, options, origins) {
+async function openSession(browser, options, origins) {
     const context = await browser.newContext({
         bypassCSP: options.bypassCsp,
         ...(options.storageState ? { storageState: options.storageState } : {}),
@@ -1073,13 +1092,13 @@ async function scanLevel(workers, urls, collectLinks, progress) {
 }
 /** New same-origin pages linked from a level, in page order then link order, not yet seen or excluded. */
 function discover(level, origins, seen, exclude) {
-    const excluded = globsMatcher(exclude);
+    const excluded = urlMatcher(exclude);
     const found = [];
     for (const outcome of level) {
         if (!outcome.ok)
             continue;
         for (const link of outcome.links) {
-            const key = withoutFragment(link);
+            const key = pageKey(link);
             if (!key || seen.has(key) || !origins.has(new URL(key).origin))
                 continue;
             seen.add(key);
@@ -1102,13 +1121,13 @@ async function scan(options, progress = silentProgress, env = process.env) {
     if (options.crawl)
         level = level.slice(0, options.maxPages);
     progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
-    const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
+    const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
     const browser = await launchBrowser(executable);
     const pages = [];
     let notScanned = 0;
     try {
         const count = Math.max(1, Math.min(options.concurrency, level.length));
-        const contexts = await Promise.all(Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])));
+        const contexts = await Promise.all(Array.from({ length: count }, () => openSession(browser, options, [...origins])));
         const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
         let planned = level.length;
         let finished = 0;
@@ -1185,6 +1204,7 @@ class UsageError extends Error {
     }
 }
 const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate --version
 
 Pages:
   --sitemap URL            a sitemap.xml or sitemap index
@@ -1700,6 +1720,27 @@ async function main(argv) {
     }
 }
 
+
+/***/ }),
+
+/***/ 24:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ })
 
