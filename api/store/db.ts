@@ -3,7 +3,6 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 
-export type Db = Knex;
 export type Dialect = 'sqlite' | 'postgres';
 
 // int8 (COUNT(*), bigIncrements) arrives as a string from pg; our counts fit in a JS number.

@@ -13,7 +13,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(780);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(182);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -43,7 +43,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 780:
+/***/ 182:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -60,7 +60,7 @@ var promises_default = /*#__PURE__*/__nccwpck_require__.n(promises_namespaceObje
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./action/api-error.ts
+;// CONCATENATED MODULE: ./client/errors.ts
 class ApiError extends Error {
     kind;
     details;
@@ -72,7 +72,7 @@ class ApiError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-response.ts
+;// CONCATENATED MODULE: ./client/response.ts
 /** Where an answer points: `Location` resolved against the base URL, and the page for people, if any. */
 function responseLinks(headers, resolve) {
     const location = headers.get('location');
@@ -98,7 +98,25 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./action/api-retry.ts
+;// CONCATENATED MODULE: ./api/domain/retry-after.ts
+/**
+ * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date, as milliseconds from `now`; null when
+ * absent or unreadable. Read by the API client on the service's answers and by the webhook worker on a
+ * receiver's.
+ */
+function parseRetryAfter(value, now = Date.now()) {
+    if (!value)
+        return null;
+    const trimmed = value.trim();
+    if (/^\d+$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return null;
+    return Math.max(0, date - now);
+}
+
+;// CONCATENATED MODULE: ./client/retry.ts
 /**
  * When a POST is tried again: which answers are transient, how long to wait (exponential backoff with
  * jitter, or the service's Retry-After), and how a network failure reads in the log.
@@ -112,18 +130,6 @@ function isTransient(status) {
 function backoff(policy, attempt) {
     const full = Math.min(policy.maxRetryDelayMs, policy.retryDelayMs * 2 ** (attempt - 1));
     return Math.round(full / 2 + (policy.random() * full) / 2);
-}
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function parseRetryAfter(value, now = Date.now()) {
-    if (!value)
-        return null;
-    const trimmed = value.trim();
-    if (/^\d+$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return null;
-    return Math.max(0, date - now);
 }
 function networkReason(err, timeoutMs) {
     // Duck-typed rather than `instanceof Error`: fetch's errors may come from another realm (undici, jest's vm).
@@ -143,7 +149,8 @@ function seconds(ms) {
     return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-;// CONCATENATED MODULE: ./action/api-answer.ts
+;// CONCATENATED MODULE: ./client/response-reading.ts
+
 
 
 
@@ -218,7 +225,7 @@ function describe(path, status, problem, detail) {
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: ./action/api-request.ts
+;// CONCATENATED MODULE: ./client/request.ts
 
 function postRequest(body, idempotencyKey, options) {
     const json = Buffer.from(JSON.stringify(body), 'utf8');
@@ -256,7 +263,7 @@ async function send(url, request, timeoutMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./action/api-client.ts
+;// CONCATENATED MODULE: ./client/api-client.ts
 
 
 
@@ -537,7 +544,7 @@ function globToRegExp(glob) {
     }
     return new RegExp(`^${out}$`);
 }
-function urlMatcher(globs) {
+function globsMatcher(globs) {
     const patterns = globs.map((g) => ({ whole: /^[a-z][a-z0-9+.-]*:/i.test(g), re: globToRegExp(g) }));
     return (url) => {
         let parsed;
@@ -552,7 +559,7 @@ function urlMatcher(globs) {
     };
 }
 /** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
-function pageKey(url, base) {
+function withoutFragment(url, base) {
     let parsed;
     try {
         parsed = new URL(url, base);
@@ -647,11 +654,11 @@ async function fileUrls(file) {
 }
 /** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
 function uniquePages(urls, exclude) {
-    const excluded = urlMatcher(exclude);
+    const excluded = globsMatcher(exclude);
     const seen = new Set();
     const out = [];
     for (const url of urls) {
-        const key = pageKey(url);
+        const key = withoutFragment(url);
         if (!key)
             throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
         if (seen.has(key) || excluded(key))
@@ -1022,7 +1029,7 @@ async function loadLoginScript(file) {
  * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
  * the login script once on a page of its own.
  */
-async function openSession(browser, options, origins) {
+async function openBrowserSession(browser, options, origins) {
     const context = await browser.newContext({
         bypassCSP: options.bypassCsp,
         ...(options.storageState ? { storageState: options.storageState } : {}),
@@ -1092,13 +1099,13 @@ async function scanLevel(workers, urls, collectLinks, progress) {
 }
 /** New same-origin pages linked from a level, in page order then link order, not yet seen or excluded. */
 function discover(level, origins, seen, exclude) {
-    const excluded = urlMatcher(exclude);
+    const excluded = globsMatcher(exclude);
     const found = [];
     for (const outcome of level) {
         if (!outcome.ok)
             continue;
         for (const link of outcome.links) {
-            const key = pageKey(link);
+            const key = withoutFragment(link);
             if (!key || seen.has(key) || !origins.has(new URL(key).origin))
                 continue;
             seen.add(key);
@@ -1121,13 +1128,13 @@ async function scan(options, progress = silentProgress, env = process.env) {
     if (options.crawl)
         level = level.slice(0, options.maxPages);
     progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
-    const isLoginPage = options.loginUrl ? urlMatcher([options.loginUrl]) : () => false;
+    const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
     const browser = await launchBrowser(executable);
     const pages = [];
     let notScanned = 0;
     try {
         const count = Math.max(1, Math.min(options.concurrency, level.length));
-        const contexts = await Promise.all(Array.from({ length: count }, () => openSession(browser, options, [...origins])));
+        const contexts = await Promise.all(Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])));
         const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
         let planned = level.length;
         let finished = 0;
