@@ -8,13 +8,21 @@ export interface FieldError {
   detail: string;
 }
 
-export type DomainErrorKind = 'not_found' | 'invalid' | 'too_large' | 'conflict' | 'forbidden';
+export type DomainErrorKind =
+  | 'not_found'
+  | 'invalid'
+  | 'too_large'
+  | 'conflict'
+  | 'forbidden'
+  /** A conditional write whose condition (If-Match) no longer holds; `extra` carries the current state. */
+  | 'precondition_failed';
 
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
     readonly errors?: FieldError[],
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -33,4 +41,6 @@ export const domainErrors = {
   tooLarge: (errors: FieldError[], detail: string) => new DomainError('too_large', detail, errors),
   conflict: (detail: string) => new DomainError('conflict', detail),
   forbidden: (detail: string) => new DomainError('forbidden', detail),
+  preconditionFailed: (detail: string, extra: Record<string, unknown>) =>
+    new DomainError('precondition_failed', detail, undefined, extra),
 };

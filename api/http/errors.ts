@@ -52,6 +52,8 @@ function fromDomainError(err: DomainError): HttpProblem {
       return problems.conflict(err.message);
     case 'forbidden':
       return problems.forbidden(err.message);
+    case 'precondition_failed':
+      return new HttpProblem(412, 'precondition_failed', err.message, undefined, {}, err.extra);
   }
 }
 

@@ -105,6 +105,11 @@ function standardErrors(route: AnyRoute): RouteConfig['responses'] {
     out[413] = problemResponse('The body is larger than the limit (after decompression).', rate);
     out[415] = problemResponse('The body is not application/json.', rate);
   }
+  if (route.method === 'put')
+    out[412] = problemResponse(
+      'If-Match names a version that is no longer current; `current` holds it.',
+      rate,
+    );
   if (route.method === 'post' || route.method === 'patch')
     out[409] = problemResponse('Conflicting state, or the same Idempotency-Key is still running.', rate);
   if (route.method === 'delete')

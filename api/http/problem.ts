@@ -11,6 +11,7 @@ export type ProblemCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_failed'
@@ -26,6 +27,7 @@ const TITLES: Record<ProblemCode, string> = {
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',
+  precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   validation_failed: 'Validation failed',
@@ -42,6 +44,8 @@ export class HttpProblem extends Error {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
+    /** Members added to the problem body (RFC 9457 extensions), e.g. the current state on a 412. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -86,6 +90,7 @@ export interface ProblemBody {
   code: ProblemCode;
   request_id: string;
   errors?: FieldError[];
+  [extension: string]: unknown;
 }
 
 export function problemBody(p: HttpProblem, requestId: string): ProblemBody {
@@ -98,7 +103,7 @@ export function problemBody(p: HttpProblem, requestId: string): ProblemBody {
     request_id: requestId,
   };
   if (p.errors) body.errors = p.errors;
-  return body;
+  return p.extra ? { ...p.extra, ...body } : body;
 }
 
 /** `["pages", 3, "issues", 7, "impact"]` → `#/pages/3/issues/7/impact` (RFC 6901, escaped). */

@@ -60,7 +60,7 @@ export interface Reply {
 export type HandlerResult = Reply | 'sent';
 
 export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express-style path from the root, e.g. `/api/v1/scans/:id`. */
   path: string;
   summary: string;

@@ -194,7 +194,7 @@ function confirmedRow(answer: BaseAnswer, o: AppliedOverride, evidence: string):
   };
 }
 
-function summarise(criteria: ReportCriterion[], applied: AppliedOverride[]): ReportSummary {
+export function summarise(criteria: ReportCriterion[], applied: AppliedOverride[]): ReportSummary {
   const byConformance = Object.fromEntries(CONFORMANCE_LEVELS.map((c) => [c, 0])) as Record<
     Conformance,
     number

@@ -8,7 +8,7 @@ import { type WcagLevel, type WcagVersion } from '../catalog/catalog-types.js';
  */
 
 /** Where an answer comes from: the scan, a named person, or the VPAT rules for rows a scan cannot decide. */
-export type AnswerSource = 'evidence' | 'override' | 'default';
+export type AnswerSource = 'evidence' | 'override' | 'default' | 'assessment';
 
 /** The precise reason behind an answer, for reviewers and for filtering. */
 export type AnswerBasis =
@@ -24,7 +24,9 @@ export type AnswerBasis =
   | 'chapter-default'
   | 'override'
   /** A person confirmed the automated evidence (`rules-passed`): the only way a row says Supports but an override. */
-  | 'confirmed';
+  | 'confirmed'
+  /** The sampled pages of an assessment were tested by people (api/domain/vpat/human-evidence.ts). */
+  | 'human-tested';
 
 export interface OverrideInput {
   criterion: string;
@@ -143,6 +145,14 @@ export interface ReportScan {
 
 export type ReportStatus = 'draft' | 'final';
 
+/** The assessment a report used: which, its sample (public paths) and who tested. */
+export interface ReportAssessment {
+  id: string;
+  title: string;
+  sample: string[];
+  testers: string[];
+}
+
 export interface ReportSummary {
   by_conformance: Record<Conformance, number>;
   /** Rows a person still has to look at (not evaluated, related failures, stale overrides). */
@@ -184,6 +194,8 @@ export interface VpatReport {
   summary: ReportSummary;
   violations: RuleViolations[];
   scan: ReportScan;
+  /** Absent when no assessment of the site was used. */
+  assessment?: ReportAssessment;
   warnings: string[];
   created_by: { key_id: string | null; name: string };
   created_at: string;

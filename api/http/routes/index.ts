@@ -1,5 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import type { AnyRoute } from '../route.js';
+import { assessmentResultRoutes } from './assessments/results.js';
+import { assessmentRoutes } from './assessments/assessments.js';
 import { deletionRoutes } from './sites/deletion.js';
 import { deployRoutes } from './gate/deploys.js';
 import { githubInstallationRoutes } from './github/installations.js';
@@ -24,6 +26,8 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
+    ...assessmentResultRoutes(ctx),
+    ...assessmentRoutes(ctx),
     ...webhookRoutes(ctx),
     ...githubInstallationRoutes(ctx),
   ];

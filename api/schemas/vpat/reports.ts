@@ -5,6 +5,7 @@ import { SiteId, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as act from '../../domain/catalog/act-relations.js';
 import type * as report from '../../domain/vpat/report.js';
+import { AnswerSourceField, AssessmentIdField, ReportAssessment } from './report-assessment.js';
 
 export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceLevel', {
   description:
@@ -94,6 +95,7 @@ export const GenerateVpatBody = z
           'A report id of the same site: its overrides are carried forward (with their authors and times) unless this request overrides the same criterion. ' +
           'A report of another site answers 422.',
       }),
+    assessment_id: AssessmentIdField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -175,11 +177,7 @@ export const ReportCriterion = z
     chapter: z.string(),
     conformance: ConformanceLevel,
     remarks: z.string(),
-    source: z.enum(['evidence', 'override', 'default']).openapi({
-      description:
-        '`evidence`: derived from the scan; `override`: a named person’s answer; `default`: decided by the VPAT rules ' +
-        '(4.1.1 Parsing) or a chapter default for a website (e.g. Hardware: not applicable).',
-    }),
+    source: AnswerSourceField,
     basis: z.enum([
       'violations',
       'incomplete',
@@ -192,6 +190,7 @@ export const ReportCriterion = z
       'chapter-default',
       'override',
       'confirmed',
+      'human-tested',
     ]),
     needs_review: z.boolean(),
     evidence: CriterionEvidence,
@@ -269,6 +268,7 @@ export const VpatReport = z
       rules_run: z.array(z.string()).nullable(),
       created_at: Timestamp,
     }),
+    assessment: ReportAssessment.optional(),
     warnings: z.array(z.string()),
     created_by: z.object({ key_id: z.string().nullable(), name: z.string() }),
     created_at: Timestamp,

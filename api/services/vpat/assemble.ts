@@ -1,5 +1,8 @@
 import { nowIso } from '../../domain/ids.js';
-import { deriveReport, type RefusedDecision } from '../../domain/vpat/derive.js';
+import { deriveReport, summarise, type RefusedDecision } from '../../domain/vpat/derive.js';
+import { applyAssessment } from '../../domain/vpat/human-evidence.js';
+import { criterionVerdict, groupByCriterion, type Verdict } from '../../domain/assessments/verdict.js';
+import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from '../../domain/vpat/report.js';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
@@ -25,6 +28,34 @@ export interface ReportFrame {
   decisions: OverrideRecord[];
   warnings: string[];
   createdBy: VpatReport['created_by'];
+  /** People's results on a page sample (an assessment), laid over the automated evidence. */
+  assessment?: AssessmentEvidence;
+}
+
+/** The report's view of the assessment: which one, its sample by public path, and its testers. */
+function assessmentSummary(e: AssessmentEvidence): NonNullable<VpatReport['assessment']> {
+  const path = (u: string) => {
+    try {
+      const url = new URL(u);
+      return url.pathname + url.search;
+    } catch {
+      return u;
+    }
+  };
+  return {
+    id: e.assessment.id,
+    title: e.assessment.title,
+    sample: e.assessment.sample.map((p) => path(p.url)),
+    testers: [...new Set(e.results.map((r) => r.tester))].sort(),
+  };
+}
+
+function verdictsOf(e: AssessmentEvidence): Map<string, Verdict> {
+  const sample = e.assessment.sample.map((p) => p.url);
+  const out = new Map<string, Verdict>();
+  for (const [criterion, results] of groupByCriterion(e.results))
+    out.set(criterion, criterionVerdict(sample, results));
+  return out;
 }
 
 function defaultEvaluationMethods(scan: EvidenceScan, axeVersion: string | null): string {
@@ -82,6 +113,10 @@ export async function assembleReport(
   const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
   const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
   const derived = deriveReport({ catalog: frame.catalog, coverage, evidence, overrides: frame.decisions });
+  if (frame.assessment) {
+    derived.criteria = applyAssessment(derived.criteria, verdictsOf(frame.assessment));
+    derived.summary = summarise(derived.criteria, derived.overrides);
+  }
   const { catalog } = frame;
   const report: VpatReport = {
     id: frame.id,
@@ -120,6 +155,7 @@ export async function assembleReport(
       rules_run: scan.rulesRun,
       created_at: scan.createdAt,
     },
+    ...(frame.assessment ? { assessment: assessmentSummary(frame.assessment) } : {}),
     warnings,
     created_by: frame.createdBy,
     created_at: now,

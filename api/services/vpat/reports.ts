@@ -27,6 +27,7 @@ import {
   successorOf,
   type VpatListRecord,
 } from '../../store/vpat/reports.js';
+import { assessmentForReport } from '../assessments/for-report.js';
 import { assembleReport } from './assemble.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
@@ -149,7 +150,9 @@ export class VpatReportService {
     const inherited = input.inherit_overrides_from
       ? await this.inherited(org, input.inherit_overrides_from, scan, explicit, rowIds, warnings)
       : [];
+    const assessment = await assessmentForReport(this.ctx, org, input.siteId, input.assessment_id);
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
+      assessment,
       id: newId('vpt'),
       version: 1,
       previousId: null,

@@ -7,6 +7,7 @@ import { catalogRowIds, editionCatalog } from '../../domain/vpat/editions.js';
 import { carriedOverride, type OverrideRecord, type VpatReport } from '../../domain/vpat/report.js';
 import { findEvidenceScan } from '../../store/vpat/evidence.js';
 import { findReport } from '../../store/vpat/reports.js';
+import { assessmentForReport } from '../assessments/for-report.js';
 import { assembleReport } from './assemble.js';
 import { saveReport, type ReportAuthor } from './reports.js';
 import type { ReviewDecision } from '../../schemas/vpat/review.js';
@@ -85,7 +86,14 @@ export class VpatReviewService {
     const carried: OverrideRecord[] = previous.overrides
       .filter((o) => !answered.has(o.criterion))
       .map((o) => carriedOverride(o, o.inherited_from));
+    // The assessment is read again: results recorded since the last version count in this one.
+    const assessment = previous.assessment
+      ? await assessmentForReport(this.ctx, org, previous.siteId, previous.assessment.id).catch(
+          () => undefined,
+        )
+      : undefined;
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
+      assessment,
       id: newId('vpt'),
       version: previous.version + 1,
       previousId: previous.id,

@@ -12,6 +12,7 @@ import * as m0010 from './0010_console.js';
 import * as m0010b from './0010b_scan_issue_rules.js';
 import * as m0012 from './0012_retention.js';
 import * as m0013 from './0013_scan_gate_columns.js';
+import * as m0015 from './0015_assessments.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -30,6 +31,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0010b_scan_issue_rules': m0010b,
   '0012_retention': m0012,
   '0013_scan_gate_columns': m0013,
+  '0015_assessments': m0015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A site's records, removed in the caller's transaction: its deploy events, waivers and VPAT reports
+ * A site's records, removed in the caller's transaction: its deploy events, waivers, VPAT reports and assessments
  * go, and its scans are marked `deleted` (their pages and issues, the bulk, are removed afterwards in
  * batches by the retention job), so from the commit on nothing of the site is visible, and a new scan
  * under the same siteId starts a new site.
@@ -16,6 +16,8 @@ export async function deleteSiteRecords(
   const deploys = await trx('deploys').where(where).delete();
   const reports = await trx('vpat_reports').where(where).delete();
   const waivers = await trx('waivers').where(where).delete();
+  // An assessment's results and their history go with it (the foreign keys cascade).
+  await trx('assessments').where(where).delete();
   await trx('sites').where(where).delete();
   return { scans, deploys, reports, waivers };
 }

@@ -1,0 +1,80 @@
+import {
+  AssessmentDetail,
+  AssessmentResult,
+  CriterionWorkspace,
+  ImportQuery,
+  PutResultBody,
+  ResultParams,
+} from '../../../schemas/assessments/assessments.js';
+import { importAssessment } from '../../../services/assessments/exchange.js';
+import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
+import type { ApiContext } from '../../../context.js';
+import { z } from '../../../schemas/zod.js';
+import { problems } from '../../problem.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
+import { actorName } from './assessments.js';
+
+export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'put',
+      path: '/api/v1/assessments/:id/results/:criterion',
+      tag: 'Assessments',
+      summary: 'Record a result for a criterion on a sampled page (or the whole sample)',
+      description:
+        'Outcomes are EARL’s. Every result carries an `ETag`; send it as `If-Match` and a write made in between is ' +
+        'not overwritten: the answer is `412` with the `current` result. Every change is kept as the result’s history.',
+      access: 'manage',
+      params: ResultParams,
+      body: PutResultBody,
+      responses: { 200: { description: 'The result.', schema: AssessmentResult, headers: { ETag: '' } } },
+      handler: async ({ params, body, org, principal, req }) => {
+        const result = await putResult(ctx, org, params, body, req.get('if-match'), actorName(principal));
+        return { status: 200, headers: { ETag: result.etag }, body: result };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/assessments/:id/criteria/:criterion',
+      tag: 'Assessments',
+      summary: 'One criterion as a tester works on it',
+      description:
+        'The test procedure, the automated evidence on the sampled pages, axe-core’s needs-review (`incomplete`) ' +
+        'results there as review items, the results and their history.',
+      access: ['manage', 'read'],
+      params: ResultParams,
+      responses: { 200: { description: 'The criterion.', schema: CriterionWorkspace } },
+      handler: async ({ params, org }) => ({
+        status: 200,
+        body: await criterionWorkspace(ctx, org, params.id, params.criterion),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/assessments/import',
+      tag: 'Assessments',
+      summary: 'Import an evaluation saved by another tool as an assessment',
+      description:
+        'The body is the exported file itself; its format is recognised from its content: a WCAG-EM Report Tool ' +
+        'evaluation (JSON-LD, current and earlier exports). `400` malformed JSON, `413` over the size limit, `422` ' +
+        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal.',
+      access: 'manage',
+      query: ImportQuery,
+      body: z.record(z.string(), z.unknown()).openapi({ description: 'The exported file.' }),
+      rawBody: true,
+      responses: {
+        201: { description: 'The assessment.', schema: AssessmentDetail, headers: { Location: '' } },
+      },
+      handler: async ({ query, org, principal, req }) => {
+        let doc: unknown;
+        try {
+          doc = JSON.parse((req.rawBody ?? Buffer.alloc(0)).toString('utf8'));
+        } catch {
+          throw problems.malformedJson();
+        }
+        const view = await importAssessment(ctx, org, query.siteId, doc, actorName(principal));
+        return { status: 201, headers: { Location: `/api/v1/assessments/${view.id}` }, body: view };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { z } from '../zod.js';
+
+/** Where a report row's answer comes from (api/domain/vpat/report.ts, `AnswerSource`). */
+export const AnswerSourceField = z.enum(['evidence', 'override', 'default', 'assessment']).openapi({
+  description:
+    '`evidence`: derived from the scan; `override`: a named person’s answer; `default`: decided by the VPAT rules ' +
+    '(4.1.1 Parsing) or a chapter default for a website (e.g. Hardware: not applicable); `assessment`: the ' +
+    'results of people testing the sampled pages (an assessment).',
+});
+
+/** `assessment_id` of a report's generation. */
+export const AssessmentIdField = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(isNulFree, NUL_MESSAGE)
+  .optional()
+  .openapi({
+    description:
+      'The assessment whose human results the report follows (default: the site’s newest assessment, if any). ' +
+      'An assessment of another site answers 422.',
+  });
+
+/** The assessment whose human results a report used (api/domain/vpat/report.ts, `ReportAssessment`). */
+export const ReportAssessment = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    sample: z.array(z.string()).openapi({ description: 'The sampled pages by their public paths.' }),
+    testers: z.array(z.string()),
+  })
+  .openapi('VpatAssessment', { description: 'The assessment whose human results the report used.' });

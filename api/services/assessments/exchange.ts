@@ -1,0 +1,97 @@
+import type { ApiContext } from '../../context.js';
+import type { Assessment, AssessmentResult } from '../../domain/assessments/assessment.js';
+import { toEarl } from '../../domain/assessments/earl.js';
+import {
+  importWcagEm,
+  looksLikeWcagEm,
+  type ImportedAssessment,
+} from '../../domain/assessments/import-wcagem.js';
+import { domainErrors } from '../../domain/errors.js';
+import { newId, nowIso } from '../../domain/ids.js';
+import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { insertAssessment } from '../../store/assessments/assessments.js';
+import { insertChanges, insertResults, listResults } from '../../store/assessments/results.js';
+import { getSite } from '../../store/sites/sites.js';
+import { assessmentDetail, requireAssessment } from './assessments.js';
+
+/** EARL in and out: an assessment as the WCAG-EM Report Tool's JSON-LD, and a tool's export as an assessment. */
+
+export async function assessmentAsEarl(ctx: ApiContext, org: string, id: string): Promise<object> {
+  const a = await requireAssessment(ctx, org, id);
+  const site = await getSite(ctx.db, org, a.siteId);
+  return toEarl(a, site?.name ?? a.siteId, await listResults(ctx.db, a.id));
+}
+
+/** PostgreSQL text cannot hold U+0000: a file carrying it is refused rather than stored in part. */
+function refuseNul(imported: ImportedAssessment): ImportedAssessment {
+  const texts = [
+    imported.title,
+    ...imported.sample.map((p) => p.url),
+    ...imported.results.flatMap((r) => [r.notes, r.tester, r.page ?? '']),
+  ];
+  if (texts.every(isNulFree)) return imported;
+  throw domainErrors.invalid([{ pointer: '#', detail: NUL_MESSAGE }]);
+}
+
+function recognise(doc: unknown): ImportedAssessment {
+  if (looksLikeWcagEm(doc)) return refuseNul(importWcagEm(doc));
+  throw domainErrors.invalid(
+    [
+      {
+        pointer: '#',
+        detail:
+          'is not a known export: expected a WCAG-EM Report Tool evaluation (JSON-LD with @context and auditSample)',
+      },
+    ],
+    'The file is well-formed JSON but no format this service imports.',
+  );
+}
+
+/** Creates an assessment (with its results and their history) from a tool's export, in one transaction. */
+export async function importAssessment(
+  ctx: ApiContext,
+  org: string,
+  siteId: string,
+  doc: unknown,
+  by: string,
+) {
+  const imported = recognise(doc);
+  if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
+  const now = nowIso();
+  const a: Assessment = {
+    id: newId('asm'),
+    org,
+    siteId,
+    scanId: null,
+    title: imported.title,
+    level: imported.level,
+    sample: imported.sample,
+    seed: null,
+    origin: imported.format,
+    createdAt: now,
+    createdBy: by,
+    updatedAt: now,
+  };
+  const results: AssessmentResult[] = imported.results.map((r) => ({ ...r, version: 1, updatedAt: now }));
+  await ctx.db.transaction(async (trx) => {
+    await insertAssessment(trx, a);
+    await insertResults(trx, a.id, results);
+    await insertChanges(
+      trx,
+      a.id,
+      results.map((r) => ({
+        criterion: r.criterion,
+        page: r.page,
+        before: null,
+        after: { outcome: r.outcome, notes: r.notes, tester: r.tester },
+        by: `${by} (import)`,
+        at: now,
+      })),
+    );
+  });
+  ctx.logger.info(
+    { assessment_id: a.id, org, site_id: siteId, format: imported.format },
+    'assessment imported',
+  );
+  return assessmentDetail(ctx, org, a.id, imported.ignored);
+}

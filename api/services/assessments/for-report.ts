@@ -1,0 +1,34 @@
+import type { ApiContext } from '../../context.js';
+import type { Assessment, AssessmentResult } from '../../domain/assessments/assessment.js';
+import { domainErrors } from '../../domain/errors.js';
+import { findAssessment, latestAssessment } from '../../store/assessments/assessments.js';
+import { listResults } from '../../store/assessments/results.js';
+
+export interface AssessmentEvidence {
+  assessment: Assessment;
+  results: AssessmentResult[];
+}
+
+/**
+ * The assessment a report of `siteId` uses: the one named (which must be of that site), else the site's
+ * newest one, else none.
+ */
+export async function assessmentForReport(
+  ctx: ApiContext,
+  org: string,
+  siteId: string,
+  id: string | undefined,
+): Promise<AssessmentEvidence | undefined> {
+  const assessment = id ? await findAssessment(ctx.db, org, id) : await latestAssessment(ctx.db, org, siteId);
+  if (id && !assessment) throw domainErrors.notFound('assessment');
+  if (!assessment) return undefined;
+  if (assessment.siteId !== siteId) {
+    throw domainErrors.invalid([
+      {
+        pointer: '#/assessment_id',
+        detail: `assessment ${assessment.id} is of site "${assessment.siteId}", not "${siteId}"`,
+      },
+    ]);
+  }
+  return { assessment, results: await listResults(ctx.db, assessment.id) };
+}
