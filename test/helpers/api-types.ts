@@ -5,6 +5,7 @@
  * have the named shape fails the test at run time, and the test reads it with types instead of `any`.
  */
 import type { z } from 'zod';
+import type * as assessments from '../../api/schemas/assessments/assessments.js';
 import type * as common from '../../api/schemas/common.js';
 import type * as deletion from '../../api/schemas/sites/deletion.js';
 import type * as deployHistory from '../../api/schemas/gate/deploy-history.js';
@@ -65,3 +66,9 @@ export type WebhookAttemptList = z.output<typeof webhooks.WebhookAttemptList>;
 export type CreatedWebhook = z.output<typeof webhooks.CreatedWebhook>;
 export type RotatedWebhookSecret = z.output<typeof webhooks.RotatedWebhookSecret>;
 export type ScheduledDelivery = z.output<typeof webhooks.ScheduledDelivery>;
+
+export type Assessment = z.output<typeof assessments.Assessment>;
+export type AssessmentDetail = z.output<typeof assessments.AssessmentDetail>;
+export type AssessmentList = z.output<typeof assessments.AssessmentList>;
+export type AssessmentResult = z.output<typeof assessments.AssessmentResult>;
+export type AssessmentCriterion = z.output<typeof assessments.CriterionWorkspace>;
