@@ -16,7 +16,7 @@ const SHA_BASE = 'a'.repeat(40);
 const SHA_HEAD = 'b'.repeat(40);
 
 /**
- * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, a webhook, an API
+ * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, an assessment with a result, a webhook, an API
  * key of the org) with bodies that follow the design contract, as a key with every scope (ALL_SCOPES), so later checks have real resources to point at. Every
  * one must succeed: a resource that could not be created would silently shrink what is checked.
  */
@@ -99,6 +99,25 @@ export async function seedResources(
       ...(headScan ? { scan_id: headScan.id } : {}),
       product: { name: 'Seed product', version: '1.0' },
     });
+  }
+  if (need('post', '/api/v1/assessments')) {
+    const made = await post('/api/v1/assessments', {
+      siteId,
+      title: 'Seed assessment',
+      standard: { wcag: '2.2', level: 'AA' },
+      sample: { pages: [`https://${siteId}.example/`], random: 1, seed: 1 },
+    });
+    // A result, so the result and criterion routes have something to read and to race against.
+    if (made && typeof made.id === 'string') {
+      const res = await fetch(`${url}/api/v1/assessments/${made.id}/results/2.4.2`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ page: null, outcome: 'passed', notes: '', tester: 'Seed' }),
+      });
+      attempts.push({ path: '/api/v1/assessments/{id}/results/{criterion}', status: res.status });
+      if (res.status !== 200)
+        throw new Error(`seeding: PUT result answered ${res.status} ${await res.text()}`);
+    }
   }
   if (need('post', '/api/v1/webhooks')) {
     await post('/api/v1/webhooks', { url: 'https://hooks.example.com/a11y', events: ['scan.created'] });

@@ -140,7 +140,9 @@ export function importWcagEm(doc: Json): ImportedAssessment {
   const level: AssessmentLevel = target === 'A' ? 'A' : 'AA';
   const { sample, byId } = samplePages(doc);
   const findings = (pick(doc, 'reportFindings', 'wcagem:step5') ?? {}) as Json;
-  const evaluator = str(findings.evaluator) ?? str(idOf(doc.creator)) ?? 'WCAG-EM Report Tool';
+  // The earlier export names the evaluator as `creator` ({id, title}); assertions point at its id.
+  const creator = isObject(doc.creator) ? (str(doc.creator.title) ?? str(doc.creator.name)) : undefined;
+  const evaluator = str(findings.evaluator) || creator || 'WCAG-EM Report Tool';
   const w: Walk = { byId, level, evaluator, results: [], ignored: new Set(), errors: [] };
   const key =
     doc.auditSample !== undefined

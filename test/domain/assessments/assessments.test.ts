@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import type { AssessmentResult } from '../../../api/domain/assessments/assessment.js';
+import { criterionFromName } from '../../../api/domain/assessments/criterion-names.js';
+import { importWcagEm } from '../../../api/domain/assessments/import-wcagem.js';
+import { procedureFor } from '../../../api/domain/assessments/procedures.js';
+import { drawPages } from '../../../api/domain/assessments/sample.js';
+import { assessedCriteria, criterionVerdict } from '../../../api/domain/assessments/verdict.js';
+
+const result = (
+  criterion: string,
+  page: string | null,
+  outcome: AssessmentResult['outcome'],
+): AssessmentResult => ({
+  criterion,
+  page,
+  outcome,
+  notes: '',
+  tester: 'T',
+  version: 1,
+  updatedAt: '2026-11-26T10:00:00.000Z',
+});
+
+describe('the page sample', () => {
+  const pages = Array.from({ length: 40 }, (_, i) => `https://x.example/p${i}`);
+  test('n distinct pages besides the chosen ones, the same for the same seed, independent of listing order', () => {
+    const a = drawPages(pages, [pages[0]], 10, 7);
+    expect(new Set(a).size).toBe(10);
+    expect(a).not.toContain(pages[0]);
+    expect(drawPages([...pages].reverse(), [pages[0]], 10, 7)).toEqual(a);
+    expect(drawPages(pages, [pages[0]], 10, 8)).not.toEqual(a);
+    expect(drawPages(pages, [], 100, 1)).toHaveLength(40);
+  });
+});
+
+describe('a criterion over the sample', () => {
+  const sample = ['a', 'b', 'c'];
+  test('a page result wins over the whole-sample result; one failure fails; open pages leave it undecided', () => {
+    expect(criterionVerdict(sample, [result('1.1.1', null, 'passed')]).kind).toBe('passed');
+    expect(
+      criterionVerdict(sample, [result('1.1.1', null, 'passed'), result('1.1.1', 'b', 'failed')]),
+    ).toMatchObject({
+      kind: 'failed',
+      failedPages: ['b'],
+      pages: 3,
+    });
+    expect(
+      criterionVerdict(sample, [result('1.1.1', 'a', 'passed'), result('1.1.1', 'b', 'passed')]),
+    ).toMatchObject({
+      kind: 'undecided',
+      open: 1,
+    });
+    expect(criterionVerdict(sample, [result('1.1.1', null, 'cantTell')]).kind).toBe('undecided');
+    expect(criterionVerdict(sample, [result('1.1.1', null, 'inapplicable')]).kind).toBe('inapplicable');
+    expect(
+      criterionVerdict(sample, [result('1.1.1', null, 'inapplicable'), result('1.1.1', 'a', 'passed')]).kind,
+    ).toBe('passed');
+  });
+});
+
+describe('criteria as tools name them', () => {
+  test('numbers, WCAG 2.0 fragment ids, 2.1/2.2 slugs, IRIs and titles', () => {
+    expect(criterionFromName('WCAG20:text-equiv-all')).toBe('1.1.1');
+    expect(criterionFromName('wcag20:navigation-mechanisms-title')).toBe('2.4.2');
+    expect(criterionFromName('WCAG21:non-text-content')).toBe('1.1.1');
+    expect(criterionFromName('http://www.w3.org/TR/WCAG22/#focus-not-obscured-minimum')).toBe('2.4.11');
+    expect(criterionFromName('Contrast (Minimum)')).toBe('1.4.3');
+    expect(criterionFromName('2.5.8')).toBe('2.5.8');
+    expect(criterionFromName('WCAG21:no-such-thing')).toBeUndefined();
+  });
+
+  test('every Level A and AA criterion of WCAG 2.2 has a test procedure (55, without the obsolete 4.1.1)', () => {
+    const ids = assessedCriteria('AA').map((c) => c.id);
+    expect(ids).toHaveLength(55);
+    expect(ids).not.toContain('4.1.1');
+    expect(ids.filter((id) => !procedureFor(id))).toEqual([]);
+  });
+});
+
+describe('a WCAG-EM Report Tool evaluation of the earlier export format', () => {
+  const doc = JSON.parse(fs.readFileSync('test/fixtures/assessments/wcag-em-earlier.json', 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  test('imports its sample, its WCAG 2.0 ids and every outcome; 4.1.1 is kept aside as obsolete', () => {
+    const a = importWcagEm(doc);
+    expect(a.level).toBe('A');
+    expect(a.title).toBe('Library site review');
+    expect(a.sample).toEqual([
+      { url: 'https://library.example/', source: 'chosen' },
+      { url: 'https://library.example/search', source: 'chosen' },
+      { url: 'https://library.example/book/42', source: 'random' },
+    ]);
+    const rows = a.results.map((r) => [r.criterion, r.page, r.outcome, r.notes]);
+    expect(rows).toEqual([
+      ['1.1.1', null, 'cantTell', ''],
+      ['1.1.1', 'https://library.example/', 'passed', 'alt texts fine'],
+      ['1.1.1', 'https://library.example/search', 'failed', 'search icon unnamed'],
+      ['1.1.1', 'https://library.example/book/42', 'inapplicable', 'no images'],
+      ['2.4.2', null, 'passed', 'titles name each page'],
+      ['2.1.1', null, 'untested', 'to do next week'],
+    ]);
+    expect(a.results.every((r) => r.tester === 'Dana Auditor')).toBe(true);
+    // 1.4.3 is Level AA (above this Level A evaluation); 4.1.1 is obsolete.
+    expect(a.ignored).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^4\.1\.1/), expect.stringMatching(/^1\.4\.3/)]),
+    );
+  });
+});
