@@ -6,6 +6,7 @@ import {
   looksLikeWcagEm,
   type ImportedAssessment,
 } from '../../domain/assessments/import-wcagem.js';
+import { importInsights, looksLikeInsights } from '../../domain/assessments/import-insights.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
@@ -35,12 +36,14 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
 
 function recognise(doc: unknown): ImportedAssessment {
   if (looksLikeWcagEm(doc)) return refuseNul(importWcagEm(doc));
+  if (looksLikeInsights(doc)) return refuseNul(importInsights(doc));
   throw domainErrors.invalid(
     [
       {
         pointer: '#',
         detail:
-          'is not a known export: expected a WCAG-EM Report Tool evaluation (JSON-LD with @context and auditSample)',
+          'is not a known export: expected a WCAG-EM Report Tool evaluation (JSON-LD with @context and auditSample) ' +
+          'or an Accessibility Insights for Web assessment (.a11ywebassessment)',
       },
     ],
     'The file is well-formed JSON but no format this service imports.',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Assessment, AssessmentDetail, AssessmentList, Problem } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { PAGES, SITE, seedScan } from './seed.js';
@@ -138,5 +139,23 @@ describe.each(dbKinds)('assessments (%s)', (db) => {
     });
     expect(imported.status).toBe(404);
     expect((await h.request('GET', path, { key: h.key })).status).toBe(200);
+  });
+
+  test('an Accessibility Insights file imports as an assessment of its page, every result mapped', async () => {
+    const res = await h.request<AssessmentDetail>('POST', `/api/v1/assessments/import?siteId=${SITE}`, {
+      key: h.key,
+      raw: fs.readFileSync('test/fixtures/assessments/insights-current.a11ywebassessment'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.origin).toBe('accessibility-insights');
+    expect(res.body.results.map((r) => [r.criterion, r.page, r.outcome])).toEqual([
+      ['1.1.1', 'https://shop.example/cart', 'passed'],
+      ['2.1.1', 'https://shop.example/cart', 'cantTell'],
+      ['2.4.4', 'https://shop.example/cart', 'failed'],
+      ['3.1.1', 'https://shop.example/cart', 'passed'],
+      ['4.1.2', 'https://shop.example/cart', 'failed'],
+    ]);
+    expect(res.body.progress).toMatchObject({ decided: 4, passed: 2, failed: 2 });
   });
 });

@@ -56,7 +56,8 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Import an evaluation saved by another tool as an assessment',
       description:
         'The body is the exported file itself; its format is recognised from its content: a WCAG-EM Report Tool ' +
-        'evaluation (JSON-LD, current and earlier exports). `400` malformed JSON, `413` over the size limit, `422` ' +
+        'evaluation (JSON-LD, current and earlier exports) or an Accessibility Insights for Web assessment ' +
+        '(`.a11ywebassessment`, versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` ' +
         'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal.',
       access: 'manage',
       query: ImportQuery,
