@@ -13,7 +13,8 @@ import {
 } from './pages/vpat/report.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signInRoutes } from './pages/access/sign-in.js';
-import { sitePage, siteSettingsAction } from './pages/sites/site.js';
+import { siteAssessmentAction, sitePage, siteSettingsAction } from './pages/sites/site.js';
+import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
@@ -35,6 +36,9 @@ export function consoleRouter(ctx: ApiContext): Router {
   );
   r.get('/sites/:siteId', page(ctx, ['read'], sitePage(ctx)));
   r.post('/sites/:siteId/settings', ...action(ctx, ['manage'], siteSettingsAction(ctx)));
+  r.post('/sites/:siteId/assessments', ...action(ctx, ['manage'], siteAssessmentAction(ctx)));
+  r.get('/assessments/:id', page(ctx, ['read'], assessmentPage(ctx)));
+  r.post('/assessments/:id/results', ...action(ctx, ['manage'], assessmentResultsAction(ctx)));
   r.get('/scans/:id', page(ctx, ['read'], scanPage(ctx)));
   r.get('/deploys/:id', page(ctx, ['gate', 'read'], deployPage(ctx)));
   r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));

@@ -9,6 +9,7 @@ import type { DeploySummary } from '../../../schemas/gate/deploy-history.js';
 import { markup, type Html } from '../../html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
+import { reportsAndAssessments, startAssessmentAction } from '../assessments/site-section.js';
 import { hasScope, type Visitor } from '../../session.js';
 import { encodePageCursor, timeIdCursor } from '../../views/cursor.js';
 import { dataTable, num } from '../../views/data-table.js';
@@ -103,6 +104,7 @@ async function render(
   req: Request,
   res: Response,
   form?: { values: SettingsValues; problems: FieldProblem[] },
+  assessmentError: string | null = null,
 ): Promise<void> {
   const org = visitor.user.org;
   const site = await requireSite(ctx, org, String(req.params.siteId));
@@ -146,6 +148,7 @@ async function render(
       scans,
       next(scans, (s) => [s.createdAt, s.id]),
     )}
+    ${await reportsAndAssessments(ctx, visitor, site.siteId, assessmentError)}
     <h2 id="waivers">Waivers</h2>
     ${waiversTable(waivers)}
     <h2 id="settings">Settings</h2>
@@ -155,12 +158,19 @@ async function render(
         : markup`<p>Changing settings needs a key with the “manage” scope.</p>`
     }`;
   const title = site.name ?? site.siteId;
-  sendPage(res, form ? 400 : 200, layout({ title, visitor, breadcrumbs: [['Sites', '/'], [title]], main }));
+  sendPage(
+    res,
+    form || assessmentError ? 400 : 200,
+    layout({ title, visitor, breadcrumbs: [['Sites', '/'], [title]], main }),
+  );
 }
 
 export function sitePage(ctx: ApiContext) {
   return (visitor: Visitor, req: Request, res: Response) => render(ctx, visitor, req, res);
 }
+
+export const siteAssessmentAction = (ctx: ApiContext) =>
+  startAssessmentAction(ctx, (visitor, req, res, error) => render(ctx, visitor, req, res, undefined, error));
 
 export function siteSettingsAction(ctx: ApiContext) {
   return async (visitor: Visitor, req: Request, res: Response) => {

@@ -1,0 +1,89 @@
+import type { Request, Response } from 'express';
+import { DomainError } from '../../../domain/errors.js';
+import type { ApiContext } from '../../../context.js';
+import { createAssessment, listSiteAssessments } from '../../../services/assessments/assessments.js';
+import { VpatReportService } from '../../../services/vpat/reports.js';
+import { field } from '../../guard.js';
+import { markup, type Html } from '../../html.js';
+import { redirectAfterPost } from '../../respond.js';
+import { hasScope, type Visitor } from '../../session.js';
+import { csrfField, when } from '../../views/parts.js';
+
+/** A site's reports and assessments, and the form that starts an assessment. */
+
+function startForm(siteId: string, csrf: string, error: string | null): Html {
+  return markup`<form method="post" action=${`/sites/${siteId}/assessments`} class="stack">
+    ${csrfField(csrf)}
+    ${error ? markup`<p class="field-error" role="alert">Error: ${error}</p>` : null}
+    <div class="field">
+      <label for="assessment-title">Title</label>
+      <input type="text" id="assessment-title" name="title" required maxlength="200" value="Assessment" />
+    </div>
+    <div class="field">
+      <label for="assessment-random">Pages drawn at random from the latest scan of the base branch</label>
+      <input type="number" id="assessment-random" name="random" min="0" max="500" value="5" />
+    </div>
+    <div><button type="submit">Start an assessment</button></div>
+  </form>`;
+}
+
+export async function reportsAndAssessments(
+  ctx: ApiContext,
+  v: Visitor,
+  siteId: string,
+  error: string | null = null,
+): Promise<Html> {
+  const org = v.user.org;
+  const [reports, assessments] = await Promise.all([
+    new VpatReportService(ctx).list(org, siteId, 20),
+    listSiteAssessments(ctx, org, siteId, 20),
+  ]);
+  return markup`<h2 id="reports">Reports</h2>
+    ${
+      reports.length === 0
+        ? markup`<p>No report of this site yet.</p>`
+        : markup`<ul>
+            ${reports.map(
+              (r) =>
+                markup`<li><a href=${`/reports/${r.id}`}>${r.productName ?? 'Report'} ${r.productVersion ?? ''}, version ${r.version} (${r.status})</a>, ${when(r.createdAt)}</li>`,
+            )}
+          </ul>`
+    }
+    <h2 id="assessments">Assessments</h2>
+    ${
+      assessments.length === 0
+        ? markup`<p>No assessment of this site yet.</p>`
+        : markup`<ul>
+            ${assessments.map((a) => markup`<li><a href=${`/assessments/${a.id}`}>${a.title}</a>, ${a.sample.length} pages, ${when(a.createdAt)}</li>`)}
+          </ul>`
+    }
+    ${hasScope(v, 'manage') ? startForm(siteId, v.csrf, error) : markup`<p>Starting an assessment needs a key with the “manage” scope.</p>`}`;
+}
+
+/** Starts an assessment of the site: `random` pages of its latest base-branch scan. */
+export function startAssessmentAction(
+  ctx: ApiContext,
+  showAgain: (v: Visitor, req: Request, res: Response, error: string) => Promise<void>,
+) {
+  return async (v: Visitor, req: Request, res: Response) => {
+    const siteId = String(req.params.siteId);
+    const random = Number(field(req, 'random') || '0');
+    const title = field(req, 'title').trim() || 'Assessment';
+    if (!Number.isInteger(random) || random < 0 || random > 500) {
+      return showAgain(v, req, res, 'The number of pages must be a whole number from 0 to 500.');
+    }
+    try {
+      const a = await createAssessment(ctx, v.user.org, v.user.name, {
+        siteId,
+        title: title.slice(0, 200),
+        standard: { wcag: '2.2', level: 'AA' },
+        sample: { pages: [], random },
+      });
+      redirectAfterPost(res, `/assessments/${a.id}`);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.kind === 'forbidden') throw err;
+      if (err.kind === 'not_found' && /^No such site/.test(err.message)) throw err;
+      return showAgain(v, req, res, err.errors?.map((e) => e.detail).join('; ') ?? err.message);
+    }
+  };
+}
