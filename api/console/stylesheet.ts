@@ -94,6 +94,7 @@ input, select, textarea, button { font: inherit; color: var(--fg); background: v
 textarea { width: 100%; min-height: 4rem; }
 button, .button { background: var(--link); color: var(--bg); border-color: var(--link); font-weight: 600;
   cursor: pointer; padding: 0.45rem 1rem; text-decoration: none; display: inline-block; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
 .link-button { background: none; border: none; color: var(--link); text-decoration: underline; padding: 0; font-weight: 400; }
 .error-summary { border: 3px solid var(--error); padding: 0.75rem 1rem; margin: 0 0 1rem; }
 .error-summary h2 { margin-top: 0; font-size: 1.15rem; }

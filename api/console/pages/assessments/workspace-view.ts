@@ -121,21 +121,25 @@ export function resultForm(
       <label for="tester">Tester</label>
       <input type="text" id="tester" name="tester" required maxlength="200" value=${tester} />
     </div>
-    <div>
+    <div class="actions">
       <button type="submit" name="next" value="1">Save and go to the next criterion</button>
       <button type="submit" name="next" value="0">Save</button>
     </div>
   </form>`;
 }
 
+function historyLine(h: Workspace['history'][number]): string {
+  const before = h.before ? OUTCOME_LABELS[h.before.outcome] : 'no result';
+  const notes = h.after.notes ? `: ${h.after.notes}` : '';
+  return (
+    `${h.at.slice(0, 16).replace('T', ' ')} UTC, ${h.by}, ${h.page ?? 'the whole sample'}: ` +
+    `${before} → ${OUTCOME_LABELS[h.after.outcome]} (tester ${h.after.tester})${notes}`
+  );
+}
+
 export function historyView(w: Workspace): Html {
   if (w.history.length === 0) return markup`<p>No result recorded yet.</p>`;
   return markup`<ol>
-    ${w.history.map(
-      (h) =>
-        markup`<li>${h.at.slice(0, 16).replace('T', ' ')} UTC, ${h.by}: ${h.page ?? 'whole sample'},
-          ${h.before ? OUTCOME_LABELS[h.before.outcome] : 'no result'} → ${OUTCOME_LABELS[h.after.outcome]}
-          (tester ${h.after.tester})${h.after.notes ? `: ${h.after.notes}` : ''}</li>`,
-    )}
+    ${w.history.map((h) => markup`<li>${historyLine(h)}</li>`)}
   </ol>`;
 }
