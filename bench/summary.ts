@@ -64,6 +64,17 @@ const SPECS: Record<string, Spec> = {
     target: { field: 'ratio_to_floor', test: (v) => v <= 2, text: '≤ 2× floor' },
     more: [{ field: 'pdf_ratio_to_json', test: (v) => v < 3, text: '< 3× the JSON report' }],
   },
+  assessment: {
+    fields: {
+      import_ms: ['import_ms'],
+      report_ms: ['report_ms'],
+      floor_ms: ['floor_ms'],
+      import_ratio: ['import_ratio'],
+      report_ratio: ['report_ratio'],
+    },
+    target: { field: 'import_ratio', test: (v) => v <= 2, text: '≤ 2× the report without an assessment' },
+    more: [{ field: 'report_ratio', test: (v) => v <= 2, text: '≤ 2× the report without an assessment' }],
+  },
   webhooks: {
     fields: {
       deliveries_per_s_1_instance: ['deliveries_per_s_1_instance'],
