@@ -9,6 +9,16 @@ import type { ReportCriterion } from './report.js';
 
 const list = (names: readonly string[]) => names.join(', ') || 'a tester';
 
+/** A page as a customer knows it: its public path, not the host the scan ran against. */
+export function publicPath(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
 function testedBy(v: { testers: string[]; date: string }): string {
   return `tested by ${list(v.testers)} on ${v.date}`;
 }
@@ -23,7 +33,7 @@ function humanRow(row: ReportCriterion, v: Exclude<Verdict, { kind: 'undecided' 
     return {
       ...base,
       conformance: majority ? 'does-not-support' : 'partially-supports',
-      remarks: `Failed on ${v.failedPages.length} of ${v.pages} sampled pages (${v.failedPages.join(', ')}); ${testedBy(v)}.`,
+      remarks: `Failed on ${v.failedPages.length} of ${v.pages} sampled pages (${v.failedPages.map(publicPath).join(', ')}); ${testedBy(v)}.`,
       needs_review: false,
     };
   }

@@ -1,6 +1,6 @@
 import { nowIso } from '../../domain/ids.js';
 import { deriveReport, summarise, type RefusedDecision } from '../../domain/vpat/derive.js';
-import { applyAssessment } from '../../domain/vpat/human-evidence.js';
+import { applyAssessment, publicPath } from '../../domain/vpat/human-evidence.js';
 import { criterionVerdict, groupByCriterion, type Verdict } from '../../domain/assessments/verdict.js';
 import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
@@ -34,18 +34,10 @@ export interface ReportFrame {
 
 /** The report's view of the assessment: which one, its sample by public path, and its testers. */
 function assessmentSummary(e: AssessmentEvidence): NonNullable<VpatReport['assessment']> {
-  const path = (u: string) => {
-    try {
-      const url = new URL(u);
-      return url.pathname + url.search;
-    } catch {
-      return u;
-    }
-  };
   return {
     id: e.assessment.id,
     title: e.assessment.title,
-    sample: e.assessment.sample.map((p) => path(p.url)),
+    sample: e.assessment.sample.map((p) => publicPath(p.url)),
     testers: [...new Set(e.results.map((r) => r.tester))].sort(),
   };
 }
