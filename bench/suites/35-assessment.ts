@@ -88,9 +88,7 @@ const suite: BenchSuite = {
       const random = seeded(35);
       const plain = await post('/api/v1/scans', scanBody('plain', random));
       const assessed = await post('/api/v1/scans', scanBody('assessed', random));
-      const criteria = (await import('../../api/domain/assessments/verdict.js'))
-        .assessedCriteria('AA')
-        .map((c) => c.id);
+      const criteria = assessedCriteria('AA').map((c) => c.id);
       const file = evaluation(criteria, random);
       const generate = (siteId: string, scanId: string) =>
         JSON.stringify({ siteId, scan_id: scanId, product: { name: 'Shop', version: '1' } });
