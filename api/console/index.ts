@@ -11,6 +11,7 @@ import {
   reportPublishAction,
   reportReviewAction,
 } from './pages/vpat/report.js';
+import { nextReportAction } from './pages/vpat/report-actions.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signInRoutes } from './pages/access/sign-in.js';
 import { siteAssessmentAction, sitePage, siteSettingsAction } from './pages/sites/site.js';
@@ -45,6 +46,7 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
   r.get('/reports/:id/changes', page(ctx, ['read'], reportChangesPage(ctx)));
   r.post('/reports/:id/review', ...action(ctx, ['manage'], reportReviewAction(ctx)));
+  r.post('/reports/:id/next', ...action(ctx, ['manage'], nextReportAction(ctx)));
   r.post('/reports/:id/publish', ...action(ctx, ['manage'], reportPublishAction(ctx)));
   r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));
   r.use(consoleErrorHandler(ctx));

@@ -81,4 +81,17 @@ describeInBrowser('the assessment workspace in Chromium', () => {
     expect(await page.locator('p.notice').textContent()).toMatch(/someone changed them/);
     expect(await page.locator('#outcome-0').inputValue()).toBe('cantTell');
   });
+
+  test('from a report: its heading names the product; the next report and an assessment start from buttons', async () => {
+    await page.goto(`${h.url}/reports/${s.reportId}`);
+    expect(await page.locator('h1').textContent()).toMatch(/^Shop 2026\.11: /);
+    await tabTo(page, 'form[action$="/next"] button', 400);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname.startsWith('/reports/') && !u.pathname.endsWith(s.reportId));
+    expect(await page.locator('h1').textContent()).toMatch(/^Shop 2026\.11: /);
+    await page.click('form[action$="/assessments"] button');
+    await page.waitForURL(/\/assessments\/asm_/);
+    expect(await page.locator('h1').textContent()).toBe('Assessment for Shop 2026.11');
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

@@ -41,7 +41,10 @@ export async function seedReport(h: Harness, org = 'acme'): Promise<ReportSeed> 
   if (scan.status !== 201) throw new Error(`scan: ${scan.status} ${scan.text}`);
   const gen = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
     key,
-    body: { siteId: 'docs-web', product: { name: 'Docs', version: '3.1', vendor: 'Acme' } },
+    body: {
+      siteId: 'docs-web',
+      product: { name: 'Docs', version: '3.1', vendor: 'Acme', description: 'The documentation site.' },
+    },
   });
   if (gen.status !== 201) throw new Error(`vpat: ${gen.status} ${gen.text}`);
   const waiting = gen.body.criteria.filter((c) => c.needs_review);

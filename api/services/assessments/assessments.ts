@@ -135,3 +135,13 @@ export async function removeAssessment(ctx: ApiContext, org: string, id: string)
   const gone = await ctx.db.transaction((trx) => deleteAssessment(trx, org, id));
   if (!gone) throw domainErrors.notFound('assessment');
 }
+
+/** How many pages the latest base-branch scan of the site has (0 without a scan): the most a sample can draw. */
+export async function pagesToSample(ctx: ApiContext, org: string, siteId: string): Promise<number> {
+  try {
+    const scan = await scanOf(ctx, org, siteId, undefined);
+    return (await scanPageUrls(ctx.db, scan.id)).length;
+  } catch {
+    return 0;
+  }
+}

@@ -137,10 +137,20 @@ export class VpatReviewService {
           ]
         : [],
     );
+    // A customer reads what was evaluated in the description: a report without one is not fit to sign.
+    if (!previous.product.description?.trim()) {
+      undecided.push({
+        pointer: '#/product/description',
+        detail:
+          'the product has no description: generate the next report from this one with product.description (its decisions carry over)',
+      });
+    }
     if (undecided.length > 0) {
       throw domainErrors.invalid(
         undecided,
-        `${undecided.length} ${undecided.length === 1 ? 'row is' : 'rows are'} undecided: review them before publishing.`,
+        undecided.some((e) => e.pointer === '#/product/description')
+          ? 'The report cannot be published: the product has no description, and every row needs a decision.'
+          : `${undecided.length} ${undecided.length === 1 ? 'row is' : 'rows are'} undecided: review them before publishing.`,
       );
     }
     const now = nowIso();

@@ -102,6 +102,13 @@ describe.each(dbKinds)('assessment results, the report and EARL (%s)', (db) => {
     expect(row('1.2.2')).toMatchObject({ conformance: 'not-applicable', basis: 'human-tested' });
     expect(row('1.4.3')).toMatchObject({ basis: 'violations', needs_review: true });
     expect(row('1.4.3')?.remarks).toMatch(/^Contradiction: the assessment says Passed/);
+    // A report for a customer says what the product is: without a description it is not published.
+    const pub = await h.request<Problem>('POST', `/api/v1/vpat/${res.body.id}/publish`, {
+      key: h.key,
+      body: { publisher: 'Grace Officer' },
+    });
+    expect(pub.status).toBe(422);
+    expect(pub.body.errors?.map((e) => e.pointer)).toContain('#/product/description');
     // The concurrency test's winner (Ann or Bob) tested too.
     expect(res.body.assessment).toMatchObject({ id, title: 'Audit', sample: ['/', '/cart', '/checkout'] });
     expect(res.body.assessment?.testers).toEqual(expect.arrayContaining(['Ann Tester', 'Cy']));

@@ -49,7 +49,13 @@ const openAcrSchema = JSON.parse(
   readFileSync(new URL('../../fixtures/openacr/openacr-0.1.0.json', import.meta.url), 'utf8'),
 ) as SchemaObject;
 const validateOpenAcr = new Ajv({ allErrors: true, strict: false }).compile(openAcrSchema);
-const product = { name: 'Signup', version: '3.1', vendor: 'Acme Corp', contact: 'a11y@acme.test' };
+const product = {
+  name: 'Signup',
+  version: '3.1',
+  vendor: 'Acme Corp',
+  contact: 'a11y@acme.test',
+  description: 'The sign-up flow of the Acme web shop.',
+};
 const row = (report: VpatReport, id: string): ReportCriterion => {
   const found = report.criteria.find((c) => c.id === id);
   if (!found) throw new Error(`${id} is not a row of report ${report.id}`);

@@ -1,7 +1,11 @@
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../domain/errors.js';
 import type { ApiContext } from '../../../context.js';
-import { createAssessment, listSiteAssessments } from '../../../services/assessments/assessments.js';
+import {
+  createAssessment,
+  listSiteAssessments,
+  pagesToSample,
+} from '../../../services/assessments/assessments.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
 import { field } from '../../guard.js';
 import { markup, type Html } from '../../html.js';
@@ -77,7 +81,8 @@ export function startAssessmentAction(
         siteId,
         title: title.slice(0, 200),
         standard: { wcag: '2.2', level: 'AA' },
-        sample: { pages: [], random },
+        // A site with fewer pages than asked for gets all of them.
+        sample: { pages: [], random: Math.min(random, await pagesToSample(ctx, v.user.org, siteId)) },
       });
       redirectAfterPost(res, `/assessments/${a.id}`);
     } catch (err) {

@@ -12,6 +12,7 @@ import type { Visitor } from '../../session.js';
 import { diffView } from '../../views/report-diff.js';
 import { criteriaTable, reportFacts } from '../../views/report-rows.js';
 import { publishAction, reviewAction, reviewSection, type ReviewState } from './report-review.js';
+import { reportButtons } from './report-actions.js';
 
 const DOWNLOADS: Record<ExportFormat, { label: string; ext: string }> = {
   html: { label: 'HTML (printable)', ext: 'html' },
@@ -66,7 +67,7 @@ async function render(
         ([f, d]) => markup`<li><a href=${`/reports/${r.id}/download/${f}`}>${d.label}</a></li>`,
       )}
     </ul>
-    ${reviewSection(r, v, state)}
+    ${reviewSection(r, v, state)} ${reportButtons(r, v)}
     <h2>Compare</h2>
     ${await compareForm(reports, v, r)}
     <h2>All criteria</h2>
@@ -75,7 +76,8 @@ async function render(
     res,
     status,
     layout({
-      title: state ? `Error: ${r.title}` : r.title,
+      // The heading names the product: a site has one report per product version.
+      title: `${state ? 'Error: ' : ''}${r.product.name} ${r.product.version}: ${r.title}`,
       visitor: v,
       breadcrumbs: [['Sites', '/'], [r.siteId, `/sites/${r.siteId}`], ['Report']],
       main,
