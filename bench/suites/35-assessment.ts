@@ -1,4 +1,4 @@
-import { assessedCriteria } from '../../api/domain/assessments/verdict.js';
+import { assessedCriteria } from '../../api/domain/vpat/assessments/verdict.js';
 import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Verdict } from '../assessments/verdict.js';
+import type { Verdict } from './assessments/verdict.js';
 import type { ReportCriterion } from './report.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ASSESSMENT_LEVELS, ASSESSMENT_ORIGINS, OUTCOMES } from '../../domain/assessments/assessment.js';
+import { ASSESSMENT_LEVELS, ASSESSMENT_ORIGINS, OUTCOMES } from '../../domain/vpat/assessments/assessment.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
 import { z } from '../zod.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ApiContext } from '../../context.js';
-import type { Assessment, SamplePage } from '../../domain/assessments/assessment.js';
-import { drawPages } from '../../domain/assessments/sample.js';
+import type { Assessment, SamplePage } from '../../domain/vpat/assessments/assessment.js';
+import { drawPages } from '../../domain/vpat/assessments/sample.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import type { CreateAssessmentBody, PatchAssessmentBody } from '../../schemas/assessments/assessments.js';

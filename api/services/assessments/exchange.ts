@@ -1,12 +1,12 @@
 import type { ApiContext } from '../../context.js';
-import type { Assessment, AssessmentResult } from '../../domain/assessments/assessment.js';
-import { toEarl } from '../../domain/assessments/earl.js';
+import type { Assessment, AssessmentResult } from '../../domain/vpat/assessments/assessment.js';
+import { toEarl } from '../../domain/vpat/assessments/earl.js';
 import {
   importWcagEm,
   looksLikeWcagEm,
   type ImportedAssessment,
-} from '../../domain/assessments/import-wcagem.js';
-import { importInsights, looksLikeInsights } from '../../domain/assessments/import-insights.js';
+} from '../../domain/vpat/assessments/import-wcagem.js';
+import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';

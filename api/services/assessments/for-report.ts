@@ -1,5 +1,5 @@
 import type { ApiContext } from '../../context.js';
-import type { Assessment, AssessmentResult } from '../../domain/assessments/assessment.js';
+import type { Assessment, AssessmentResult } from '../../domain/vpat/assessments/assessment.js';
 import { domainErrors } from '../../domain/errors.js';
 import { findAssessment, latestAssessment } from '../../store/assessments/assessments.js';
 import { listResults } from '../../store/assessments/results.js';

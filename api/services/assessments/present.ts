@@ -1,5 +1,5 @@
-import type { Assessment, AssessmentResult } from '../../domain/assessments/assessment.js';
-import { progress } from '../../domain/assessments/verdict.js';
+import type { Assessment, AssessmentResult } from '../../domain/vpat/assessments/assessment.js';
+import { progress } from '../../domain/vpat/assessments/verdict.js';
 
 /** The API's views of an assessment and its results (snake_case on the wire, as the API has always had). */
 

@@ -1,7 +1,7 @@
 import type { ApiContext } from '../../context.js';
-import type { AssessmentResult, ResultState } from '../../domain/assessments/assessment.js';
-import { procedureFor } from '../../domain/assessments/procedures.js';
-import { assessedCriteria } from '../../domain/assessments/verdict.js';
+import type { AssessmentResult, ResultState } from '../../domain/vpat/assessments/assessment.js';
+import { procedureFor } from '../../domain/vpat/assessments/procedures.js';
+import { assessedCriteria } from '../../domain/vpat/assessments/verdict.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';
 import { touchAssessment } from '../../store/assessments/assessments.js';

@@ -1,7 +1,7 @@
 import { nowIso } from '../../domain/ids.js';
 import { deriveReport, summarise, type RefusedDecision } from '../../domain/vpat/derive.js';
 import { applyAssessment, publicPath } from '../../domain/vpat/human-evidence.js';
-import { criterionVerdict, groupByCriterion, type Verdict } from '../../domain/assessments/verdict.js';
+import { criterionVerdict, groupByCriterion, type Verdict } from '../../domain/vpat/assessments/verdict.js';
 import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from '../../domain/vpat/report.js';

@@ -4,7 +4,7 @@ import type {
   AssessmentLevel,
   AssessmentOrigin,
   SamplePage,
-} from '../../domain/assessments/assessment.js';
+} from '../../domain/vpat/assessments/assessment.js';
 import { isNulFree } from '../../domain/text/truncation.js';
 import { newestFirst } from '../keyset.js';
 

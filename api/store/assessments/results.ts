@@ -4,7 +4,7 @@ import type {
   Outcome,
   ResultChange,
   ResultState,
-} from '../../domain/assessments/assessment.js';
+} from '../../domain/vpat/assessments/assessment.js';
 
 /**
  * An assessment's results, one per (criterion, page), each with a version that every write raises (the

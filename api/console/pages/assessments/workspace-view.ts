@@ -1,4 +1,4 @@
-import { OUTCOMES, type Outcome } from '../../../domain/assessments/assessment.js';
+import { OUTCOMES, type Outcome } from '../../../domain/vpat/assessments/assessment.js';
 import { markup, type Html } from '../../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 import type { assessmentDetail } from '../../../services/assessments/assessments.js';

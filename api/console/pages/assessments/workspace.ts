@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { OUTCOMES, type Outcome } from '../../../domain/assessments/assessment.js';
-import { assessedCriteria } from '../../../domain/assessments/verdict.js';
+import { OUTCOMES, type Outcome } from '../../../domain/vpat/assessments/assessment.js';
+import { assessedCriteria } from '../../../domain/vpat/assessments/verdict.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { ApiContext } from '../../../context.js';
 import { assessmentDetail } from '../../../services/assessments/assessments.js';

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
-import { importInsights, looksLikeInsights } from '../../../api/domain/assessments/import-insights.js';
-import { DomainError } from '../../../api/domain/errors.js';
+import {
+  importInsights,
+  looksLikeInsights,
+} from '../../../../api/domain/vpat/assessments/import-insights.js';
+import { DomainError } from '../../../../api/domain/errors.js';
 
 const file = JSON.parse(
   fs.readFileSync('test/fixtures/assessments/insights-current.a11ywebassessment', 'utf8'),

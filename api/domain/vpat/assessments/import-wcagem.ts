@@ -1,6 +1,6 @@
-import { domainErrors, type FieldError } from '../errors.js';
-import { WCAG_CRITERIA } from '../catalog/wcag-criteria.data.js';
-import { levelIncludes } from '../catalog/wcag.js';
+import { domainErrors, type FieldError } from '../../errors.js';
+import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
+import { levelIncludes } from '../../catalog/wcag.js';
 import {
   OUTCOMES,
   type AssessmentLevel,

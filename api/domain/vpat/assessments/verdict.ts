@@ -1,4 +1,4 @@
-import { wcagCriteria, type WcagCriterion } from '../catalog/wcag.js';
+import { wcagCriteria, type WcagCriterion } from '../../catalog/wcag.js';
 import type { AssessmentLevel, AssessmentResult, Outcome } from './assessment.js';
 
 /**

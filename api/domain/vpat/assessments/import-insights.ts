@@ -1,5 +1,5 @@
-import { INSIGHTS_REQUIREMENTS } from '../catalog/insights-requirements.data.js';
-import { domainErrors, type FieldError } from '../errors.js';
+import { INSIGHTS_REQUIREMENTS } from '../../catalog/insights-requirements.data.js';
+import { domainErrors, type FieldError } from '../../errors.js';
 import type { Outcome } from './assessment.js';
 import { assessedCriteria } from './verdict.js';
 import type { ImportedAssessment, ImportedResult } from './import-wcagem.js';

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import type { AssessmentResult } from '../../../api/domain/assessments/assessment.js';
-import { criterionFromName } from '../../../api/domain/assessments/criterion-names.js';
-import { importWcagEm } from '../../../api/domain/assessments/import-wcagem.js';
-import { procedureFor } from '../../../api/domain/assessments/procedures.js';
-import { drawPages } from '../../../api/domain/assessments/sample.js';
-import { assessedCriteria, criterionVerdict } from '../../../api/domain/assessments/verdict.js';
+import type { AssessmentResult } from '../../../../api/domain/vpat/assessments/assessment.js';
+import { criterionFromName } from '../../../../api/domain/vpat/assessments/criterion-names.js';
+import { importWcagEm } from '../../../../api/domain/vpat/assessments/import-wcagem.js';
+import { procedureFor } from '../../../../api/domain/vpat/assessments/procedures.js';
+import { drawPages } from '../../../../api/domain/vpat/assessments/sample.js';
+import { assessedCriteria, criterionVerdict } from '../../../../api/domain/vpat/assessments/verdict.js';
 
 const result = (
   criterion: string,
