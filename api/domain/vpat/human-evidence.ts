@@ -1,4 +1,5 @@
 import type { Verdict } from './assessments/verdict.js';
+import { publicPath } from './public-path.js';
 import type { ReportCriterion } from './report.js';
 
 /**
@@ -8,16 +9,6 @@ import type { ReportCriterion } from './report.js';
  */
 
 const list = (names: readonly string[]) => names.join(', ') || 'a tester';
-
-/** A page as a customer knows it: its public path, not the host the scan ran against. */
-export function publicPath(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
-}
 
 function testedBy(v: { testers: string[]; date: string }): string {
   return `tested by ${list(v.testers)} on ${v.date}`;

@@ -1,3 +1,4 @@
+import { publicPath } from './public-path.js';
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { EvidenceFact, RuleRun } from './facts.js';
 import { plural } from '../text/wording.js';
@@ -53,7 +54,7 @@ function violationRemarks(fact: Extract<EvidenceFact, { kind: 'violations' }>): 
   const sentences = [
     `${plural(fact.issues, 'issue')} on ${fact.pagesAffected} of ${plural(fact.pagesTotal, 'page')} (${majority ? 'more than half' : 'half or fewer'} of the pages scanned) ` +
       `failed axe-core ${rulesWord(fact.rules.length)} ${listWords(fact.rules)}.`,
-    `Affected pages: ${listWords(fact.pageUrls, 3)}.`,
+    `Affected pages: ${listWords(fact.pageUrls.map(publicPath), 3)}.`,
   ];
   if (fact.waived) {
     sentences.push(
@@ -129,4 +130,12 @@ export function staleSentence(
     `This scan found ${plural(evidence.issues, 'violation')} on ${evidence.pages_affected} of ${plural(evidence.pages_total, 'page')} ` +
     `(${listWords(evidence.rules)}), which contradicts the override's “${label}”. Review the override.`
   );
+}
+
+/**
+ * Remarks for a customer: the developers' "How to fix" links (always the last sentence of an evidence
+ * remark) left out. A report keeps them only when its request asked (`developer_links`).
+ */
+export function withoutDeveloperLinks(remarks: string): string {
+  return remarks.replace(/\s*How to fix: \S[\s\S]*$/, '');
 }

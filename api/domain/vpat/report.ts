@@ -194,6 +194,8 @@ export interface VpatReport {
   summary: ReportSummary;
   violations: RuleViolations[];
   scan: ReportScan;
+  /** True when the remarks keep the developers' "How to fix" links (asked for at generation). */
+  developer_links?: boolean;
   /** Absent when no assessment of the site was used. */
   assessment?: ReportAssessment;
   warnings: string[];

@@ -31,3 +31,9 @@ export const ReportAssessment = z
     testers: z.array(z.string()),
   })
   .openapi('VpatAssessment', { description: 'The assessment whose human results the report used.' });
+
+/** `developer_links`: whether remarks keep the developers' "How to fix" links. */
+export const DeveloperLinksField = z.boolean().optional().openapi({
+  description:
+    'Keep the developers’ “How to fix” links in the remarks (default: left out, the report is for customers).',
+});

@@ -5,7 +5,7 @@ import { SiteId, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as act from '../../domain/catalog/act-relations.js';
 import type * as report from '../../domain/vpat/report.js';
-import { AnswerSourceField, AssessmentIdField, ReportAssessment } from './report-assessment.js';
+import * as fields from './report-assessment.js';
 
 export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceLevel', {
   description:
@@ -95,7 +95,8 @@ export const GenerateVpatBody = z
           'A report id of the same site: its overrides are carried forward (with their authors and times) unless this request overrides the same criterion. ' +
           'A report of another site answers 422.',
       }),
-    assessment_id: AssessmentIdField,
+    assessment_id: fields.AssessmentIdField,
+    developer_links: fields.DeveloperLinksField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -177,7 +178,7 @@ export const ReportCriterion = z
     chapter: z.string(),
     conformance: ConformanceLevel,
     remarks: z.string(),
-    source: AnswerSourceField,
+    source: fields.AnswerSourceField,
     basis: z.enum([
       'violations',
       'incomplete',
@@ -268,7 +269,8 @@ export const VpatReport = z
       rules_run: z.array(z.string()).nullable(),
       created_at: Timestamp,
     }),
-    assessment: ReportAssessment.optional(),
+    developer_links: fields.DeveloperLinksField,
+    assessment: fields.ReportAssessment.optional(),
     warnings: z.array(z.string()),
     created_by: z.object({ key_id: z.string().nullable(), name: z.string() }),
     created_at: Timestamp,

@@ -1,6 +1,8 @@
 import { nowIso } from '../../domain/ids.js';
 import { deriveReport, summarise, type RefusedDecision } from '../../domain/vpat/derive.js';
-import { applyAssessment, publicPath } from '../../domain/vpat/human-evidence.js';
+import { applyAssessment } from '../../domain/vpat/human-evidence.js';
+import { publicPath } from '../../domain/vpat/public-path.js';
+import { withoutDeveloperLinks } from '../../domain/vpat/remarks.js';
 import { criterionVerdict, groupByCriterion, type Verdict } from '../../domain/vpat/assessments/verdict.js';
 import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
@@ -28,6 +30,8 @@ export interface ReportFrame {
   decisions: OverrideRecord[];
   warnings: string[];
   createdBy: VpatReport['created_by'];
+  /** Keep the developers' "How to fix" links in the remarks (customers' reports leave them out). */
+  developerLinks: boolean;
   /** People's results on a page sample (an assessment), laid over the automated evidence. */
   assessment?: AssessmentEvidence;
 }
@@ -105,6 +109,11 @@ export async function assembleReport(
   const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
   const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
   const derived = deriveReport({ catalog: frame.catalog, coverage, evidence, overrides: frame.decisions });
+  if (!frame.developerLinks) {
+    derived.criteria = derived.criteria.map((c) =>
+      c.source === 'evidence' ? { ...c, remarks: withoutDeveloperLinks(c.remarks) } : c,
+    );
+  }
   if (frame.assessment) {
     derived.criteria = applyAssessment(derived.criteria, verdictsOf(frame.assessment));
     derived.summary = summarise(derived.criteria, derived.overrides);
@@ -148,6 +157,7 @@ export async function assembleReport(
       created_at: scan.createdAt,
     },
     ...(frame.assessment ? { assessment: assessmentSummary(frame.assessment) } : {}),
+    ...(frame.developerLinks ? { developer_links: true } : {}),
     warnings,
     created_by: frame.createdBy,
     created_at: now,

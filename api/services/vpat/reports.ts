@@ -153,6 +153,7 @@ export class VpatReportService {
     const assessment = await assessmentForReport(this.ctx, org, input.siteId, input.assessment_id);
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
       assessment,
+      developerLinks: input.developer_links ?? false,
       id: newId('vpt'),
       version: 1,
       previousId: null,

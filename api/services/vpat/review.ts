@@ -94,6 +94,7 @@ export class VpatReviewService {
       : undefined;
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
       assessment,
+      developerLinks: previous.developer_links ?? false,
       id: newId('vpt'),
       version: previous.version + 1,
       previousId: previous.id,
