@@ -14,7 +14,7 @@ import {
 import { nextReportAction } from './pages/vpat/report-actions.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signInRoutes } from './pages/access/sign-in.js';
-import { siteAssessmentAction, sitePage, siteSettingsAction } from './pages/sites/site.js';
+import { siteAssessmentAction, sitePage, siteReportAction, siteSettingsAction } from './pages/sites/site.js';
 import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
@@ -37,6 +37,7 @@ export function consoleRouter(ctx: ApiContext): Router {
   );
   r.get('/sites/:siteId', page(ctx, ['read'], sitePage(ctx)));
   r.post('/sites/:siteId/settings', ...action(ctx, ['manage'], siteSettingsAction(ctx)));
+  r.post('/sites/:siteId/reports', ...action(ctx, ['manage'], siteReportAction(ctx)));
   r.post('/sites/:siteId/assessments', ...action(ctx, ['manage'], siteAssessmentAction(ctx)));
   r.get('/assessments/:id', page(ctx, ['read'], assessmentPage(ctx)));
   r.post('/assessments/:id/results', ...action(ctx, ['manage'], assessmentResultsAction(ctx)));

@@ -94,4 +94,20 @@ describeInBrowser('the assessment workspace in Chromium', () => {
     expect(await page.locator('h1').textContent()).toBe('Assessment for Shop 2026.11');
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  test('a report is generated from the site page, named for the product', async () => {
+    await page.goto(`${h.url}/sites/${s.siteId}`);
+    await tabTo(page, '#report-name', 400);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Shop');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('2026.12');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('The Acme web shop: catalogue, cart and checkout.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/reports\/vpt_/);
+    expect(await page.locator('h1').textContent()).toMatch(/^Shop 2026\.12: /);
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

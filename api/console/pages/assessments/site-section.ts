@@ -31,6 +31,23 @@ function startForm(siteId: string, csrf: string, error: string | null): Html {
   </form>`;
 }
 
+function generateForm(siteId: string, csrf: string, product: string): Html {
+  const field = (id: string, name: string, label: string, value: string) =>
+    markup`<div class="field">
+      <label for=${id}>${label}</label>
+      <input type="text" id=${id} name=${name} required maxlength="200" value=${value} />
+    </div>`;
+  return markup`<form method="post" action=${`/sites/${siteId}/reports`} class="stack">
+    ${csrfField(csrf)} ${field('report-name', 'name', 'Product name', product)}
+    ${field('report-version', 'version', 'Product version', '')}
+    <div class="field">
+      <label for="report-description">Product description</label>
+      <textarea id="report-description" name="description" required maxlength="2000"></textarea>
+    </div>
+    <div><button type="submit">Generate a report</button></div>
+  </form>`;
+}
+
 export async function reportsAndAssessments(
   ctx: ApiContext,
   v: Visitor,
@@ -53,6 +70,7 @@ export async function reportsAndAssessments(
             )}
           </ul>`
     }
+    ${hasScope(v, 'manage') ? generateForm(siteId, v.csrf, siteId) : null}
     <h2 id="assessments">Assessments</h2>
     ${
       assessments.length === 0
@@ -89,6 +107,41 @@ export function startAssessmentAction(
       if (!(err instanceof DomainError) || err.kind === 'forbidden') throw err;
       if (err.kind === 'not_found' && /^No such site/.test(err.message)) throw err;
       return showAgain(v, req, res, err.errors?.map((e) => e.detail).join('; ') ?? err.message);
+    }
+  };
+}
+
+/** Generates a draft report of the site's latest base-branch scan (and its newest assessment). */
+export function generateReportAction(
+  ctx: ApiContext,
+  showAgain: (v: Visitor, req: Request, res: Response, error: string) => Promise<void>,
+) {
+  return async (v: Visitor, req: Request, res: Response) => {
+    const [name, version, description] = ['name', 'version', 'description'].map((f) => field(req, f).trim());
+    if (!name || !version || !description) {
+      return showAgain(v, req, res, 'A report needs the product’s name, version and description.');
+    }
+    try {
+      const r = await new VpatReportService(ctx).generate(
+        v.user.org,
+        { keyId: v.user.keyId, name: v.user.name },
+        {
+          siteId: String(req.params.siteId),
+          product: {
+            name: name.slice(0, 200),
+            version: version.slice(0, 100),
+            description: description.slice(0, 2000),
+          },
+          edition: 'wcag',
+          wcag_version: '2.2',
+          level: 'AA',
+          overrides: [],
+        },
+      );
+      redirectAfterPost(res, `/reports/${r.id}`);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.kind === 'forbidden') throw err;
+      return showAgain(v, req, res, err.message);
     }
   };
 }

@@ -9,7 +9,11 @@ import type { DeploySummary } from '../../../schemas/gate/deploy-history.js';
 import { markup, type Html } from '../../html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
-import { reportsAndAssessments, startAssessmentAction } from '../assessments/site-section.js';
+import {
+  generateReportAction,
+  reportsAndAssessments,
+  startAssessmentAction,
+} from '../assessments/site-section.js';
 import { hasScope, type Visitor } from '../../session.js';
 import { encodePageCursor, timeIdCursor } from '../../views/cursor.js';
 import { dataTable, num } from '../../views/data-table.js';
@@ -171,6 +175,9 @@ export function sitePage(ctx: ApiContext) {
 
 export const siteAssessmentAction = (ctx: ApiContext) =>
   startAssessmentAction(ctx, (visitor, req, res, error) => render(ctx, visitor, req, res, undefined, error));
+
+export const siteReportAction = (ctx: ApiContext) =>
+  generateReportAction(ctx, (visitor, req, res, error) => render(ctx, visitor, req, res, undefined, error));
 
 export function siteSettingsAction(ctx: ApiContext) {
   return async (visitor: Visitor, req: Request, res: Response) => {
