@@ -158,4 +158,18 @@ describe.each(dbKinds)('assessments (%s)', (db) => {
     ]);
     expect(res.body.progress).toMatchObject({ decided: 4, passed: 2, failed: 2 });
   });
+
+  test('deleting the site deletes its assessments with their results and history', async () => {
+    const a = await h.request<Assessment>('POST', '/api/v1/assessments', { key: h.key, body: create({}) });
+    const put = await h.request('PUT', `/api/v1/assessments/${a.body.id}/results/2.4.2`, {
+      key: h.key,
+      body: { page: null, outcome: 'passed', notes: '', tester: 'Ann' },
+    });
+    expect(put.status).toBe(200);
+    expect((await h.request('DELETE', `/api/v1/sites/${SITE}`, { key: h.key })).status).toBe(204);
+    expect((await h.request('GET', `/api/v1/assessments/${a.body.id}`, { key: h.key })).status).toBe(404);
+    for (const table of ['assessments', 'assessment_results', 'assessment_result_changes']) {
+      expect([table, Number((await h.db(table).count({ n: '*' }).first())?.n)]).toEqual([table, 0]);
+    }
+  });
 });

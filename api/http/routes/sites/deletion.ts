@@ -31,7 +31,7 @@ export function deletionRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Sites',
       summary: 'Delete a site and everything of it',
       description:
-        'Removes the site with its settings, scans, deploy events, waivers and VPAT reports, and writes a ' +
+        'Removes the site with its settings, scans, deploy events, waivers, VPAT reports and assessments, and writes a ' +
         "`site.deleted` event, in one transaction (the scans' pages and issues are removed afterwards in " +
         'short batches by the retention job; they are invisible from the deletion on). Answers 409 while a ' +
         'scan of the site is still receiving parts. A later scan with the same siteId starts a new site.',
