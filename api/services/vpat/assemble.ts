@@ -30,6 +30,8 @@ export interface ReportFrame {
   decisions: OverrideRecord[];
   warnings: string[];
   createdBy: VpatReport['created_by'];
+  /** The product's public address (the site's `url`); null: the scanned address. */
+  publicUrl?: string | null;
   /** Keep the developers' "How to fix" links in the remarks (customers' reports leave them out). */
   developerLinks: boolean;
   /** People's results on a page sample (an assessment), laid over the automated evidence. */
@@ -54,7 +56,11 @@ function verdictsOf(e: AssessmentEvidence): Map<string, Verdict> {
   return out;
 }
 
-function defaultEvaluationMethods(scan: EvidenceScan, axeVersion: string | null): string {
+function defaultEvaluationMethods(
+  scan: EvidenceScan,
+  axeVersion: string | null,
+  frame: Pick<ReportFrame, 'publicUrl' | 'assessment'>,
+): string {
   const engine = scan.engineName
     ? `${scan.engineName}${scan.engineVersion ? ` ${scan.engineVersion}` : ''}`
     : 'an automated engine';
@@ -67,10 +73,21 @@ function defaultEvaluationMethods(scan: EvidenceScan, axeVersion: string | null)
     .filter(Boolean)
     .join(', ');
   return (
-    `Automated testing with ${engine} of ${scan.pageCount} page${scan.pageCount === 1 ? '' : 's'} of ${scan.url} (${where}); ` +
+    // The product's public address (the site's), not the host a CI job scanned.
+    `Automated testing with ${engine} of ${scan.pageCount} page${scan.pageCount === 1 ? '' : 's'} of ${frame.publicUrl ?? scan.url} (${where}); ` +
     `results mapped to WCAG success criteria with the rule tags of axe-core ${axeVersion ?? '(unknown version)'} and to related criteria with W3C's ACT rules. ` +
+    humanTesting(frame.assessment) +
     'Automated testing finds only some accessibility failures and never shows that a criterion is met: every criterion answered Supports was ' +
-    'answered or confirmed by a named reviewer, and criteria answered Not Evaluated still need a person’s review.'
+    'answered or confirmed by a named reviewer or tested by a named tester, and criteria answered Not Evaluated still need a person’s review.'
+  );
+}
+
+function humanTesting(e: AssessmentEvidence | undefined): string {
+  if (!e) return '';
+  const s = assessmentSummary(e);
+  return (
+    `People tested a sample of ${s.sample.length} page${s.sample.length === 1 ? '' : 's'} (${s.sample.join(', ')}) ` +
+    `following W3C's WCAG-EM in the assessment “${s.title}” (testers: ${s.testers.join(', ') || 'none yet'}). `
   );
 }
 
@@ -133,7 +150,8 @@ export async function assembleReport(
     wcag_version: frame.wcagVersion,
     level: frame.level,
     catalog: catalog.catalogName,
-    evaluation_methods: frame.evaluationMethods ?? defaultEvaluationMethods(scan, coverage.engineVersion),
+    evaluation_methods:
+      frame.evaluationMethods ?? defaultEvaluationMethods(scan, coverage.engineVersion, frame),
     standards: catalog.standards,
     chapters: catalog.chapters.map((c) => ({
       id: c.id,

@@ -20,6 +20,7 @@ import {
   type EvidenceScan,
 } from '../../store/vpat/evidence.js';
 import { holdScans } from '../../store/scans/holds.js';
+import { getSite } from '../../store/sites/sites.js';
 import {
   findReport,
   insertReport,
@@ -151,9 +152,11 @@ export class VpatReportService {
       ? await this.inherited(org, input.inherit_overrides_from, scan, explicit, rowIds, warnings)
       : [];
     const assessment = await assessmentForReport(this.ctx, org, input.siteId, input.assessment_id);
+    const site = await getSite(this.ctx.db, org, input.siteId);
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
       assessment,
       developerLinks: input.developer_links ?? false,
+      publicUrl: site?.url ?? null,
       id: newId('vpt'),
       version: 1,
       previousId: null,

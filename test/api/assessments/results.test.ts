@@ -86,6 +86,12 @@ describe.each(dbKinds)('assessment results, the report and EARL (%s)', (db) => {
       200,
     );
     expect((await put('1.2.2', { page: null, outcome: 'inapplicable', tester: 'Cy' })).status).toBe(200);
+    // The product's public address is the site's, not the host the scan ran against.
+    const site = await h.request('PATCH', `/api/v1/sites/${SITE}`, {
+      key: h.key,
+      body: { url: 'https://www.acme-shop.example/' },
+    });
+    expect(site.status).toBe(200);
     const res = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
       key: h.key,
       body: { siteId: SITE, product: { name: 'Shop', version: '1' } },
@@ -98,6 +104,9 @@ describe.each(dbKinds)('assessment results, the report and EARL (%s)', (db) => {
       needs_review: false,
     });
     expect(row('2.4.2')?.remarks).toMatch(/Ann Tester/);
+    expect(res.body.evaluation_methods).toContain('pages of https://www.acme-shop.example/ (');
+    expect(res.body.evaluation_methods).not.toContain('https://shop.example');
+    expect(res.body.evaluation_methods).toContain('People tested a sample of 3 pages (/, /cart, /checkout)');
     expect(row('1.1.1')).toMatchObject({ conformance: 'partially-supports', basis: 'human-tested' });
     expect(row('1.2.2')).toMatchObject({ conformance: 'not-applicable', basis: 'human-tested' });
     expect(row('1.4.3')).toMatchObject({ basis: 'violations', needs_review: true });
