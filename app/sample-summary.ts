@@ -74,14 +74,14 @@ export const SAMPLE_RESULT: GateResult = {
       message: 'Images must have alternative text',
       selector: 'img.product-hero',
       wcag: ['1.1.1'],
-      source: { path: 'src/components/ProductHero.tsx', line: 27 },
+      source: { path: 'src/components/ProductHero.tsx', line: 27, column: null, method: null },
     }),
     issue({
       rule: 'color-contrast',
       message: 'Element has insufficient color contrast of 3.2:1 (foreground #8a8a8a, background #ffffff)',
       selector: '.order-total > span',
       wcag: ['1.4.3'],
-      source: { path: 'src/components/OrderTotal.tsx', line: 12 },
+      source: { path: 'src/components/OrderTotal.tsx', line: 12, column: null, method: null },
     }),
     issue({
       rule: 'label',

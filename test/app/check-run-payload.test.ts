@@ -239,8 +239,14 @@ describe('check-run payload', () => {
 
   test('issues with a source location become annotations; level by impact', () => {
     const annotations = annotationsFor([
-      issue(1, { impact: 'critical', source: { path: 'src/Cart.tsx', line: 42 } }),
-      issue(2, { impact: 'moderate', source: { path: 'src/Nav.tsx', line: null } }),
+      issue(1, {
+        impact: 'critical',
+        source: { path: 'src/Cart.tsx', line: 42, column: null, method: null },
+      }),
+      issue(2, {
+        impact: 'moderate',
+        source: { path: 'src/Nav.tsx', line: null, column: null, method: null },
+      }),
       issue(3),
     ]);
     expect(annotations).toEqual([
@@ -260,7 +266,9 @@ describe('check-run payload', () => {
 
   test('annotations go in batches of 50', () => {
     const annotations = annotationsFor(
-      Array.from({ length: 120 }, (_, i) => issue(i, { source: { path: 'a.html', line: i + 1 } })),
+      Array.from({ length: 120 }, (_, i) =>
+        issue(i, { source: { path: 'a.html', line: i + 1, column: null, method: null } }),
+      ),
     );
     expect(annotationBatches(annotations).map((b) => b.length)).toEqual([50, 50, 20]);
     expect(annotationBatches([])).toEqual([]);

@@ -141,7 +141,7 @@ describe('check-run publisher', () => {
         rule: 'label',
         impact: i % 2 ? 'serious' : 'minor',
         selector: `#field-${i}`,
-        source: { path: 'src/Form.tsx', line: i + 1 },
+        source: { path: 'src/Form.tsx', line: i + 1, column: null, method: null },
       }),
     );
     const result = gateResult({
@@ -225,7 +225,11 @@ describe('check-run publisher', () => {
   test('a failing annotation batch keeps the created run id and marks the publication failed', async () => {
     const { deploys, publisher } = setup();
     const issues: GateIssue[] = Array.from({ length: 60 }, (_, i) =>
-      gateIssue({ rule: 'label', impact: 'serious', source: { path: 'a.html', line: i + 1 } }),
+      gateIssue({
+        rule: 'label',
+        impact: 'serious',
+        source: { path: 'a.html', line: i + 1, column: null, method: null },
+      }),
     );
     deploys.deploys.set('dep_test1', {
       org: 'acme',

@@ -1,5 +1,6 @@
 import type { CheckRunStatus } from '../github/check-run.js';
 import type { Impact, IssueKind } from '../impact.js';
+import type { IssueSource } from '../scans/imported-issue.js';
 import type { MatchKind } from '../matching/matcher.js';
 import type { BaselineStrategy } from './baseline.js';
 import type { AppliedGateSettings } from './settings.js';
@@ -26,7 +27,9 @@ export interface GateIssue {
   page_url: string;
   wcag: string[];
   help_url: string | null;
-  source: { path: string; line: number | null } | null;
+  /** The element's markup, cut to a snippet (events stored before it was listed have none). */
+  html?: string | null;
+  source: IssueSource | null;
   fingerprint: string;
   match: MatchKind;
   baseline_issue: BaselineIssueRef | null;

@@ -1,5 +1,5 @@
 import type { AxeResultsInput } from './input.js';
-import type { ImportedIssue } from './imported-issue.js';
+import { issueSource, type ImportedIssue } from './imported-issue.js';
 import { type IssueKind } from '../impact.js';
 import { criteriaFromAxeTags } from '../catalog/wcag-criteria.js';
 
@@ -40,7 +40,7 @@ export function issuesFromAxe(result: AxeResultsInput): ImportedIssue[] {
           html: node.html ?? null,
           wcag,
           helpUrl: rule.helpUrl ?? null,
-          source: null,
+          source: issueSource(node.source),
         });
       }
     }

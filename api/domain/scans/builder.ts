@@ -1,7 +1,7 @@
 import type { ScanPageInput } from './input.js';
 import { issuesFromAxe, rulesRunByAxe } from './axe-import.js';
 import { issueFingerprint } from '../matching/fingerprint.js';
-import type { ImportedIssue } from './imported-issue.js';
+import { issueSource, type ImportedIssue } from './imported-issue.js';
 import { issuesFromPa11y } from './pa11y-import.js';
 import type {
   PreparationError,
@@ -48,7 +48,7 @@ function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedI
     html: i.html ?? null,
     wcag: i.wcag ? [...new Set(i.wcag)] : [],
     helpUrl: i.help_url ?? null,
-    source: i.source ? { path: i.source.path, line: i.source.line ?? null } : null,
+    source: issueSource(i.source),
   }));
 }
 

@@ -1,4 +1,5 @@
 import type { Impact, IssueKind } from '../impact.js';
+import type { SourceMethod } from './imported-issue.js';
 
 /**
  * A scan body's pages as the domain reads them once the API's schemas have validated them (defaults
@@ -11,6 +12,15 @@ export interface AxeNodeInput {
   html?: string | null;
   impact?: Impact | null;
   failureSummary?: string | null;
+  /** Not axe-core's: where the scanner found the element in the repository (a11y-gate's scanner adds it). */
+  source?: SourceLocationInput | null;
+}
+
+export interface SourceLocationInput {
+  path: string;
+  line?: number | null;
+  column?: number | null;
+  method?: SourceMethod | null;
 }
 
 export interface AxeRuleResultInput {
@@ -60,7 +70,7 @@ export interface NativeIssueInput {
   html?: string | null;
   wcag?: string[];
   help_url?: string | null;
-  source?: { path: string; line?: number | null } | null;
+  source?: SourceLocationInput | null;
 }
 
 export interface ScanPageInput {

@@ -3,6 +3,7 @@ import { IMPACTS } from '../../domain/impact.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from './settings.js';
+import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../domain/gate/deploy-event.js';
 import type * as settings from '../../domain/gate/settings.js';
@@ -59,7 +60,11 @@ export const GateIssue = z
     page_url: z.string(),
     wcag: z.array(z.string()),
     help_url: z.string().nullable(),
-    source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+    html: z.string().nullable().optional().openapi({
+      description:
+        "The element's markup, cut to 300 characters (absent in events recorded before it was listed).",
+    }),
+    source: IssueSourceOut.nullable(),
     fingerprint: z.string(),
     match: z.enum(['fingerprint', 'similar', 'none']).openapi({
       description:

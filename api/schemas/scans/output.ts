@@ -1,4 +1,5 @@
 import { IMPACTS, ISSUE_KINDS } from '../../domain/impact.js';
+import { SOURCE_METHODS } from '../../domain/scans/imported-issue.js';
 import { pageOf, Timestamp } from '../common.js';
 import { z, type FitsSchema, type OutputIs } from '../zod.js';
 import type * as impact from '../../domain/impact.js';
@@ -10,6 +11,22 @@ export const Impact = z.enum(IMPACTS).openapi('Impact');
 export const IssueKind = z
   .enum(ISSUE_KINDS)
   .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
+
+export const IssueSourceOut = z
+  .object({
+    path: z.string().openapi({ description: 'Relative to the repository root.' }),
+    line: z.number().int().nullable(),
+    column: z.number().int().nullable(),
+    method: z
+      .enum(SOURCE_METHODS)
+      .nullable()
+      .openapi({
+        description:
+          'How the scanner found it: `attribute` (a dev-build attribute on the element or an ancestor), ' +
+          '`static` (the page is a file of the repository, read with source positions); null when not said.',
+      }),
+  })
+  .openapi('IssueSource', { description: "Where the issue's element comes from in the repository." });
 
 const Counts = (keys: readonly string[]) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])));
@@ -111,7 +128,7 @@ export const ScanIssue = z
     html: z.string().nullable(),
     wcag: z.array(z.string()),
     help_url: z.string().nullable(),
-    source: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+    source: IssueSourceOut.nullable(),
     fingerprint: z
       .string()
       .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),

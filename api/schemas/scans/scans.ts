@@ -6,6 +6,7 @@ import {
 } from '../../domain/catalog/wcag-criteria.js';
 import { PageQuery, Sha, SiteId } from '../common.js';
 import { Impact, IssueKind } from './output.js';
+import { SOURCE_METHODS } from '../../domain/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
 import type * as input from '../../domain/scans/input.js';
 
@@ -37,8 +38,16 @@ export const SourceLocation = z
   .object({
     path: Identifier(1024).openapi({ example: 'src/components/Header.tsx' }),
     line: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+    column: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+    method: z.enum(SOURCE_METHODS).nullable().optional().openapi({
+      description:
+        'How it was found: `attribute` (a dev-build attribute) or `static` (the page file itself).',
+    }),
   })
-  .openapi('SourceLocation', { description: 'Where CI knows the issue comes from in the repository.' });
+  .openapi('SourceLocation', {
+    description:
+      'Where CI knows the issue comes from in the repository: a path relative to its root, 1-based line and column.',
+  });
 
 export const NativeIssue = z
   .object({
@@ -68,6 +77,10 @@ const AxeNode = z.object({
   html: NullableString,
   impact: Impact.nullable().optional(),
   failureSummary: NullableString,
+  source: SourceLocation.nullable().optional().openapi({
+    description:
+      "Not axe-core's own: the element's place in the repository, as a11y-gate's scanner adds it to each node.",
+  }),
 });
 
 const AxeRuleResult = z

@@ -36,7 +36,8 @@ export function issueView(
     page_url: d?.pageUrl ?? issue.page.url,
     wcag: d?.wcag ?? [],
     help_url: d?.helpUrl ?? null,
-    source: d?.sourcePath ? { path: d.sourcePath, line: d.sourceLine } : null,
+    html: d?.html ? snippet(d.html) : null,
+    source: d?.source ?? null,
     fingerprint: issue.fingerprint,
     match: paired.match,
     baseline_issue: b
@@ -50,6 +51,12 @@ export function issueView(
     similarity: paired.similar?.score ?? null,
     evidence: paired.similar?.evidence ?? null,
   };
+}
+
+/** The element's markup as a deploy event lists it: enough to recognise the element, not the whole subtree. */
+export const HTML_SNIPPET_CHARS = 300;
+function snippet(html: string): string {
+  return html.length <= HTML_SNIPPET_CHARS ? html : `${html.slice(0, HTML_SNIPPET_CHARS - 1)}…`;
 }
 
 export function countsView(c: GateCounts): DeployEvent['counts'] {
@@ -67,6 +74,10 @@ function withMatch<T extends StoredGateIssue & { status?: 'new' | 'existing' }>(
     baseline_issue: issue.baseline_issue ?? null,
     similarity: issue.similarity ?? null,
     evidence: issue.evidence ?? null,
+    // Events recorded before locations carried a column and a method.
+    source: issue.source
+      ? { ...issue.source, column: issue.source.column ?? null, method: issue.source.method ?? null }
+      : null,
   };
 }
 

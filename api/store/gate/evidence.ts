@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { readGateColumns } from '../scans/gate-columns.js';
+import { sourceFromColumns } from '../scans/scans.js';
+import type { IssueSource } from '../../domain/scans/imported-issue.js';
 import type { ScanRef } from '../../domain/gate/baseline.js';
 import type { GatePage } from '../../domain/gate/issues.js';
 import { IssueColumns } from '../../domain/gate/issues.js';
@@ -22,8 +24,8 @@ export interface IssueDetail {
   selector: string | null;
   wcag: string[];
   helpUrl: string | null;
-  sourcePath: string | null;
-  sourceLine: number | null;
+  source: IssueSource | null;
+  html: string | null;
   fingerprint: string;
   pageUrl: string;
 }
@@ -229,6 +231,9 @@ export async function issueDetails(
         'i.help_url',
         'i.source_path',
         'i.source_line',
+        'i.source_column',
+        'i.source_method',
+        'i.html',
         'i.fingerprint',
         'p.url as page_url',
       );
@@ -243,8 +248,8 @@ export async function issueDetails(
         selector: r.selector as string | null,
         wcag: r.wcag ? String(r.wcag).split(',').filter(Boolean) : [],
         helpUrl: r.help_url as string | null,
-        sourcePath: r.source_path as string | null,
-        sourceLine: r.source_line === null ? null : Number(r.source_line),
+        source: sourceFromColumns(r as Parameters<typeof sourceFromColumns>[0]),
+        html: r.html as string | null,
         fingerprint: r.fingerprint as string,
         pageUrl: r.page_url as string,
       });

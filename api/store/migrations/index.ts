@@ -12,6 +12,7 @@ import * as m0010 from './0010_console.js';
 import * as m0010b from './0010b_scan_issue_rules.js';
 import * as m0012 from './0012_retention.js';
 import * as m0013 from './0013_scan_gate_columns.js';
+import * as m0014 from './0014_source_location.js';
 import * as m0015 from './0015_assessments.js';
 
 /**
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0010b_scan_issue_rules': m0010b,
   '0012_retention': m0012,
   '0013_scan_gate_columns': m0013,
+  '0014_source_location': m0014,
   '0015_assessments': m0015,
 };
 

@@ -3,6 +3,7 @@ import { isNulFree } from '../../domain/text/truncation.js';
 import type { Impact } from '../../domain/impact.js';
 import { type IssueKind } from '../../domain/impact.js';
 import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
+import type { IssueSource, SourceMethod } from '../../domain/scans/imported-issue.js';
 import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
 import { newestFirst } from '../keyset.js';
 
@@ -86,6 +87,8 @@ export interface IssueRow {
   help_url: string | null;
   source_path: string | null;
   source_line: number | null;
+  source_column: number | null;
+  source_method: SourceMethod | null;
   fingerprint: string;
 }
 
@@ -121,6 +124,19 @@ function pageFromRow(r: PageRow): ScanPageRecord {
   };
 }
 
+/** An issue's location from its four columns (older rows have neither column nor method). */
+export function sourceFromColumns(r: {
+  source_path: string | null;
+  source_line: number | string | null;
+  source_column?: number | string | null;
+  source_method?: string | null;
+}): IssueSource | null {
+  if (!r.source_path) return null;
+  const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+  const method = r.source_method === 'attribute' || r.source_method === 'static' ? r.source_method : null;
+  return { path: r.source_path, line: num(r.source_line), column: num(r.source_column), method };
+}
+
 export function issueFromRow(r: IssueRow): ScanIssueRecord {
   return {
     id: Number(r.id),
@@ -133,7 +149,7 @@ export function issueFromRow(r: IssueRow): ScanIssueRecord {
     html: r.html,
     wcag: r.wcag ? r.wcag.split(',') : [],
     helpUrl: r.help_url,
-    source: r.source_path ? { path: r.source_path, line: r.source_line } : null,
+    source: sourceFromColumns(r),
     fingerprint: r.fingerprint,
   };
 }

@@ -109,6 +109,8 @@ const ISSUE_COLUMNS: Array<[string, 'text' | 'int']> = [
   ['help_url', 'text'],
   ['source_path', 'text'],
   ['source_line', 'int'],
+  ['source_column', 'int'],
+  ['source_method', 'text'],
   ['fingerprint', 'text'],
 ];
 
@@ -140,6 +142,8 @@ function pushIssueValues(out: Knex.Value[], scanId: string, i: PreparedIssue): v
     i.helpUrl,
     i.source?.path ?? null,
     i.source?.line ?? null,
+    i.source?.column ?? null,
+    i.source?.method ?? null,
     i.fingerprint,
   );
 }
