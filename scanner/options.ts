@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { SourceMapping } from './locate/static.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -45,6 +46,12 @@ export interface ScanOptions extends PageSources {
   loginScript: string | null;
   /** A glob: a page that ends there was redirected to the login page. */
   loginUrl: string | null;
+  /** The repository's root: findings are located in its files (null: not located). */
+  sourceRoot: string | null;
+  /** URL prefixes served from folders of the repository (static sites). */
+  sourceMaps: SourceMapping[];
+  /** A team's own `path:line[:column]` attribute. */
+  sourceAttribute: string | null;
 }
 
 /** Progress as the scan goes: the Action logs lines, the CLI draws a bar on a TTY. */
@@ -78,5 +85,8 @@ export function defaultScanOptions(): ScanOptions {
     storageState: null,
     loginScript: null,
     loginUrl: null,
+    sourceRoot: null,
+    sourceMaps: [],
+    sourceAttribute: null,
   };
 }

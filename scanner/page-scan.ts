@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { prepareTab, runAxe } from './axe.js';
 import type { AxeResults } from 'axe-core';
 import type { ScanOptions } from './options.js';
+import type { SourceLocator } from './locate/locator.js';
 
 export interface ScannedPage {
   ok: true;
@@ -32,13 +33,14 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-async function load(
-  page: Page,
-  url: string,
-  options: ScanOptions,
-  isLoginPage: (url: string) => boolean,
-  collectLinks: boolean,
-): Promise<PageOutcome> {
+interface TabTools {
+  options: ScanOptions;
+  isLoginPage: (url: string) => boolean;
+  locator: SourceLocator | null;
+}
+
+async function load(page: Page, url: string, tools: TabTools, collectLinks: boolean): Promise<PageOutcome> {
+  const { options, isLoginPage, locator } = tools;
   const response = await page.goto(url, { waitUntil: options.waitUntil, timeout: options.timeoutMs });
   const status = response?.status() ?? null;
   const finalUrl = page.url();
@@ -73,6 +75,11 @@ async function load(
       )
     : [];
   const axe = await runAxe(page, options.axeTags);
+  if (locator) {
+    // The document as the server sent it: a static page is found by these bytes.
+    const body = response ? await response.body().catch(() => null) : null;
+    await locator.locate(page, finalUrl, axe, body);
+  }
   return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
 }
 
@@ -84,16 +91,16 @@ async function load(
 async function scanInTab(
   page: Page,
   url: string,
-  options: ScanOptions,
-  isLoginPage: (url: string) => boolean,
+  tools: TabTools,
   collectLinks: boolean,
 ): Promise<PageOutcome> {
+  const { options } = tools;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new PageTimeout()), options.timeoutMs);
   });
   try {
-    return await Promise.race([load(page, url, options, isLoginPage, collectLinks), deadline]);
+    return await Promise.race([load(page, url, tools, collectLinks), deadline]);
   } catch (err) {
     const timedOut = err instanceof PageTimeout || (err instanceof Error && err.name === 'TimeoutError');
     const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
@@ -123,6 +130,7 @@ export class PageWorker {
     private readonly context: BrowserContext,
     private readonly options: ScanOptions,
     private readonly isLoginPage: (url: string) => boolean,
+    private readonly locator: SourceLocator | null = null,
   ) {}
 
   async scan(url: string, collectLinks: boolean): Promise<PageOutcome> {
@@ -131,7 +139,8 @@ export class PageWorker {
       this.page.setDefaultTimeout(this.options.timeoutMs);
       await prepareTab(this.page);
     }
-    const outcome = await scanInTab(this.page, url, this.options, this.isLoginPage, collectLinks);
+    const tools = { options: this.options, isLoginPage: this.isLoginPage, locator: this.locator };
+    const outcome = await scanInTab(this.page, url, tools, collectLinks);
     if (!outcome.ok) await this.close();
     return outcome;
   }

@@ -5,6 +5,7 @@ import { silentProgress, type ScanOptions, type ScanProgress } from './options.j
 import { PageWorker, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
 import { openBrowserSession } from './session.js';
+import { SourceLocator } from './locate/locator.js';
 import { looksLikePage, withoutFragment, globsMatcher } from './url-match.js';
 
 export interface ScanRun {
@@ -78,6 +79,13 @@ export async function scan(
   if (options.crawl) level = level.slice(0, options.maxPages);
   progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
   const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
+  const locator = options.sourceRoot
+    ? new SourceLocator({
+        sourceRoot: options.sourceRoot,
+        sourceMaps: options.sourceMaps,
+        sourceAttribute: options.sourceAttribute,
+      })
+    : null;
   const browser: Browser = await launchBrowser(executable);
   const pages: PageOutcome[] = [];
   let notScanned = 0;
@@ -86,7 +94,7 @@ export async function scan(
     const contexts = await Promise.all(
       Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])),
     );
-    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage));
+    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator));
     let planned = level.length;
     let finished = 0;
     progress.planned(planned);

@@ -77,6 +77,19 @@ function rewrite(fail: SettingFailure, text: string): ScanOptions['sitemapRewrit
   return { from: absoluteUrl(fail, 'sitemap-rewrite', m[1]), to: absoluteUrl(fail, 'sitemap-rewrite', m[2]) };
 }
 
+/** `PREFIX => DIR` a line: an absolute URL prefix or a path prefix, and a folder of the source root. */
+export function parseSourceMaps(fail: SettingFailure, text: string): ScanOptions['sourceMaps'] {
+  return lines(text).map((line) => {
+    const m = /^(\S+)\s*=>\s*(\S+)$/.exec(line);
+    if (!m || !(m[1].startsWith('/') || /^https?:\/\//i.test(m[1]))) {
+      throw fail('source-map', `must be "PREFIX => DIR" with a URL or /path prefix, got "${line}"`);
+    }
+    return { prefix: m[1], dir: m[2] };
+  });
+}
+
+const ATTRIBUTE_NAME = /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/;
+
 /** The pages to scan and how: null when no page source is set (nothing to scan). */
 export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOptions | null {
   const d = defaultScanOptions();
@@ -114,5 +127,21 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     storageState: get('storage-state').trim() || null,
     loginScript: get('login-script').trim() || null,
     loginUrl: get('login-url').trim() || null,
+    ...sourceSettings(get, fail),
+  };
+}
+
+function sourceSettings(
+  get: GetSetting,
+  fail: SettingFailure,
+): Pick<ScanOptions, 'sourceRoot' | 'sourceMaps' | 'sourceAttribute'> {
+  const sourceAttribute = get('source-attribute').trim() || null;
+  if (sourceAttribute && !ATTRIBUTE_NAME.test(sourceAttribute)) {
+    throw fail('source-attribute', `must be an attribute name, got "${sourceAttribute}"`);
+  }
+  return {
+    sourceRoot: get('source-root').trim() || null,
+    sourceMaps: parseSourceMaps(fail, get('source-map')),
+    sourceAttribute,
   };
 }
