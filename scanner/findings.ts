@@ -1,4 +1,5 @@
 import type { PageOutcome, ScannedPage } from './page-scan.js';
+import { selectorOf } from './selector.js';
 
 /** One axe finding per element: what the SARIF and JUnit reports list. */
 export interface Finding {
@@ -11,11 +12,6 @@ export interface Finding {
   html: string;
   helpUrl: string;
   tags: string[];
-}
-
-/** The same selector the service stores: frames joined with ` |> `, shadow roots with ` >>> `. */
-export function selectorOf(target: unknown[]): string {
-  return target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' |> ');
 }
 
 export function findingsOf(pages: PageOutcome[]): Finding[] {

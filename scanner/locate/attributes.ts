@@ -79,70 +79,59 @@ function splitMark(text: string): [string, string] {
  * For each axe target (top-level document and shadow roots; not inside frames), the nearest mark, read in
  * the page. Runs as one evaluation for all the page's nodes.
  */
+/**
+ * Runs in the page, as plain JavaScript text: a function handed to Playwright would carry whatever helpers
+ * the TypeScript runner or bundler adds around named functions, which the page does not have.
+ */
+const PAGE_MARKS = `({ targets, custom }) => {
+  const names = [...(custom ? [custom] : []), 'data-insp-path', 'data-v-inspector', 'data-source-path'];
+  function find(target) {
+    if (target.length !== 1) return null; // inside a frame: another document
+    const path = typeof target[0] === 'string' ? [target[0]] : target[0];
+    let el = document.querySelector(path[0]);
+    for (const selector of path.slice(1)) {
+      if (!el || !el.shadowRoot) return null;
+      el = el.shadowRoot.querySelector(selector);
+    }
+    return el;
+  }
+  // An element in a shadow root continues at its host.
+  function up(el) {
+    if (el.parentElement) return el.parentElement;
+    const root = el.parentNode;
+    return root && root.host ? root.host : null;
+  }
+  function mark(start) {
+    for (let el = start; el; el = up(el)) {
+      for (const name of names) {
+        const value = el.getAttribute(name);
+        if (value) return { kind: 'text', value: name + '=' + value };
+      }
+      const rel = el.getAttribute('data-inspector-relative-path');
+      if (rel) {
+        return {
+          kind: 'parts',
+          path: rel,
+          line: el.getAttribute('data-inspector-line') || '',
+          column: el.getAttribute('data-inspector-column'),
+        };
+      }
+      const loc = el.__svelte_meta && el.__svelte_meta.loc;
+      if (loc && typeof loc.file === 'string' && typeof loc.line === 'number') {
+        const column = typeof loc.column === 'number' ? loc.column : NaN;
+        return { kind: 'svelte', file: loc.file, line: loc.line, column, zeroBased: 'char' in loc };
+      }
+    }
+    return null;
+  }
+  return targets.map((t) => mark(find(t)));
+}`;
+
 export async function readPageMarks(
   page: Page,
   targets: Array<Array<string | string[]>>,
   customAttribute: string | null,
 ): Promise<PageMark[]> {
-  return page.evaluate(
-    ({ targets, custom }) => {
-      type El = {
-        getAttribute(n: string): string | null;
-        parentElement: El | null;
-        parentNode: unknown;
-        shadowRoot: { querySelector(s: string): El | null } | null;
-        __svelte_meta?: { loc?: { file?: unknown; line?: unknown; column?: unknown; char?: unknown } };
-      };
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): El | null } }).document;
-      const names = [...(custom ? [custom] : []), 'data-insp-path', 'data-v-inspector', 'data-source-path'];
-      const find = (target: Array<string | string[]>): El | null => {
-        if (target.length !== 1) return null; // inside a frame: another document
-        const path = typeof target[0] === 'string' ? [target[0]] : target[0];
-        let el = doc.querySelector(path[0]);
-        for (const selector of path.slice(1)) {
-          const root = el?.shadowRoot;
-          if (!root) return null;
-          el = root.querySelector(selector);
-        }
-        return el;
-      };
-      const mark = (start: El | null) => {
-        for (let el = start; el; el = el.parentElement ?? hostOf(el)) {
-          for (const name of names) {
-            const value = el.getAttribute(name);
-            if (value) return { kind: 'text' as const, value: `${name}=${value}` };
-          }
-          const rel = el.getAttribute('data-inspector-relative-path');
-          if (rel) {
-            const line = el.getAttribute('data-inspector-line') ?? '';
-            return {
-              kind: 'parts' as const,
-              path: rel,
-              line,
-              column: el.getAttribute('data-inspector-column'),
-            };
-          }
-          const loc = el.__svelte_meta?.loc;
-          if (loc && typeof loc.file === 'string' && typeof loc.line === 'number') {
-            const column = typeof loc.column === 'number' ? loc.column : NaN;
-            return {
-              kind: 'svelte' as const,
-              file: loc.file,
-              line: loc.line,
-              column,
-              zeroBased: 'char' in loc,
-            };
-          }
-        }
-        return null;
-      };
-      // An element in a shadow root continues at its host.
-      const hostOf = (el: El): El | null => {
-        const root = el.parentNode as { host?: El } | null;
-        return root && root.host ? root.host : null;
-      };
-      return targets.map((t) => mark(find(t)));
-    },
-    { targets, custom: customAttribute },
-  );
+  const args = JSON.stringify({ targets, custom: customAttribute });
+  return page.evaluate<PageMark[]>(`(${PAGE_MARKS})(${args})`);
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AxeResults, NodeResult } from 'axe-core';
 import type { Page } from 'playwright-core';
-import { selectorOf } from '../findings.js';
+import { selectorOf } from '../selector.js';
 import { markLocation, readPageMarks, type RawLocation } from './attributes.js';
 import { StaticFiles, type SourceMapping } from './static.js';
 
@@ -85,7 +85,9 @@ export class SourceLocator {
     if (this.exists.has(key)) return this.exists.get(key) ?? null;
     let rel: string | null = null;
     try {
-      const real = fs.realpathSync(path.resolve(this.root, key));
+      let full = path.resolve(this.root, key);
+      if (!path.isAbsolute(key) && !fs.existsSync(full)) full = this.files.onlyFileEndingWith(key) ?? full;
+      const real = fs.realpathSync(full);
       const r = path.relative(this.root, real);
       if (r && !r.startsWith('..') && !path.isAbsolute(r) && fs.statSync(real).isFile()) {
         rel = r.split(path.sep).join('/');

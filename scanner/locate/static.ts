@@ -57,6 +57,28 @@ export class StaticFiles {
     private readonly mappings: SourceMapping[],
   ) {}
 
+  /** Every file under the root (dependencies and .git left out), indexed once by size. */
+  private index(): Map<number, string[]> {
+    if (!this.bySize) {
+      this.bySize = new Map();
+      walk(this.root, this.bySize);
+    }
+    return this.bySize;
+  }
+
+  /**
+   * The one file whose path ends with `rel` (at a folder boundary): a build that writes paths relative to
+   * its own folder, inside a repository that holds it deeper. Several: none (which one is a guess).
+   */
+  onlyFileEndingWith(rel: string): string | null {
+    const tail = path.sep + path.normalize(rel);
+    const found: string[] = [];
+    for (const files of this.index().values()) {
+      for (const f of files) if (f.endsWith(tail)) found.push(f);
+    }
+    return found.length === 1 ? found[0] : null;
+  }
+
   /** The repository file that serves a page, or null when none does without doubt. */
   fileFor(url: string, body: Buffer | null): string | null {
     return this.mapped(url) ?? (body ? this.byContent(body) : null);
@@ -93,9 +115,7 @@ export class StaticFiles {
   }
 
   private byContent(body: Buffer): string | null {
-    this.bySize ??= new Map();
-    if (this.bySize.size === 0) walk(this.root, this.bySize);
-    const same = this.bySize.get(body.length) ?? [];
+    const same = this.index().get(body.length) ?? [];
     if (same.length === 0) return null;
     const want = sha256(body);
     const found = same.filter((file) => {
