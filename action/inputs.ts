@@ -181,6 +181,8 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
 
   const results = optional(get, 'results');
   const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
+  // The checkout is where the findings' files are: located by default.
+  if (scan && !scan.sourceRoot && env.GITHUB_WORKSPACE) scan.sourceRoot = env.GITHUB_WORKSPACE;
   const url = optional(get, 'url');
   if (url) httpUrl('url', url);
 

@@ -36,7 +36,12 @@ Signed-in pages:
 Service (optional):
   --api-url URL --api-key KEY (or A11Y_GATE_API_KEY) --site-id ID --sha SHA --branch NAME
   --gate                   call the deploy gate for the sha; exit 1 when it fails
-  --fail-on-critical BOOL  --fail-on-serious BOOL  --max-new-issues N
+  --fail-on-critical  --fail-on-serious  --max-new-issues N
+Switches are on when given bare; --no-NAME or --NAME=false turns one off.
+Source (findings located in the repository, see docs/cli.md):
+  --source-root DIR        the repository's folder; paths are relative to it
+  --source-map "PREFIX => DIR"   pages under PREFIX are the files of DIR (repeatable)
+  --source-attribute NAME  your build's own path:line[:column] attribute
 Reports:
   --out DIR                each page's raw axe-core result
   --junit FILE             JUnit XML, one test case per page
@@ -67,20 +72,49 @@ const VALUE_FLAGS = new Set([
   'site-id',
   'sha',
   'branch',
-  'fail-on-critical',
-  'fail-on-serious',
   'max-new-issues',
   'out',
   'junit',
   'sarif',
+  'source-root',
+  'source-map',
+  'source-attribute',
 ]);
-const REPEATABLE = new Set(['exclude', 'header', 'cookie']);
-const SWITCHES = new Set(['gate', 'no-bypass-csp', 'help']);
+const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map']);
+/** On/off options: `--x` (on), `--no-x` or `--x=false` (off); `--x true` is read too, as older usage showed. */
+const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp']);
+const SWITCHES = new Set(['help']);
+const BOOLEAN_TEXT = /^(true|false)$/i;
 
 export interface CommandLine {
   urls: string[];
   values: Map<string, string>;
   switches: Set<string>;
+}
+
+/** Reads one on/off option into `values` as "true" or "false"; returns the index of the last argument used. */
+function readBoolean(
+  rest: string[],
+  i: number,
+  name: string,
+  eq: number,
+  values: Map<string, string>,
+): number {
+  const negated = !BOOLEANS.has(name);
+  const key = negated ? name.slice(3) : name;
+  let value = 'true';
+  let last = i;
+  if (eq > 0) {
+    value = rest[i].slice(eq + 1);
+    if (negated || !BOOLEAN_TEXT.test(value))
+      throw new UsageError(`--${name} takes no value but true or false`);
+  } else if (!negated && BOOLEAN_TEXT.test(rest[i + 1] ?? '')) {
+    value = rest[++last];
+  }
+  const on = negated ? 'false' : value.toLowerCase();
+  if (values.has(key) && values.get(key) !== on) throw new UsageError(`--${key} is given twice`);
+  values.set(key, on);
+  return last;
 }
 
 export function parseArgs(argv: string[]): CommandLine {
@@ -99,6 +133,10 @@ export function parseArgs(argv: string[]): CommandLine {
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq > 0 ? eq : undefined);
+    if (BOOLEANS.has(name) || (name.startsWith('no-') && BOOLEANS.has(name.slice(3)))) {
+      i = readBoolean(rest, i, name, eq, values);
+      continue;
+    }
     if (SWITCHES.has(name) && eq < 0) {
       switches.add(name);
       continue;

@@ -34,7 +34,7 @@ function bool(cl: CommandLine, name: string): boolean | null {
 
 function service(cl: CommandLine, env: NodeJS.ProcessEnv): ServiceOptions | null {
   const apiUrl = cl.values.get('api-url') ?? null;
-  const gate = cl.switches.has('gate');
+  const gate = cl.values.get('gate') === 'true';
   if (!apiUrl) {
     if (gate) throw new UsageError('--gate needs --api-url (the service that keeps the baseline)');
     return null;
@@ -67,7 +67,6 @@ export function cliOptions(cl: CommandLine, env: NodeJS.ProcessEnv = process.env
   const get = (name: string): string => {
     if (name === 'urls') return cl.urls.join('\n');
     if (name === 'crawl') return crawl === undefined ? '' : 'true';
-    if (name === 'bypass-csp') return cl.switches.has('no-bypass-csp') ? 'false' : '';
     return cl.values.get(names[name] ?? name) ?? '';
   };
   const scan = parseScanSettings(get, fail);
