@@ -185,8 +185,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Anything under api/ but the pure renderer of the gate report, the impact list and Retry-After.
-              regex: '/api/(?!domain/(gate/report|gate/report-issues|impact|retry-after)\\.js$)',
+              // Anything under api/ but the pure renderers of the gate report and its findings, the impact
+              // list, Retry-After, and the service's issue fingerprint (the SARIF's partialFingerprints are the same value).
+              regex:
+                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

@@ -23,6 +23,9 @@ export interface ScanStep {
   run: ScanRun;
   pages: ScanBodyPage[];
   seconds: number;
+  /** Findings (violations and incomplete, per element) and how many of them were located. */
+  findings: number;
+  located: number;
 }
 
 /** One log line per page (an Actions log has no progress bar); text from pages is kept on one line. */
@@ -57,15 +60,22 @@ export async function scanStep(inputs: ActionInputs): Promise<ScanStep> {
     const files = await writeResultsDir(inputs.resultsDir, run.pages);
     core.info(`Wrote ${files.length} result files to ${inputs.resultsDir}`);
   }
+  const findings = findingsOf(run.pages);
+  const located = findings.filter((f) => f.source).length;
+  if (inputs.scan.sourceRoot) {
+    core.info(`Located ${located} of ${findings.length} findings in ${inputs.scan.sourceRoot}`);
+  }
   if (inputs.sarif) {
     await fs.mkdir(path.dirname(path.resolve(inputs.sarif)), { recursive: true });
-    const sarif = toSarif(findingsOf(run.pages), { toolVersion: run.engine.version });
-    await fs.writeFile(inputs.sarif, JSON.stringify(sarif, null, 2) + '\n');
-    core.info(`Wrote SARIF to ${inputs.sarif}`);
+    const sarif = toSarif(findings, { toolVersion: run.engine.version });
+    await fs.writeFile(inputs.sarif, JSON.stringify(sarif.log, null, 2) + '\n');
+    core.info(
+      `Wrote SARIF to ${inputs.sarif}: ${sarif.located} results; ${sarif.unlocated} findings without a location left out`,
+    );
   }
   const problem = scanProblem(run.pages);
   if (problem) throw new ScanProblemError(problem);
-  return { run, pages: submittedPages(run), seconds };
+  return { run, pages: submittedPages(run), seconds, findings: findings.length, located };
 }
 
 /** The scan body: pages from result files (when `results` is set) followed by the scanned pages. */

@@ -29,9 +29,10 @@ async function writeReports(options: CliOptions, run: ScanRun, seconds: number):
   if (options.out) await writeResultsDir(options.out, run.pages);
   if (options.junit) await writeFile(options.junit, toJunit(run.pages, findings, seconds));
   if (options.sarif) {
-    await writeFile(
-      options.sarif,
-      JSON.stringify(toSarif(findings, { toolVersion: run.engine.version }), null, 2) + '\n',
+    const sarif = toSarif(findings, { toolVersion: run.engine.version });
+    await writeFile(options.sarif, JSON.stringify(sarif.log, null, 2) + '\n');
+    err(
+      `SARIF: ${sarif.located} results in ${options.sarif}; ${sarif.unlocated} findings without a location left out`,
     );
   }
 }

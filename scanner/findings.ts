@@ -1,5 +1,6 @@
 import type { PageOutcome, ScannedPage } from './page-scan.js';
 import { selectorOf } from './selector.js';
+import type { LocatedNode, NodeSource } from './locate/locator.js';
 
 /** One axe finding per element: what the SARIF and JUnit reports list. */
 export interface Finding {
@@ -11,7 +12,12 @@ export interface Finding {
   selector: string;
   html: string;
   helpUrl: string;
+  /** axe-core's one-line help ("Images must have alternative text") and the rule's description. */
+  help: string;
+  description: string;
   tags: string[];
+  /** Where the element comes from in the repository, when the scanner located it. */
+  source: NodeSource | null;
 }
 
 export function findingsOf(pages: PageOutcome[]): Finding[] {
@@ -20,7 +26,7 @@ export function findingsOf(pages: PageOutcome[]): Finding[] {
     for (const kind of ['violation', 'incomplete'] as const) {
       const rules = kind === 'violation' ? page.axe.violations : page.axe.incomplete;
       for (const rule of rules) {
-        for (const node of rule.nodes) {
+        for (const node of rule.nodes as LocatedNode[]) {
           out.push({
             pageUrl: page.url,
             rule: rule.id,
@@ -30,7 +36,10 @@ export function findingsOf(pages: PageOutcome[]): Finding[] {
             selector: selectorOf(node.target),
             html: node.html,
             helpUrl: rule.helpUrl,
+            help: rule.help,
+            description: rule.description,
             tags: rule.tags,
+            source: node.source ?? null,
           });
         }
       }

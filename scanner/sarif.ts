@@ -1,60 +1,105 @@
+import type * as Sarif from 'sarif';
+import { issueFingerprint } from '../api/domain/matching/fingerprint.js';
+import { normalizeUrl, pageKey } from '../api/domain/url-normalisation.js';
 import type { Finding } from './findings.js';
+import { fixSteps } from '../api/domain/gate/finding-text.js';
 
 /**
- * SARIF 2.1.0 for GitHub code scanning: one result per element, with the page URL and the selector (a
- * logical location and properties). Code scanning needs a physical location that is a repository path and
- * refuses URLs, so a result's file is the one `source` names when a caller knows which file renders the
- * page, else the page's host and path written as a path (`127.0.0.1_8080/cart`, query left out).
+ * SARIF 2.1.0 for GitHub code scanning. Code scanning keeps a result only with a physical location in the
+ * repository (a relative path and a start line), so only located findings are results; the others are
+ * counted in `runs[0].properties` (and the job summary says how many). Each result's partialFingerprints is
+ * the service's issue fingerprint (rule, page path, normalised selector): an alert keeps its identity
+ * across runs, preview hosts and line moves.
  */
 export interface SarifOptions {
   toolVersion: string;
-  /** Repository-relative file that renders a page URL, when known. */
-  source?: (pageUrl: string) => { path: string; line?: number } | null;
 }
 
-const LEVEL: Record<string, 'error' | 'warning' | 'note'> = {
+export interface SarifReport {
+  log: Sarif.Log;
+  located: number;
+  unlocated: number;
+}
+
+const LEVEL: Record<string, Sarif.Result.level> = {
   critical: 'error',
   serious: 'error',
   moderate: 'warning',
   minor: 'note',
 };
 
-export function pagePath(pageUrl: string): string {
-  const u = new URL(pageUrl);
-  const path = u.pathname === '/' ? '/index' : u.pathname.replace(/\/+$/, '');
-  return `${u.hostname}${u.port ? `_${u.port}` : ''}${path}`;
+/** WCAG criteria from axe's tags (`wcag143` → `WCAG 1.4.3`), beside the tags themselves. */
+function ruleTags(tags: string[]): string[] {
+  const criteria = tags
+    .map((t) => /^wcag(\d)(\d)(\d+)$/.exec(t))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => `WCAG ${m[1]}.${m[2]}.${m[3]}`);
+  return ['accessibility', ...criteria, ...tags];
 }
 
-export function toSarif(findings: Finding[], options: SarifOptions): Record<string, unknown> {
-  const ruleIds = [...new Set(findings.map((f) => f.rule))].sort();
-  const rules = ruleIds.map((id) => {
-    const f = findings.find((x) => x.rule === id) as Finding;
-    return { id, shortDescription: { text: id }, helpUri: f.helpUrl, properties: { tags: f.tags } };
-  });
-  const results = findings.map((f) => {
-    const source = options.source?.(f.pageUrl) ?? null;
-    const location: Record<string, unknown> = {
-      logicalLocations: [
-        { name: f.selector, fullyQualifiedName: `${f.pageUrl} ${f.selector}`, kind: 'element' },
-      ],
-    };
-    location.physicalLocation = source
-      ? {
-          artifactLocation: { uri: source.path },
-          ...(source.line ? { region: { startLine: source.line } } : {}),
-        }
-      : { artifactLocation: { uri: pagePath(f.pageUrl) } };
-    return {
-      ruleId: f.rule,
-      ruleIndex: ruleIds.indexOf(f.rule),
-      level: f.kind === 'incomplete' ? 'note' : (LEVEL[f.impact ?? ''] ?? 'warning'),
-      message: { text: `${f.message}\nPage: ${f.pageUrl}\nElement: ${f.selector}` },
-      locations: [location],
-      partialFingerprints: { 'a11yGate/v1': `${f.rule}|${new URL(f.pageUrl).pathname}|${f.selector}` },
-      properties: { pageUrl: f.pageUrl, selector: f.selector, impact: f.impact, kind: f.kind, html: f.html },
-    };
-  });
+function rule(f: Finding): Sarif.ReportingDescriptor {
+  const fix = fixSteps(f.message);
+  const text = [f.description || f.help, '', ...fix.map((s) => `- ${s}`), '', f.helpUrl].join('\n');
   return {
+    id: f.rule,
+    name: f.rule,
+    shortDescription: { text: f.help || f.rule },
+    fullDescription: { text: f.description || f.help || f.rule },
+    help: {
+      text,
+      markdown: `${f.description || f.help}\n\n[How to fix \`${f.rule}\` (Deque University)](${f.helpUrl})`,
+    },
+    helpUri: f.helpUrl,
+    properties: { tags: ruleTags(f.tags) },
+  };
+}
+
+export function fingerprintOf(f: Finding): string {
+  const normalized = normalizeUrl(f.pageUrl) ?? f.pageUrl;
+  return issueFingerprint({ rule: f.rule, pageKey: pageKey(normalized), selector: f.selector || null });
+}
+
+function result(f: Finding, ruleIndex: number): Sarif.Result {
+  const source = f.source!;
+  const fix = fixSteps(f.message);
+  return {
+    ruleId: f.rule,
+    ruleIndex,
+    level: f.kind === 'incomplete' ? 'note' : (LEVEL[f.impact ?? ''] ?? 'warning'),
+    message: {
+      text: [`${f.help || f.rule}: ${fix[0] ?? f.message}`, `Element: ${f.html}`, `Page: ${f.pageUrl}`].join(
+        '\n',
+      ),
+    },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: source.path, uriBaseId: '%SRCROOT%' },
+          region: { startLine: source.line, ...(source.column ? { startColumn: source.column } : {}) },
+        },
+        logicalLocations: [
+          { name: f.selector, fullyQualifiedName: `${f.pageUrl} ${f.selector}`, kind: 'element' },
+        ],
+      },
+    ],
+    partialFingerprints: { 'a11yGate/v1': fingerprintOf(f) },
+    properties: {
+      pageUrl: f.pageUrl,
+      selector: f.selector,
+      impact: f.impact,
+      kind: f.kind,
+      locatedBy: source.method,
+    },
+  };
+}
+
+export function toSarif(findings: Finding[], options: SarifOptions): SarifReport {
+  const located = findings.filter((f) => f.source);
+  const ruleIds = [...new Set(located.map((f) => f.rule))].sort();
+  const rules = ruleIds.map((id) => rule(located.find((f) => f.rule === id) as Finding));
+  const results = located.map((f) => result(f, ruleIds.indexOf(f.rule)));
+  const unlocated = findings.length - located.length;
+  const log: Sarif.Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
@@ -67,7 +112,14 @@ export function toSarif(findings: Finding[], options: SarifOptions): Record<stri
           },
         },
         results,
+        properties: {
+          findings: findings.length,
+          located: located.length,
+          // Code scanning refuses results without a file and line: these are in the scan, not here.
+          unlocated,
+        },
       },
     ],
   };
+  return { log, located: located.length, unlocated };
 }

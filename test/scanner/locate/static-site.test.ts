@@ -7,6 +7,12 @@ import { defaultScanOptions, type ScanOptions } from '../../../scanner/options.j
 import type { ScannedPage } from '../../../scanner/page-scan.js';
 import type { LocatedNode } from '../../../scanner/locate/locator.js';
 import { scan } from '../../../scanner/scan.js';
+import type * as Sarif from 'sarif';
+import { findingsOf } from '../../../scanner/findings.js';
+import { toSarif } from '../../../scanner/sarif.js';
+import { submittedPages } from '../../../scanner/scan-body.js';
+import type { CreatedScan, ScanDetail } from '../../helpers/api-types.js';
+import { startHarness } from '../../helpers/harness.js';
 import { CHROMIUM_PATH } from '../../helpers/axe-browser.js';
 import { chromium, describeWith } from '../../helpers/requirements.js';
 
@@ -152,4 +158,67 @@ describeWith(chromium, 'locating findings in static files', () => {
       'page-has-heading-one <html lang="en"><head><meta charset="utf-8"><title',
     ]);
   });
+});
+
+describeWith(chromium, 'SARIF of located findings, as code scanning takes it', () => {
+  test('only located findings are results, each with a relative path, a line and the service fingerprint', async () => {
+    const run = await scan(options({ urls: [`${base}/pages/gallery.html`, `${base}/pages/scripted.html`] }));
+    const findings = findingsOf(run.pages);
+    const report = toSarif(findings, { toolVersion: run.engine.version });
+    const log: Sarif.Log = JSON.parse(JSON.stringify(report.log)) as Sarif.Log;
+    const sarifRun = log.runs[0];
+    expect(log.version).toBe('2.1.0');
+    const located = findings.filter((f) => f.source).length;
+    expect(sarifRun.results).toHaveLength(located);
+    expect(sarifRun.properties).toEqual({
+      findings: findings.length,
+      located,
+      unlocated: findings.length - located,
+    });
+    expect(findings.length - located).toBe(2); // the scripted page's changed and added images
+
+    const rules = sarifRun.tool.driver.rules ?? [];
+    for (const r of rules) {
+      expect(r.shortDescription?.text).toBeTruthy();
+      expect(r.fullDescription?.text).toBeTruthy();
+      expect(r.help?.text).toBeTruthy();
+      expect(r.help?.markdown).toBeTruthy();
+      expect(r.helpUri).toMatch(/^https:\/\/dequeuniversity\.com\//);
+    }
+    expect(rules.find((r) => r.id === 'image-alt')?.properties?.tags).toEqual(
+      expect.arrayContaining(['WCAG 1.1.1', 'wcag111']),
+    );
+    for (const r of sarifRun.results ?? []) {
+      const loc = r.locations?.[0]?.physicalLocation;
+      // Code scanning's upload rules: a path relative to the repository (no scheme, not absolute), a line.
+      expect(loc?.artifactLocation?.uri).toMatch(/^static\/site\/[a-z]+\.html$/);
+      expect(loc?.region?.startLine).toBeGreaterThanOrEqual(1);
+      expect(rules[r.ruleIndex!].id).toBe(r.ruleId);
+      expect(['error', 'warning', 'note']).toContain(r.level);
+    }
+    const alt = (sarifRun.results ?? []).find((r) => r.ruleId === 'image-alt');
+    expect(alt?.level).toBe('error'); // critical
+
+    // The fingerprints are the service's: the same pages submitted to the API carry the same values.
+    const h = await startHarness({ db: 'sqlite' });
+    try {
+      const key = await h.createKey({ name: 'ci', scopes: ['ingest', 'read'] });
+      const created = await h.request<CreatedScan>('POST', '/api/v1/scans', {
+        key,
+        body: { url: `${base}/`, siteId: 'sarif', pages: submittedPages(run) },
+      });
+      expect(created.status).toBe(201);
+      const stored = await h.request<ScanDetail>('GET', `/api/v1/scans/${created.body.id}`, { key });
+      const byElement = new Map(stored.body.issues.map((i) => [`${i.page_url} ${i.selector}`, i]));
+      for (const r of sarifRun.results ?? []) {
+        const props = r.properties as { pageUrl: string; selector: string };
+        const issue = byElement.get(`${props.pageUrl} ${props.selector}`);
+        expect(r.partialFingerprints?.['a11yGate/v1']).toBe(issue?.fingerprint);
+        // And the service kept the scanner's location.
+        expect(issue?.source?.line).toBe(r.locations?.[0]?.physicalLocation?.region?.startLine);
+      }
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
 });
