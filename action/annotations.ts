@@ -1,11 +1,19 @@
 import * as core from '@actions/core';
 import { type GateIssue } from '../api/domain/gate/deploy-event.js';
+import {
+  fixHeading,
+  fixSteps,
+  htmlSnippet,
+  oneLineMessage,
+  sourceText,
+} from '../api/domain/gate/finding-text.js';
 
 /**
- * GitHub shows at most 10 error and 10 warning annotations per step and 50 per job; more only bloat the
- * log. The job summary and the deploy event list every new issue.
+ * Annotations on the diff: one `::error file=…,line=…,col=…` per located new issue. GitHub shows at most 10
+ * error and 10 warning annotations per step (and 50 per job), so more than that would only bloat the log;
+ * the job summary says how many were left out and lists every new issue.
  */
-export const MAX_ANNOTATIONS = 50;
+export const ANNOTATIONS_PER_LEVEL = 10;
 
 /** Same levels as the check run: critical/serious are errors, the rest warnings. */
 export function annotationLevel(issue: GateIssue): 'error' | 'warning' {
@@ -13,35 +21,47 @@ export function annotationLevel(issue: GateIssue): 'error' | 'warning' {
 }
 
 export function annotationText(issue: GateIssue): { title: string; message: string } {
-  const where = [issue.page_url, issue.selector ? `element ${issue.selector}` : '']
-    .filter(Boolean)
-    .join(', ');
-  const lines = [issue.message || issue.rule];
-  if (where) lines.push(`On ${where}`);
-  if (issue.wcag?.length) lines.push(`WCAG ${issue.wcag.join(', ')}`);
-  if (issue.help_url) lines.push(issue.help_url);
+  const html = htmlSnippet(issue.html, 200);
+  const steps = fixSteps(issue.message);
+  const lines = [oneLineMessage(issue)];
+  if (html) lines.push(`Element: ${html}`);
+  if (steps.length > 1) lines.push(`${fixHeading(issue.message)}:`, ...steps.map((s) => `- ${s}`));
+  if (issue.page_url) lines.push(`Page: ${issue.page_url}`);
   return {
     title: `a11y-gate: ${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`,
     message: lines.join('\n'),
   };
 }
 
-/** One annotation per new issue (up to MAX_ANNOTATIONS), on the source file and line when the issue knows them. */
-export function annotateNewIssues(issues: GateIssue[], total: number): void {
-  for (const issue of issues.slice(0, MAX_ANNOTATIONS)) {
+export interface AnnotationTally {
+  located: number;
+  annotated: number;
+}
+
+/** Annotates the located new issues at their line, ten per level; returns how many were located and shown. */
+export function annotateNewIssues(issues: GateIssue[]): AnnotationTally {
+  const located = issues.filter((i) => sourceText(i) !== null);
+  const shown = { error: 0, warning: 0 };
+  for (const issue of located) {
+    const level = annotationLevel(issue);
+    if (shown[level] >= ANNOTATIONS_PER_LEVEL) continue;
+    shown[level]++;
     const { title, message } = annotationText(issue);
-    const properties: core.AnnotationProperties = { title };
-    if (issue.source?.path) {
-      properties.file = issue.source.path;
-      if (issue.source.line && issue.source.line > 0) properties.startLine = issue.source.line;
+    const source = issue.source!;
+    const properties: core.AnnotationProperties = { title, file: source.path };
+    if (source.line && source.line > 0) {
+      properties.startLine = source.line;
+      if (source.column) properties.startColumn = source.column;
     }
-    if (annotationLevel(issue) === 'error') core.error(message, properties);
+    if (level === 'error') core.error(message, properties);
     else core.warning(message, properties);
   }
-  const shown = Math.min(issues.length, MAX_ANNOTATIONS);
-  if (total > shown) {
+  const annotated = shown.error + shown.warning;
+  if (located.length > annotated) {
     core.info(
-      `${total - shown} more new issues are not annotated; the job summary and the deploy event list them.`,
+      `${located.length - annotated} more located new issues are not annotated (GitHub shows ${ANNOTATIONS_PER_LEVEL} ` +
+        'errors and warnings per step); the job summary lists every new issue.',
     );
   }
+  return { located: located.length, annotated };
 }

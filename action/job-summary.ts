@@ -17,14 +17,48 @@ export interface UploadNote {
   files: number;
   replayed: boolean;
   /** What this step scanned itself, when it did. */
-  scanned?: { pages: number; failed: { url: string; error: string }[]; seconds: number };
+  scanned?: {
+    pages: number;
+    failed: { url: string; error: string }[];
+    seconds: number;
+    /** Findings of the scanned pages and how many of them were located in the repository. */
+    findings?: number;
+    located?: number;
+  };
 }
 
-export function gateSummaryMarkdown(event: DeployEvent, detailsUrl: string, upload?: UploadNote): string {
+/** Located new issues and how many of them this step annotated on the diff. */
+export interface AnnotationNote {
+  located: number;
+  annotated: number;
+}
+
+export function gateSummaryMarkdown(
+  event: DeployEvent,
+  detailsUrl: string,
+  upload?: UploadNote,
+  annotations?: AnnotationNote,
+): string {
   const parts = [`## a11y-gate: \`${event.siteId}\``, ''];
   if (upload) parts.push(uploadLine(upload), '');
-  parts.push(gateReportSummary(event, detailsUrl), newIssuesTable(event, ISSUES_TABLE_LIMIT));
+  parts.push(gateReportSummary(event, detailsUrl));
+  if (annotations) parts.push(annotationLine(event, annotations), '');
+  parts.push(newIssuesTable(event, ISSUES_TABLE_LIMIT));
   return parts.join('\n');
+}
+
+/** Where the new issues are: annotated on the diff, listed below only, or not located at all. */
+function annotationLine(event: DeployEvent, a: AnnotationNote): string {
+  const listed = event.new_issues.length;
+  if (listed === 0) return '';
+  const parts = [`${a.located} of ${listed} listed new issues are located in the repository`];
+  if (a.located > 0) parts.push(`${a.annotated} annotated on the diff`);
+  if (a.located > a.annotated) {
+    parts.push(
+      `${a.located - a.annotated} more are listed below only (GitHub shows 10 error and 10 warning annotations per step; the check run of the a11y-gate App annotates every one)`,
+    );
+  }
+  return `${parts.join('; ')}.`;
 }
 
 /** When the gate could not be evaluated (outage, rejected request, bad input). */
@@ -68,7 +102,11 @@ function uploadLine(upload: UploadNote): string {
   }
   if (upload.files > 0 || !scanned)
     sources.push(`${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`);
-  const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.`;
+  const located =
+    scanned?.findings !== undefined && scanned.located !== undefined
+      ? ` ${scanned.located} of ${scanned.findings} findings located in the repository.`
+      : '';
+  const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.${located}`;
   if (!scanned?.failed.length) return line;
   const rows = scanned.failed.slice(0, 50).map((f) => `| ${cell(f.url)} | ${cell(f.error)} |`);
   return [

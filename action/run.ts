@@ -107,6 +107,8 @@ function summaryOf(step: ScanStep): NonNullable<UploadNote['scanned']> {
     pages: step.run.pages.length,
     failed: step.run.pages.filter((p) => !p.ok).map((p) => ({ url: p.url, error: p.ok ? '' : p.error })),
     seconds: step.seconds,
+    findings: step.findings,
+    located: step.located,
   };
 }
 
@@ -166,7 +168,6 @@ export async function run(): Promise<void> {
     const event = res.body;
     assertDeployEvent(event, res.status);
     const detailsUrl = detailsUrlOf(res, inputs.apiUrl, event.id);
-    const total = event.new_issues_total ?? event.counts.new;
 
     setOutputs({
       passed: event.passed,
@@ -187,8 +188,8 @@ export async function run(): Promise<void> {
         `The site's gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/${inputs.siteId} to change it).`,
       );
     }
-    annotateNewIssues(event.new_issues ?? [], total);
-    await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload));
+    const annotations = annotateNewIssues(event.new_issues ?? []);
+    await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload, annotations));
 
     if (event.passed) {
       core.info(

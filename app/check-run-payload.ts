@@ -6,6 +6,7 @@
 import { newIssuesTable } from '../api/domain/gate/report-issues.js';
 import { gateReportSummary, gateReportTitle, truncate } from '../api/domain/gate/report.js';
 import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
+import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../api/domain/gate/finding-text.js';
 
 /** GitHub accepts at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -15,6 +16,9 @@ export interface CheckRunAnnotation {
   path: string;
   start_line: number;
   end_line: number;
+  /** Only on a one-line annotation (GitHub ignores columns across lines). */
+  start_column?: number;
+  end_column?: number;
   annotation_level: 'failure' | 'warning' | 'notice';
   title: string;
   message: string;
@@ -54,15 +58,16 @@ export function buildCheckRun(result: GateResult, options: { detailsUrl: string 
   };
 }
 
-/** Issues that know their source location, as check-run annotations. */
+/** Issues that know their source location, as check-run annotations at their line (and column). */
 export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
   const out: CheckRunAnnotation[] = [];
   for (const issue of issues) {
     if (!issue.source?.path) continue;
     const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
+    const column = issue.source.line && issue.source.column ? issue.source.column : null;
     const details = [
       issue.page_url ? `Page: ${issue.page_url}` : '',
-      issue.selector ? `Element: ${issue.selector}` : '',
+      issue.selector ? `Selector: ${issue.selector}` : '',
       issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
       issue.help_url ? `Help: ${issue.help_url}` : '',
     ].filter(Boolean);
@@ -70,13 +75,25 @@ export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
       path: issue.source.path,
       start_line: line,
       end_line: line,
+      ...(column ? { start_column: column, end_column: column } : {}),
       annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
       title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
-      message: truncate(issue.message || issue.rule, 4_000),
+      message: truncate(annotationMessage(issue), 4_000),
       ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
     });
   }
   return out;
+}
+
+/** The finding in plain words: what is wrong, the element, and how to fix it as a short list. */
+export function annotationMessage(issue: GateIssue): string {
+  const html = htmlSnippet(issue.html, 300);
+  const steps = fixSteps(issue.message);
+  return [
+    oneLineMessage(issue),
+    ...(html ? [`Element: ${html}`] : []),
+    ...(steps.length > 1 ? [`${fixHeading(issue.message)}:`, ...steps.map((s) => `- ${s}`)] : []),
+  ].join('\n');
 }
 
 /** Splits annotations into the batches GitHub accepts (the first goes with the create request). */

@@ -247,7 +247,7 @@ test('results are submitted first as one scan; a failing gate fails the step wit
 
   expect(of('error').map((c) => c.args)).toEqual([
     [
-      'Form elements must have labels\nOn https://shop.example.com/checkout, element #card-number\nhttps://dequeuniversity.com/rules/axe/4.14/label',
+      'Form elements must have labels (label)\nPage: https://shop.example.com/checkout',
       { title: 'a11y-gate: label (critical)', file: 'src/checkout/CardForm.tsx', startLine: 42 },
     ],
     [
@@ -255,14 +255,13 @@ test('results are submitted first as one scan; a failing gate fails the step wit
       { title: 'a11y-gate: color-contrast (serious)', file: 'src/checkout/Total.tsx', startLine: 7 },
     ],
   ]);
-  // The service's warning about the scan, then the moderate issue (no source: no file).
+  // The service's warning about the scan; the moderate issue has no location, so no annotation on the diff.
   expect(of('warning').map((c) => c.args)).toEqual([
     ['a11y-gate: Every page has the title "Log in". (shared_title)'],
-    [
-      'Content in landmarks\nOn https://shop.example.com/checkout, element .promo',
-      { title: 'a11y-gate: region (moderate)' },
-    ],
   ]);
+  expect(summaryText).toContain(
+    '2 of 3 listed new issues are located in the repository; 2 annotated on the diff.',
+  );
 
   expect(summaryText).toContain('Submitted scan `scn_9` (1 page, 3 issues) from 1 result file.');
   expect(of('info').map((c) => c.args[0])).toContain('Scan scn_9 submitted: 1 page, 3 issues');
@@ -273,8 +272,13 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   expect(summaryText).toContain('`src/checkout/CardForm.tsx:42`');
 });
 
-test('a capped issue list: at most 50 annotations, the rest counted', async () => {
-  const issues = Array.from({ length: 60 }, (_, i) => ({ rule: `r${i}`, impact: 'minor', message: `m${i}` }));
+test('GitHub shows ten annotations per level and step: the rest are counted, and the summary says where', async () => {
+  const issues = Array.from({ length: 60 }, (_, i) => ({
+    rule: `r${i}`,
+    impact: 'minor',
+    message: `m${i}`,
+    source: { path: `src/P${i}.tsx`, line: i + 1, column: 3, method: 'attribute' },
+  }));
   api.script = [
     json(
       201,
@@ -287,9 +291,18 @@ test('a capped issue list: at most 50 annotations, the rest counted', async () =
     ),
   ];
   await run();
-  expect(of('warning')).toHaveLength(50);
+  expect(of('warning')).toHaveLength(10);
+  expect(of('warning')[0].args[1]).toEqual({
+    title: 'a11y-gate: r0 (minor)',
+    file: 'src/P0.tsx',
+    startLine: 1,
+    startColumn: 3,
+  });
   expect(of('info').map((c) => c.args[0])).toContain(
-    '450 more new issues are not annotated; the job summary and the deploy event list them.',
+    '50 more located new issues are not annotated (GitHub shows 10 errors and warnings per step); the job summary lists every new issue.',
+  );
+  expect(summaryText).toContain(
+    '60 of 60 listed new issues are located in the repository; 10 annotated on the diff; 50 more are listed below only',
   );
   expect(summaryText).toContain('#### New issues (500)');
   expect(summaryText).toContain('440 more new issues are not listed here');

@@ -163,13 +163,31 @@ describe('check-run payload', () => {
     expect(noScan).toContain('No scan of this commit, so nothing was compared.');
   });
 
-  test('new issues are a markdown table; pipes and newlines in user text cannot break it', () => {
-    const r = result({ new_issues: [issue(1, { selector: 'a[title="x|y"]\nb', message: 'm' })] });
+  test('new issues are a numbered list; newlines and backticks in user text cannot break it', () => {
+    const r = result({
+      new_issues: [
+        issue(1, {
+          selector: 'a[title="x|y"]\nb',
+          html: '<a title="x`y"\n  href="/z">',
+          message: 'Fix all of the following:\n  Element has no name\n  Element is `odd`',
+          source: { path: 'src/A.tsx', line: 7, column: 3, method: 'attribute' },
+        }),
+      ],
+      repository: 'acme/shop',
+    });
     const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
-    const rows = text.split('\n').filter((l) => l.startsWith('|'));
-    expect(rows[0]).toBe('| Impact | Rule | Page | Element | WCAG | Source |');
-    expect(rows[2]).toContain('`a[title="x\\|y"] b`');
-    expect(rows[2].split(/(?<!\\)\|/).length).toBe(8);
+    const lines = text.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('1. '));
+    expect(lines[first]).toMatch(/^1\. \*\*Element has no name \(color-contrast\)\*\* · serious · /);
+    expect(lines.slice(first + 1, first + 7)).toEqual([
+      `   - Source: [\`src/A.tsx:7\`](https://github.com/acme/shop/blob/${r.sha}/src/A.tsx#L7) · page https://shop.example/cart`,
+      '   - Element: `<a title="x\'y" href="/z">`',
+      '   - Fix all of these:',
+      '     - Element has no name',
+      "     - Element is 'odd'",
+      '   - WCAG 1.4.3',
+    ]);
+    expect(text).toContain('npx a11y-gate scan https://shop.example/cart --source-root .');
   });
 
   test('a help link or a rule with markdown characters cannot break the table or the link', () => {
@@ -179,8 +197,7 @@ describe('check-run payload', () => {
       ],
     });
     const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
-    const row = text.split('\n').filter((l) => l.startsWith('|'))[2];
-    expect(row.split(/(?<!\\)\|/).length).toBe(8);
+    const row = text.split('\n').find((l) => l.startsWith('1. '))!;
     expect(row).toContain('[my\\]rule\\[x](https://help.example/a%7Cb%20%28c%29%60d%60%3Ce%3E)');
   });
 
@@ -192,7 +209,7 @@ describe('check-run payload', () => {
     const { text, summary } = buildCheckRun(r, { detailsUrl: 'x' }).output;
     expect(text.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
-    const shown = text.split('\n').filter((l) => l.startsWith('| serious')).length;
+    const shown = text.split('\n').filter((l) => /^\d+\. \*\*/.test(l)).length;
     expect(shown).toBeGreaterThan(100);
     expect(shown).toBeLessThan(3000);
     // Some rows were cut for size (they are in the deploy event), the rest are beyond its list of 3,000.
@@ -256,12 +273,28 @@ describe('check-run payload', () => {
         end_line: 42,
         annotation_level: 'failure',
         title: 'color-contrast (critical)',
-        message: 'Element 1 has insufficient color contrast',
+        message: 'Element 1 has insufficient color contrast (color-contrast)',
         raw_details:
-          'Page: https://shop.example/cart\nElement: #item-1\nWCAG: 1.4.3\nHelp: https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+          'Page: https://shop.example/cart\nSelector: #item-1\nWCAG: 1.4.3\nHelp: https://dequeuniversity.com/rules/axe/4.10/color-contrast',
       },
       expect.objectContaining({ path: 'src/Nav.tsx', start_line: 1, annotation_level: 'warning' }),
     ]);
+  });
+
+  test('a located column is annotated on its one line; the message lists the fix steps', () => {
+    const [a] = annotationsFor([
+      issue(1, {
+        html: '<img src="/p.jpg">',
+        message:
+          'Fix any of the following:\n  Element does not have an alt attribute\n  Element has no title attribute',
+        source: { path: 'site/gallery.html', line: 11, column: 9, method: 'static' },
+      }),
+    ]);
+    expect(a).toMatchObject({ start_line: 11, end_line: 11, start_column: 9, end_column: 9 });
+    expect(a.message).toBe(
+      'Element does not have an alt attribute (color-contrast)\nElement: <img src="/p.jpg">\n' +
+        'Fix one of these:\n- Element does not have an alt attribute\n- Element has no title attribute',
+    );
   });
 
   test('annotations go in batches of 50', () => {

@@ -97,4 +97,6 @@ export type GateResult = Pick<
   | 'thresholds'
   | 'new_issues'
   | 'new_issues_total'
->;
+> &
+  // The repository links a located issue to its file at the commit; results built without one show the path.
+  Partial<Pick<DeployEvent, 'repository'>>;

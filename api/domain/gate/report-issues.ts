@@ -1,21 +1,31 @@
 /**
- * The new issues of a deploy-gate result as a markdown table (part of the gate report), cut with a note
- * saying where the rest is when it would not fit.
+ * The new issues of a deploy-gate result in markdown (part of the gate report): per issue a one-line
+ * message, where it is (the file and line linked at the commit, and the page), the element's HTML and how
+ * to fix it as a short list; then a command that scans the failing pages locally. Cut with a note saying
+ * where the rest is when it would not fit.
  */
 import { byteLength, GITHUB_TEXT_LIMIT, totalNew, truncate } from './report.js';
 import { type GateIssue, type GateResult } from './deploy-event.js';
+import {
+  fixHeading,
+  fixSteps,
+  htmlSnippet,
+  oneLineMessage,
+  reproduceCommand,
+  sourceText,
+  sourceUrl,
+} from './finding-text.js';
 
-/** The new issues as a markdown table, cut (with a note) to fit GitHub's limit. */
+/** The new issues, cut (with a note) to fit GitHub's limit. */
 export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): string {
   const total = totalNew(result);
   if (total === 0) return 'No new accessibility issues.\n';
-  const head = [
-    `#### New issues (${total})`,
-    '',
-    '| Impact | Rule | Page | Element | WCAG | Source |',
-    '|---|---|---|---|---|---|',
-  ].join('\n');
-  const rows = result.new_issues.map(issueRow);
+  const command = reproduceCommand(result.new_issues);
+  const tail = command
+    ? `\n\nTo reproduce locally (the CLI on the pages with new issues):\n\n\`\`\`sh\n${command}\n\`\`\`\n`
+    : '';
+  const head = `#### New issues (${total})\n`;
+  const rows = result.new_issues.map((issue, i) => issueBlock(issue, i + 1, result));
   // The deploy event itself lists only its first `listed` new issues (capped by the gate): rows cut here
   // for size are there, the ones beyond its list are only in the scan, and the note must say which.
   const listed = result.new_issues.length;
@@ -33,7 +43,8 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
   };
   // Reserve room for the longest possible note (with no row shown, or with every listed row), then add
   // rows while they fit.
-  const budget = limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head);
+  const budget =
+    limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head) - byteLength(tail);
   let used = 0;
   let shown = 0;
   for (const row of rows) {
@@ -42,29 +53,31 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
     used += size;
     shown++;
   }
-  return head + '\n' + rows.slice(0, shown).join('\n') + note(shown);
+  return head + '\n' + rows.slice(0, shown).join('\n') + note(shown).replace(/\n+$/, '\n') + tail;
 }
 
-function issueRow(issue: GateIssue): string {
-  // In a link, brackets end the text and these characters end the URL or the table cell.
+function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
+  // In a link, brackets end the text and these characters end the URL.
   const rule = issue.help_url
     ? `[${cell(issue.rule).replace(/[[\]]/g, '\\$&')}](${linkUrl(issue.help_url)})`
     : `\`${cell(issue.rule)}\``;
-  const source = issue.source?.path
-    ? `\`${cell(issue.source.path)}${issue.source.line ? `:${issue.source.line}` : ''}\``
-    : '';
-  return [
-    '',
-    issue.impact ?? '',
-    rule,
-    cell(issue.page_url ?? ''),
-    issue.selector ? `\`${cell(truncate(issue.selector, 200))}\`` : '',
-    cell((issue.wcag ?? []).join(', ')),
-    source,
-    '',
-  ]
-    .join(' | ')
-    .trim();
+  const at = sourceText(issue);
+  const url = sourceUrl(issue, result.repository, result.sha);
+  const where = at ? (url ? `[\`${cell(at)}\`](${linkUrl(url)})` : `\`${cell(at)}\``) : 'not located';
+  const html = htmlSnippet(issue.html);
+  const steps = fixSteps(issue.message).slice(0, 5);
+  const lines = [
+    `${n}. **${cell(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}`,
+    `   - Source: ${where} · page ${cell(issue.page_url ?? '')}`,
+    html
+      ? `   - Element: \`${cell(html)}\``
+      : `   - Element: \`${cell(truncate(issue.selector ?? '', 200))}\``,
+  ];
+  if (steps.length > 0) {
+    lines.push(`   - ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${cell(truncate(s, 300))}`));
+  }
+  if (issue.wcag?.length) lines.push(`   - WCAG ${cell(issue.wcag.join(', '))}`);
+  return lines.join('\n');
 }
 
 /** Percent-encodes what would end a markdown link destination or a table cell (encodeURIComponent keeps parentheses). */
@@ -74,7 +87,7 @@ function linkUrl(url: string): string {
   );
 }
 
-/** Makes text safe inside a markdown table cell: one line, no column breaks, no stray backticks. */
+/** Makes text safe on one markdown line: no line breaks, no table breaks, no stray backticks. */
 function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
 }
