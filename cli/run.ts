@@ -14,6 +14,7 @@ import { parseArgs, USAGE, UsageError } from './args.js';
 import { cliOptions, type CliOptions } from './options.js';
 import { stderrProgress } from './progress.js';
 import { submitAndGate } from './service.js';
+import { gateText } from './gate-text.js';
 
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
@@ -77,10 +78,8 @@ export async function main(argv: string[]): Promise<number> {
     const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
     if (!outcome.gate) return EXIT.passed;
     const g = outcome.gate;
-    process.stdout.write(
-      `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new issues. ${outcome.detailsUrl}\n`,
-    );
-    for (const r of g.reasons) process.stdout.write(`  - ${r.message} (${r.code})\n`);
+    process.stdout.write(gateText(g, outcome.detailsUrl));
+    if (options.junit) await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
     return g.passed ? EXIT.passed : EXIT.gateFailed;
   } catch (e) {
     const known = [ApiError, BrowserError, PageSourceError, LoginError].some((t) => e instanceof t);

@@ -62,6 +62,8 @@ export async function submitAndGate(
     trigger,
     keyFor(service, 'gate', { trigger, scan: scan.id }),
   );
-  const detailsUrl = res.location ?? `${service.apiUrl}/api/v1/deploy/${encodeURIComponent(res.body.id)}`;
+  // The console page for people when the service has a PUBLIC_URL; else the deploy event in the API.
+  const detailsUrl =
+    res.pageUrl ?? res.location ?? `${service.apiUrl}/api/v1/deploy/${encodeURIComponent(res.body.id)}`;
   return { scan, gate: res.body, detailsUrl };
 }

@@ -1,10 +1,18 @@
 import type { Finding } from './findings.js';
 import type { PageOutcome } from './page-scan.js';
+import { fingerprintOf } from './sarif.js';
+
+/** What JUnit needs of the gate's answer: the new issues' fingerprints. */
+export interface JunitGate {
+  new_issues: Array<{ fingerprint: string }>;
+}
 
 /**
  * JUnit XML for CI systems that show test reports (GitLab merge request widgets, Jenkins, CircleCI): one
  * test suite, one test case per page. A page with violations fails (one <failure> listing each element), a
  * page that could not be scanned is an <error>; `incomplete` findings (a person must check) do not fail.
+ * With a gate, a page fails only for its new issues: the debt it already had is reported in its
+ * <system-out>, not failed, as the gate does not fail on it either.
  */
 function xml(text: string): string {
   return (
@@ -19,7 +27,13 @@ function xml(text: string): string {
   );
 }
 
-export function toJunit(pages: PageOutcome[], findings: Finding[], seconds: number): string {
+export function toJunit(
+  pages: PageOutcome[],
+  findings: Finding[],
+  seconds: number,
+  gate?: JunitGate,
+): string {
+  const isNew = gate ? newMatcher(gate) : () => true;
   const cases: string[] = [];
   let failures = 0;
   let errors = 0;
@@ -33,9 +47,15 @@ export function toJunit(pages: PageOutcome[], findings: Finding[], seconds: numb
       );
       continue;
     }
-    const own = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
+    const all = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
+    const own = all.filter(isNew);
+    const existing = all.length - own.length;
+    const out =
+      existing > 0
+        ? `<system-out>${existing} existing violations (in the baseline, not failed)</system-out>`
+        : '';
     if (own.length === 0) {
-      cases.push(`  <testcase classname="a11y-gate" name="${name}"/>`);
+      cases.push(`  <testcase classname="a11y-gate" name="${name}">${out}</testcase>`);
       continue;
     }
     failures++;
@@ -47,7 +67,7 @@ export function toJunit(pages: PageOutcome[], findings: Finding[], seconds: numb
       .join('\n\n');
     const rules = [...new Set(own.map((f) => f.rule))].join(', ');
     cases.push(
-      `  <testcase classname="a11y-gate" name="${name}"><failure message="${own.length} accessibility violations (${xml(rules)})">${xml(detail)}</failure></testcase>`,
+      `  <testcase classname="a11y-gate" name="${name}"><failure message="${own.length} ${gate ? 'new ' : ''}accessibility violations (${xml(rules)})">${xml(detail)}</failure>${out}</testcase>`,
     );
   }
   return [
@@ -59,4 +79,9 @@ export function toJunit(pages: PageOutcome[], findings: Finding[], seconds: numb
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+function newMatcher(gate: JunitGate): (f: Finding) => boolean {
+  const fingerprints = new Set(gate.new_issues.map((i) => i.fingerprint));
+  return (f) => fingerprints.has(fingerprintOf(f));
 }

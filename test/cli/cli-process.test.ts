@@ -49,16 +49,25 @@ describeWith(chromium, 'a11y-gate scan', () => {
     const args = ['scan', `${site.url}/a`, `${site.url}/d`, '--api-url', h.url, '--site-id', 'cli-site'];
     const run = await runNode(
       cli,
-      [...args, '--sha', sha, '--gate', '--fail-on-critical', 'true', '--junit', 'junit.xml', '--out', 'raw'],
+      // Bare switches, as the usage shows them: --fail-on-critical does not take --junit as its value.
+      [...args, '--sha', sha, '--gate', '--fail-on-critical', '--junit', 'junit.xml', '--out', 'raw'],
       env({ A11Y_GATE_API_KEY: key }),
       cwd,
     );
     expect(run.stderr).toMatch(/^\[1\/2\] ok /m); // one line per page when stderr is not a terminal
     expect(run.stdout).toMatch(/^Gate FAILED: \d+ new issues\./m);
+    // The new issues themselves, in plain words, and how to scan the failing pages again.
+    expect(run.stdout).toMatch(
+      /^1\. .+ \((image-alt|button-name|color-contrast|[a-z-]+)\) \[(critical|serious|moderate|minor)\]$/m,
+    );
+    expect(run.stdout).toMatch(/^ {3}at \(not located\) on http:\/\/127\.0\.0\.1:\d+\/[ad]$/m);
+    expect(run.stdout).toContain(
+      `Reproduce locally: npx a11y-gate scan ${site.url}/a ${site.url}/d --source-root .`,
+    );
     expect(run.code).toBe(1);
     const junit = fs.readFileSync(path.join(cwd, 'junit.xml'), 'utf8');
     expect(junit).toContain('<testsuite name="accessibility (axe-core)" tests="2" failures="2" errors="0"');
-    expect(junit).toMatch(/<failure message="\d+ accessibility violations \([^"]*image-alt/);
+    expect(junit).toMatch(/<failure message="\d+ new accessibility violations \([^"]*image-alt/);
     expect(fs.readdirSync(path.join(cwd, 'raw')).sort()).toEqual(['001-a.json', '002-d.json']);
     const scans = await h.request<ScanList>('GET', `/api/v1/scans?siteId=cli-site&sha=${sha}`, { key });
     expect(scans.body.data).toHaveLength(1);
@@ -71,6 +80,45 @@ describeWith(chromium, 'a11y-gate scan', () => {
     );
     expect(pass.stdout).toMatch(/^Gate passed: /m);
     expect(pass.code).toBe(0);
+  }, 120_000);
+
+  test('with a gate, JUnit fails a page only for its new issues: those of the baseline are reported, not failed', async () => {
+    const cwd = dir();
+    const args = ['scan', `${site.url}/a`, `${site.url}/d`, '--api-url', h.url, '--site-id', 'junit-site'];
+    const base = await runNode(
+      cli,
+      [...args, '--sha', '1'.repeat(40), '--branch', 'main', '--api-key', key],
+      env(),
+      cwd,
+    );
+    expect(base.code).toBe(0);
+    const head = await runNode(
+      cli,
+      [
+        ...args,
+        '--sha',
+        '2'.repeat(40),
+        '--branch',
+        'feature',
+        '--gate',
+        '--api-key',
+        key,
+        '--junit',
+        'j.xml',
+      ],
+      env(),
+      cwd,
+    );
+    expect(head.stdout).toMatch(/^Gate passed: 0 new issues\./m);
+    const junit = fs.readFileSync(path.join(cwd, 'j.xml'), 'utf8');
+    expect(junit).toContain('tests="2" failures="0" errors="0"');
+    expect(junit).toMatch(
+      /<system-out>\d+ existing violations \(in the baseline, not failed\)<\/system-out>/,
+    );
+    // Without a gate, as before: every page with violations fails.
+    const plain = await runNode(cli, ['scan', `${site.url}/a`, '--junit', 'p.xml'], env(), cwd);
+    expect(plain.code).toBe(0);
+    expect(fs.readFileSync(path.join(cwd, 'p.xml'), 'utf8')).toContain('tests="1" failures="1"');
   }, 120_000);
 
   test('a page that times out is reported; a run where every page fails exits 2', async () => {

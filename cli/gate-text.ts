@@ -1,0 +1,41 @@
+import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
+import {
+  fixHeading,
+  fixSteps,
+  htmlSnippet,
+  oneLineMessage,
+  reproduceCommand,
+  sourceText,
+} from '../api/domain/gate/finding-text.js';
+
+/** At most this many new issues are printed; the console page lists the rest. */
+const PRINTED = 20;
+
+/**
+ * The gate's answer on stdout: the decision and its reasons, and on a failed gate the new issues themselves
+ * (not only their count), each in plain words, with a command that scans the failing pages again.
+ */
+export function gateText(g: DeployEvent, detailsUrl: string | null): string {
+  const lines = [
+    `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`,
+  ];
+  for (const r of g.reasons) lines.push(`  - ${r.message} (${r.code})`);
+  if (!g.passed && g.new_issues.length > 0) {
+    lines.push('', 'New issues:');
+    g.new_issues.slice(0, PRINTED).forEach((issue, i) => {
+      lines.push(`${i + 1}. ${oneLineMessage(issue)} [${issue.impact ?? 'unknown impact'}]`);
+      lines.push(`   at ${sourceText(issue) ?? '(not located)'} on ${issue.page_url}`);
+      const html = htmlSnippet(issue.html);
+      if (html) lines.push(`   element: ${html}`);
+      const steps = fixSteps(issue.message);
+      if (steps.length > 1)
+        lines.push(`   ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${s}`));
+    });
+    const more = (g.new_issues_total ?? g.new_issues.length) - Math.min(PRINTED, g.new_issues.length);
+    if (more > 0) lines.push(`… and ${more} more.`);
+    const command = reproduceCommand(g.new_issues);
+    if (command) lines.push('', `Reproduce locally: ${command}`);
+  }
+  if (detailsUrl) lines.push('', `Details: ${detailsUrl}`);
+  return `${lines.join('\n')}\n`;
+}
