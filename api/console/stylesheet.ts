@@ -87,7 +87,9 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .choice { display: flex; align-items: flex-start; gap: 0.5rem; }
 .choice input { margin-top: 0.3rem; flex: none; }
 .choice label { font-weight: 400; }
-.field { display: grid; gap: 0.25rem; }
+.field { display: grid; gap: 0.25rem; grid-template-columns: minmax(0, 1fr); max-width: 100%; }
+/* A select grows to its longest option (a page URL): held to the screen's width instead. */
+select { min-width: 0; text-overflow: ellipsis; }
 .hint { color: var(--muted); font-size: 0.9rem; }
 input, select, textarea, button { font: inherit; color: var(--fg); background: var(--bg);
   border: 1px solid var(--border); border-radius: 0.25rem; padding: 0.4rem 0.5rem; max-width: 100%; }
@@ -103,6 +105,7 @@ button, .button { background: var(--link); color: var(--bg); border-color: var(-
 .pager { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; }
 .issues { list-style: none; padding: 0; }
 .issue { border-top: 1px solid var(--border); padding: 0.5rem 0; }
+ul.fix { margin: 0; padding-left: 1.25rem; }
 details > summary { cursor: pointer; color: var(--link); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (max-width: 40rem) {

@@ -70,6 +70,63 @@ describeInBrowser('the console in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   }, 180_000);
 
+  test('the deploy page shows a new issue in plain words: its file and line, its element, how to fix it', async () => {
+    await page.goto(`${h.url}/deploys/${s.deployId}`);
+    const card = page.locator('li.issue', { hasText: 'button-name' }).first();
+    expect(await card.locator('p strong').textContent()).toBe(
+      'Element does not have inner text that is visible to screen readers (button-name)',
+    );
+    const facts = await card.locator('dl.facts').innerText();
+    expect(facts).toContain('src/components/BuyButton.tsx:14 (found by a build attribute)');
+    expect(facts).toContain('<button id="buy" class="btn btn-primary">');
+    expect(await card.locator('ul.fix li').allTextContents()).toEqual([
+      'Element does not have inner text that is visible to screen readers',
+      'aria-label attribute does not exist or is empty',
+      'Element has no title attribute',
+    ]);
+  });
+
+  test('no page type scrolls sideways on a 320 px wide screen', async () => {
+    // A page with a long URL: its scan page's page filter lists it.
+    const long = await h.request<{ id: string }>('POST', '/api/v1/scans', {
+      key: s.key,
+      body: {
+        siteId: 'long-urls',
+        url: 'https://shop.example/',
+        pages: [
+          {
+            url: `https://shop.example/catalogue/${'very-long-category-name/'.repeat(4)}product?colour=midnight-blue`,
+            issues: [{ rule: 'image-alt', impact: 'critical', selector: 'img' }],
+          },
+        ],
+      },
+    });
+    expect(long.status).toBe(201);
+    const narrow = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    await narrow.context().addCookies(await context.cookies());
+    const wide: Record<string, number> = {};
+    for (const path of [
+      `/scans/${long.body.id}`,
+      '/',
+      `/sites/${s.siteId}`,
+      `/scans/${s.headScanId}`,
+      `/deploys/${s.deployId}`,
+      `/reports/${s.reportId}`,
+      '/sign-out',
+    ]) {
+      await narrow.goto(h.url + path);
+      expect(new URL(narrow.url()).pathname).toBe(path === '/sign-out' ? '/sign-out' : path.split('?')[0]);
+      const width = await narrow.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+            .documentElement.scrollWidth,
+      );
+      if (width > 320) wide[path] = width;
+    }
+    await narrow.close();
+    expect(wide).toEqual({});
+  });
+
   test('waiving a new issue with the keyboard only', async () => {
     await page.goto(`${h.url}/deploys/${s.deployId}`);
     await tabTo(page, 'details summary');

@@ -68,7 +68,15 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     base[0],
     // The same element under a changed selector: the gate pairs it by similarity, so it is not new.
     { ...base[1], selector: 'div.product > .price' },
-    issue('button-name', 'critical', '#buy', ['4.1.2']),
+    {
+      ...issue('button-name', 'critical', '#buy', ['4.1.2']),
+      // As the scanner sends it: axe's failure summary, and where the element comes from.
+      message:
+        'Fix any of the following:\n  Element does not have inner text that is visible to screen readers\n' +
+        '  aria-label attribute does not exist or is empty\n  Element has no title attribute',
+      html: '<button id="buy" class="btn btn-primary"><svg aria-hidden="true" viewBox="0 0 24 24"></svg></button>',
+      source: { path: 'src/components/BuyButton.tsx', line: 14, column: 7, method: 'attribute' },
+    },
     issue('link-name', 'serious', 'a.more', ['2.4.4', '4.1.2']),
   ]);
   const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {

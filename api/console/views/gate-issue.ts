@@ -1,4 +1,12 @@
 import { type GateIssue } from '../../domain/gate/deploy-event.js';
+import {
+  fixHeading,
+  fixSteps,
+  htmlSnippet,
+  oneLineMessage,
+  sourceText,
+  sourceUrl,
+} from '../../domain/gate/finding-text.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
 
@@ -17,15 +25,41 @@ function matchFacts(issue: GateIssue): Html {
     ${issue.evidence ? markup`<dt>Evidence</dt><dd>${issue.evidence}</dd>` : null}`;
 }
 
+/** The commit the issues were found at, so a located issue links to its file there. */
+export interface IssueCommit {
+  repository: string | null;
+  sha: string;
+}
+
+/** `path:line`, linked to the file at the commit when the site names its repository. */
+function sourceFact(issue: GateIssue, commit: IssueCommit | null): Html | null {
+  const text = sourceText(issue);
+  if (!text) return null;
+  const url = commit ? sourceUrl(issue, commit.repository, commit.sha) : null;
+  const how = issue.source?.method
+    ? ` (found by ${issue.source.method === 'static' ? 'the page file' : 'a build attribute'})`
+    : '';
+  return markup`<dt>Source</dt><dd>${url ? markup`<a href=${url}><code>${text}</code></a>` : markup`<code>${text}</code>`}${how}</dd>`;
+}
+
+function fixList(issue: GateIssue): Html | null {
+  const steps = fixSteps(issue.message);
+  if (steps.length === 0) return null;
+  return markup`<dt>${fixHeading(issue.message)}</dt><dd><ul class="fix">${steps.map((s) => markup`<li>${s}</li>`)}</ul></dd>`;
+}
+
 /** One issue of a deploy event: what, where, which criteria, how it was matched; `extra` goes below. */
-export function gateIssueCard(issue: GateIssue, extra: Html | null): Html {
+export function gateIssueCard(issue: GateIssue, extra: Html | null, commit: IssueCommit | null = null): Html {
+  const html = htmlSnippet(issue.html, 300);
   return markup`<li class="issue">
-    <p>${impactBadge(issue.impact)} <strong>${issue.rule}</strong>: ${issue.message ?? ''}</p>
+    <p>${impactBadge(issue.impact)} <strong>${oneLineMessage(issue)}</strong></p>
     <dl class="facts">
+      ${sourceFact(issue, commit)}
       <dt>Page</dt><dd>${issue.page_url}</dd>
-      ${issue.selector ? markup`<dt>Element</dt><dd><code>${issue.selector}</code></dd>` : null}
+      ${html ? markup`<dt>Element</dt><dd><code>${html}</code></dd>` : null}
+      ${issue.selector ? markup`<dt>Selector</dt><dd><code>${issue.selector}</code></dd>` : null}
+      ${fixList(issue)}
       ${issue.wcag.length ? markup`<dt>WCAG</dt><dd>${issue.wcag.join(', ')}</dd>` : null}
-      ${issue.source ? markup`<dt>Source</dt><dd><code>${issue.source.path}${issue.source.line ? `:${issue.source.line}` : ''}</code></dd>` : null}
       ${matchFacts(issue)}
       ${issue.help_url ? markup`<dt>Help</dt><dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>` : null}
     </dl>

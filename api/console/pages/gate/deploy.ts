@@ -147,7 +147,7 @@ async function render(
     ${
       e.new_issues.length
         ? markup`<ol class="issues">
-            ${e.new_issues.map((i, n) => gateIssueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null))}
+            ${e.new_issues.map((i, n) => gateIssueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null, e))}
           </ol>`
         : markup`<p>None.</p>`
     }
@@ -167,7 +167,7 @@ async function render(
     ${
       e.similar_issues.length
         ? markup`<p>Their fingerprints changed, but each is the same element as a baseline issue, so none is new.</p>
-            <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null))}</ol>`
+            <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null, e))}</ol>`
         : markup`<p>None.</p>`
     }`;
   const title = `Gate decision for ${e.sha.slice(0, 12)}`;
