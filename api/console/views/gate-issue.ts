@@ -2,6 +2,7 @@ import { type GateIssue } from '../../domain/gate/deploy-event.js';
 import {
   fixHeading,
   fixSteps,
+  hasFixList,
   htmlSnippet,
   oneLineMessage,
   sourceText,
@@ -44,7 +45,7 @@ function sourceFact(issue: GateIssue, commit: IssueCommit | null): Html | null {
 
 function fixList(issue: GateIssue): Html | null {
   const steps = fixSteps(issue.message);
-  if (steps.length === 0) return null;
+  if (!hasFixList(issue.message) || steps.length === 0) return null;
   return markup`<dt>${fixHeading(issue.message)}</dt><dd><ul class="fix">${steps.map((s) => markup`<li>${s}</li>`)}</ul></dd>`;
 }
 

@@ -14,6 +14,11 @@ export function fixSteps(message: string | null | undefined): string[] {
     .filter((l) => l && !/^Fix (any|all) of the following:?$/i.test(l));
 }
 
+/** True when the message is axe-core's failure summary, whose steps are worth a list of their own. */
+export function hasFixList(message: string | null | undefined): boolean {
+  return /Fix (any|all) of the following/i.test(message ?? '');
+}
+
 /** Whether every step is needed ("all") or one is enough ("any"), as a heading for the list. */
 export function fixHeading(message: string | null | undefined): string {
   const all = /Fix all of the following/i.test(message ?? '');

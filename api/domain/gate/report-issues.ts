@@ -9,6 +9,7 @@ import { type GateIssue, type GateResult } from './deploy-event.js';
 import {
   fixHeading,
   fixSteps,
+  hasFixList,
   htmlSnippet,
   oneLineMessage,
   reproduceCommand,
@@ -73,7 +74,7 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
       ? `   - Element: \`${cell(html)}\``
       : `   - Element: \`${cell(truncate(issue.selector ?? '', 200))}\``,
   ];
-  if (steps.length > 0) {
+  if (hasFixList(issue.message) && steps.length > 0) {
     lines.push(`   - ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${cell(truncate(s, 300))}`));
   }
   if (issue.wcag?.length) lines.push(`   - WCAG ${cell(issue.wcag.join(', '))}`);

@@ -77,9 +77,9 @@ function decision(e: DeployEvent): Html {
               <thead>
                 <tr>
                   <th scope="col">Threshold</th>
+                  <th scope="col">Result</th>
                   <th scope="col" class="num">Limit</th>
                   <th scope="col" class="num">Actual</th>
-                  <th scope="col">Result</th>
                 </tr>
               </thead>
               <tbody>
@@ -87,9 +87,9 @@ function decision(e: DeployEvent): Html {
                   (t) =>
                     markup`<tr>
                       <th scope="row"><code>${t.name}</code></th>
+                      <td>${t.passed ? 'pass' : 'fail'}</td>
                       <td class="num">${t.limit}</td>
                       <td class="num">${t.actual}</td>
-                      <td>${t.passed ? 'pass' : 'fail'}</td>
                     </tr>`,
                 )}
               </tbody>
