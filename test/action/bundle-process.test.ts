@@ -96,21 +96,29 @@ const SHA_BASE = '1111111111111111111111111111111111111111';
 const SHA_BAD = '2222222222222222222222222222222222222222';
 const SHA_GOOD = '3333333333333333333333333333333333333333';
 
-test('dist/index.js holds the action, the pure gate-report renderer and the toolkit: no server code', () => {
+test('dist/index.js holds the action, the pure gate-report renderers, the issue fingerprint and the toolkit: no server code', () => {
   const text = fs.readFileSync(bundle, 'utf8');
   // ncc keeps each bundled module's path in a comment.
   const local = [...new Set(text.match(/\.\/(?:action|app|api|server|client)\/[\w/.-]+\.ts/g))].sort();
   expect(local.filter((m) => !m.startsWith('./action/') && !m.startsWith('./client/'))).toEqual([
+    './api/domain/gate/finding-text.ts',
     './api/domain/gate/report-issues.ts',
     './api/domain/gate/report.ts',
     './api/domain/impact.ts',
+    // The SARIF's partialFingerprints are the service's fingerprint, computed by the same pure code.
+    './api/domain/matching/fingerprint.ts',
+    './api/domain/matching/selector-normalisation.ts',
     './api/domain/retry-after.ts',
+    './api/domain/url-normalisation.ts',
   ]);
   const packages = [
     ...new Set((text.match(/\.\/node_modules\/(?:@[\w.-]+\/)?[\w.-]+/g) ?? []).map((m) => m.slice(15))),
   ];
   for (const name of packages) {
-    expect(name).toMatch(/^(@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match)$/);
+    // The toolkit, and the HTML parser with its selector engine that locate findings in static files.
+    expect(name).toMatch(
+      /^(@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match|parse5|parse5-htmlparser2-tree-adapter|entities|domhandler|domelementtype|domutils|dom-serializer|css-select|css-what|nth-check|boolbase)$/,
+    );
   }
 });
 
