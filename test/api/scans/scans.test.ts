@@ -134,7 +134,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       html: '<a class="css-1x2y3z">Buy</a>',
       wcag: ['1.4.3'],
       help_url: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
-      source: { path: 'src/Header.tsx', line: 12 },
+      source: { path: 'src/Header.tsx', line: 12, column: null, method: null },
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
       waiver_id: null,
     });
@@ -557,7 +557,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       expect(issue.html).toBe(nasty[i]);
       expect(issue.help_url).toBe(nasty[i]);
       expect(issue.selector).toBe(nasty[i] || null);
-      expect(issue.source).toEqual({ path: nasty[i] || 'x', line: i + 1 });
+      expect(issue.source).toEqual({ path: nasty[i] || 'x', line: i + 1, column: null, method: null });
     });
   });
 
