@@ -17,6 +17,8 @@ export interface ActionInputs {
   maxNewIssues: number | null;
   repository: string | null;
   failOnError: boolean;
+  /** false: submit the scan only, without asking the gate (a step that records the base branch). */
+  gate: boolean;
   /** The branch the results were produced on (pull request head branch, else the pushed branch). */
   branch: string | null;
   /** The git ref sent with the trigger: the PR head branch as `refs/heads/…`, else GITHUB_REF. */
@@ -144,6 +146,14 @@ function branchAndRef(
   return { branch, ref };
 }
 
+function gateInput(get: (name: string) => string, results: string | null, scan: unknown): boolean {
+  const gate = boolean(get, 'gate', true) ?? true;
+  if (!gate && !results && !scan) {
+    throw new InputError('gate', 'is false, so the step only submits: give "results" or pages to scan');
+  }
+  return gate;
+}
+
 export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const apiUrl = apiBase(required(get, 'api-url'));
   if (!get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request') {
@@ -212,6 +222,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     maxNewIssues,
     repository,
     failOnError: boolean(get, 'fail-on-error', true),
+    gate: gateInput(get, results, scan),
     branch,
     ref,
     runId: env.GITHUB_RUN_ID || null,

@@ -61,6 +61,14 @@ function annotationLine(event: DeployEvent, a: AnnotationNote): string {
   return `${parts.join('; ')}.`;
 }
 
+/** `gate: false`: what was submitted, and that no verdict was asked for. */
+export function submitOnlySummary(siteId: string, upload: UploadNote | undefined): string {
+  const parts = [`## a11y-gate: \`${siteId}\``, ''];
+  if (upload) parts.push(uploadLine(upload), '');
+  parts.push('`gate` is `false`: the scan was submitted and the deploy gate was not asked.', '');
+  return parts.join('\n');
+}
+
 /** When the gate could not be evaluated (outage, rejected request, bad input). */
 export function errorSummaryMarkdown(
   siteId: string | null,

@@ -8,6 +8,7 @@ import {
   errorSummaryMarkdown,
   gateSummaryMarkdown,
   scanSize,
+  submitOnlySummary,
   writeJobSummary,
   type UploadNote,
 } from './job-summary.js';
@@ -121,6 +122,29 @@ function detailsUrlOf(
   return res.pageUrl ?? res.location ?? `${apiUrl}/api/v1/deploy/${encodeURIComponent(id)}`;
 }
 
+/** The service's client, with a warning when the key would travel over plain http to another host. */
+function clientFor(inputs: ActionInputs): ApiClient {
+  const api = new URL(inputs.apiUrl);
+  if (api.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(api.hostname)) {
+    core.warning(`Input "api-url" uses plain http: the API key travels unencrypted to ${api.host}.`);
+  }
+  return new ApiClient({
+    baseUrl: inputs.apiUrl,
+    apiKey: inputs.apiKey,
+    ...(inputs.retryDelayMs !== null ? { retryDelayMs: inputs.retryDelayMs } : {}),
+    log: (message) => core.info(message),
+  });
+}
+
+/** `gate: false`: the scan is submitted and reported, no verdict asked for. */
+async function submitOnly(inputs: ActionInputs, upload: UploadNote | undefined): Promise<void> {
+  // Not judged: `passed` stays empty rather than claiming a verdict.
+  for (const name of ['passed', 'deploy-id', 'new-issues', 'details-url']) core.setOutput(name, '');
+  core.setOutput('scan-id', upload?.scan.id ?? '');
+  await writeJobSummary(submitOnlySummary(inputs.siteId, upload));
+  core.info('gate: false, so the deploy gate was not asked.');
+}
+
 /**
  * Submit the results (when `results` is set), call the deploy gate for the commit, and report: outputs,
  * job summary, annotations, and a failed step when the gate fails. Never throws: every failure ends in
@@ -142,21 +166,15 @@ export async function run(): Promise<void> {
     return;
   }
 
-  const api = new URL(inputs.apiUrl);
-  if (api.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(api.hostname)) {
-    core.warning(`Input "api-url" uses plain http: the API key travels unencrypted to ${api.host}.`);
-  }
-
-  const client = new ApiClient({
-    baseUrl: inputs.apiUrl,
-    apiKey: inputs.apiKey,
-    ...(inputs.retryDelayMs !== null ? { retryDelayMs: inputs.retryDelayMs } : {}),
-    log: (message) => core.info(message),
-  });
+  const client = clientFor(inputs);
 
   let upload: UploadNote | undefined;
   try {
     upload = await submitStep(inputs, client);
+    if (!inputs.gate) {
+      await submitOnly(inputs, upload);
+      return;
+    }
 
     const body = triggerBody(inputs);
     const res = await client.post<DeployEvent>(

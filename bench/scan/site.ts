@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * a form and a footer, with a few real accessibility problems that vary by page (missing alt text, low
  * contrast, an unlabelled input, an empty button), so every tool has findings to report.
  */
-function pageHtml(n: number): string {
+export function pageHtml(n: number): string {
   const products = Array.from(
     { length: 12 },
     (_, i) =>

@@ -6,7 +6,7 @@ import type { AxeResults } from 'axe-core';
 import { chromium } from 'playwright-core';
 import type { BenchSuite } from '../env.js';
 import { measure, type Measured } from '../scan/measure.js';
-import { startBenchSite } from '../scan/site.js';
+import { pageHtml, startBenchSite } from '../scan/site.js';
 
 /**
  * Pages per minute for the same 100 loopback pages, on the same machine in the same run: `a11y-gate scan`
@@ -86,6 +86,43 @@ const suite: BenchSuite = {
       // Each tool's time as soon as it is known: the others take long on a busy machine.
       console.log(`a11y-gate scan: ${gate.seconds.toFixed(1)} s, peak ${gate.peakRssMb} MB`);
 
+      // The same scan locating its findings: the pages are also files of a "repository" (the bytes the
+      // server sends), under a URL prefix mapped to their folder.
+      fs.mkdirSync(path.join(dir, 'repo', 'site', 'p'), { recursive: true });
+      for (let n = 0; n < 100; n++)
+        fs.writeFileSync(path.join(dir, 'repo', 'site', 'p', `${n}`), pageHtml(n));
+      const located = await measure(
+        process.execPath,
+        [
+          cli,
+          'scan',
+          '--urls-file',
+          urlsFile,
+          '--out',
+          'located-out',
+          '--sarif',
+          'located.sarif',
+          '--source-root',
+          'repo',
+          '--source-map',
+          '/p/ => site/p',
+        ],
+        { CHROME_PATH: CHROMIUM },
+        dir,
+      );
+      if (located.code !== 0)
+        throw new Error(
+          `a11y-gate scan --source-root exited ${located.code}: ${located.stderr.slice(-2000)}`,
+        );
+      const sarifRun = (
+        JSON.parse(fs.readFileSync(path.join(dir, 'located.sarif'), 'utf8')) as {
+          runs: Array<{ properties: { findings: number; located: number } }>;
+        }
+      ).runs[0].properties;
+      console.log(
+        `a11y-gate scan --source-root: ${located.seconds.toFixed(1)} s, ${sarifRun.located} of ${sarifRun.findings} findings located`,
+      );
+
       const pa11yConfig = path.join(dir, 'pa11y-ci.json');
       fs.writeFileSync(
         pa11yConfig,
@@ -160,6 +197,9 @@ const suite: BenchSuite = {
       const figures = {
         pages: 100,
         a11y_gate_pages_per_min: perMinute(gate, 100),
+        a11y_gate_located_pages_per_min: perMinute(located, 100),
+        locating_time_ratio: Math.round((located.seconds / gate.seconds) * 100) / 100,
+        findings_located: `${sarifRun.located} of ${sarifRun.findings}`,
         pa11y_ci_pages_per_min: perMinute(pa11y, 100),
         axe_cli_pages_per_min: perMinute(axeCli, 100),
         ratio_to_pa11y_ci: Math.round((pa11y.seconds / gate.seconds) * 100) / 100,
@@ -171,12 +211,18 @@ const suite: BenchSuite = {
         findings_a11y_gate: findings,
         pages_with_findings_unlike_axe_directly: differing,
         axe_cli_pages_unlike_axe_directly: axeCliDiffering,
-        seconds: { a11y_gate: gate.seconds, pa11y_ci: pa11y.seconds, axe_cli: axeCli.seconds },
+        seconds: {
+          a11y_gate: gate.seconds,
+          a11y_gate_located: located.seconds,
+          pa11y_ci: pa11y.seconds,
+          axe_cli: axeCli.seconds,
+        },
       };
       const missed = [
         figures.ratio_to_pa11y_ci >= 3 ? null : 'under 3× pa11y-ci',
         figures.ratio_to_axe_cli > 1 ? null : 'not faster than @axe-core/cli',
         differing === 0 && gateFiles.length === 100 ? null : 'findings differ from axe-core run directly',
+        figures.locating_time_ratio <= 1.1 ? null : 'locating adds more than 10 %',
       ].filter(Boolean);
       console.table([
         {

@@ -309,6 +309,42 @@ test('GitHub shows ten annotations per level and step: the rest are counted, and
   expect(outputs()['new-issues']).toBe('500');
 });
 
+test('gate: false submits the scan and asks no verdict: no trigger, passed left empty, the step succeeds', async () => {
+  inputValues.results = path.join(fixtures, 'native-scan.json');
+  inputValues.gate = 'false';
+  api.script = [
+    json(201, {
+      id: 'scn_5',
+      siteId: 'shop',
+      url: 'https://shop.example.com/',
+      summary: { pages: 1, issues: 3 },
+      warnings: [],
+    }),
+  ];
+  await run();
+  expect(api.seen.map((s) => s.url)).toEqual(['/api/v1/scans']);
+  expect(outputs()).toEqual({
+    passed: '',
+    'deploy-id': '',
+    'scan-id': 'scn_5',
+    'new-issues': '',
+    'details-url': '',
+  });
+  expect(failures()).toEqual([]);
+  expect(summaryText).toContain(
+    '`gate` is `false`: the scan was submitted and the deploy gate was not asked.',
+  );
+});
+
+test('gate: false with nothing to submit is a usage mistake', () => {
+  expect(() =>
+    parseInputs(
+      (n) =>
+        ({ 'api-url': 'https://a.test', 'api-key': 'k', 'site-id': 's', sha: SHA, gate: 'false' })[n] ?? '',
+    ),
+  ).toThrow(/gate.*only submits/);
+});
+
 test('an outage fails closed by default, with every output set', async () => {
   api.script = Array.from({ length: 5 }, () => problem(503, 'unavailable', 'Database down.'));
   await run();
