@@ -16,6 +16,12 @@ export interface BaselineChoice {
   strategy: BaselineStrategy;
   /** A sentence saying why this baseline (or none). */
   reason: string;
+  /**
+   * The first scan on the base branch: nothing to compare with, so its issues are the debt the site starts
+   * from and the gate passes (reason `baseline_recorded`). On other branches no baseline means every
+   * issue is new.
+   */
+  recorded?: boolean;
 }
 
 /**
@@ -31,6 +37,16 @@ export function describeBaseline(input: {
   scan: ScanRef | null;
 }): BaselineChoice {
   const choice = strategyOf(input);
+  if (!choice.scan && !input.baselineSha && input.head.branch === input.baseBranch) {
+    return {
+      scan: null,
+      strategy: 'none',
+      recorded: true,
+      reason:
+        `The first scan on the base branch "${input.baseBranch}": its issues are the debt the site starts ` +
+        'from, recorded as the baseline the next commits are compared with.',
+    };
+  }
   const a = input.head.fingerprintVersion;
   const b = choice.scan?.fingerprintVersion;
   if (choice.scan && a !== undefined && b !== undefined && a !== b) {

@@ -15,6 +15,10 @@ export const GITHUB_TEXT_LIMIT = 65_535;
 export function gateReportTitle(result: GateResult): string {
   const newCount = totalNew(result);
   if (result.reasons.some((r) => r.code === 'no_scan')) return 'No accessibility scan for this commit';
+  if (result.reasons.some((r) => r.code === 'baseline_recorded')) {
+    const all = result.counts.new + result.counts.existing;
+    return `Baseline recorded: ${all} accessibility ${all === 1 ? 'issue' : 'issues'} to start from`;
+  }
   if (newCount === 0) {
     if (result.passed) return 'No new accessibility issues';
     // Failed without new issues: thresholds on every issue (`new_only: false`), so those are the figures.
@@ -43,7 +47,7 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
       (result.scan_id ? ` · scan \`${result.scan_id}\`` : ''),
   );
   if (result.reasons.length) {
-    lines.push('', '**Why it failed**', '');
+    lines.push('', result.passed ? '**Why it passed**' : '**Why it failed**', '');
     for (const r of result.reasons) lines.push(`- \`${r.code}\`: ${md(r.message)}`);
   }
 

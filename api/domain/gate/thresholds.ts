@@ -6,6 +6,7 @@ import { plural } from '../text/wording.js';
 
 export type ReasonCode =
   | 'no_scan'
+  | 'baseline_recorded'
   | 'critical_issues'
   | 'serious_issues'
   | 'max_critical_exceeded'
@@ -91,6 +92,16 @@ export function checkThresholds(
 }
 
 /** The failure of a gate asked about a commit that has no scan. */
+/** The gate passed because this scan is the base branch's first: the baseline is recorded, not judged. */
+export function baselineRecordedReason(issues: number): GateReason {
+  return {
+    code: 'baseline_recorded',
+    message:
+      `Baseline recorded: the base branch's first scan; its ${plural(issues, 'issue')} ${issues === 1 ? 'is' : 'are'} ` +
+      'the debt the site starts from, and later commits are compared with it.',
+  };
+}
+
 export function noScanReason(siteId: string, sha: string): GateReason {
   return {
     code: 'no_scan',

@@ -101,6 +101,7 @@ const CategoryCounts = z.object({
 
 export const ReasonCode = z.enum([
   'no_scan',
+  'baseline_recorded',
   'critical_issues',
   'serious_issues',
   'max_critical_exceeded',

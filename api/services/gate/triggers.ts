@@ -1,6 +1,7 @@
 import { domainErrors } from '../../domain/errors.js';
 import { resolveGateSettings, type AppliedGateSettings } from '../../domain/gate/settings.js';
 import { newId, nowIso } from '../../domain/ids.js';
+import { baselineRecordedReason } from '../../domain/gate/thresholds.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ApiContext } from '../../context.js';
 import type { DeployEvent } from '../../domain/gate/deploy-event.js';
@@ -120,8 +121,11 @@ function deployRecord(
     repository: applied.repository,
     request: { ...input },
     settings: { ...applied.settings },
-    passed: evaluation.passed,
-    reasons: evaluation.reasons,
+    // The base branch's first scan records the baseline: its issues are debt, not regressions.
+    passed: baseline?.recorded ? true : evaluation.passed,
+    reasons: baseline?.recorded
+      ? [baselineRecordedReason(evaluation.counts.new + evaluation.counts.existing)]
+      : evaluation.reasons,
     scanId: decision.headScan?.id ?? null,
     baseline: baseline && {
       scanId: baseline.scan?.id ?? null,

@@ -283,8 +283,9 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(none.counts).toMatchObject({ new: 3, existing: 0 });
   });
 
-  test('with no earlier scan on the base branch every issue is new; new_only false counts all', async () => {
-    await scan(HEAD_SHA, 'main', [contrast], 'first-site');
+  test('with no earlier scan on the base branch every issue of another branch is new; new_only false counts all', async () => {
+    // Off the base branch (its own first scan records the baseline instead: baseline-recorded.test.ts).
+    await scan(HEAD_SHA, 'feature/x', [contrast], 'first-site');
     const e = (await trigger({ siteId: 'first-site', sha: HEAD_SHA, max_total: 0 })).body;
     expect(e.baseline).toMatchObject({ scan_id: null, strategy: 'none' });
     expect(e.reasons.map((r: { code: string }) => r.code)).toEqual(['max_total_exceeded']);
