@@ -16,9 +16,10 @@ const PRINTED = 20;
  * (not only their count), each in plain words, with a command that scans the failing pages again.
  */
 export function gateText(g: DeployEvent, detailsUrl: string | null): string {
-  const lines = [
-    `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`,
-  ];
+  const recorded = g.reasons.some((r) => r.code === 'baseline_recorded');
+  const verdict = `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`;
+  // The base branch's first scan: its issues are counted as new but are the debt the site starts from.
+  const lines = [recorded ? 'Gate passed: baseline recorded.' : verdict];
   for (const r of g.reasons) lines.push(`  - ${r.message} (${r.code})`);
   if (!g.passed && g.new_issues.length > 0) {
     lines.push('', 'New issues:');
