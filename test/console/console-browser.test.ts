@@ -86,6 +86,11 @@ describeInBrowser('the console in Chromium', () => {
     ]);
   });
 
+  test("the scan page shows where an issue's element comes from", async () => {
+    await page.goto(`${h.url}/scans/${s.headScanId}?rule=button-name`);
+    expect(await page.locator('main').innerText()).toContain('src/components/BuyButton.tsx:14');
+  });
+
   test('no page type scrolls sideways on a 320 px wide screen', async () => {
     // A page with a long URL: its scan page's page filter lists it.
     const long = await h.request<{ id: string }>('POST', '/api/v1/scans', {

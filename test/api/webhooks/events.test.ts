@@ -42,9 +42,10 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
     expect(sub.status).toBe(201);
     rx.secrets.set('/all', sub.body.secret);
 
+    const source = { path: 'src/Cart.tsx', line: 42, column: 7, method: 'attribute' };
     const page = (rule: string) => ({
       url: 'https://shop.example/cart',
-      issues: [{ rule, impact: 'serious', selector: '#buy', wcag: ['1.4.3'] }],
+      issues: [{ rule, impact: 'serious', selector: '#buy', wcag: ['1.4.3'], source }],
     });
     const post = async <T>(path: string, body: unknown) => {
       const res = await h.request<T>('POST', path, { key: h.key, body });
@@ -109,6 +110,8 @@ describe.each(dbKinds)('webhook events from the features (%s)', (db) => {
       id: deploy.id,
       sha: SHA_HEAD,
       passed: deploy.passed,
+      // Where the new issue comes from travels with the event.
+      new_issues: [{ rule: 'image-alt', source }],
     });
     expect(byType('waiver.created')[0]).toMatchObject({ id: waiver.id, rule: 'image-alt' });
     expect(byType('waiver.revoked')[0]).toMatchObject({ id: waiver.id, status: 'revoked' });
