@@ -26,6 +26,13 @@ export interface MountDeps {
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
+  const ownReaders = new Map<AnyRoute, ReturnType<typeof createBodyReader>>();
+  for (const def of routes) {
+    if (def.bodyLimit) {
+      const bytes = Math.min(def.bodyLimit.bytes(deps.ctx.config.limits), deps.ctx.config.limits.bodyBytes);
+      ownReaders.set(def, createBodyReader(bytes, def.bodyLimit.name));
+    }
+  }
 
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
@@ -46,7 +53,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     const params: unknown = def.params ? parseParams(def, req) : {};
     if (def.query) refuseNulInQuery(req.query);
     const query: unknown = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
-    if (def.body) await readBody(req, res, def.rawBody);
+    if (def.body) await (ownReaders.get(def) ?? readBody)(req, res, def.rawBody);
     const body: unknown =
       def.body && !def.rawBody ? validateOrThrow(def.body, req.body as unknown, '#') : undefined;
     const org = principal.kind === 'key' ? principal.org : '';

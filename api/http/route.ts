@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { ZodType } from 'zod';
 import type { Scope } from '../domain/access/api-key.js';
 import type { Principal } from '../context.js';
+import type { Limits } from '../config.js';
 
 /**
  * One declaration per endpoint: method, path, access, the zod schemas of its input and output, and
@@ -75,6 +76,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * validates it in parts; `body` still documents it. For scans, whose pages are validated one by one.
    */
   rawBody?: boolean;
+  /** A smaller body limit than `body_bytes` for this route, and the name it is published under. */
+  bodyLimit?: { name: string; bytes: (limits: Limits) => number };
   /** A heavy write: it waits its turn in the write queue (http/write-queue.ts) before its body is read. */
   queued?: boolean;
   responses: Record<number, ResponseSpec>;

@@ -1,5 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
+import { checkCount } from '../../domain/limits/limits.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { webhookSecretBox } from '../../secret-box.js';
 import { recordEvent } from '../../outbox/record.js';
@@ -25,12 +26,11 @@ import {
   type SubscriptionRecord,
 } from '../../store/webhooks/subscriptions.js';
 
-/**
+/*
  * Every event fans out to each subscription of its org inside the transaction of the change (a scan
- * ingest, a gate decision), so their number is bounded, like GitHub's 20 hooks per event or Stripe's 16
- * endpoints. Disabled subscriptions count: delete one to make room.
+ * ingest, a gate decision), so their number is bounded (`webhooks_per_org`), like GitHub's 20 hooks per
+ * event or Stripe's 16 endpoints. Disabled subscriptions count: delete one to make room.
  */
-export const MAX_SUBSCRIPTIONS_PER_ORG = 50;
 
 const PAUSED_REASON = 'paused (PATCH active: false)';
 
@@ -65,11 +65,8 @@ export async function createSubscription(
   };
   await ctx.db.transaction(async (trx) => {
     await lockOrgSubscriptions(trx, ctx.dialect, org);
-    if ((await countSubscriptions(trx, org)) >= MAX_SUBSCRIPTIONS_PER_ORG) {
-      throw domainErrors.conflict(
-        `This org already has ${MAX_SUBSCRIPTIONS_PER_ORG} webhook subscriptions, the most it may hold; delete one first.`,
-      );
-    }
+    const held = await countSubscriptions(trx, org);
+    checkCount('webhooks_per_org', ctx.config.limits.webhooksPerOrg, held, `this org holds ${held} webhooks`);
     await insertSubscription(trx, subscription);
   });
   ctx.logger.info(

@@ -15,7 +15,6 @@ import {
 import {
   createSubscription,
   getSubscription,
-  MAX_SUBSCRIPTIONS_PER_ORG,
   pageOfAttempts,
   pageOfSubscriptions,
   pingSubscription,
@@ -45,7 +44,7 @@ function subscriptionRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Subscribe a URL to events (the signing secret is shown once)',
       secretInAnswer: true,
       description:
-        `An org holds at most ${MAX_SUBSCRIPTIONS_PER_ORG} subscriptions (409 beyond). ` +
+        `An org holds at most \`webhooks_per_org\` subscriptions (${ctx.config.limits.webhooksPerOrg}; 422 beyond). ` +
         'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
         'retried with backoff and jitter (about immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), ' +
         'redirects not followed, 10 s timeout; `410` disables the subscription.',
