@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
-import { consoleErrorHandler } from './errors.js';
+import { consoleErrorHandler, sendNotFound } from './errors.js';
 import { action, page } from './guard.js';
 import { deployPage, waiveAction } from './pages/gate/deploy.js';
 import {
@@ -28,6 +28,12 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.use((_req, res, next) => {
     startTimer(res);
     next();
+  });
+  // No id, cursor or filter value holds a NUL (PostgreSQL refuses it in text): such a look-up names
+  // nothing, whichever query would read it.
+  r.use((req, res, next) => {
+    if (/%00/.test(req.originalUrl)) sendNotFound(res, undefined);
+    else next();
   });
   r.get(STYLESHEET_PATH, serveStylesheet);
   signInRoutes(r, ctx);

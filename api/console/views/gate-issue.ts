@@ -1,6 +1,7 @@
 import { type GateIssue } from '../../domain/gate/deploy-event.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
+import { externalLink } from './external-link.js';
 
 const MATCH_TEXT: Record<GateIssue['match'], string> = {
   fingerprint: 'the same fingerprint as a baseline issue',
@@ -27,7 +28,7 @@ export function gateIssueCard(issue: GateIssue, extra: Html | null): Html {
       ${issue.wcag.length ? markup`<dt>WCAG</dt><dd>${issue.wcag.join(', ')}</dd>` : null}
       ${issue.source ? markup`<dt>Source</dt><dd><code>${issue.source.path}${issue.source.line ? `:${issue.source.line}` : ''}</code></dd>` : null}
       ${matchFacts(issue)}
-      ${issue.help_url ? markup`<dt>Help</dt><dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>` : null}
+      ${issue.help_url ? markup`<dt>Help</dt><dd>${externalLink(issue.help_url, `About ${issue.rule}`)}</dd>` : null}
     </dl>
     ${extra}
   </li>`;
