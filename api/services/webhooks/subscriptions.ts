@@ -108,7 +108,11 @@ export async function updateSubscription(
   return updated;
 }
 
-/** A new secret; the previous one keeps signing deliveries (a second signature) for `overlapSeconds`. */
+/**
+ * A new secret; the previous one keeps signing deliveries (a second signature) for `overlapSeconds`.
+ * During an overlap a second rotation with an overlap is a conflict, as for keys: it would end the overlap
+ * of the secret the receiver may still hold. `overlapSeconds: 0` ends every old secret at once (a leak).
+ */
 export async function rotateSubscriptionSecret(
   ctx: ApiContext,
   org: string,
@@ -118,8 +122,15 @@ export async function rotateSubscriptionSecret(
   const secret = generateWebhookSecret();
   const now = new Date();
   const subscription = await ctx.db.transaction(async (trx) => {
+    await lockOrgSubscriptions(trx, ctx.dialect, org);
     const sub = await findSubscription(trx, org, id);
     if (!sub) throw domainErrors.notFound('webhook');
+    const overlapEnd = sub.previousSecretExpiresAt;
+    if (overlapSeconds > 0 && sub.previousSecretSealed && overlapEnd && overlapEnd > nowIso(now)) {
+      throw domainErrors.conflict(
+        `The previous secret is still valid until ${overlapEnd}: rotate again after that, or with overlap_seconds 0 to end every old secret now.`,
+      );
+    }
     sub.previousSecretSealed = overlapSeconds > 0 ? sub.secretSealed : null;
     sub.previousSecretExpiresAt =
       overlapSeconds > 0 ? nowIso(new Date(now.getTime() + overlapSeconds * 1000)) : null;

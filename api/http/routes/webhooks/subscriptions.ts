@@ -148,7 +148,9 @@ function operationRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Replace the signing secret; the previous one keeps signing during an overlap',
       description:
         'Deliveries carry two `v1,` signatures in `webhook-signature` until `previous_secret_expires_at`, one ' +
-        'with each secret, so the receiver can switch to the new secret at any time during the overlap.',
+        'with each secret, so the receiver can switch to the new secret at any time during the overlap. ' +
+        'A second rotation during an overlap is 409 (it would end the overlap of the secret the receiver ' +
+        'still holds), unless `overlap_seconds` is 0, which ends every old secret at once.',
       secretInAnswer: true,
       access: 'manage',
       params: WebhookParam,
