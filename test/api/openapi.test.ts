@@ -12,7 +12,7 @@ interface OpenApiOperation {
 }
 interface OpenApiDocument {
   openapi: string;
-  info: { 'x-limits': { pages_per_scan: number } };
+  info: { 'x-limits': { pages_per_scan: number; pages_per_request: number } };
   components: { securitySchemes: Record<string, unknown> };
   paths: Record<string, Record<string, OpenApiOperation>>;
 }
