@@ -64,7 +64,9 @@ function fromLimitError(err: LimitError): HttpProblem {
   const code =
     err.status === 413 ? 'payload_too_large' : err.status === 429 ? 'rate_limited' : 'validation_failed';
   const errors = err.errors ?? (err.status === 422 ? [] : undefined);
-  return new HttpProblem(err.status, code, err.message, errors, {}, undefined, {
+  const headers: Record<string, string> =
+    err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  return new HttpProblem(err.status, code, err.message, errors, headers, undefined, {
     name: err.limit,
     value: err.value,
   });

@@ -34,6 +34,8 @@ export class LimitError extends DomainError {
     readonly status: 413 | 422 | 429,
     detail: string,
     errors?: FieldError[],
+    /** For a rate (429): when the window ends. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(status === 413 ? 'too_large' : 'invalid', detail, errors);
     this.name = 'LimitError';

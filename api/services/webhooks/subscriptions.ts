@@ -1,6 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
-import { checkCount } from '../../domain/limits/limits.js';
+import { checkCount, LimitError } from '../../domain/limits/limits.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { webhookSecretBox } from '../../secret-box.js';
 import { recordEvent } from '../../outbox/record.js';
@@ -143,12 +143,30 @@ export async function rotateSubscriptionSecret(
   return { subscription, secret };
 }
 
+/** Pings count against a per-subscription budget: a receiver that never answers is not flooded. */
+async function countPing(ctx: ApiContext, id: string): Promise<void> {
+  const max = ctx.config.limits.pingsPerMinutePerWebhook;
+  const { count, resetAt } = await ctx.rateLimits.hit(`ping:${id}`, 60);
+  if (count <= max) return;
+  const retryAfter = Math.max(1, resetAt - Math.floor(Date.now() / 1000));
+  throw new LimitError(
+    'pings_per_minute_per_webhook',
+    max,
+    429,
+    `The limit pings_per_minute_per_webhook (${max}) is reached for this webhook; try again in ${retryAfter} s.`,
+    undefined,
+    retryAfter,
+  );
+}
+
 /** Sends a `webhook.ping` event to this subscription only, delivered (signed, retried) like any other. */
 export async function pingSubscription(
   ctx: ApiContext,
   org: string,
   id: string,
 ): Promise<{ messageId: string; deliveryId: string }> {
+  if (!(await findSubscription(ctx.db, org, id))) throw domainErrors.notFound('webhook');
+  await countPing(ctx, id);
   return ctx.db.transaction(async (trx) => {
     const sub = await findSubscription(trx, org, id);
     if (!sub) throw domainErrors.notFound('webhook');

@@ -21,6 +21,7 @@ const LIMITS = {
   MAX_SESSIONS_PER_KEY: '2',
   MAX_VERSIONS_PER_REPORT: '2',
   MAX_REVIEW_REQUEST_KB: '1',
+  WEBHOOK_PINGS_PER_MINUTE: '3',
   WEBHOOK_ALLOW_PRIVATE: 'true',
 };
 
@@ -61,6 +62,7 @@ describe.each(dbKinds)('limits per org, at and past each (%s)', (db) => {
       sessions_per_key: 2,
       versions_per_report: 2,
       review_request_bytes: 1024,
+      pings_per_minute_per_webhook: 3,
     });
     const doc = await h.request<{ info: { 'x-limits': Record<string, number> } }>(
       'GET',
@@ -183,6 +185,25 @@ describe.each(dbKinds)('limits per org, at and past each (%s)', (db) => {
     expect([(await sub(0)).status, (await sub(1)).status]).toEqual([201, 201]);
     expectRefusal(await sub(2), 422, 'webhooks_per_org', 2);
     expect(await count(h, 'webhook_subscriptions', { org: 'lim-hooks' })).toBe(2);
+  });
+
+  test('pings_per_minute_per_webhook: three pings scheduled, the fourth is 429 with Retry-After; another webhook has its own', async () => {
+    const k = await h.createKey({ org: 'lim-pings' });
+    const sub = (n: number) =>
+      post<{ id: string }>(
+        '/api/v1/webhooks',
+        { url: `http://127.0.0.1:9/p${n}`, events: ['scan.created'] },
+        k,
+      );
+    const [a, b] = [(await sub(0)).body.id, (await sub(1)).body.id];
+    const ping = (id: string) => post(`/api/v1/webhooks/${id}/ping`, undefined, k);
+    for (let i = 0; i < 3; i++) expect((await ping(a)).status).toBe(202);
+    const before = await count(h, 'webhook_deliveries', { subscription_id: a });
+    const past = await h.request<Problem>('POST', `/api/v1/webhooks/${a}/ping`, { key: k });
+    expectRefusal(past, 429, 'pings_per_minute_per_webhook', 3);
+    expect(Number(past.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await count(h, 'webhook_deliveries', { subscription_id: a })).toBe(before);
+    expect((await ping(b)).status).toBe(202);
   });
 
   test('waivers_per_org: the second waiver stored, the third refused', async () => {
