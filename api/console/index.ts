@@ -19,6 +19,9 @@ import { assessmentPage, assessmentResultsAction } from './pages/assessments/wor
 import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
+/** The console's pages that look something up (the API's paths keep their own problem answers). */
+const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports)\/)/;
+
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
  * Paths outside it fall through to the API (and its 404 problem).
@@ -32,7 +35,7 @@ export function consoleRouter(ctx: ApiContext): Router {
   // No id, cursor or filter value holds a NUL (PostgreSQL refuses it in text): such a look-up names
   // nothing, whichever query would read it.
   r.use((req, res, next) => {
-    if (/%00/.test(req.originalUrl)) sendNotFound(res, undefined);
+    if (CONSOLE_LOOKUPS.test(req.path) && /%00/.test(req.originalUrl)) sendNotFound(res, undefined);
     else next();
   });
   r.get(STYLESHEET_PATH, serveStylesheet);
