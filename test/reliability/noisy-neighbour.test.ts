@@ -60,6 +60,7 @@ async function scenario(db: DbKind): Promise<number[]> {
       events: ['scan.created'],
     });
     expect(ySub.status).toBe(201);
+    live.secrets.set('*', ((await ySub.json()) as { secret: string }).secret);
     const pings = await Promise.all(
       subs.flatMap((id) =>
         Array.from({ length: PINGS_EACH }, () => post(`${server.url}/api/v1/webhooks/${id}/ping`, x)),
