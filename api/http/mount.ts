@@ -12,7 +12,7 @@ import { createBodyReader } from './body.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';
-import type { AnyRoute, Reply } from './route.js';
+import { deprecationHeaders, type AnyRoute, type Reply } from './route.js';
 import { validateOrThrow } from './validate.js';
 import { WriteQueueTimeout, type WriteQueue } from '../write-queue.js';
 
@@ -34,6 +34,10 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     }
   }
 
+  // Checked once at start: a deprecation with too short a notice stops the start (deprecationHeaders throws).
+  const deprecations = new Map(
+    routes.flatMap((d) => (d.deprecated ? [[d, deprecationHeaders(d.deprecated)]] : [])),
+  );
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
       handle(def, req, res).catch(next);
@@ -44,6 +48,8 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     if (deps.ctx.lifecycle.shuttingDown && def.method !== 'get') {
       throw problems.unavailable('The service is shutting down; retry shortly.');
     }
+    const deprecation = deprecations.get(def);
+    if (deprecation) res.set(deprecation);
     const principal = (await deps.auth.authenticate(req, def.access)) ?? { kind: 'admin' };
     if (principal.kind === 'key') {
       res.set(

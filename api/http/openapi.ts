@@ -177,7 +177,13 @@ function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
     method: route.method,
     path: openApiPath(route.path),
     summary: route.summary,
-    description: (route.description ? route.description + '\n\n' : '') + accessText(route),
+    deprecated: route.deprecated ? true : undefined,
+    description:
+      (route.deprecated
+        ? `**Deprecated** since ${route.deprecated.since}; it may stop working after ${route.deprecated.sunset}. ${route.deprecated.notice}\n\n`
+        : '') +
+      (route.description ? route.description + '\n\n' : '') +
+      accessText(route),
     tags: [route.tag],
     // Alternatives: either credential header carries the key (and the admin token where it is accepted).
     security: [
