@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay } from './retry-schedule.js';
 import type { SecretBox } from '../secret-box.js';
 import { sendDelivery, type SendOutcome, type SendSettings } from './delivery-send.js';
 import { systemResolver, type Resolver } from './ssrf-guard.js';
+import { pauseIfTimingOut } from './pause.js';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
@@ -19,6 +20,8 @@ export interface DeliveryWorkerOptions {
   /** Attempts in flight at once per subscription, and per org (every worker counted): see fair-claim.ts. */
   perSubscription?: number;
   perOrg?: number;
+  /** Attempts in a row without an answer after which a subscription is paused (pause.ts). */
+  pauseAfterTimeouts?: number;
   /** How long a claim is held; a worker that dies releases its deliveries when this runs out. */
   leaseMs?: number;
   timeoutMs?: number;
@@ -77,6 +80,7 @@ export class DeliveryWorker {
       allowPrivate: options.allowPrivate,
       batchSize: options.batchSize ?? 50,
       perSubscription: options.perSubscription ?? 2,
+      pauseAfterTimeouts: options.pauseAfterTimeouts ?? 20,
       // No org takes more than half of the worker: another org's delivery always finds a free place.
       perOrg: options.perOrg ?? Math.max(1, Math.floor((options.batchSize ?? 50) / 2)),
       leaseMs: options.leaseMs ?? 60_000,
@@ -198,6 +202,9 @@ export class DeliveryWorker {
       attemptedAt: nowIso(attemptedAt),
       ...result,
     });
+    if (recorded && sent.status === null && result.outcome !== 'succeeded') {
+      await pauseIfTimingOut(this.deps.db, this.deps.logger, d.subscriptionId, this.o.pauseAfterTimeouts);
+    }
     if (recorded && result.outcome !== 'succeeded') {
       this.deps.logger.warn(
         {

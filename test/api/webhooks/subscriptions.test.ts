@@ -475,6 +475,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'waiver.created',
       'waiver.expired',
       'waiver.revoked',
+      'webhook.paused',
       'webhook.ping',
     ]);
     const scan = doc.webhooks['scan.created'].post;

@@ -47,7 +47,8 @@ function subscriptionRoutes(ctx: ApiContext): AnyRoute[] {
         `An org holds at most \`webhooks_per_org\` subscriptions (${ctx.config.limits.webhooksPerOrg}; 422 beyond). ` +
         'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
         'retried with backoff and jitter (about immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), ' +
-        'redirects not followed, 10 s timeout; `410` disables the subscription.',
+        'redirects not followed, 5 s timeout; `410` disables the subscription; a receiver that keeps timing out is ' +
+        'paused (`webhook.paused`).',
       access: 'manage',
       body: CreateWebhookBody,
       responses: {
