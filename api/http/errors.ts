@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
-import { LimitError } from '../domain/limits/limits.js';
+import { LimitError } from '../domain/access/limits.js';
 import { HttpProblem, problemBody, problems } from './problem.js';
 
 /**

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
-import type { LimitName } from '../domain/limits/limits.js';
+import type { LimitName } from '../domain/access/limits.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
 import type { OpenApiWebhook } from '../schemas/webhook-events.js';

@@ -1,4 +1,4 @@
-import type { LimitName } from '../domain/limits/limits.js';
+import type { LimitName } from '../domain/access/limits.js';
 import { z } from './zod.js';
 
 const DESCRIPTIONS: Record<LimitName, string> = {

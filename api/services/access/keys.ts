@@ -16,7 +16,7 @@ import {
   type ApiKeyRecord,
 } from '../../store/access/keys.js';
 import type { Knex } from 'knex';
-import { reserveOrgPlace } from '../../store/limits/org-counts.js';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import type { z } from '../../schemas/zod.js';
 
 /**

@@ -31,9 +31,9 @@ import { type ScanHead } from '../../domain/scans/preparation.js';
 import { ensureSite } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { Knex } from 'knex';
-import { LimitError } from '../../domain/limits/limits.js';
+import { LimitError } from '../../domain/access/limits.js';
 import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
-import { reserveOrgPlace } from '../../store/limits/org-counts.js';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {

@@ -30,7 +30,7 @@ import {
 } from '../../store/vpat/reports.js';
 import { assessmentForReport } from '../assessments/for-report.js';
 import { assembleReport } from './assemble.js';
-import { checkCount } from '../../domain/limits/limits.js';
+import { checkCount } from '../../domain/access/limits.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
 

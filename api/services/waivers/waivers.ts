@@ -12,7 +12,7 @@ import {
   selectWaivers,
   type WaiverRecord,
 } from '../../store/waivers/waivers.js';
-import { reserveOrgPlace } from '../../store/limits/org-counts.js';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import type { z } from '../../schemas/zod.js';
 
 export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {

@@ -1,6 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
-import { checkCount, LimitError } from '../../domain/limits/limits.js';
+import { checkCount, LimitError } from '../../domain/access/limits.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { webhookSecretBox } from '../../secret-box.js';
 import { recordEvent } from '../../outbox/record.js';

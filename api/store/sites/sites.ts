@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { GateSettings } from '../../schemas/gate/settings.js';
-import { reserveOrgPlace } from '../limits/org-counts.js';
+import { reserveOrgPlace } from '../access/org-counts.js';
 
 /** A site: a client-chosen slug per org, created by its first scan, with settings for the gate. */
 export interface SiteRecord {

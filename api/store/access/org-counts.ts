@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { checkCount, type LimitName } from '../../domain/limits/limits.js';
+import { checkCount, type LimitName } from '../../domain/access/limits.js';
 import { dialectOf } from '../db.js';
 
 /**

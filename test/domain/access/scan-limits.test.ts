@@ -1,5 +1,5 @@
 import { issueLimitError, pageLimitError } from '../../../api/domain/scans/preparation.js';
-import { checkCount, LimitError } from '../../../api/domain/limits/limits.js';
+import { checkCount, LimitError } from '../../../api/domain/access/limits.js';
 
 const limits = {
   pagesPerRequest: 10,
