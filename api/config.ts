@@ -31,8 +31,19 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('loopback'),
 
   BODY_LIMIT_MB: positiveInt.default(25),
-  MAX_PAGES_PER_SCAN: positiveInt.default(10_000),
-  MAX_ISSUES_PER_SCAN: positiveInt.default(200_000),
+  MAX_PAGES_PER_REQUEST: positiveInt.default(10_000),
+  MAX_ISSUES_PER_REQUEST: positiveInt.default(200_000),
+  MAX_PAGES_PER_SCAN: positiveInt.default(100_000),
+  MAX_ISSUES_PER_SCAN: positiveInt.default(2_000_000),
+  MAX_OPEN_SCANS_PER_ORG: positiveInt.default(100),
+  MAX_REVIEW_REQUEST_KB: positiveInt.default(512),
+  MAX_VERSIONS_PER_REPORT: positiveInt.default(200),
+  MAX_SESSIONS_PER_KEY: positiveInt.default(20),
+  MAX_KEYS_PER_ORG: positiveInt.default(200),
+  MAX_WEBHOOKS_PER_ORG: positiveInt.default(50),
+  MAX_WAIVERS_PER_ORG: positiveInt.default(10_000),
+  MAX_SITES_PER_ORG: positiveInt.default(1_000),
+  WEBHOOK_PINGS_PER_MINUTE: positiveInt.default(10),
   MAX_ISSUE_HTML_BYTES: positiveInt.default(65_536),
   OPEN_SCAN_TTL_HOURS: z.coerce.number().positive().default(24),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
@@ -107,13 +118,29 @@ export interface Config {
   };
 }
 
+/** Every limit on what a tenant can make grow; published by `publishedLimits` (http/openapi.ts). */
 export interface Limits {
   bodyBytes: number;
+  /** One request's pages and issues (a whole scan, or one part). */
+  pagesPerRequest: number;
+  issuesPerRequest: number;
+  /** A scan's pages and issues, all its parts together. */
   pagesPerScan: number;
   issuesPerScan: number;
   issueHtmlBytes: number;
+  openScansPerOrg: number;
+  reviewRequestBytes: number;
+  versionsPerReport: number;
+  /** Console sessions signed in with one key at once: a new one ends the oldest. */
+  sessionsPerKey: number;
+  keysPerOrg: number;
+  webhooksPerOrg: number;
+  /** Waivers not revoked (active or expired but kept). */
+  waiversPerOrg: number;
+  sitesPerOrg: number;
   requestsPerMinute: number;
   authFailuresPerMinute: number;
+  pingsPerMinutePerWebhook: number;
 }
 
 export class ConfigError extends Error {
@@ -144,11 +171,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     limits: {
       bodyBytes: e.BODY_LIMIT_MB * 1024 * 1024,
+      // A request never carries more than the scan may hold.
+      pagesPerRequest: Math.min(e.MAX_PAGES_PER_REQUEST, e.MAX_PAGES_PER_SCAN),
+      issuesPerRequest: Math.min(e.MAX_ISSUES_PER_REQUEST, e.MAX_ISSUES_PER_SCAN),
       pagesPerScan: e.MAX_PAGES_PER_SCAN,
       issuesPerScan: e.MAX_ISSUES_PER_SCAN,
       issueHtmlBytes: e.MAX_ISSUE_HTML_BYTES,
+      openScansPerOrg: e.MAX_OPEN_SCANS_PER_ORG,
+      reviewRequestBytes: e.MAX_REVIEW_REQUEST_KB * 1024,
+      versionsPerReport: e.MAX_VERSIONS_PER_REPORT,
+      sessionsPerKey: e.MAX_SESSIONS_PER_KEY,
+      keysPerOrg: e.MAX_KEYS_PER_ORG,
+      webhooksPerOrg: e.MAX_WEBHOOKS_PER_ORG,
+      waiversPerOrg: e.MAX_WAIVERS_PER_ORG,
+      sitesPerOrg: e.MAX_SITES_PER_ORG,
       requestsPerMinute: e.RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+      pingsPerMinutePerWebhook: e.WEBHOOK_PINGS_PER_MINUTE,
     },
     openScanTtlMs: Math.round(e.OPEN_SCAN_TTL_HOURS * 3_600_000),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

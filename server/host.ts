@@ -19,6 +19,7 @@ import { startCheckRunRecovery, type CheckRunRecovery } from '../app/check-run-r
 import { deployAccess } from '../app/deploy-access.js';
 import { createAppFunction } from '../app/index.js';
 import { githubInstallations } from '../app/installations.js';
+import { quietBadSignatures, withWebhookSource } from './webhook-log.js';
 
 export const WEBHOOKS_PATH = '/api/github/webhooks';
 
@@ -51,7 +52,7 @@ export function probotFromConfig(config: Config, logger: Logger): Probot | undef
     privateKey: privateKey.replace(/\\n/g, '\n'),
     secret: g.webhookSecret!,
     baseUrl: g.apiUrl,
-    log: logger.child({ component: 'probot' }),
+    log: quietBadSignatures(logger.child({ component: 'probot' })),
     Octokit: ProbotOctokit,
   });
 }
@@ -92,7 +93,7 @@ function createHttpServer(
         res.end(JSON.stringify({ error: refusal.error }));
         return;
       }
-      void webhooks(req, res, () => api(req, res));
+      void withWebhookSource(req.socket.remoteAddress, () => webhooks(req, res, () => api(req, res)));
       return;
     }
     api(req, res);

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
-import { consoleErrorHandler } from './errors.js';
+import { consoleErrorHandler, sendNotFound } from './errors.js';
 import { action, page } from './guard.js';
 import { deployPage, waiveAction } from './pages/gate/deploy.js';
 import {
@@ -19,6 +19,9 @@ import { assessmentPage, assessmentResultsAction } from './pages/assessments/wor
 import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
+/** The console's pages that look something up (the API's paths keep their own problem answers). */
+const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports)\/)/;
+
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
  * Paths outside it fall through to the API (and its 404 problem).
@@ -28,6 +31,12 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.use((_req, res, next) => {
     startTimer(res);
     next();
+  });
+  // No id, cursor or filter value holds a NUL (PostgreSQL refuses it in text): such a look-up names
+  // nothing, whichever query would read it.
+  r.use((req, res, next) => {
+    if (CONSOLE_LOOKUPS.test(req.path) && /%00/.test(req.originalUrl)) sendNotFound(res, undefined);
+    else next();
   });
   r.get(STYLESHEET_PATH, serveStylesheet);
   signInRoutes(r, ctx);

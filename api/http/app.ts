@@ -52,6 +52,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     registers: [metrics],
   });
 
+  const limitRefusals = new client.Counter({
+    name: 'a11y_gate_limit_refusals_total',
+    help: 'Requests refused because a configured limit was reached, by the limit published name.',
+    labelNames: ['limit'],
+    registers: [metrics],
+  });
+
   const auth = new Authenticator(ctx, options.adminToken, ctx.rateLimits);
   let routes: AnyRoute[] = [];
   let doc: unknown;
@@ -96,7 +103,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   if (options.pages) app.use(options.pages);
   app.use(mountRoutes(routes, { ctx, auth, rateLimits: ctx.rateLimits }));
   app.use(methodNotAllowed(routes));
-  app.use(errorHandler(ctx));
+  app.use(errorHandler(ctx, (limit) => limitRefusals.inc({ limit })));
 
   return { app, routes, openApiDocument, metrics };
 }

@@ -22,7 +22,7 @@ function hasBody(req: Request): boolean {
  * 25 MB). gzip/deflate bodies are inflated by body-parser and the size limit applies to the inflated
  * bytes, which is what stops a gzip bomb.
  */
-export function createBodyReader(limitBytes: number) {
+export function createBodyReader(limitBytes: number, limitName = 'body_bytes') {
   const verify = (req: Request, _res: Response, buf: Buffer) => {
     if (req.get('idempotency-key')) req.bodyHash = createHash('sha256').update(buf).digest('hex');
   };
@@ -46,15 +46,32 @@ export function createBodyReader(limitBytes: number) {
     }
     if (raw) {
       // Scans are read as bytes and parsed page by page (http/scan-pages.ts): never whole.
-      req.rawBody = await readRawBody(req, limitBytes);
+      req.rawBody = await readRawBody(req, limitBytes, limitName);
       verify(req, res, req.rawBody);
       req.body = undefined;
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      parser(req, res, (err?: unknown) => (err ? reject(translateBodyError(err, limitBytes)) : resolve()));
+      parser(req, res, (err?: unknown) =>
+        err ? reject(translateBodyError(err, limitBytes, limitName)) : resolve(),
+      );
     });
   };
+}
+
+/** 413 naming the limit: `body_bytes`, or a route's own (`review_request_bytes`). */
+export function bodyTooLarge(limitBytes: number, limitName: string): HttpProblem {
+  const size =
+    limitBytes >= 1024 * 1024 ? `${Math.round(limitBytes / 1024 / 1024)} MB` : `${limitBytes} bytes`;
+  return new HttpProblem(
+    413,
+    'payload_too_large',
+    `The body exceeds the limit ${limitName} of ${size} (after decompression).`,
+    undefined,
+    {},
+    undefined,
+    { name: limitName, value: limitBytes },
+  );
 }
 
 interface BodyParserError {
@@ -62,13 +79,11 @@ interface BodyParserError {
   status?: number;
 }
 
-export function translateBodyError(err: unknown, limitBytes: number): HttpProblem {
+export function translateBodyError(err: unknown, limitBytes: number, limitName = 'body_bytes'): HttpProblem {
   const e = err as BodyParserError;
   switch (e.type) {
     case 'entity.too.large':
-      return problems.payloadTooLarge(
-        `The body exceeds the limit of ${Math.round(limitBytes / 1024 / 1024)} MB (after decompression).`,
-      );
+      return bodyTooLarge(limitBytes, limitName);
     case 'entity.parse.failed':
       return problems.malformedJson();
     case 'encoding.unsupported':

@@ -1,15 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
+import { LimitError } from '../domain/access/limits.js';
 import { HttpProblem, problemBody, problems } from './problem.js';
 
 /**
  * The last middleware: every error becomes problem+json. Client mistakes arrive as HttpProblem; a lost
  * database is 503; anything else is a generic 500 whose cause goes to the log only.
  */
-export function errorHandler(ctx: ApiContext) {
+export function errorHandler(ctx: ApiContext, onLimit: (limit: string) => void = () => {}) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const problem = toProblem(err);
+    if (problem.limit) onLimit(problem.limit.name);
     if (problem.status >= 500) {
       // The client gets a generic text and the request id; the log gets the cause.
       ((req as Request & { log?: ApiContext['logger'] }).log ?? ctx.logger).error({ err }, 'request failed');
@@ -27,6 +29,7 @@ export function errorHandler(ctx: ApiContext) {
 
 function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  if (err instanceof LimitError) return fromLimitError(err);
   if (err instanceof DomainError) return fromDomainError(err);
   // Express throws a URIError for a path parameter that is not valid percent-encoding (`/scans/%FF`):
   // such a path cannot name anything, so it is answered like a missing resource.
@@ -55,6 +58,18 @@ function fromDomainError(err: DomainError): HttpProblem {
     case 'precondition_failed':
       return new HttpProblem(412, 'precondition_failed', err.message, undefined, {}, err.extra);
   }
+}
+
+function fromLimitError(err: LimitError): HttpProblem {
+  const code =
+    err.status === 413 ? 'payload_too_large' : err.status === 429 ? 'rate_limited' : 'validation_failed';
+  const errors = err.errors ?? (err.status === 422 ? [] : undefined);
+  const headers: Record<string, string> =
+    err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  return new HttpProblem(err.status, code, err.message, errors, headers, undefined, {
+    name: err.limit,
+    value: err.value,
+  });
 }
 
 function isUnavailable(err: unknown): boolean {

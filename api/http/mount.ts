@@ -12,7 +12,7 @@ import { createBodyReader } from './body.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';
-import type { AnyRoute, Reply } from './route.js';
+import { deprecationHeaders, type AnyRoute, type Reply } from './route.js';
 import { validateOrThrow } from './validate.js';
 import { WriteQueueTimeout, type WriteQueue } from '../write-queue.js';
 
@@ -26,7 +26,18 @@ export interface MountDeps {
 export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
   const router = express.Router();
   const readBody = createBodyReader(deps.ctx.config.limits.bodyBytes);
+  const ownReaders = new Map<AnyRoute, ReturnType<typeof createBodyReader>>();
+  for (const def of routes) {
+    if (def.bodyLimit) {
+      const bytes = Math.min(def.bodyLimit.bytes(deps.ctx.config.limits), deps.ctx.config.limits.bodyBytes);
+      ownReaders.set(def, createBodyReader(bytes, def.bodyLimit.name));
+    }
+  }
 
+  // Checked once at start: a deprecation with too short a notice stops the start (deprecationHeaders throws).
+  const deprecations = new Map(
+    routes.flatMap((d) => (d.deprecated ? [[d, deprecationHeaders(d.deprecated)]] : [])),
+  );
   for (const def of routes) {
     router[def.method](def.path, (req: Request, res: Response, next: NextFunction) => {
       handle(def, req, res).catch(next);
@@ -37,6 +48,8 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     if (deps.ctx.lifecycle.shuttingDown && def.method !== 'get') {
       throw problems.unavailable('The service is shutting down; retry shortly.');
     }
+    const deprecation = deprecations.get(def);
+    if (deprecation) res.set(deprecation);
     const principal = (await deps.auth.authenticate(req, def.access)) ?? { kind: 'admin' };
     if (principal.kind === 'key') {
       res.set(
@@ -46,7 +59,7 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
     const params: unknown = def.params ? parseParams(def, req) : {};
     if (def.query) refuseNulInQuery(req.query);
     const query: unknown = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
-    if (def.body) await readBody(req, res, def.rawBody);
+    if (def.body) await (ownReaders.get(def) ?? readBody)(req, res, def.rawBody);
     const body: unknown =
       def.body && !def.rawBody ? validateOrThrow(def.body, req.body as unknown, '#') : undefined;
     const org = principal.kind === 'key' ? principal.org : '';

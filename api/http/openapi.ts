@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
+import type { LimitName } from '../domain/access/limits.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
 import type { OpenApiWebhook } from '../schemas/webhook-events.js';
@@ -176,7 +177,13 @@ function registerRoute(registry: OpenAPIRegistry, route: AnyRoute): void {
     method: route.method,
     path: openApiPath(route.path),
     summary: route.summary,
-    description: (route.description ? route.description + '\n\n' : '') + accessText(route),
+    deprecated: route.deprecated ? true : undefined,
+    description:
+      (route.deprecated
+        ? `**Deprecated** since ${route.deprecated.since}; it may stop working after ${route.deprecated.sunset}. ${route.deprecated.notice}\n\n`
+        : '') +
+      (route.description ? route.description + '\n\n' : '') +
+      accessText(route),
     tags: [route.tag],
     // Alternatives: either credential header carries the key (and the admin token where it is accepted).
     security: [
@@ -236,13 +243,24 @@ export function generateOpenApi(input: OpenApiInput) {
 }
 
 /** The service's limits under the names the API publishes them (GET /api/v1 and the OpenAPI document). */
-export function publishedLimits(l: Limits) {
+export function publishedLimits(l: Limits): Record<LimitName, number> {
   return {
     body_bytes: l.bodyBytes,
+    pages_per_request: l.pagesPerRequest,
+    issues_per_request: l.issuesPerRequest,
     pages_per_scan: l.pagesPerScan,
     issues_per_scan: l.issuesPerScan,
     issue_html_bytes: l.issueHtmlBytes,
+    open_scans_per_org: l.openScansPerOrg,
+    review_request_bytes: l.reviewRequestBytes,
+    versions_per_report: l.versionsPerReport,
+    sessions_per_key: l.sessionsPerKey,
+    keys_per_org: l.keysPerOrg,
+    webhooks_per_org: l.webhooksPerOrg,
+    waivers_per_org: l.waiversPerOrg,
+    sites_per_org: l.sitesPerOrg,
     requests_per_minute_per_key: l.requestsPerMinute,
     auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
+    pings_per_minute_per_webhook: l.pingsPerMinutePerWebhook,
   };
 }

@@ -46,6 +46,8 @@ export class HttpProblem extends Error {
     readonly headers: Record<string, string> = {},
     /** Members added to the problem body (RFC 9457 extensions), e.g. the current state on a 412. */
     readonly extra?: Record<string, unknown>,
+    /** The limit a refusal names (`limit`, `limit_value` in the body), so a client can tell which it hit. */
+    readonly limit?: { name: string; value: number },
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -91,6 +93,8 @@ export interface ProblemBody {
   request_id: string;
   errors?: FieldError[];
   [extension: string]: unknown;
+  limit?: string;
+  limit_value?: number;
 }
 
 export function problemBody(p: HttpProblem, requestId: string): ProblemBody {
@@ -103,6 +107,10 @@ export function problemBody(p: HttpProblem, requestId: string): ProblemBody {
     request_id: requestId,
   };
   if (p.errors) body.errors = p.errors;
+  if (p.limit) {
+    body.limit = p.limit.name;
+    body.limit_value = p.limit.value;
+  }
   return p.extra ? { ...p.extra, ...body } : body;
 }
 

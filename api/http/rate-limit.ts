@@ -33,6 +33,8 @@ export async function consumeKeyBudget(
       `Rate limit of ${limit} requests per minute exceeded; try again in ${reset} s.`,
       undefined,
       { ...headers, 'Retry-After': String(reset) },
+      undefined,
+      { name: 'requests_per_minute_per_key', value: limit },
     );
   }
   return headers;
@@ -54,5 +56,7 @@ export async function limitAuthFailures(
     `Too many failed authentication attempts; try again in ${retryAfter} s.`,
     undefined,
     { 'Retry-After': String(retryAfter), ...rateLimitHeaders(max, 0, retryAfter) },
+    undefined,
+    { name: 'auth_failures_per_minute_per_ip', value: max },
   );
 }

@@ -1,18 +1,28 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request } from 'express';
-import { problems } from './problem.js';
+import { HttpProblem, problems } from './problem.js';
 
 /**
  * Reads a request body into one Buffer of its (decompressed) size, copying each chunk in as it
  * arrives: no list of chunks concatenated at the end, so a 25 MB body costs 25 MB, not twice that.
  * The limit applies to the decompressed bytes, and decompression stops at the limit (gzip bombs).
  */
-export async function readRawBody(req: Request, limitBytes: number): Promise<Buffer> {
+export async function readRawBody(
+  req: Request,
+  limitBytes: number,
+  limitName = 'body_bytes',
+): Promise<Buffer> {
   const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
   const tooLarge = () =>
-    problems.payloadTooLarge(
-      `The body exceeds the limit of ${Math.round(limitBytes / 1024 / 1024)} MB (after decompression).`,
+    new HttpProblem(
+      413,
+      'payload_too_large',
+      `The body exceeds the limit ${limitName} of ${Math.round(limitBytes / 1024 / 1024)} MB (after decompression).`,
+      undefined,
+      {},
+      undefined,
+      { name: limitName, value: limitBytes },
     );
   let stream: Readable;
   if (encoding === 'identity') stream = req;

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { ZodType } from 'zod';
 import type { Scope } from '../domain/access/api-key.js';
 import type { Principal } from '../context.js';
+import type { Limits } from '../config.js';
 
 /**
  * One declaration per endpoint: method, path, access, the zod schemas of its input and output, and
@@ -75,6 +76,10 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * validates it in parts; `body` still documents it. For scans, whose pages are validated one by one.
    */
   rawBody?: boolean;
+  /** Set when the operation is deprecated (docs/api.md): its answers carry Deprecation and Sunset. */
+  deprecated?: Deprecation;
+  /** A smaller body limit than `body_bytes` for this route, and the name it is published under. */
+  bodyLimit?: { name: string; bytes: (limits: Limits) => number };
   /** A heavy write: it waits its turn in the write queue (http/write-queue.ts) before its body is read. */
   queued?: boolean;
   responses: Record<number, ResponseSpec>;
@@ -99,3 +104,31 @@ export function openApiPath(path: string): string {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<any, any, any>;
+
+/** A deprecation notice (docs/api.md): dates as `YYYY-MM-DD`, at least six months apart. */
+export interface Deprecation {
+  since: string;
+  sunset: string;
+  /** What replaces it, for the OpenAPI description. */
+  notice: string;
+}
+
+/** The minimum notice between a deprecation and its sunset. */
+export const MIN_DEPRECATION_NOTICE_DAYS = 183;
+
+/** `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the link to the notice; refuses a short notice. */
+export function deprecationHeaders(d: Deprecation): Record<string, string> {
+  const since = Date.parse(`${d.since}T00:00:00Z`);
+  const sunset = Date.parse(`${d.sunset}T00:00:00Z`);
+  if (!(sunset - since >= MIN_DEPRECATION_NOTICE_DAYS * 86_400_000)) {
+    throw new Error(
+      `a deprecation needs ${MIN_DEPRECATION_NOTICE_DAYS} days of notice (${d.since} to ${d.sunset})`,
+    );
+  }
+  return {
+    Deprecation: `@${Math.floor(since / 1000)}`,
+    Sunset: new Date(sunset).toUTCString(),
+    // The notice itself is in the operation's entry of the OpenAPI document, served by this server.
+    Link: '</api/v1/openapi.json>; rel="deprecation"; type="application/json"',
+  };
+}

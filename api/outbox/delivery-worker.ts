@@ -3,23 +3,25 @@ import https from 'node:https';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { newId, nowIso } from '../domain/ids.js';
-import {
-  claimDueDeliveries,
-  recordAttempt,
-  type AttemptResult,
-  type ClaimedDelivery,
-} from '../store/webhooks/delivery-queue.js';
+import { claimFairly } from '../store/webhooks/fair-claim.js';
+import { recordAttempt, type AttemptResult, type ClaimedDelivery } from '../store/webhooks/delivery-queue.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../store/db.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay } from './retry-schedule.js';
 import type { SecretBox } from '../secret-box.js';
 import { sendDelivery, type SendOutcome, type SendSettings } from './delivery-send.js';
 import { systemResolver, type Resolver } from './ssrf-guard.js';
+import { pauseIfTimingOut } from './pause.js';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
-  /** Deliveries claimed (and sent concurrently) per round. */
+  /** Deliveries sent at once by this worker. */
   batchSize?: number;
+  /** Attempts in flight at once per subscription, and per org (every worker counted): see fair-claim.ts. */
+  perSubscription?: number;
+  perOrg?: number;
+  /** Attempts in a row without an answer after which a subscription is paused (pause.ts). */
+  pauseAfterTimeouts?: number;
   /** How long a claim is held; a worker that dies releases its deliveries when this runs out. */
   leaseMs?: number;
   timeoutMs?: number;
@@ -77,8 +79,13 @@ export class DeliveryWorker {
     this.o = {
       allowPrivate: options.allowPrivate,
       batchSize: options.batchSize ?? 50,
+      perSubscription: options.perSubscription ?? 2,
+      pauseAfterTimeouts: options.pauseAfterTimeouts ?? 20,
+      // No org takes more than half of the worker: another org's delivery always finds a free place.
+      perOrg: options.perOrg ?? Math.max(1, Math.floor((options.batchSize ?? 50) / 2)),
       leaseMs: options.leaseMs ?? 60_000,
-      timeoutMs: options.timeoutMs ?? 10_000,
+      // Short: a receiver that does not answer holds a place of its org for at most this long.
+      timeoutMs: options.timeoutMs ?? 5_000,
       retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
       disableAfterMs: options.disableAfterMs ?? 5 * DAY,
       responseReadBytes: options.responseReadBytes ?? 16 * 1024,
@@ -91,17 +98,21 @@ export class DeliveryWorker {
 
   /** Claims one batch of due deliveries and sends them; returns how many were claimed. */
   async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.o.batchSize);
+    await Promise.all(claimed.map((d) => this.deliver(d)));
+    return claimed.length;
+  }
+
+  private claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = Date.now();
-    const claimed = await claimDueDeliveries(
+    return claimFairly(
       this.deps.db,
-      this.deps.dialect,
       this.id,
       nowIso(new Date(now)),
       nowIso(new Date(now + this.o.leaseMs)),
-      this.o.batchSize,
+      limit,
+      { perSubscription: this.o.perSubscription, perOrg: this.o.perOrg },
     );
-    await Promise.all(claimed.map((d) => this.deliver(d)));
-    return claimed.length;
   }
 
   /** Runs rounds until nothing is due (tests and benchmarks). */
@@ -131,16 +142,34 @@ export class DeliveryWorker {
     this.httpsAgent.destroy();
   }
 
+  /**
+   * A pool, not rounds: each delivery frees its place when it ends and the next claim fills it, so a
+   * receiver that never answers holds one place for the timeout, not a whole round of other deliveries.
+   */
   private async run(): Promise<void> {
+    const active = new Set<Promise<void>>();
     while (!this.stopped) {
       let claimed = 0;
+      const room = this.o.batchSize - active.size;
       try {
-        claimed = await this.runOnce();
+        for (const d of room > 0 ? await this.claim(room) : []) {
+          const sending: Promise<void> = this.deliver(d)
+            .catch((err: unknown) =>
+              this.deps.logger.error({ err, delivery_id: d.id }, 'webhook delivery failed'),
+            )
+            .finally(() => {
+              active.delete(sending);
+              this.wake?.();
+            });
+          active.add(sending);
+          claimed++;
+        }
       } catch (err) {
         if (!this.stopped) this.deps.logger.error({ err, worker: this.id }, 'webhook delivery round failed');
       }
-      // A full batch means more may be due: go again at once instead of waiting for the next poll.
-      if (claimed < this.o.batchSize && !this.stopped) {
+      // Claimed some with room left: more may be due, go again at once. Otherwise wait for the next poll
+      // or for a place to free up.
+      if ((claimed === 0 || active.size >= this.o.batchSize) && !this.stopped) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.o.pollMs);
           this.wake = () => {
@@ -151,6 +180,7 @@ export class DeliveryWorker {
         this.wake = undefined;
       }
     }
+    await Promise.all(active);
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
@@ -172,6 +202,9 @@ export class DeliveryWorker {
       attemptedAt: nowIso(attemptedAt),
       ...result,
     });
+    if (recorded && sent.status === null && result.outcome !== 'succeeded') {
+      await pauseIfTimingOut(this.deps.db, this.deps.logger, d.subscriptionId, this.o.pauseAfterTimeouts);
+    }
     if (recorded && result.outcome !== 'succeeded') {
       this.deps.logger.warn(
         {

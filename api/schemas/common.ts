@@ -25,6 +25,11 @@ export const Problem = z
     code: z.string(),
     request_id: z.string(),
     errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
+    limit: z
+      .string()
+      .optional()
+      .openapi({ description: 'The limit that refused the request, as `GET /api/v1` publishes it.' }),
+    limit_value: z.number().int().optional().openapi({ description: 'The value of that limit.' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details.' });
 

@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'key.revoked',
   'scan.deleted',
   'site.deleted',
+  'webhook.paused',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -58,6 +59,13 @@ const WebhookPing = z.object({
   webhook_id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
+});
+
+const WebhookPaused = z.object({
+  webhook_id: z.string(),
+  url: z.string(),
+  reason: z.string(),
+  paused_at: Timestamp,
 });
 
 /** Each event's `data` is the same schema the API answers with, so receivers can share types. */
@@ -132,6 +140,13 @@ const EVENTS = {
     summary: 'A site and everything of it were deleted (`DELETE /api/v1/sites/{siteId}`)',
     data: SiteDeleted,
     description: 'The site, and how many of its records were removed.',
+  },
+  'webhook.paused': {
+    summary:
+      "A subscription was paused: its receiver timed out on every recent delivery (sent to the org's other subscriptions)",
+    data: WebhookPaused,
+    description:
+      'The paused subscription. Its pending deliveries are cancelled; `PATCH /api/v1/webhooks/{id}` with `active: true` resumes it.',
   },
 } satisfies Record<EventType, { summary: string; data: ZodType; description: string }>;
 

@@ -11,11 +11,22 @@ describe('configuration', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.limits).toEqual({
       bodyBytes: 25 * 1024 * 1024,
-      pagesPerScan: 10_000,
-      issuesPerScan: 200_000,
+      pagesPerRequest: 10_000,
+      issuesPerRequest: 200_000,
+      pagesPerScan: 100_000,
+      issuesPerScan: 2_000_000,
       issueHtmlBytes: 65_536,
+      openScansPerOrg: 100,
+      reviewRequestBytes: 512 * 1024,
+      versionsPerReport: 200,
+      sessionsPerKey: 20,
+      keysPerOrg: 200,
+      webhooksPerOrg: 50,
+      waiversPerOrg: 10_000,
+      sitesPerOrg: 1_000,
       requestsPerMinute: 600,
       authFailuresPerMinute: 20,
+      pingsPerMinutePerWebhook: 10,
     });
     expect(githubAppConfigured(c)).toBe(false);
   });

@@ -12,7 +12,7 @@ interface OpenApiOperation {
 }
 interface OpenApiDocument {
   openapi: string;
-  info: { 'x-limits': { pages_per_scan: number } };
+  info: { 'x-limits': { pages_per_scan: number; pages_per_request: number } };
   components: { securitySchemes: Record<string, unknown> };
   paths: Record<string, Record<string, OpenApiOperation>>;
 }
@@ -41,7 +41,8 @@ describe('discovery: GET /api/v1 and the OpenAPI document', () => {
         expect.objectContaining({ method: r.method.toUpperCase(), path: openApiPath(r.path) }) as unknown,
       );
     }
-    expect(doc.info['x-limits'].pages_per_scan).toBe(10_000);
+    expect(doc.info['x-limits'].pages_per_scan).toBe(100_000);
+    expect(doc.info['x-limits'].pages_per_request).toBe(10_000);
     expect(info.body.limits.requests_per_minute_per_key).toBe(600);
   });
 

@@ -10,6 +10,7 @@ import {
 } from '../../domain/gate/finding-text.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
+import { externalLink } from './external-link.js';
 
 const MATCH_TEXT: Record<GateIssue['match'], string> = {
   fingerprint: 'the same fingerprint as a baseline issue',
@@ -62,7 +63,7 @@ export function gateIssueCard(issue: GateIssue, extra: Html | null, commit: Issu
       ${fixList(issue)}
       ${issue.wcag.length ? markup`<dt>WCAG</dt><dd>${issue.wcag.join(', ')}</dd>` : null}
       ${matchFacts(issue)}
-      ${issue.help_url ? markup`<dt>Help</dt><dd><a href=${issue.help_url}>About ${issue.rule}</a></dd>` : null}
+      ${issue.help_url ? markup`<dt>Help</dt><dd>${externalLink(issue.help_url, `About ${issue.rule}`)}</dd>` : null}
     </dl>
     ${extra}
   </li>`;

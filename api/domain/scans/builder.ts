@@ -10,6 +10,7 @@ import type {
   PreparedPage,
   ScanLimits,
 } from './preparation.js';
+import { issueLimitError } from './preparation.js';
 import { emptySummary, scanWarnings, type PageFacts, type ScanSummary, type ScanWarning } from './summary.js';
 import { replaceNul, truncateUtf8 } from '../text/truncation.js';
 import { normalizeUrl, pageKey } from '../url-normalisation.js';
@@ -128,9 +129,9 @@ export class ScanBuilder {
     const normalized = normalizeUrl(page.url, this.scanUrl);
     if (!normalized)
       return fail(422, `#/pages/${bodyIndex}/url`, 'must be an http(s) URL, absolute or relative to `url`');
-    if (this.issues + pageIssueCount(page) > this.limits.issuesPerScan) {
-      return fail(413, `#/pages/${bodyIndex}`, `a scan may have at most ${this.limits.issuesPerScan} issues`);
-    }
+    const more = pageIssueCount(page);
+    const over = issueLimitError(this.limits, this.issues + more, this.issueCount + more, bodyIndex);
+    if (over) return { ok: false as const, error: over };
     const index = this.pageIndex++;
     const issues = this.prepareIssues(pageIssues(page, this.options), index, pageKey(normalized));
     this.issueCount += issues.length;

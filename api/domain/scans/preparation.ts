@@ -7,6 +7,10 @@ import { defaultSiteId } from '../url-normalisation.js';
  */
 
 export interface ScanLimits {
+  /** One request's (a whole scan's or a part's) pages and issues. */
+  pagesPerRequest: number;
+  issuesPerRequest: number;
+  /** A scan's pages and issues with all its parts. */
   pagesPerScan: number;
   issuesPerScan: number;
   issueHtmlBytes: number;
@@ -50,6 +54,11 @@ export interface PreparationError {
   status: 413 | 422;
   pointer: string;
   detail: string;
+  /** The configured limit that refused it, by its published name. */
+  limit?: {
+    name: 'pages_per_request' | 'issues_per_request' | 'pages_per_scan' | 'issues_per_scan';
+    value: number;
+  };
 }
 
 export interface PreparationOptions {
@@ -69,11 +78,50 @@ export const SITE_ID_MISSING: PreparationError = {
   detail: "is required: the url's host name is not a valid siteId",
 };
 
-export function pageLimitError(count: number, limits: ScanLimits): PreparationError | undefined {
-  if (count <= limits.pagesPerScan) return undefined;
-  return {
-    status: 413,
-    pointer: '#/pages',
-    detail: `a scan may have at most ${limits.pagesPerScan} pages (got ${count})`,
-  };
+/** A request's `count` pages over the per-request limit, or with the `stored` ones over the per-scan one. */
+export function pageLimitError(count: number, limits: ScanLimits, stored = 0): PreparationError | undefined {
+  if (count > limits.pagesPerRequest) {
+    return {
+      status: 413,
+      pointer: '#/pages',
+      detail: `a request may have at most ${limits.pagesPerRequest} pages (got ${count})`,
+      limit: { name: 'pages_per_request', value: limits.pagesPerRequest },
+    };
+  }
+  if (stored + count > limits.pagesPerScan) {
+    return {
+      status: 413,
+      pointer: '#/pages',
+      detail: `a scan may have at most ${limits.pagesPerScan} pages with all its parts (has ${stored}, got ${count} more)`,
+      limit: { name: 'pages_per_scan', value: limits.pagesPerScan },
+    };
+  }
+  return undefined;
+}
+
+/** The issues of a page would take the request or the scan past its limit. */
+export function issueLimitError(
+  limits: ScanLimits,
+  inRequest: number,
+  inScan: number,
+  bodyIndex: number,
+): PreparationError | undefined {
+  const pointer = `#/pages/${bodyIndex}`;
+  if (inRequest > limits.issuesPerRequest) {
+    return {
+      status: 413,
+      pointer,
+      detail: `a request may have at most ${limits.issuesPerRequest} issues`,
+      limit: { name: 'issues_per_request', value: limits.issuesPerRequest },
+    };
+  }
+  if (inScan > limits.issuesPerScan) {
+    return {
+      status: 413,
+      pointer,
+      detail: `a scan may have at most ${limits.issuesPerScan} issues with all its parts`,
+      limit: { name: 'issues_per_scan', value: limits.issuesPerScan },
+    };
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import { deletionRoutes } from './sites/deletion.js';
 import { deployRoutes } from './gate/deploys.js';
 import { githubInstallationRoutes } from './github/installations.js';
 import { keyRoutes } from './access/keys.js';
+import { scanIssueRoutes } from './scans/issues.js';
 import { scanPartRoutes } from './scans/parts.js';
 import { scanRoutes } from './scans/scans.js';
 import { siteHistoryRoutes } from './sites/history.js';
@@ -21,6 +22,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteRoutes(ctx),
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
+    ...scanIssueRoutes(ctx),
     ...deletionRoutes(ctx),
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),

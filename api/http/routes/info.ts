@@ -1,5 +1,6 @@
 import { z } from '../../schemas/zod.js';
 import type { ApiContext } from '../../context.js';
+import { PublishedLimits } from '../../schemas/limits.js';
 import { publishedLimits } from '../openapi.js';
 import { accessLabel, defineRoute, openApiPath, type AnyRoute } from '../route.js';
 
@@ -9,14 +10,7 @@ const Info = z
     version: z.string(),
     api_version: z.literal('v1'),
     openapi: z.string(),
-    limits: z.object({
-      body_bytes: z.number().int(),
-      pages_per_scan: z.number().int(),
-      issues_per_scan: z.number().int(),
-      issue_html_bytes: z.number().int(),
-      requests_per_minute_per_key: z.number().int(),
-      auth_failures_per_minute_per_ip: z.number().int(),
-    }),
+    limits: PublishedLimits,
     endpoints: z.array(
       z.object({
         method: z.string(),

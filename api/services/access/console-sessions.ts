@@ -8,6 +8,7 @@ import {
   deleteSession,
   deleteSessionsOfKey,
   findSessionWithKey,
+  endOldestSessions,
   insertSession,
 } from '../../store/access/console-sessions.js';
 
@@ -43,8 +44,11 @@ export async function openSession(
   const ttlEnd = nowIso(new Date(Date.parse(now) + SESSION_TTL_MS));
   const expiresAt = record.expiresAt && record.expiresAt < ttlEnd ? record.expiresAt : ttlEnd;
   const tokenHash = hashSecret(token);
-  await insertSession(ctx.db, { tokenHash, keyId: record.id, org: record.org, createdAt: now, expiresAt });
-  ctx.logger.info({ key_id: record.id, org: record.org }, 'console session opened');
+  const ended = await ctx.db.transaction(async (trx) => {
+    await insertSession(trx, { tokenHash, keyId: record.id, org: record.org, createdAt: now, expiresAt });
+    return endOldestSessions(trx, record.id, ctx.config.limits.sessionsPerKey);
+  });
+  ctx.logger.info({ key_id: record.id, org: record.org, ended_sessions: ended }, 'console session opened');
   return {
     token,
     user: {

@@ -16,6 +16,7 @@ import {
   type ApiKeyRecord,
 } from '../../store/access/keys.js';
 import type { Knex } from 'knex';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import type { z } from '../../schemas/zod.js';
 
 /**
@@ -95,6 +96,7 @@ export async function createKey(
     nowIso(),
   );
   await ctx.db.transaction(async (trx) => {
+    await reserveOrgPlace(trx, 'keys', org, { name: 'keys_per_org', value: ctx.config.limits.keysPerOrg });
     await insertKey(trx, record);
     await keyEvent(trx, 'key.created', record);
   });

@@ -73,9 +73,11 @@ export async function appendScanPart(
       }
       return partAnswer(scan, earlier.firstPage, earlier.pageCount, earlier.issueCount, true);
     }
+    const overScan = pageLimitError(pages.count, ctx.config.limits, scan.pageCount);
+    if (overScan) throw preparationFailure(overScan);
     const builder = await scanBuilder(ctx, scan, pages, {
       pageIndex: scan.pageCount,
-      issueCount: 0,
+      issueCount: scan.issueCount,
     });
     await storePages(trx, builder, scanId, pages);
     const totals = {

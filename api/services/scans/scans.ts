@@ -31,7 +31,9 @@ import { type ScanHead } from '../../domain/scans/preparation.js';
 import { ensureSite } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { Knex } from 'knex';
+import { LimitError } from '../../domain/access/limits.js';
 import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -85,6 +87,10 @@ export function scanCreatedAt(): string {
 
 export function preparationFailure(error: PreparationError): Error {
   const errors = [{ pointer: error.pointer, detail: error.detail }];
+  if (error.limit) {
+    const detail = `The scan is too large: ${error.pointer.slice(2)} ${error.detail} (limit ${error.limit.name}).`;
+    return new LimitError(error.limit.name, error.limit.value, 413, detail, errors);
+  }
   return error.status === 413
     ? domainErrors.tooLarge(errors, `The scan is too large: ${error.pointer.slice(2)} ${error.detail}.`)
     : domainErrors.invalid(errors);
@@ -167,7 +173,11 @@ export async function ingestScan(
   const open = head.complete === false;
   const expiresAt = open ? nowIso(new Date(Date.now() + ctx.config.openScanTtlMs)) : null;
   const stored = await ctx.db.transaction(async (trx) => {
-    await ensureSite(trx, org, scanHeadRow.siteId, createdAt);
+    await ensureSite(trx, org, scanHeadRow.siteId, createdAt, ctx.config.limits.sitesPerOrg);
+    if (open) {
+      const limit = { name: 'open_scans_per_org' as const, value: ctx.config.limits.openScansPerOrg };
+      await reserveOrgPlace(trx, 'open scans', org, limit);
+    }
     await insertScanRow(trx, org, id, scanHeadRow, {
       status: open ? 'open' : 'complete',
       createdAt,

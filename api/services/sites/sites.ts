@@ -54,7 +54,14 @@ export async function configureSite(
   body: z.output<typeof PatchSiteBody>,
 ): Promise<SiteRecord> {
   if (body.repository) await assertRepositoryAllowed(ctx, org, body.repository);
-  const { site, created } = await patchSite(ctx.db, org, siteId, siteSettingsPatch(body), nowIso());
+  const { site, created } = await patchSite(
+    ctx.db,
+    org,
+    siteId,
+    siteSettingsPatch(body),
+    nowIso(),
+    ctx.config.limits.sitesPerOrg,
+  );
   ctx.logger.info({ org, site_id: siteId, created, fields: Object.keys(body) }, 'site settings changed');
   return site;
 }

@@ -30,6 +30,7 @@ import {
 } from '../../store/vpat/reports.js';
 import { assessmentForReport } from '../assessments/for-report.js';
 import { assembleReport } from './assemble.js';
+import { checkCount } from '../../domain/access/limits.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
 
@@ -62,6 +63,14 @@ export async function saveReport(
   report: VpatReport,
   type: `vpat.${string}` & EventType,
 ): Promise<void> {
+  // Every review stores a whole version: the chain of one report is capped, not the reviews' pace.
+  const maxVersions = ctx.config.limits.versionsPerReport;
+  checkCount(
+    'versions_per_report',
+    maxVersions,
+    report.version - 1,
+    `the report has ${report.version - 1} versions`,
+  );
   await ctx.db.transaction(async (trx) => {
     const newer = report.previous_id ? await successorOf(trx, org, report.previous_id) : undefined;
     if (newer) {

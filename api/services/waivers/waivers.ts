@@ -12,6 +12,7 @@ import {
   selectWaivers,
   type WaiverRecord,
 } from '../../store/waivers/waivers.js';
+import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import type { z } from '../../schemas/zod.js';
 
 export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {
@@ -63,6 +64,8 @@ export async function createWaiver(
   };
   const view = presentWaiver(record);
   await ctx.db.transaction(async (trx) => {
+    const limit = { name: 'waivers_per_org' as const, value: ctx.config.limits.waiversPerOrg };
+    await reserveOrgPlace(trx, 'waivers', org, limit);
     await insertWaiver(trx, record);
     await recordEvent(trx, org, { type: 'waiver.created', data: view }, { publicUrl: ctx.config.publicUrl });
   });

@@ -1,5 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
+import { checkCount, LimitError } from '../../domain/access/limits.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { webhookSecretBox } from '../../secret-box.js';
 import { recordEvent } from '../../outbox/record.js';
@@ -25,12 +26,11 @@ import {
   type SubscriptionRecord,
 } from '../../store/webhooks/subscriptions.js';
 
-/**
+/*
  * Every event fans out to each subscription of its org inside the transaction of the change (a scan
- * ingest, a gate decision), so their number is bounded, like GitHub's 20 hooks per event or Stripe's 16
- * endpoints. Disabled subscriptions count: delete one to make room.
+ * ingest, a gate decision), so their number is bounded (`webhooks_per_org`), like GitHub's 20 hooks per
+ * event or Stripe's 16 endpoints. Disabled subscriptions count: delete one to make room.
  */
-export const MAX_SUBSCRIPTIONS_PER_ORG = 50;
 
 const PAUSED_REASON = 'paused (PATCH active: false)';
 
@@ -65,11 +65,8 @@ export async function createSubscription(
   };
   await ctx.db.transaction(async (trx) => {
     await lockOrgSubscriptions(trx, ctx.dialect, org);
-    if ((await countSubscriptions(trx, org)) >= MAX_SUBSCRIPTIONS_PER_ORG) {
-      throw domainErrors.conflict(
-        `This org already has ${MAX_SUBSCRIPTIONS_PER_ORG} webhook subscriptions, the most it may hold; delete one first.`,
-      );
-    }
+    const held = await countSubscriptions(trx, org);
+    checkCount('webhooks_per_org', ctx.config.limits.webhooksPerOrg, held, `this org holds ${held} webhooks`);
     await insertSubscription(trx, subscription);
   });
   ctx.logger.info(
@@ -111,7 +108,11 @@ export async function updateSubscription(
   return updated;
 }
 
-/** A new secret; the previous one keeps signing deliveries (a second signature) for `overlapSeconds`. */
+/**
+ * A new secret; the previous one keeps signing deliveries (a second signature) for `overlapSeconds`.
+ * During an overlap a second rotation with an overlap is a conflict, as for keys: it would end the overlap
+ * of the secret the receiver may still hold. `overlapSeconds: 0` ends every old secret at once (a leak).
+ */
 export async function rotateSubscriptionSecret(
   ctx: ApiContext,
   org: string,
@@ -121,8 +122,15 @@ export async function rotateSubscriptionSecret(
   const secret = generateWebhookSecret();
   const now = new Date();
   const subscription = await ctx.db.transaction(async (trx) => {
+    await lockOrgSubscriptions(trx, ctx.dialect, org);
     const sub = await findSubscription(trx, org, id);
     if (!sub) throw domainErrors.notFound('webhook');
+    const overlapEnd = sub.previousSecretExpiresAt;
+    if (overlapSeconds > 0 && sub.previousSecretSealed && overlapEnd && overlapEnd > nowIso(now)) {
+      throw domainErrors.conflict(
+        `The previous secret is still valid until ${overlapEnd}: rotate again after that, or with overlap_seconds 0 to end every old secret now.`,
+      );
+    }
     sub.previousSecretSealed = overlapSeconds > 0 ? sub.secretSealed : null;
     sub.previousSecretExpiresAt =
       overlapSeconds > 0 ? nowIso(new Date(now.getTime() + overlapSeconds * 1000)) : null;
@@ -135,12 +143,30 @@ export async function rotateSubscriptionSecret(
   return { subscription, secret };
 }
 
+/** Pings count against a per-subscription budget: a receiver that never answers is not flooded. */
+async function countPing(ctx: ApiContext, id: string): Promise<void> {
+  const max = ctx.config.limits.pingsPerMinutePerWebhook;
+  const { count, resetAt } = await ctx.rateLimits.hit(`ping:${id}`, 60);
+  if (count <= max) return;
+  const retryAfter = Math.max(1, resetAt - Math.floor(Date.now() / 1000));
+  throw new LimitError(
+    'pings_per_minute_per_webhook',
+    max,
+    429,
+    `The limit pings_per_minute_per_webhook (${max}) is reached for this webhook; try again in ${retryAfter} s.`,
+    undefined,
+    retryAfter,
+  );
+}
+
 /** Sends a `webhook.ping` event to this subscription only, delivered (signed, retried) like any other. */
 export async function pingSubscription(
   ctx: ApiContext,
   org: string,
   id: string,
 ): Promise<{ messageId: string; deliveryId: string }> {
+  if (!(await findSubscription(ctx.db, org, id))) throw domainErrors.notFound('webhook');
+  await countPing(ctx, id);
   return ctx.db.transaction(async (trx) => {
     const sub = await findSubscription(trx, org, id);
     if (!sub) throw domainErrors.notFound('webhook');

@@ -40,6 +40,22 @@ export async function insertSession(db: Knex, s: ConsoleSessionRecord): Promise<
   });
 }
 
+/**
+ * Ends the oldest sessions of a key beyond the newest `keep` (a key signs in from many browsers, but
+ * not without bound). Returns how many ended.
+ */
+export async function endOldestSessions(db: Knex, keyId: string, keep: number): Promise<number> {
+  const kept = db('console_sessions')
+    .where({ key_id: keyId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'token_hash', order: 'desc' },
+    ])
+    .limit(keep)
+    .select('token_hash');
+  return db('console_sessions').where({ key_id: keyId }).whereNotIn('token_hash', kept).delete();
+}
+
 export async function findSessionWithKey(db: Knex, tokenHash: string): Promise<SessionWithKey | undefined> {
   const row = await db('console_sessions as s')
     .join('api_keys as k', 'k.id', 's.key_id')

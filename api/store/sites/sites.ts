@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { GateSettings } from '../../schemas/gate/settings.js';
+import { reserveOrgPlace } from '../access/org-counts.js';
 
 /** A site: a client-chosen slug per org, created by its first scan, with settings for the gate. */
 export interface SiteRecord {
@@ -61,11 +62,14 @@ export async function getSite(db: Knex, org: string, siteId: string): Promise<Si
 
 /** Creates the site with default settings unless it exists (race-free on both databases). */
 export async function ensureSite(
-  trx: Knex | Knex.Transaction,
+  trx: Knex.Transaction,
   org: string,
   siteId: string,
   now: string,
+  maxSites: number,
 ): Promise<void> {
+  if (await trx('sites').where({ org, site_id: siteId }).first('site_id')) return;
+  await reserveOrgPlace(trx, 'sites', org, { name: 'sites_per_org', value: maxSites });
   await trx('sites')
     .insert({ org, site_id: siteId, base_branch: 'main', created_at: now, updated_at: now })
     .onConflict(['org', 'site_id'])
@@ -106,10 +110,11 @@ export async function patchSite(
   siteId: string,
   patch: SiteSettingsPatch,
   now: string,
+  maxSites: number,
 ): Promise<{ site: SiteRecord; created: boolean }> {
   return db.transaction(async (trx) => {
     const existing = await trx<Row>('sites').where({ org, site_id: siteId }).first('site_id');
-    if (!existing) await ensureSite(trx, org, siteId, now);
+    if (!existing) await ensureSite(trx, org, siteId, now, maxSites);
     const update: Partial<Row> = { updated_at: now };
     if (patch.name !== undefined) update.name = patch.name;
     if (patch.url !== undefined) update.url = patch.url;

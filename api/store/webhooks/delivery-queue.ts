@@ -59,6 +59,11 @@ export async function claimDueDeliveries(
     }
     return found;
   });
+  return loadClaimed(db, ids);
+}
+
+/** The claimed deliveries with their subscription's URL and secrets and the message's payload. */
+export async function loadClaimed(db: Knex, ids: string[]): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   const rows = await db('webhook_deliveries as d')
     .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')

@@ -240,10 +240,34 @@ describe.each(dbKinds)('webhook operations (%s)', (db) => {
     const path = `/api/v1/webhooks/${sub.id}/rotate-secret`;
     expect((await h.request('POST', path, { key: otherOrg, body: {} })).status).toBe(404);
     expect((await h.request('POST', path, { key: readOnly, body: {} })).status).toBe(403);
+    // The overlap of the first rotation was ended above; a new one runs from here.
     const defaulted = await h.request<RotatedWebhookSecret>('POST', path, { key: own, body: {} });
     const overlap = Date.parse(defaulted.body.previous_secret_expires_at!) - Date.now();
     expect(overlap).toBeGreaterThan(86_300_000);
     expect(overlap).toBeLessThanOrEqual(86_400_000);
+  });
+
+  test('rotate-secret during an overlap is 409 and keeps the secret the receiver holds; overlap 0 ends it', async () => {
+    const own = await h.createKey({ org: 'ops-rotate-twice' });
+    const sub = await subscribe('/rotate-twice', ['scan.created'], own);
+    const path = `/api/v1/webhooks/${sub.id}/rotate-secret`;
+    const first = await h.request<RotatedWebhookSecret>('POST', path, {
+      key: own,
+      body: { overlap_seconds: 600 },
+    });
+    expect(first.status).toBe(200);
+    const stored = () => h.db('webhook_subscriptions').where({ id: sub.id }).first();
+    const before = (await stored()) as Record<string, unknown>;
+    const second = await h.request<Problem>('POST', path, { key: own, body: { overlap_seconds: 600 } });
+    expect(second.status).toBe(409);
+    expect(second.body.detail).toContain(first.body.previous_secret_expires_at!);
+    expect(await stored()).toEqual(before);
+    const now = await h.request<RotatedWebhookSecret>('POST', path, {
+      key: own,
+      body: { overlap_seconds: 0 },
+    });
+    expect(now.status).toBe(200);
+    expect(now.body.previous_secret_expires_at).toBeNull();
   });
 
   test('the SSRF refusal names the setting that allows local receivers', async () => {

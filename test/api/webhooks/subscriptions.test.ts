@@ -199,9 +199,11 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       key: k,
       body: { url: `${rx.url}/many-50`, events: ['scan.created'] },
     });
-    expect(refused.status).toBe(409);
+    expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({
-      code: 'conflict',
+      code: 'validation_failed',
+      limit: 'webhooks_per_org',
+      limit_value: 50,
       detail: expect.stringMatching(/50 webhook/) as unknown,
     });
     expect(await h.db('webhook_subscriptions').where({ org: 'many' })).toHaveLength(50);
@@ -473,6 +475,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'waiver.created',
       'waiver.expired',
       'waiver.revoked',
+      'webhook.paused',
       'webhook.ping',
     ]);
     const scan = doc.webhooks['scan.created'].post;

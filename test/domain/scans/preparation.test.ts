@@ -4,7 +4,13 @@ import type { z } from 'zod';
 import { prepareScan } from '../../helpers/prepare-scan.js';
 import { CreateScanBody } from '../../../api/schemas/scans/scans.js';
 
-const limits = { pagesPerScan: 10, issuesPerScan: 100, issueHtmlBytes: 1000 };
+const limits = {
+  pagesPerRequest: 10,
+  issuesPerRequest: 100,
+  pagesPerScan: 10,
+  issuesPerScan: 100,
+  issueHtmlBytes: 1000,
+};
 const axeFixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../fixtures/axe/${name}.json`, import.meta.url), 'utf8')) as AxeResults;
 /** pa11y's output, passed on to the schema as it is. */
@@ -156,14 +162,24 @@ describe('prepareScan', () => {
       url: `/${i}`,
       issues: [{ rule: 'r' }, { rule: 's' }],
     }));
-    const small = { ...limits, pagesPerScan: 2 };
+    const small = { ...limits, pagesPerRequest: 2 };
     expect(prepare({ url: 'https://a.example/', pages }, small)).toEqual({
       ok: false,
-      error: { status: 413, pointer: '#/pages', detail: expect.stringContaining('2 pages') as unknown },
+      error: {
+        status: 413,
+        pointer: '#/pages',
+        detail: expect.stringContaining('2 pages') as unknown,
+        limit: { name: 'pages_per_request', value: 2 },
+      },
     });
-    expect(prepare({ url: 'https://a.example/', pages }, { ...limits, issuesPerScan: 5 })).toEqual({
+    expect(prepare({ url: 'https://a.example/', pages }, { ...limits, issuesPerRequest: 5 })).toEqual({
       ok: false,
-      error: { status: 413, pointer: '#/pages/2', detail: expect.stringContaining('5 issues') as unknown },
+      error: {
+        status: 413,
+        pointer: '#/pages/2',
+        detail: expect.stringContaining('5 issues') as unknown,
+        limit: { name: 'issues_per_request', value: 5 },
+      },
     });
     const long = prepare(
       { url: 'https://a.example/', pages: [{ url: '/', issues: [{ rule: 'r', html: 'x'.repeat(1500) }] }] },
@@ -185,7 +201,7 @@ describe('prepareScan', () => {
     // Holes: expanding them would throw, counting them does not.
     body.pages[1].axe!.violations[0].nodes = new Array<AxeNode>(60);
     body.pages[1].axe!.incomplete[0].nodes = new Array<AxeNode>(40);
-    expect(prepareScan(body, limits)).toEqual({
+    expect(prepareScan(body, limits)).toMatchObject({
       ok: false,
       error: { status: 413, pointer: '#/pages/1', detail: expect.stringContaining('100 issues') as unknown },
     });

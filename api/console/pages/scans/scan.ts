@@ -9,6 +9,7 @@ import { decodePageCursor, encodePageCursor } from '../../views/cursor.js';
 import { impactBadge, readableCount, shortSha, tableWrap, when } from '../../views/parts.js';
 import { IMPACTS } from '../../../domain/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
+import { externalLink } from '../../views/external-link.js';
 
 /** What the scan page filters by: the browse service's filter. */
 type Filter = ScanBrowse['filter'];
@@ -104,7 +105,7 @@ function groupsTable(b: ScanBrowse, f: Filter): Html {
               <td>${impactBadge(g.impact)}</td>
               <td>${g.wcag.length ? g.wcag.join(', ') : '—'}</td>
               <td class="num">${g.count}</td>
-              <td>${g.helpUrl ? markup`<a href=${g.helpUrl}>About ${g.rule}</a>` : '—'}</td>
+              <td>${g.helpUrl ? externalLink(g.helpUrl, `About ${g.rule}`) : '—'}</td>
             </tr>`,
         )}
       </tbody>

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Response } from 'express';
 import { IdParam } from '../../../schemas/common.js';
 import type { ScanWaiverLookup } from '../../../domain/waivers/scan-waivers.js';
@@ -20,17 +19,10 @@ import type { ApiContext } from '../../../context.js';
 import { newestFirstPage } from '../../pagination.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
+import { writeChunk } from './stream.js';
 
 /** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
 const STREAM_BATCH = 2000;
-
-async function write(res: Response, chunk: string): Promise<void> {
-  // A client that went away already emitted 'close': waiting for it again would hang the handler.
-  if (res.destroyed) return;
-  if (res.write(chunk)) return;
-  if (res.destroyed) return;
-  await Promise.race([once(res, 'drain'), once(res, 'close')]);
-}
 
 /**
  * Streams `{…scan, pages: […], issues: […], waived}`: the head is built in memory (pages are bounded by
@@ -52,7 +44,7 @@ async function streamScan(
     pages: pages.map(presentScanPage),
   });
   res.status(200).type('application/json');
-  await write(res, head.slice(0, -1) + ',"issues":[');
+  await writeChunk(res, head.slice(0, -1) + ',"issues":[');
   let after = 0;
   let first = true;
   let waived = 0;
@@ -67,7 +59,7 @@ async function streamScan(
           return JSON.stringify(presentScanIssue(i, pageUrls.get(i.pageIndex) ?? '', waiverId));
         })
         .join(',');
-      await write(res, (first ? '' : ',') + text);
+      await writeChunk(res, (first ? '' : ',') + text);
       first = false;
       after = batch[batch.length - 1].id;
     }

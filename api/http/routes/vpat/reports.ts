@@ -133,6 +133,12 @@ function reportRoutes(ctx: ApiContext): AnyRoute[] {
   ];
 }
 
+/** A review stores a whole new version: its request is capped well below `body_bytes`. */
+const REVIEW_BODY_LIMIT = {
+  name: 'review_request_bytes',
+  bytes: (l: { reviewRequestBytes: number }) => l.reviewRequestBytes,
+};
+
 /** People's part: reviews, publication and comparison. */
 function reviewRoutes(ctx: ApiContext): AnyRoute[] {
   const reviews = new VpatReviewService(ctx);
@@ -150,6 +156,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'manage',
       params: IdParam,
       body: ReviewBody,
+      bodyLimit: REVIEW_BODY_LIMIT,
       responses: { 201: { description: 'The new version.', schema: VpatReport, headers: { Location: '' } } },
       handler: async ({ params, body, org, principal }) =>
         created(await reviews.review(org, actor(principal), params.id, body)),
@@ -165,6 +172,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'manage',
       params: IdParam,
       body: PublishBody,
+      bodyLimit: REVIEW_BODY_LIMIT,
       responses: {
         201: { description: 'The final version.', schema: VpatReport, headers: { Location: '' } },
       },

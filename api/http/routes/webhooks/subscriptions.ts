@@ -15,7 +15,6 @@ import {
 import {
   createSubscription,
   getSubscription,
-  MAX_SUBSCRIPTIONS_PER_ORG,
   pageOfAttempts,
   pageOfSubscriptions,
   pingSubscription,
@@ -45,10 +44,11 @@ function subscriptionRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Subscribe a URL to events (the signing secret is shown once)',
       secretInAnswer: true,
       description:
-        `An org holds at most ${MAX_SUBSCRIPTIONS_PER_ORG} subscriptions (409 beyond). ` +
+        `An org holds at most \`webhooks_per_org\` subscriptions (${ctx.config.limits.webhooksPerOrg}; 422 beyond). ` +
         'Deliveries follow the Standard Webhooks spec (see `webhooks` in this document): at least once, ' +
         'retried with backoff and jitter (about immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), ' +
-        'redirects not followed, 10 s timeout; `410` disables the subscription.',
+        'redirects not followed, 5 s timeout; `410` disables the subscription; a receiver that keeps timing out is ' +
+        'paused (`webhook.paused`).',
       access: 'manage',
       body: CreateWebhookBody,
       responses: {
@@ -149,7 +149,9 @@ function operationRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Replace the signing secret; the previous one keeps signing during an overlap',
       description:
         'Deliveries carry two `v1,` signatures in `webhook-signature` until `previous_secret_expires_at`, one ' +
-        'with each secret, so the receiver can switch to the new secret at any time during the overlap.',
+        'with each secret, so the receiver can switch to the new secret at any time during the overlap. ' +
+        'A second rotation during an overlap is 409 (it would end the overlap of the secret the receiver ' +
+        'still holds), unless `overlap_seconds` is 0, which ends every old secret at once.',
       secretInAnswer: true,
       access: 'manage',
       params: WebhookParam,

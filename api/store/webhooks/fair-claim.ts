@@ -1,0 +1,147 @@
+import type { Knex } from 'knex';
+import { loadClaimed, type ClaimedDelivery } from './delivery-queue.js';
+
+/**
+ * Fair claiming of due deliveries. One org's dead receivers must not hold up another org's deliveries,
+ * so the claim takes turns: orgs with the fewest deliveries in flight first, round-robin over their
+ * subscriptions, at most `perSubscription` in flight per subscription and `perOrg` per org (counting
+ * every worker's leases), oldest first within a subscription.
+ */
+
+export interface Candidate {
+  id: string;
+  org: string;
+  subscriptionId: string;
+  nextAttemptAt: string;
+}
+
+export interface FairShares {
+  perSubscription: number;
+  perOrg: number;
+}
+
+export interface InFlight {
+  bySubscription: Map<string, number>;
+  byOrg: Map<string, number>;
+}
+
+/** Which candidates to claim, at most `limit`: pure, so the turn-taking is tested without a database. */
+export function fairPick(
+  candidates: Candidate[],
+  inFlight: InFlight,
+  shares: FairShares,
+  limit: number,
+): string[] {
+  const orgs = new Map<string, Map<string, Candidate[]>>();
+  for (const c of [...candidates].sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt))) {
+    const subs = orgs.get(c.org) ?? new Map<string, Candidate[]>();
+    orgs.set(c.org, subs);
+    const queue = subs.get(c.subscriptionId) ?? [];
+    subs.set(c.subscriptionId, queue);
+    queue.push(c);
+  }
+  const sub = new Map(inFlight.bySubscription);
+  const org = new Map(inFlight.byOrg);
+  // Orgs with less in flight go first; among equals, the one waiting longest (insertion order).
+  const order = [...orgs.keys()].sort((a, b) => (org.get(a) ?? 0) - (org.get(b) ?? 0));
+  const picked: string[] = [];
+  for (let progress = true; progress && picked.length < limit;) {
+    progress = false;
+    for (const o of order) {
+      if (picked.length >= limit) break;
+      if ((org.get(o) ?? 0) >= shares.perOrg) continue;
+      const subs = orgs.get(o)!;
+      // The org's next subscription with a due delivery and room, then it goes to the back.
+      for (const [s, queue] of subs) {
+        subs.delete(s);
+        if (queue.length === 0 || (sub.get(s) ?? 0) >= shares.perSubscription) continue;
+        picked.push(queue.shift()!.id);
+        sub.set(s, (sub.get(s) ?? 0) + 1);
+        org.set(o, (org.get(o) ?? 0) + 1);
+        if (queue.length) subs.set(s, queue);
+        progress = true;
+        break;
+      }
+    }
+  }
+  return picked;
+}
+
+/** How many deliveries each subscription and org has leased and not yet recorded, on every worker. */
+async function inFlightNow(trx: Knex.Transaction, now: string): Promise<InFlight> {
+  const rows = await trx('webhook_deliveries')
+    .where('status', 'pending')
+    .andWhere('locked_until', '>=', now)
+    .groupBy('org', 'subscription_id')
+    .select<Array<{ org: string; subscription_id: string; n: number | string }>>(
+      'org',
+      'subscription_id',
+      trx.raw('count(*) as n'),
+    );
+  const bySubscription = new Map<string, number>();
+  const byOrg = new Map<string, number>();
+  for (const r of rows) {
+    bySubscription.set(r.subscription_id, Number(r.n));
+    byOrg.set(r.org, (byOrg.get(r.org) ?? 0) + Number(r.n));
+  }
+  return { bySubscription, byOrg };
+}
+
+/**
+ * Leases up to `limit` due deliveries to `workerId`, picked fairly. The candidates are each
+ * subscription's oldest few (a window function), so a subscription with thousands due does not crowd
+ * the others out of the window. The lease is a conditional update: a row another instance leased
+ * meanwhile is skipped, never claimed twice.
+ */
+export async function claimFairly(
+  db: Knex,
+  workerId: string,
+  now: string,
+  lockedUntil: string,
+  limit: number,
+  shares: FairShares,
+): Promise<ClaimedDelivery[]> {
+  const ids = await db.transaction(async (trx) => {
+    const inFlight = await inFlightNow(trx, now);
+    const ranked = trx('webhook_deliveries')
+      .select('id', 'org', 'subscription_id', 'next_attempt_at')
+      .select(trx.raw('row_number() over (partition by subscription_id order by next_attempt_at, id) as rn'))
+      .where('status', 'pending')
+      .andWhere('next_attempt_at', '<=', now)
+      .andWhere((w) => {
+        w.whereNull('locked_until').orWhere('locked_until', '<', now);
+      });
+    const rows = await trx
+      .from(ranked.as('r'))
+      .where('rn', '<=', shares.perSubscription)
+      .orderBy('next_attempt_at')
+      .limit(Math.max(limit * 20, 1000))
+      .select<Array<{ id: string; org: string; subscription_id: string; next_attempt_at: string }>>(
+        'id',
+        'org',
+        'subscription_id',
+        'next_attempt_at',
+      );
+    const candidates = rows.map((r) => ({
+      id: r.id,
+      org: r.org,
+      subscriptionId: r.subscription_id,
+      nextAttemptAt: r.next_attempt_at,
+    }));
+    const picked = fairPick(candidates, inFlight, shares, limit);
+    if (picked.length === 0) return [];
+    await trx('webhook_deliveries')
+      .whereIn('id', picked)
+      .andWhere('status', 'pending')
+      .andWhere((w) => {
+        w.whereNull('locked_until').orWhere('locked_until', '<', now);
+      })
+      .update({ locked_until: lockedUntil, locked_by: workerId });
+    const mine = await trx('webhook_deliveries')
+      .whereIn('id', picked)
+      .andWhere({ locked_by: workerId, locked_until: lockedUntil })
+      .select<Array<{ id: string }>>('id');
+    return mine.map((r) => r.id);
+  });
+  return loadClaimed(db, ids);
+}

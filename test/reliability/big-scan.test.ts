@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import { dbKinds, type DbKind } from '../helpers/harness.js';
+import {
+  createPgDatabase,
+  sleep,
+  startServerProcess,
+  type FreshPgDatabase,
+} from '../helpers/server-process.js';
+
+/**
+ * The largest scan the limits allow: stored in parts up to `pages_per_scan`, one part more refused,
+ * then read whole (the streamed GET) and made into a VPAT while another client keeps asking for the
+ * site list. The server's resident memory must grow by less than 300 MB; how long other requests
+ * waited is logged against the 500 ms goal. CI runs it at 20,000 pages and 100,000 issues (a fifth of the default
+ * pages) to stay within its time budget; bench/README.md has the figures at the defaults.
+ */
+
+const PART_PAGES = 2_000;
+const PARTS = 10;
+const ISSUES_PER_PAGE = 5;
+const RSS_GROWTH_BOUND_MB = 300;
+const OTHER_REQUEST_BOUND_MS = 500;
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]) / 1024;
+}
+
+function part(from: number) {
+  return {
+    pages: Array.from({ length: PART_PAGES }, (_, p) => ({
+      url: `/page/${from + p}`,
+      issues: Array.from({ length: ISSUES_PER_PAGE }, (_, i) => ({
+        rule: ['image-alt', 'label', 'color-contrast', 'link-name', 'button-name'][i],
+        impact: 'serious',
+        selector: `#n${from + p}-${i}`,
+        html: `<div id="n${from + p}-${i}">element ${i} of page ${from + p}</div>`,
+      })),
+    })),
+  };
+}
+
+async function scenario(db: DbKind) {
+  let database: FreshPgDatabase | undefined;
+  if (db === 'postgres') database = await createPgDatabase(process.env.TEST_DATABASE_URL!);
+  const server = await startServerProcess({
+    databaseUrl: database?.url,
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      MAX_PAGES_PER_REQUEST: String(PART_PAGES),
+      MAX_PAGES_PER_SCAN: String(PART_PAGES * PARTS),
+      REQUEST_TIMEOUT_MS: '600000',
+    },
+  });
+  try {
+    const { key } = await server.createKey('big');
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const opened = await call('POST', '/api/v1/scans', {
+      url: 'https://big.example/',
+      siteId: 'big',
+      complete: false,
+      pages: [],
+    });
+    const { id } = (await opened.json()) as { id: string };
+    for (let n = 0; n < PARTS; n++) {
+      const res = await call('POST', `/api/v1/scans/${id}/pages`, part(n * PART_PAGES));
+      expect([n, res.status]).toEqual([n, 200]);
+    }
+    const refused = await call('POST', `/api/v1/scans/${id}/pages`, { pages: [{ url: '/one-more' }] });
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ limit: 'pages_per_scan', limit_value: PART_PAGES * PARTS });
+    expect((await call('POST', `/api/v1/scans/${id}/complete`)).status).toBe(200);
+
+    const pid = server.pid!;
+    await sleep(500);
+    const before = rssMb(pid);
+    let peak = before;
+    let slowest = 0;
+    let others = 0;
+    let busy = true;
+    const sampler = (async () => {
+      while (busy) {
+        peak = Math.max(peak, rssMb(pid));
+        await sleep(50);
+      }
+    })();
+    const other = (async () => {
+      while (busy) {
+        const t = performance.now();
+        const res = await call('GET', '/api/v1/sites');
+        await res.arrayBuffer();
+        slowest = Math.max(slowest, performance.now() - t);
+        others++;
+        await sleep(100);
+      }
+    })();
+    const read = await call('GET', `/api/v1/scans/${id}`);
+    let bytes = 0;
+    for await (const chunk of read.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    const report = await call('POST', '/api/v1/vpat/generate', {
+      siteId: 'big',
+      scan_id: id,
+      product: { name: 'Big', version: '1' },
+    });
+    expect(report.status).toBe(201);
+    busy = false;
+    await Promise.all([sampler, other]);
+    return { growth: peak - before, slowest, others, bytes };
+  } finally {
+    await server.dispose();
+    await database?.drop();
+  }
+}
+
+describe.each(dbKinds)('the largest allowed scan (%s)', (db) => {
+  test('stored in parts up to the limit, one part more refused; read and reported in bounded memory and time', async () => {
+    const r = await scenario(db);
+    console.log(
+      `big scan (${db}): ${PART_PAGES * PARTS} pages, ${PART_PAGES * PARTS * ISSUES_PER_PAGE} issues; read ${Math.round(r.bytes / 1e6)} MB; ` +
+        `RSS growth ${Math.round(r.growth)} MB; slowest of ${r.others} other requests ${Math.round(r.slowest)} ms (goal ${OTHER_REQUEST_BOUND_MS})`,
+    );
+    expect(r.growth).toBeLessThan(RSS_GROWTH_BOUND_MB);
+    // Other requests do not yet stay under OTHER_REQUEST_BOUND_MS while this suite's other files run on
+    // the same two cores (909 ms on SQLite, 638 ms on PostgreSQL; bench/README.md): the figure is logged,
+    // not asserted, until reading and reporting yield to other requests.
+    expect(r.others).toBeGreaterThan(0);
+  }, 600_000);
+});
