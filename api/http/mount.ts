@@ -57,9 +57,10 @@ export function mountRoutes(routes: AnyRoute[], deps: MountDeps): Router {
       );
     }
     const params: unknown = def.params ? parseParams(def, req) : {};
+    // The body's size is checked first: an oversized body is a 413 whatever else is wrong with the request.
+    if (def.body) await (ownReaders.get(def) ?? readBody)(req, res, def.rawBody);
     if (def.query) refuseNulInQuery(req.query);
     const query: unknown = def.query ? validateOrThrow(def.query, req.query, '#/query') : {};
-    if (def.body) await (ownReaders.get(def) ?? readBody)(req, res, def.rawBody);
     const body: unknown =
       def.body && !def.rawBody ? validateOrThrow(def.body, req.body as unknown, '#') : undefined;
     const org = principal.kind === 'key' ? principal.org : '';
