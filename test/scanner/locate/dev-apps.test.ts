@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultScanOptions } from '../../../scanner/options.js';
@@ -6,6 +7,7 @@ import type { LocatedNode } from '../../../scanner/locate/locator.js';
 import { scan } from '../../../scanner/scan.js';
 import { CHROMIUM_PATH } from '../../helpers/axe-browser.js';
 import { chromium, describeWith } from '../../helpers/requirements.js';
+import { runNode } from '../process.js';
 import { startVite, type DevServer } from './vite-app.js';
 
 // Two apps in Vite's dev mode, each with a build plugin that writes source attributes: React 19 with
@@ -107,5 +109,57 @@ describeWith(chromium, 'locating findings in Vite dev apps', () => {
     expect(sources('label')).toEqual([attr(at(app, '<input type="search"'))]);
     checkEveryLocation(found);
     share('Vue dev app', found);
+  }, 60_000);
+
+  test('the bundled CLI reports the same lines in its SARIF (Vue 3 app)', async () => {
+    const server = await startVite(path.join(REPO, APPS, 'vue-app'));
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-cli-vue-'));
+    try {
+      const cli = path.join(REPO, 'dist', 'cli', 'index.js');
+      const args = [
+        'scan',
+        server.url,
+        '--wait-for',
+        'main h1',
+        '--source-root',
+        REPO,
+        '--sarif',
+        'out.sarif',
+      ];
+      const run = await runNode(cli, args, { PATH: process.env.PATH ?? '', CHROME_PATH: CHROMIUM_PATH }, cwd);
+      expect(run.code).toBe(0);
+      const log = JSON.parse(fs.readFileSync(path.join(cwd, 'out.sarif'), 'utf8')) as {
+        runs: Array<{
+          results: Array<{
+            ruleId: string;
+            locations: Array<{
+              physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+            }>;
+          }>;
+        }>;
+      };
+      const lines = log.runs[0].results
+        .map((r) => {
+          const loc = r.locations[0].physicalLocation;
+          return `${r.ruleId} ${loc.artifactLocation.uri}:${loc.region.startLine}`;
+        })
+        .sort();
+      const app = `${APPS}/vue-app/src/App.vue`;
+      const item = `${APPS}/vue-app/src/NewsItem.vue`;
+      const expected = (rule: string, loc: ReturnType<typeof at>) => `${rule} ${loc.path}:${loc.line}`;
+      expect(lines).toEqual(
+        [
+          expected('image-alt', at(app, '<img :src="bannerUrl"')),
+          expected('image-alt', at(item, '<img :src="image"')),
+          expected('image-alt', at(item, '<img :src="image"')),
+          expected('link-name', at(item, '<a href="/more">')),
+          expected('link-name', at(item, '<a href="/more">')),
+          expected('label', at(app, '<input type="search"')),
+        ].sort(),
+      );
+    } finally {
+      await server.close();
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
   }, 60_000);
 });
