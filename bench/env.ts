@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger, loadConfig } from '../api/index.js';
 import { startServer, type RunningServer } from '../server/host.js';
-import { seededRandom } from '../test/helpers/seeded-random.js';
+import { seededRandom } from '../api/domain/vpat/assessments/sample.js';
 import { createPgDatabase, ServerProcess } from '../test/helpers/server-process.js';
 
 export type BenchKind = 'sqlite' | 'postgres';
@@ -31,6 +31,17 @@ export interface BenchServer {
   url: string;
   key: string;
   close(): Promise<void>;
+}
+
+/** POSTs a JSON body with the bench's key; anything but 201 throws with the answer, which a suite cannot go on without. */
+export function poster(bench: BenchServer): <T>(path: string, body: string) => Promise<T & { id: string }> {
+  const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
+  return async <T>(path: string, body: string) => {
+    const res = await fetch(bench.url + path, { method: 'POST', headers, body });
+    const parsed = (await res.json()) as T & { id: string };
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed).slice(0, 500)}`);
+    return parsed;
+  };
 }
 
 /** A real server on loopback with a fresh database (a temp SQLite file or a fresh PostgreSQL schema). */

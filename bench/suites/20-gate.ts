@@ -1,4 +1,4 @@
-import { load, seeded, startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
+import { load, seeded, startBenchServer, table, type BenchSuite, type BenchTarget, poster } from '../env.js';
 
 /**
  * The deploy gate: (1) `POST /api/v1/deploy/trigger` with a 50,000-issue head scan and a 50,000-issue
@@ -85,13 +85,8 @@ const suite: BenchSuite = {
     const bench = await startBenchServer(target);
     const random = seeded(20);
     const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: string) => {
-      const res = await fetch(bench.url + path, { method: 'POST', headers, body });
-      const parsed = (await res.json()) as { id: string; passed?: boolean; counts?: Record<string, number> };
-      if (res.status !== 201)
-        throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed).slice(0, 500)}`);
-      return parsed;
-    };
+    const post = (path: string, body: string) =>
+      poster(bench)<{ passed?: boolean; counts?: Record<string, number> }>(path, body);
     try {
       // (1) 50,000 issues each; the head drops the first 5,000 of the baseline and adds 5,000 new.
       const baseSha = hex40(0xba5e);

@@ -1,4 +1,4 @@
-import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
+import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget, poster } from '../env.js';
 
 /**
  * VPAT generation: `POST /api/v1/vpat/generate` (WCAG 2.2 AA) from one 50,000-issue scan over 1,000
@@ -65,13 +65,8 @@ const suite: BenchSuite = {
   async run(target: BenchTarget) {
     const bench = await startBenchServer(target);
     const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: string) => {
-      const res = await fetch(bench.url + path, { method: 'POST', headers, body });
-      const parsed = (await res.json()) as { id: string; criteria?: unknown[]; status?: string };
-      if (res.status !== 201)
-        throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed).slice(0, 500)}`);
-      return parsed;
-    };
+    const post = (path: string, body: string) =>
+      poster(bench)<{ criteria?: unknown[]; status?: string }>(path, body);
     try {
       const scan = await post('/api/v1/scans', scanBody(ISSUES, seeded(30)));
       // A site with waivers, as most have: one for a whole rule, one by url_pattern, one by selector. Waived

@@ -1,5 +1,5 @@
 import { assessedCriteria } from '../../api/domain/vpat/assessments/verdict.js';
-import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget } from '../env.js';
+import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget, poster } from '../env.js';
 
 /**
  * Assessments: importing a WCAG-EM Report Tool evaluation of 50 pages × 55 criteria (one assertion per
@@ -76,14 +76,8 @@ const suite: BenchSuite = {
   name: 'assessment',
   async run(target: BenchTarget) {
     const bench = await startBenchServer(target);
-    const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: string) => {
-      const res = await fetch(bench.url + path, { method: 'POST', headers, body });
-      const parsed = (await res.json()) as { id: string; results?: unknown[]; assessment?: unknown };
-      if (res.status !== 201)
-        throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed).slice(0, 300)}`);
-      return parsed;
-    };
+    const post = (path: string, body: string) =>
+      poster(bench)<{ results?: unknown[]; assessment?: unknown }>(path, body);
     try {
       const random = seeded(35);
       const plain = await post('/api/v1/scans', scanBody('plain', random));

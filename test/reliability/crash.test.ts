@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createDb } from '../../api/store/db.js';
 import { dbKinds } from '../helpers/harness.js';
 import { createPgDatabase, ServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { seededRandom } from '../../api/domain/vpat/assessments/sample.js';
 
 /**
  * Crash safety of scan ingest: 200 scans are submitted at once to the real server process, which is

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
 import { createPgDatabase, ServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { seededRandom } from '../../api/domain/vpat/assessments/sample.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 
 /** mulberry32: a small, well-distributed 32-bit generator; its only job is to be repeatable. */
-function generator(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -28,7 +28,7 @@ export function drawPages(
 ): string[] {
   const taken = new Set(chosen);
   const pool = [...new Set(candidates)].filter((u) => !taken.has(u)).sort();
-  const next = generator(seed);
+  const next = seededRandom(seed);
   // A partial Fisher-Yates shuffle: the first n places are the draw.
   for (let i = 0; i < Math.min(n, pool.length); i++) {
     const j = i + Math.floor(next() * (pool.length - i));
