@@ -33,6 +33,21 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+export function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+/**
+ * Each timed step once to warm its path (query plans, JIT, caches), then all of them in turn `rounds` times,
+ * so drift hits all alike; the times of each step, in the order given.
+ */
+export async function alternately(rounds: number, steps: Array<() => Promise<number>>): Promise<number[][]> {
+  for (const step of steps) await step();
+  const times = steps.map(() => [] as number[]);
+  for (let i = 0; i < rounds; i++) for (const [k, step] of steps.entries()) times[k].push(await step());
+  return times;
+}
+
 /** POSTs a JSON body with the bench's key; anything but 201 throws with the answer, which a suite cannot go on without. */
 export function poster(bench: BenchServer): <T>(path: string, body: string) => Promise<T & { id: string }> {
   const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };

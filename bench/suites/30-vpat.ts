@@ -1,4 +1,13 @@
-import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget, poster } from '../env.js';
+import {
+  alternately,
+  median,
+  poster,
+  seeded,
+  startBenchServer,
+  table,
+  type BenchSuite,
+  type BenchTarget,
+} from '../env.js';
 
 /**
  * VPAT generation: `POST /api/v1/vpat/generate` (WCAG 2.2 AA) from one 50,000-issue scan over 1,000
@@ -53,11 +62,6 @@ function scanBody(issues: number, random: () => number): string {
     rules_run: [...RULES.map(([r]) => r), 'html-has-lang', 'document-title'],
     pages,
   });
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 const suite: BenchSuite = {
@@ -117,19 +121,8 @@ const suite: BenchSuite = {
         if (res.status !== 200 || pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error('no PDF');
         return performance.now() - t;
       };
-      // Warm every path (query plans, JIT, axe-core's rule list, PDFKit's fonts), then alternate so drift
-      // hits all alike.
-      await floorOnce();
-      await generateOnce();
-      await pdfOnce();
-      const floors: number[] = [];
-      const runs: number[] = [];
-      const pdfs: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) {
-        floors.push(await floorOnce());
-        runs.push(await generateOnce());
-        pdfs.push(await pdfOnce());
-      }
+      // Every path warmed (query plans, JIT, axe-core's rule list, PDFKit's fonts), then alternated.
+      const [floors, runs, pdfs] = await alternately(ROUNDS, [floorOnce, generateOnce, pdfOnce]);
       if (report.criteria?.length !== 56) throw new Error('unexpected report shape');
       const ms = Math.round(median(runs) * 10) / 10;
       const floorMs = Math.round(median(floors) * 10) / 10;

@@ -1,5 +1,14 @@
 import { assessedCriteria } from '../../api/domain/vpat/assessments/verdict.js';
-import { seeded, startBenchServer, table, type BenchSuite, type BenchTarget, poster } from '../env.js';
+import {
+  alternately,
+  median,
+  poster,
+  seeded,
+  startBenchServer,
+  table,
+  type BenchSuite,
+  type BenchTarget,
+} from '../env.js';
 
 /**
  * Assessments: importing a WCAG-EM Report Tool evaluation of 50 pages × 55 criteria (one assertion per
@@ -69,7 +78,6 @@ function evaluation(criteria: string[], random: () => number): string {
   });
 }
 
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const suite: BenchSuite = {
@@ -103,17 +111,7 @@ const suite: BenchSuite = {
           const r = await post('/api/v1/vpat/generate', generate('assessed', assessed.id));
           if (!r.assessment) throw new Error('the report did not use the assessment');
         });
-      await floorOnce();
-      await importOnce();
-      await reportOnce();
-      const floors: number[] = [];
-      const imports: number[] = [];
-      const reports: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) {
-        floors.push(await floorOnce());
-        imports.push(await importOnce());
-        reports.push(await reportOnce());
-      }
+      const [floors, imports, reports] = await alternately(ROUNDS, [floorOnce, importOnce, reportOnce]);
       const floorMs = round(median(floors));
       const importMs = round(median(imports));
       const reportMs = round(median(reports));
