@@ -73,6 +73,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, { message: 'must be an org name (a-z, 0-9, ".", "_", "-")' })
     .optional(),
+  /** The App's own OAuth credentials: "Sign in with GitHub" on the console (both or neither). */
+  GITHUB_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, { message: 'must be the App client id' })
+    .optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  /** How often a GitHub session asks GitHub again which repositories its user may read. */
+  GITHUB_SIGN_IN_RECHECK_MINUTES: positiveInt.max(24 * 60).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -115,7 +123,19 @@ export interface Config {
     timeoutMs: number;
     /** Every installation belongs to this org (single tenant); otherwise links are stored per installation. */
     installationsOrg?: string;
+    /** "Sign in with GitHub": set when both the client id and secret are. */
+    signIn?: GitHubSignIn;
   };
+}
+
+export interface GitHubSignIn {
+  clientId: string;
+  clientSecret: string;
+  /** Where people sign in to GitHub (github.com, or the GitHub Enterprise Server host). */
+  webUrl: string;
+  /** The REST API the user's token is used on. */
+  apiUrl: string;
+  recheckMs: number;
 }
 
 /** Every limit on what a tenant can make grow; published by `publishedLimits` (http/openapi.ts). */
@@ -212,7 +232,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiUrl,
       timeoutMs: e.GITHUB_TIMEOUT_MS,
       installationsOrg: e.GITHUB_INSTALLATIONS_ORG,
+      signIn: signInConfig(e, apiUrl),
     },
+  };
+}
+
+function signInConfig(e: Env, apiUrl: string | undefined): GitHubSignIn | undefined {
+  if (!e.GITHUB_CLIENT_ID && !e.GITHUB_CLIENT_SECRET) return undefined;
+  if (!e.GITHUB_CLIENT_ID || !e.GITHUB_CLIENT_SECRET) {
+    throw new ConfigError('GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together');
+  }
+  return {
+    clientId: e.GITHUB_CLIENT_ID,
+    clientSecret: e.GITHUB_CLIENT_SECRET,
+    webUrl: e.GHE_HOST ? `${e.GHE_PROTOCOL ?? 'https'}://${e.GHE_HOST}` : 'https://github.com',
+    apiUrl: (apiUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    recheckMs: e.GITHUB_SIGN_IN_RECHECK_MINUTES * 60_000,
   };
 }
 

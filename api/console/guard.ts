@@ -7,6 +7,12 @@ import { csrfMatches, hasScope, redirectToSignIn, visitorOf, type Visitor } from
 
 export type PageHandler = (visitor: Visitor, req: Request, res: Response) => Promise<void>;
 
+/**
+ * The site a page shows (or shows part of), for sessions limited to some sites; `'own'` for a page that
+ * itself shows only the visitor's sites.
+ */
+export type SiteOfPage = ((org: string, req: Request) => Promise<string> | string) | 'own';
+
 /** Form bodies are small; a larger one is refused before it is read. */
 const readForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
 
@@ -14,8 +20,20 @@ function scopeText(scopes: Scope[]): string {
   return scopes.map((s) => `“${s}”`).join(' or ');
 }
 
-async function run(handler: PageHandler, visitor: Visitor, req: Request, res: Response): Promise<void> {
+async function run(
+  handler: PageHandler,
+  visitor: Visitor,
+  req: Request,
+  res: Response,
+  siteOf?: SiteOfPage,
+): Promise<void> {
   try {
+    // A session limited to some sites (signed in with GitHub) sees only their pages; any other page reads
+    // as not found, like another org's.
+    const allowed = visitor.user.sites;
+    if (allowed && siteOf !== 'own' && !(siteOf && allowed.includes(await siteOf(visitor.user.org, req)))) {
+      return sendNotFound(res, visitor);
+    }
     await handler(visitor, req, res);
   } catch (err) {
     if (err instanceof DomainError && err.kind === 'not_found') return sendNotFound(res, visitor);
@@ -28,9 +46,15 @@ async function run(handler: PageHandler, visitor: Visitor, req: Request, res: Re
 /**
  * A page for signed-in visitors whose key has one of `scopes`: without a session the visitor is sent to
  * sign in and brought back; without the scope the page says so (403). Services throw `not_found` for
- * another org's ids, which reads as a plain 404 page.
+ * another org's ids, which reads as a plain 404 page. A session limited to some sites sees only pages
+ * whose `siteOf` is one of them.
  */
-export function page(ctx: ApiContext, scopes: Scope[], handler: PageHandler): RequestHandler {
+export function page(
+  ctx: ApiContext,
+  scopes: Scope[],
+  handler: PageHandler,
+  siteOf?: SiteOfPage,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     (async () => {
       const visitor = await visitorOf(ctx, req);
@@ -39,7 +63,7 @@ export function page(ctx: ApiContext, scopes: Scope[], handler: PageHandler): Re
       if (!hasScope(visitor, ...scopes)) {
         return sendForbidden(res, visitor, `This page needs a key with the ${scopeText(scopes)} scope.`);
       }
-      await run(handler, visitor, req, res);
+      await run(handler, visitor, req, res, siteOf);
     })().catch(next);
   };
 }

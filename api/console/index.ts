@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { ApiContext } from '../context.js';
+import { apiLinksForBrowsers } from './api-links.js';
 import { serveStylesheet, STYLESHEET_PATH } from './assets.js';
 import { consoleErrorHandler, sendNotFound } from './errors.js';
 import { action, page } from './guard.js';
@@ -14,6 +15,8 @@ import {
 import { nextReportAction } from './pages/vpat/report-actions.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signInRoutes } from './pages/access/sign-in.js';
+import { gitHubSignInRoutes } from './pages/access/github-sign-in.js';
+import { siteOfDeploy, siteOfScan } from '../services/sites/owners.js';
 import { siteAssessmentAction, sitePage, siteReportAction, siteSettingsAction } from './pages/sites/site.js';
 import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
@@ -39,19 +42,30 @@ export function consoleRouter(ctx: ApiContext): Router {
     else next();
   });
   r.get(STYLESHEET_PATH, serveStylesheet);
+  apiLinksForBrowsers(r);
   signInRoutes(r, ctx);
+  gitHubSignInRoutes(r, ctx);
   r.get(
     '/',
-    page(ctx, ['read'], (v, req, res) => sitesPage(ctx, v, req, res)),
+    page(ctx, ['read'], (v, req, res) => sitesPage(ctx, v, req, res), 'own'),
   );
-  r.get('/sites/:siteId', page(ctx, ['read'], sitePage(ctx)));
+  r.get(
+    '/sites/:siteId',
+    page(ctx, ['read'], sitePage(ctx), (_org, req) => String(req.params.siteId)),
+  );
   r.post('/sites/:siteId/settings', ...action(ctx, ['manage'], siteSettingsAction(ctx)));
   r.post('/sites/:siteId/reports', ...action(ctx, ['manage'], siteReportAction(ctx)));
   r.post('/sites/:siteId/assessments', ...action(ctx, ['manage'], siteAssessmentAction(ctx)));
   r.get('/assessments/:id', page(ctx, ['read'], assessmentPage(ctx)));
   r.post('/assessments/:id/results', ...action(ctx, ['manage'], assessmentResultsAction(ctx)));
-  r.get('/scans/:id', page(ctx, ['read'], scanPage(ctx)));
-  r.get('/deploys/:id', page(ctx, ['gate', 'read'], deployPage(ctx)));
+  r.get(
+    '/scans/:id',
+    page(ctx, ['read'], scanPage(ctx), (org, req) => siteOfScan(ctx, org, String(req.params.id))),
+  );
+  r.get(
+    '/deploys/:id',
+    page(ctx, ['gate', 'read'], deployPage(ctx), (org, req) => siteOfDeploy(ctx, org, String(req.params.id))),
+  );
   r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));
   r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
   r.get('/reports/:id/changes', page(ctx, ['read'], reportChangesPage(ctx)));

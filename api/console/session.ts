@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { safeEqual, type Scope } from '../domain/access/api-key.js';
 import type { ApiContext } from '../context.js';
 import { sessionUser, type ConsoleUser } from '../services/access/console-sessions.js';
+import { gitHubSessionUser } from '../services/access/github-sessions.js';
 
 export const SESSION_COOKIE = 'a11y_session';
 /** Binds the sign-in form to the browser that loaded it (there is no session to bind it to yet). */
@@ -36,7 +37,7 @@ export function cookieOptions(req: Request, maxAgeMs?: number) {
 export async function visitorOf(ctx: ApiContext, req: Request): Promise<Visitor | undefined> {
   const token = readCookie(req, SESSION_COOKIE);
   if (!token) return undefined;
-  const user = await sessionUser(ctx, token);
+  const user = (await sessionUser(ctx, token)) ?? (await gitHubSessionUser(ctx, token));
   return user ? { user, csrf: csrfTokenOf(token) } : undefined;
 }
 

@@ -128,7 +128,8 @@ function requestLogger(ctx: ApiContext) {
       req: (req: LoggedRequest) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        // GitHub's one-time code and the sign-in state stay out of the log like other credentials.
+        url: req.url.replace(/([?&](?:code|state)=)[^&]*/g, '$1[redacted]'),
         remoteAddress: req.remoteAddress,
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -101,6 +101,27 @@ test("the GitHub App's variables are wired, its private key from a file mounted 
   expect(githubAppConfigured(config)).toBe(true);
 });
 
+test('"Sign in with GitHub" is off by default and on with the App\'s client id and secret', () => {
+  expect(loadConfig(appEnv('app1', dotEnv)).github.signIn).toBeUndefined();
+  const env = appEnv('app1', {
+    ...dotEnv,
+    GITHUB_CLIENT_ID: 'Iv23liExample',
+    GITHUB_CLIENT_SECRET: 'client-secret',
+  });
+  expect(env).toEqual(
+    appEnv('app2', { ...dotEnv, GITHUB_CLIENT_ID: 'Iv23liExample', GITHUB_CLIENT_SECRET: 'client-secret' }),
+  );
+  expect(loadConfig(env).github.signIn).toMatchObject({
+    clientId: 'Iv23liExample',
+    clientSecret: 'client-secret',
+    webUrl: 'https://github.com',
+    apiUrl: 'https://api.github.com',
+  });
+  expect(() => loadConfig(appEnv('app1', { ...dotEnv, GITHUB_CLIENT_ID: 'Iv23liExample' }))).toThrow(
+    'GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together',
+  );
+});
+
 test('the proxy gets the host, the upstreams and the TLS mode (acme unless A11Y_TLS says internal)', () => {
   const proxy = services.proxy.environment ?? {};
   expect(interpolate(proxy.UPSTREAMS, {})).toBe('app1:3000 app2:3000');

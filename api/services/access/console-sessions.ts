@@ -21,6 +21,11 @@ export interface ConsoleUser {
   /** Identifies the session without its token (CSRF tokens are derived from the token itself). */
   tokenHash: string;
   expiresAt: string;
+  /**
+   * The only sites this user may see (a session opened with GitHub); absent for a key's session, which
+   * sees every site of its org.
+   */
+  sites?: string[];
 }
 
 /** How long a console session lives at most; never longer than its key. */

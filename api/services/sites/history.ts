@@ -71,7 +71,8 @@ export interface SiteOverview {
 
 /**
  * A page of the org's sites (`limit + 1` read, by siteId) with each one's recent trend and latest gate
- * decision: three queries whatever the page size.
+ * decision: three queries whatever the page size. `only` limits the page to those sites (a session
+ * limited to some sites).
  */
 export async function sitesOverview(
   ctx: ApiContext,
@@ -79,8 +80,16 @@ export async function sitesOverview(
   limit: number,
   afterSiteId: string | undefined,
   trendLength: number,
+  only?: string[],
 ): Promise<SiteOverview[]> {
-  const sites = await listSites(ctx.db, org, limit, afterSiteId);
+  const sites = only
+    ? (await Promise.all(only.map((id) => getSite(ctx.db, org, id))))
+        .filter(
+          (s): s is SiteRecord => s !== undefined && (afterSiteId === undefined || s.siteId > afterSiteId),
+        )
+        .sort((a, b) => (a.siteId < b.siteId ? -1 : 1))
+        .slice(0, limit)
+    : await listSites(ctx.db, org, limit, afterSiteId);
   const ids = sites.map((s) => s.siteId);
   const trends = await recentBaseBranchScans(ctx.db, org, ids, trendLength);
   const deploys = await latestDeployPerSite(ctx.db, org, ids);

@@ -44,7 +44,14 @@ export async function sitesPage(
   res: Response,
 ): Promise<void> {
   const after = typeof req.query.after === 'string' ? req.query.after : undefined;
-  const rows = await sitesOverview(ctx, visitor.user.org, SITES_PER_PAGE + 1, after, TREND_LENGTH);
+  const rows = await sitesOverview(
+    ctx,
+    visitor.user.org,
+    SITES_PER_PAGE + 1,
+    after,
+    TREND_LENGTH,
+    visitor.user.sites,
+  );
   const more = rows.length > SITES_PER_PAGE;
   const shown = rows.slice(0, SITES_PER_PAGE);
   const main = shown.length
