@@ -69,7 +69,12 @@ export function page(
 }
 
 /** A form's target: like `page`, and the form must carry this session's CSRF token. */
-export function action(ctx: ApiContext, scopes: Scope[], handler: PageHandler): RequestHandler[] {
+export function action(
+  ctx: ApiContext,
+  scopes: Scope[],
+  handler: PageHandler,
+  siteOf?: SiteOfPage,
+): RequestHandler[] {
   return [
     readForm,
     (req: Request, res: Response, next: NextFunction) => {
@@ -87,7 +92,7 @@ export function action(ctx: ApiContext, scopes: Scope[], handler: PageHandler): 
         if (!hasScope(visitor, ...scopes)) {
           return sendForbidden(res, visitor, `This needs a key with the ${scopeText(scopes)} scope.`);
         }
-        await run(handler, visitor, req, res);
+        await run(handler, visitor, req, res, siteOf);
       })().catch(next);
     },
   ];

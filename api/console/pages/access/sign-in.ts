@@ -164,10 +164,15 @@ export function signInRoutes(router: Router, ctx: ApiContext): void {
   );
   router.post(
     '/sign-out',
-    ...action(ctx, [], async (visitor, req, res) => {
-      await (visitor.user.sites ? closeGitHubSession(ctx, visitor.user) : closeSession(ctx, visitor.user));
-      res.clearCookie(SESSION_COOKIE, cookieOptions(req));
-      redirectAfterPost(res, '/sign-in?signed_out=1');
-    }),
+    ...action(
+      ctx,
+      [],
+      async (visitor, req, res) => {
+        await (visitor.user.sites ? closeGitHubSession(ctx, visitor.user) : closeSession(ctx, visitor.user));
+        res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+        redirectAfterPost(res, '/sign-in?signed_out=1');
+      },
+      'own',
+    ),
   );
 }
