@@ -56,7 +56,7 @@ export function codeExchange(
     .matchHeader('accept', 'application/json')
     .reply(200, function (_uri, body) {
       // As GitHub reads it: a form body.
-      const b = Object.fromEntries(new URLSearchParams(String(body))) as Record<string, string>;
+      const b = Object.fromEntries(new URLSearchParams(body as string)) as Record<string, string>;
       const good =
         b.client_id === CLIENT_ID &&
         b.client_secret === CLIENT_SECRET &&
