@@ -60,6 +60,26 @@ describe('configuration', () => {
     expect(githubAppConfigured(loadConfig({ APP_ID: '123', PRIVATE_KEY: 'k' }))).toBe(false);
   });
 
+  test('"Sign in with GitHub" takes both OAuth credentials, and signs in at GitHub Enterprise Server when set', () => {
+    const both = { GITHUB_CLIENT_ID: 'Iv23liExample', GITHUB_CLIENT_SECRET: 'secret' };
+    expect(loadConfig({}).github.signIn).toBeUndefined();
+    expect(loadConfig(both).github.signIn).toEqual({
+      clientId: 'Iv23liExample',
+      clientSecret: 'secret',
+      webUrl: 'https://github.com',
+      apiUrl: 'https://api.github.com',
+      recheckMs: 600_000,
+    });
+    expect(
+      loadConfig({ ...both, GHE_HOST: 'ghe.example.com', GITHUB_SIGN_IN_RECHECK_MINUTES: '5' }).github.signIn,
+    ).toMatchObject({
+      webUrl: 'https://ghe.example.com',
+      apiUrl: 'https://ghe.example.com/api/v3',
+      recheckMs: 300_000,
+    });
+    expect(() => loadConfig({ GITHUB_CLIENT_SECRET: 'secret' })).toThrow(ConfigError);
+  });
+
   test('without ADMIN_TOKEN a strong token is generated into the data dir with mode 0600, then reused', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-admin-'));
     const logger = createLogger({ logLevel: 'silent' });
