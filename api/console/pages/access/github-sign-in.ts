@@ -34,7 +34,7 @@ function start(ctx: ApiContext, signIn: GitHubSignIn, req: Request, res: Respons
   res.redirect(303, authorizeUrl(signIn, { redirectUri: redirectUri(ctx, req), state, verifier }));
 }
 
-function refuse(ctx: ApiContext, req: Request, res: Response, status: number, next: string, why: string) {
+function refuse(req: Request, res: Response, status: number, next: string, why: string) {
   signInPage(res, status, { csrf: newSignInToken(req, res), next, github: true, githubError: why });
 }
 
@@ -46,7 +46,6 @@ async function finish(ctx: ApiContext, signIn: GitHubSignIn, req: Request, res: 
   // A state that is not the one this browser was given is someone else's sign-in: refused, never exchanged.
   if (!state || !verifier || !csrfMatches(state, req.query.state)) {
     return refuse(
-      ctx,
       req,
       res,
       403,
@@ -55,20 +54,13 @@ async function finish(ctx: ApiContext, signIn: GitHubSignIn, req: Request, res: 
     );
   }
   if (!code || code.length > 200) {
-    return refuse(ctx, req, res, 401, next, 'GitHub did not authorise the sign-in.');
+    return refuse(req, res, 401, next, 'GitHub did not authorise the sign-in.');
   }
   try {
     const token = await exchangeCode(ctx, signIn, { code, verifier, redirectUri: redirectUri(ctx, req) });
     const opened = await openGitHubSession(ctx, signIn, token);
     if (!opened) {
-      return refuse(
-        ctx,
-        req,
-        res,
-        403,
-        next,
-        'Your GitHub account cannot read the repository of any site here.',
-      );
+      return refuse(req, res, 403, next, 'Your GitHub account cannot read the repository of any site here.');
     }
     res.cookie(
       SESSION_COOKIE,
@@ -78,18 +70,11 @@ async function finish(ctx: ApiContext, signIn: GitHubSignIn, req: Request, res: 
     res.redirect(303, next);
   } catch (err) {
     if (err instanceof GitHubRefusal) {
-      return refuse(
-        ctx,
-        req,
-        res,
-        401,
-        next,
-        'GitHub refused the sign-in (it may have expired). Start again.',
-      );
+      return refuse(req, res, 401, next, 'GitHub refused the sign-in (it may have expired). Start again.');
     }
     if (err instanceof GitHubUnavailable) {
       ctx.logger.warn({ reason: err.message }, 'GitHub sign-in failed');
-      return refuse(ctx, req, res, 502, next, 'GitHub could not be reached. Try again in a minute.');
+      return refuse(req, res, 502, next, 'GitHub could not be reached. Try again in a minute.');
     }
     throw err;
   }
