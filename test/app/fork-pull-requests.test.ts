@@ -178,7 +178,8 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
       db,
       org: 'acme',
       probot: testProbot(),
-      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme' },
+      // One page a scan: the Action's artifact (one page) fits, a two-page artifact is over the limit.
+      env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme', MAX_PAGES_PER_SCAN: '1' },
     });
 
     beforeAll(async () => {
@@ -344,6 +345,30 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
         reachesPulls: false,
         name: 'a11y-gate / pull request scan',
         reason: 'scan.json declares 1024.0 MiB uncompressed, over the limit of',
+      },
+      {
+        poison: 'over the scan limits (two pages where the server takes one)',
+        zip: () =>
+          hostileZip([
+            { name: 'a11y-gate.json', data: manifest },
+            {
+              name: 'scan.json',
+              data: Buffer.from(
+                JSON.stringify({
+                  url: 'https://shop.example.com/',
+                  sha: HEAD_SHA,
+                  pages: [
+                    { url: '/a', issues: [] },
+                    { url: '/b', issues: [] },
+                  ],
+                }),
+              ),
+            },
+          ]),
+        runSha: HEAD_SHA,
+        reachesPulls: true,
+        name: 'a11y-gate / shop',
+        reason: 'the scan was refused: The scan is too large',
       },
     ])('a poisoned artifact ($poison) is refused with a neutral check run and stores nothing', async (c) => {
       const before = await counts();
