@@ -33,6 +33,11 @@ export interface ActionInputs {
   resultsDir: string | null;
   /** Where the SARIF 2.1.0 report of the scanned pages is written. */
   sarif: string | null;
+  /**
+   * Set when a pull request's run has no API key (a fork's): the scan is left as the `a11y-gate-scan`
+   * artifact for the GitHub App instead of being submitted (action/hand-off.ts).
+   */
+  handOff: { pullRequest: number | null } | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -102,7 +107,7 @@ function apiBase(value: string): string {
 }
 
 interface GitHubEvent {
-  pull_request?: { head?: { sha?: string; ref?: string } };
+  pull_request?: { number?: number; head?: { sha?: string; ref?: string } };
   workflow_run?: { head_sha?: string; head_branch?: string | null };
 }
 
@@ -154,18 +159,32 @@ function gateInput(get: (name: string) => string, results: string | null, scan: 
   return gate;
 }
 
-export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
-  const apiUrl = apiBase(required(get, 'api-url'));
-  if (!get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request') {
-    // The usual cause, and not a typo to hunt for: GitHub passes no secrets to pull requests from forks.
+/**
+ * GitHub passes no secrets to pull requests from forks: without a key such a run hands its scan to the
+ * GitHub App as an artifact, and needs no api-url. Anywhere else a missing key is a mistake to report.
+ */
+function keyInputs(get: GetInput, env: NodeJS.ProcessEnv) {
+  const keyless = !get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request';
+  const apiUrlText = keyless ? optional(get, 'api-url') : required(get, 'api-url');
+  const apiUrl = apiUrlText ? apiBase(apiUrlText) : '';
+  const apiKey = keyless ? '' : required(get, 'api-key');
+  if (/\s/.test(apiKey)) throw new InputError('api-key', 'must not contain whitespace');
+  return { keyless, apiUrl, apiKey };
+}
+
+function handOffOf(event: GitHubEvent, results: string | null, scan: unknown): ActionInputs['handOff'] {
+  if (!results && !scan) {
     throw new InputError(
       'api-key',
-      'is required; it is empty, as it is on pull requests from forks (GitHub passes them no secrets): gate those on workflow_run (docs/action.md)',
+      'is empty, as it is on pull requests from forks, and there is nothing to hand to the GitHub App instead: give "results" or pages to scan (docs/action.md)',
     );
   }
-  const apiKey = required(get, 'api-key');
-  if (/\s/.test(apiKey)) throw new InputError('api-key', 'must not contain whitespace');
+  const n = event.pull_request?.number;
+  return { pullRequest: typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null };
+}
 
+export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const { keyless, apiUrl, apiKey } = keyInputs(get, env);
   const siteId = required(get, 'site-id');
   if (!SITE_ID.test(siteId)) {
     throw new InputError(
@@ -231,6 +250,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     scan,
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
+    handOff: keyless ? handOffOf(event, results, scan) : null,
   };
 }
 

@@ -13,9 +13,9 @@ import {
   type UploadNote,
 } from './job-summary.js';
 import { ResultsFormatError } from './result-formats.js';
-import { loadResults, type LoadedResults } from './results.js';
-import { composeScan, scanStep, ScanProblemError, type ScanStep } from './scan-step.js';
+import { collectScan, ScanProblemError, type ScanStep } from './scan-step.js';
 import { submitScan } from './scan-submit.js';
+import { handOffScan } from './hand-off.js';
 import { BrowserError } from '../scanner/browser.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { LoginError } from '../scanner/session.js';
@@ -37,15 +37,6 @@ function setOutputs(outputs: Outputs): void {
   core.setOutput('details-url', outputs['details-url']);
 }
 
-/**
- * core.info for text that carries file names or file contents. core.info writes as is, and a line starting
- * with `::` is a workflow command: result files may be an untrusted artifact (a fork's pull request, gated
- * on workflow_run with the secret), so they must not be able to add one. (core.warning/error escape.)
- */
-function logLine(text: string): void {
-  core.info(text.replace(/[\r\n]+/g, ' '));
-}
-
 export function triggerBody(inputs: ActionInputs): TriggerRequest {
   const body: TriggerRequest = {
     siteId: inputs.siteId,
@@ -65,24 +56,9 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
  * return what was submitted (nothing when neither is set).
  */
 async function submitStep(inputs: ActionInputs, client: ApiClient): Promise<UploadNote | undefined> {
-  const scanned = inputs.scan ? await scanStep(inputs) : null;
-  let loaded: LoadedResults | null = null;
-  if (inputs.results) {
-    loaded = await loadResults(inputs);
-    for (const f of loaded.files)
-      logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
-    for (const n of loaded.notes) logLine(n);
-    for (const w of loaded.warnings) core.warning(w);
-  }
-  if (!scanned && !loaded) {
-    if (inputs.url) {
-      core.warning(
-        'Input "url" is ignored without "results" (it names the site the results were scanned from).',
-      );
-    }
-    return undefined;
-  }
-  const scan = composeScan(inputs, loaded, scanned);
+  const collected = await collectScan(inputs);
+  if (!collected) return undefined;
+  const { scan, scanned, loaded } = collected;
   // Large runs go in parts when the service offers them; each request keyed by this run and its body.
   const res = await submitScan(
     client,
@@ -166,6 +142,8 @@ export async function run(): Promise<void> {
     return;
   }
 
+  // No key on a pull request (a fork's): the scan goes to the GitHub App as an artifact.
+  if (inputs.handOff) return handOffScan(inputs).catch((err: unknown) => handleError(err, inputs, undefined));
   const client = clientFor(inputs);
 
   let upload: UploadNote | undefined;

@@ -9,7 +9,7 @@ import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
 import { submittedPages } from '../scanner/scan-body.js';
 import type { ScanBodyPage, ScanRequest } from '../client/wire-types.js';
 import type { ActionInputs } from './inputs.js';
-import type { LoadedResults } from './results.js';
+import { loadResults, type LoadedResults } from './results.js';
 
 /** The scan ran but cannot be trusted: every page failed, or pages landed on the login page. */
 export class ScanProblemError extends Error {
@@ -93,4 +93,42 @@ export function composeScan(
   body.engine = loaded?.scan.engine ?? scanned?.run.engine;
   if (inputs.runAttempt) body.run_attempt = inputs.runAttempt;
   return body;
+}
+
+/** The scan this step sends (or hands over), with what it was made of. */
+export interface CollectedScan {
+  scan: ScanRequest;
+  scanned: ScanStep | null;
+  loaded: LoadedResults | null;
+}
+
+/**
+ * core.info for text that carries file names or file contents. core.info writes as is, and a line starting
+ * with `::` is a workflow command: result files may be an untrusted artifact (a fork's pull request, gated
+ * on workflow_run with the secret), so they must not be able to add one. (core.warning/error escape.)
+ */
+export function logLine(text: string): void {
+  core.info(text.replace(/[\r\n]+/g, ' '));
+}
+
+/** Scans the pages the scanner inputs name and reads the `results` files; undefined when neither is set. */
+export async function collectScan(inputs: ActionInputs): Promise<CollectedScan | undefined> {
+  const scanned = inputs.scan ? await scanStep(inputs) : null;
+  let loaded: LoadedResults | null = null;
+  if (inputs.results) {
+    loaded = await loadResults(inputs);
+    for (const f of loaded.files)
+      logLine(`${f.file}: ${f.format}, ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}`);
+    for (const n of loaded.notes) logLine(n);
+    for (const w of loaded.warnings) core.warning(w);
+  }
+  if (!scanned && !loaded) {
+    if (inputs.url) {
+      core.warning(
+        'Input "url" is ignored without "results" (it names the site the results were scanned from).',
+      );
+    }
+    return undefined;
+  }
+  return { scan: composeScan(inputs, loaded, scanned), scanned, loaded };
 }

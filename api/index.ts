@@ -25,6 +25,13 @@ export type { ApiContext } from './context.js';
 export { findDeploy, rerunDeploy } from './services/gate/triggers.js';
 export { claimStalePendingCheckRuns, setDeployCheckRun } from './services/github/check-runs.js';
 export type { DeployEvent } from './schemas/gate/deploys.js';
+// For the GitHub App: a fork pull request's scan, taken from its workflow run's artifact.
+export {
+  gateForkScan,
+  type ForkArtifactFiles,
+  type ForkRun,
+  type ForkScanOutcome,
+} from './services/github/fork-scans.js';
 
 const require = createRequire(import.meta.url);
 /** The package's version; the compiled copy of this file (build/api/) sits one folder deeper than the source. */

@@ -1,5 +1,6 @@
 import type { Probot } from 'probot';
 import { CHECK_NAME_PREFIX } from './check-run-payload.js';
+import { handleCompletedRun, type ForkFlow } from './fork-runs.js';
 
 /**
  * Re-runs the gate of an earlier deploy event with that event's own request (same sha, same thresholds).
@@ -10,6 +11,8 @@ export type RerunGate = (deployId: string, repository: string) => Promise<{ depl
 
 export interface AppOptions {
   rerun: RerunGate;
+  /** Gates pull requests from forks from their workflow run's artifact (app/fork-runs.ts). */
+  forks?: ForkFlow;
 }
 
 /**
@@ -25,6 +28,10 @@ export function createAppFunction(options: AppOptions) {
         'installation event',
       );
     });
+
+    // A pull request's workflow run without an API key (a fork's) left its scan as an artifact.
+    const forks = options.forks;
+    if (forks) app.on('workflow_run.completed', (context) => handleCompletedRun(context, forks));
 
     // "Re-run" on one of our check runs: its external_id is the deploy event it showed.
     app.on('check_run.rerequested', async (context) => {

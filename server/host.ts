@@ -6,6 +6,7 @@ import {
   claimStalePendingCheckRuns,
   createApiService,
   findDeploy,
+  gateForkScan,
   githubAppConfigured,
   orgOfInstallation,
   rerunDeploy,
@@ -123,6 +124,19 @@ async function awaitPublications(
   }
 }
 
+/** The App's handlers, with the service functions they call. */
+function appFunction(ctx: ApiService['ctx'], config: Config) {
+  return createAppFunction({
+    rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository),
+    forks: {
+      installationOrg: (installationId) => orgOfInstallation(ctx, installationId),
+      gate: (run, files) => gateForkScan(ctx, run, files),
+      bodyLimitBytes: config.limits.bodyBytes,
+      timeoutMs: config.github.timeoutMs,
+    },
+  });
+}
+
 /**
  * One HTTP server for both faces: Probot's webhook middleware sees `/api/github/webhooks` with the raw
  * body (its signature check needs the exact bytes); everything else goes to the express API.
@@ -148,10 +162,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
     // only when someone listens, so no trigger may slip in between.
     publisher.listen(service.ctx.notices);
     const ctx = service.ctx;
-    webhooks = await createNodeMiddleware(
-      createAppFunction({ rerun: (deployId, repository) => rerunDeploy(ctx, deployId, repository) }),
-      { probot, webhooksPath: WEBHOOKS_PATH },
-    );
+    webhooks = await createNodeMiddleware(appFunction(ctx, config), { probot, webhooksPath: WEBHOOKS_PATH });
   } else {
     logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
   }

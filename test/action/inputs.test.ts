@@ -174,16 +174,28 @@ describe('parseInputs', () => {
     );
   });
 
-  test('an empty api-key on a pull_request event says why it may be empty (forks get no secrets)', () => {
+  test('an empty api-key on a pull_request event hands the scan to the GitHub App (forks get no secrets)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
+    const eventPath = path.join(dir, 'event.json');
+    fs.writeFileSync(eventPath, JSON.stringify({ pull_request: { number: 17, head: { sha: SHA } } }));
+    const env = { GITHUB_SHA: SHA, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventPath };
+    // No api-url needed either: nothing is sent to the service from such a run.
+    const inputs = parseInputs(getter({ 'site-id': 'shop-web', urls: 'http://127.0.0.1:1/' }), env);
+    expect(inputs.handOff).toEqual({ pullRequest: 17 });
+    expect(inputs.apiKey).toBe('');
+    // With nothing to hand over, the empty key is reported and says why it may be empty.
     expectInputError(
-      () =>
-        parseInputs(getter({ ...base, 'api-key': '' }), {
-          GITHUB_SHA: SHA,
-          GITHUB_EVENT_NAME: 'pull_request',
-        }),
+      () => parseInputs(getter({ ...base, 'api-key': '' }), env),
       'api-key',
-      /is required.*pull requests from forks.*workflow_run/,
+      /is empty, as it is on pull requests from forks.*give "results" or pages to scan/,
     );
+    // Elsewhere an empty key stays a mistake.
+    expectInputError(
+      () => parseInputs(getter({ ...base, 'api-key': '' }), { GITHUB_SHA: SHA, GITHUB_EVENT_NAME: 'push' }),
+      'api-key',
+      /is required/,
+    );
+    expect(parseInputs(getter(base), env).handOff).toBeNull();
   });
 
   test('no sha anywhere names the sha input', () => {

@@ -29,16 +29,17 @@ describe('app.yml (the GitHub App manifest)', () => {
 
   test('asks for exactly the permissions docs/github-app.md explains', () => {
     expect(manifest.default_permissions).toEqual({
+      actions: 'read',
       checks: 'write',
       metadata: 'read',
       pull_requests: 'read',
     });
   });
 
-  test('subscribes to check_run and check_suite; installation is not listed because GitHub refuses it', () => {
+  test('subscribes to check_run, check_suite and workflow_run; installation is not listed because GitHub refuses it', () => {
     // GitHub delivers `installation` to every App and rejects a manifest that names it
     // ("Default events unsupported: installation"), so the App receives it without subscribing.
-    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite']);
+    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite', 'workflow_run']);
   });
 
   test('the webhook goes to the path the server mounts Probot on', () => {
