@@ -27,6 +27,12 @@ export const DeployTriggerBody = GateSettings.extend({
   repository: Repository.optional().openapi({
     description: "Where the GitHub App posts the check run; default: the site's `repository` setting.",
   }),
+  pull_request: z.number().int().min(1).max(2_147_483_647).optional().openapi({
+    description:
+      'The pull request this commit belongs to: the GitHub App writes its comment there. Without it the App ' +
+      'asks GitHub for an open pull request of the commit.',
+    example: 42,
+  }),
   ref: z.string().min(1).max(255).refine(isNulFree, NUL_MESSAGE).optional().openapi({
     description: 'The git ref being deployed (recorded with the event).',
     example: 'refs/pull/42/merge',

@@ -14,6 +14,7 @@ import * as m0012 from './0012_retention.js';
 import * as m0013 from './0013_scan_gate_columns.js';
 import * as m0014 from './0014_source_location.js';
 import * as m0015 from './0015_assessments.js';
+import * as m0018 from './0018_pr_comments.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -34,6 +35,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0013_scan_gate_columns': m0013,
   '0014_source_location': m0014,
   '0015_assessments': m0015,
+  '0018_pr_comments': m0018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
