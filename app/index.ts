@@ -1,5 +1,6 @@
 import type { Probot } from 'probot';
 import { CHECK_NAME_PREFIX } from './check-run-payload.js';
+import { answerMergeGroup, type MergeGroupSites } from './merge-group.js';
 
 /**
  * Re-runs the gate of an earlier deploy event with that event's own request (same sha, same thresholds).
@@ -10,6 +11,10 @@ export type RerunGate = (deployId: string, repository: string) => Promise<{ depl
 
 export interface AppOptions {
   rerun: RerunGate;
+  /** The sites bound to a repository and whether their workflow scans merge groups. */
+  mergeGroupSites?: MergeGroupSites;
+  /** Deadline of each GitHub request the handlers make. */
+  timeoutMs?: number;
 }
 
 /**
@@ -24,6 +29,24 @@ export function createAppFunction(options: AppOptions) {
         { action, installation: installation.id, account: accountName(installation.account) },
         'installation event',
       );
+    });
+
+    // A merge queue waits for the required checks on its merge-group commit: never leave ours missing.
+    app.on('merge_group.checks_requested', async (context) => {
+      const { merge_group: group, installation } = context.payload;
+      if (!options.mergeGroupSites || !installation) return;
+      const answered = await answerMergeGroup(
+        context.octokit,
+        {
+          ...context.repo(),
+          installationId: installation.id,
+          headSha: group.head_sha,
+          baseRef: group.base_ref,
+        },
+        options.mergeGroupSites,
+        options.timeoutMs ?? 15_000,
+      );
+      context.log.info({ headSha: group.head_sha, sites: answered }, 'merge group answered');
     });
 
     // "Re-run" on one of our check runs: its external_id is the deploy event it showed.
