@@ -185,10 +185,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Anything under api/ but the pure renderers of the gate report and its findings, the impact
+              // Anything under api/ but the pure renderers of the gate report, its findings and the pull request comment, the impact
               // list, Retry-After, and the service's issue fingerprint (the SARIF's partialFingerprints are the same value).
               regex:
-                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
+                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/pr-comment|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

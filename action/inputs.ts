@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
+import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
@@ -33,6 +34,14 @@ export interface ActionInputs {
   resultsDir: string | null;
   /** Where the SARIF 2.1.0 report of the scanned pages is written. */
   sarif: string | null;
+  /** The pull request the run is about (sent with the trigger: the App comments there). */
+  pullRequest: number | null;
+  /** On a merge group: its base commit, compared with (else the base branch's latest scan). */
+  baselineSha: string | null;
+  /** `comment`: true / false, or null (auto: when no GitHub App posts this site's results). */
+  comment: boolean | null;
+  /** The workflow's token, for the comment without the App. */
+  githubToken: string | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -101,22 +110,6 @@ function apiBase(value: string): string {
   return parsed.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
-interface GitHubEvent {
-  pull_request?: { head?: { sha?: string; ref?: string } };
-  workflow_run?: { head_sha?: string; head_branch?: string | null };
-}
-
-function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {
-  const file = env.GITHUB_EVENT_PATH;
-  if (!file || !fs.existsSync(file)) return {};
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as GitHubEvent;
-  } catch {
-    // An unreadable event payload only loses the PR head sha default; GITHUB_SHA still applies.
-    return {};
-  }
-}
-
 /** The `max-new-issues` input: a non-negative integer, or null when not given. */
 function maxNewIssuesInput(get: GetInput): number | null {
   const maxText = optional(get, 'max-new-issues');
@@ -180,8 +173,10 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   // Taking GITHUB_SHA there would file the PR's results as a scan of the default branch: its baseline.
   const triggeringRun = env.GITHUB_EVENT_NAME === 'workflow_run' ? event.workflow_run : undefined;
   // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged.
+  const mergeGroup = mergeGroupOf(env, event);
   const sha =
     optional(get, 'sha') ??
+    mergeGroup?.headSha ??
     event.pull_request?.head?.sha ??
     triggeringRun?.head_sha ??
     env.GITHUB_SHA ??
@@ -208,7 +203,9 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
   const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
 
-  const { branch, ref } = branchAndRef(env, event, triggeringRun);
+  const { branch, ref } = mergeGroup?.ref
+    ? { branch: mergeGroup.ref.replace(/^refs\/heads\//, ''), ref: mergeGroup.ref }
+    : branchAndRef(env, event, triggeringRun);
 
   return {
     apiUrl,
@@ -231,6 +228,10 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     scan,
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
+    pullRequest: pullRequestOf(env, event),
+    baselineSha: mergeGroup?.baseSha?.toLowerCase() ?? null,
+    comment: boolean(get, 'comment', null),
+    githubToken: optional(get, 'github-token'),
   };
 }
 

@@ -14,6 +14,7 @@ import {
 } from './job-summary.js';
 import { ResultsFormatError } from './result-formats.js';
 import { loadResults, type LoadedResults } from './results.js';
+import { commentOnPullRequest } from './pr-comment.js';
 import { composeScan, scanStep, ScanProblemError, type ScanStep } from './scan-step.js';
 import { submitScan } from './scan-submit.js';
 import { BrowserError } from '../scanner/browser.js';
@@ -57,6 +58,11 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
   if (inputs.maxNewIssues !== null) body.max_total = inputs.maxNewIssues;
   if (inputs.repository) body.repository = inputs.repository;
   if (inputs.ref) body.ref = inputs.ref;
+  if (inputs.pullRequest) body.pull_request = inputs.pullRequest;
+  if (inputs.baselineSha) {
+    body.baseline_sha = inputs.baselineSha;
+    body.baseline_fallback = 'base_branch';
+  }
   return body;
 }
 
@@ -208,6 +214,7 @@ export async function run(): Promise<void> {
     }
     const annotations = annotateNewIssues(event.new_issues ?? []);
     await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload, annotations));
+    await commentOnPullRequest(inputs, event, detailsUrl);
 
     if (event.passed) {
       core.info(
