@@ -33,13 +33,10 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
   if (newCount === 0) {
     return head.join('\n') + '\n\n' + nothingNewLine(result) + footer(input);
   }
-  const thumbs = result.new_issues.map((i) => safeUrl(input.thumbnailOf?.(i)));
-  const withThumbs = thumbs.some(Boolean);
-  const header = withThumbs
-    ? ['| # | Issue | Impact | Where | Element |', '|---:|---|---|---|---|']
-    : ['| # | Issue | Impact | Where |', '|---:|---|---|---|'];
-  const rows = result.new_issues.map((issue, i) => issueRow(issue, i + 1, result, withThumbs, thumbs[i]));
-  const top = [...head, '', `#### New issues (${newCount})`, '', ...header].join('\n') + '\n';
+  const rows = result.new_issues.map((issue, i) =>
+    issueBlock(issue, i + 1, result, safeUrl(input.thumbnailOf?.(issue))),
+  );
+  const top = [...head, '', `#### New issues (${newCount})`, ''].join('\n') + '\n';
   const end = footer(input);
   const limit = input.limit ?? GITHUB_COMMENT_LIMIT;
   const more = (left: number) => (left > 0 ? `\n_…and ${left} more${seeAll(input)}._\n` : '');
@@ -98,36 +95,28 @@ function seeAll(input: PullRequestCommentInput): string {
   return input.deployUrl ? `: [see them all](${input.deployUrl})` : ' in the deploy event';
 }
 
-function issueRow(
-  issue: GateIssue,
-  n: number,
-  result: GateResult,
-  withThumbs: boolean,
-  thumb: string | undefined,
-): string {
+/** One new issue as a list item: rule, impact, where (file and line at the commit, page), what, picture. */
+function issueBlock(issue: GateIssue, n: number, result: GateResult, thumb: string | undefined): string {
   const help = safeUrl(issue.help_url);
   const rule = help ? `[\`${code(issue.rule)}\`](${help})` : `\`${code(issue.rule)}\``;
-  const message = text(truncate(fixSteps(issue.message)[0] ?? 'see the rule', 240));
   const at = sourceText(issue);
   const url = safeUrl(sourceUrl(issue, result.repository, result.sha));
-  const source = at ? (url ? `[\`${code(at)}\`](${url})` : `\`${code(at)}\``) : 'not located';
-  const page = issue.page_url ? `page \`${code(truncate(issue.page_url, 200))}\`` : '';
-  const cells = [
-    String(n),
-    `${rule}: ${message}`,
-    issue.impact ?? 'unknown',
-    [source, page].filter(Boolean).join('<br>'),
+  const source = at ? (url ? `[\`${code(at)}\`](${url})` : `\`${code(at)}\``) : 'not located in the source';
+  const page = issue.page_url ? ` · page \`${code(truncate(issue.page_url, 200))}\`` : '';
+  const message = inline(truncate(fixSteps(issue.message)[0] ?? 'See the rule.', 300));
+  // A backslash ends the line with a hard break wherever the markdown is rendered.
+  const lines = [
+    `${n}. ${rule} · **${issue.impact ?? 'unknown impact'}** · ${source}${page}\\`,
+    `   ${message}`,
   ];
-  if (withThumbs) {
-    cells.push(
-      thumb
-        ? `![${text(`Element of ${issue.rule}: ${issue.selector ?? 'element'}`)
-            .slice(0, 200)
-            .replace(/[[\]]/g, '')}](${thumb})`
-        : '',
+  if (thumb) {
+    const alt = inline(`Element of ${issue.rule}: ${truncate(issue.selector ?? 'element', 120)}`).replace(
+      /[[\]]/g,
+      '',
     );
+    lines.push('', `   ![${alt}](${thumb})`);
   }
-  return `| ${cells.join(' | ')} |`;
+  return lines.join('\n') + '\n';
 }
 
 /** An http(s) URL made safe inside a markdown link; anything else is dropped. */
@@ -143,7 +132,16 @@ function text(s: string): string {
   return s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Text inside backticks in a table cell. */
+/** Scanned text as plain inline markdown: one line, every markup character escaped, no html. */
+function inline(s: string): string {
+  return s
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\\`*_[\]#|!~]/g, '\\$&')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Text inside backticks: one line, no backtick to end it early. */
 function code(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|');
+  return s.replace(/\r?\n/g, ' ').replace(/`/g, "'");
 }

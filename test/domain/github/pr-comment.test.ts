@@ -93,7 +93,6 @@ describe('pull request comment', () => {
     expect(out.match(/<img /g)).toHaveLength(1);
     const without = html(renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL }));
     expect(without).not.toContain('<img');
-    expect(without).not.toContain('Element</th>');
   });
 
   test('a passing later result with nothing new says so', () => {
@@ -121,30 +120,34 @@ describe('pull request comment', () => {
     );
     const body = renderPullRequestComment({ result: failed(issues), deployUrl: DEPLOY_URL });
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
-    const rows = body.split('\n').filter((l) => /^\| \d+ \| [`[]/.test(l));
+    const rows = body.split('\n').filter((l) => /^\d+\. /.test(l));
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThan(900);
     const out = html(body);
     expect(out).toContain(`…and ${900 - rows.length} more: <a href="${DEPLOY_URL}">see them all</a>`);
-    // The last row shown is whole: its source link is there.
+    // The last issue shown is whole: its source link and its message are there.
     expect(rows.at(-1)).toContain(`#L${rows.length})`);
+    expect(body).toMatch(/Element has insufficient color contrast *\n+_…and/);
   });
 
-  test('text from the scan cannot break the table or inject markup', () => {
+  test('text from the scan cannot break the list or inject markup', () => {
     const hostile = gateIssue({
       rule: 'x|y`z',
       impact: 'minor',
       selector: 'a',
-      message: 'Fix this:\n  <img src=x onerror=alert(1)> | broken',
+      message:
+        'Fix any of the following:\n  <img src=x onerror=alert(1)> **bold** [link](https://evil.example) | broken\n2. second',
       page_url: 'https://shop.example/a|b',
       help_url: 'javascript:alert(1)',
     });
     const out = html(renderPullRequestComment({ result: failed([hostile]) }));
     expect(out).not.toContain('<img');
+    expect(out).not.toContain('<strong>bold');
+    // A link hiding its address is not formed (a bare address stays visible, as GitHub autolinks it).
+    expect(out).not.toContain('>link</a>');
     expect(out).not.toContain('javascript:');
-    // One row in the issue table, with its four cells.
-    const table = out.split('<table>')[2];
-    expect(table.match(/<tr>/g)).toHaveLength(2);
-    expect(table.split('</thead>')[1].match(/<td/g)).toHaveLength(4);
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt; **bold** [link](');
+    // One list item: the issue.
+    expect(out.match(/<li>/g)).toHaveLength(1);
   });
 });
