@@ -31,14 +31,14 @@ describe('app.yml (the GitHub App manifest)', () => {
     expect(manifest.default_permissions).toEqual({
       checks: 'write',
       metadata: 'read',
-      pull_requests: 'read',
+      pull_requests: 'write',
     });
   });
 
-  test('subscribes to check_run and check_suite; installation is not listed because GitHub refuses it', () => {
+  test('subscribes to check_run, check_suite and merge_group; installation is not listed because GitHub refuses it', () => {
     // GitHub delivers `installation` to every App and rejects a manifest that names it
     // ("Default events unsupported: installation"), so the App receives it without subscribing.
-    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite']);
+    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite', 'merge_group']);
   });
 
   test('the webhook goes to the path the server mounts Probot on', () => {
