@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
@@ -130,6 +129,9 @@ function branchAndRef(
 ): { branch: string | null; ref: string | null } {
   // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
   // (a tag push's GITHUB_REF_NAME is the tag).
+  // A merge queue's commit is on its own branch (gh-readonly-queue/…), which the event names.
+  const queued = env.GITHUB_EVENT_NAME === 'merge_group' ? event.merge_group?.head_ref : undefined;
+  if (queued) return { branch: queued.replace(/^refs\/heads\//, ''), ref: queued };
   const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
     ? env.GITHUB_REF.slice('refs/heads/'.length)
     : null;
@@ -137,6 +139,20 @@ function branchAndRef(
   const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
   const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
   return { branch, ref };
+}
+
+function wholeNumber(text: string | undefined): number | null {
+  return text && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/** The pull request of the run, how its comment is written without the App, a merge group's base. */
+function eventInputs(get: GetInput, env: NodeJS.ProcessEnv, event: GitHubEvent) {
+  return {
+    baselineSha: mergeGroupOf(env, event)?.baseSha?.toLowerCase() ?? null,
+    pullRequest: pullRequestOf(env, event),
+    comment: boolean(get, 'comment', null),
+    githubToken: optional(get, 'github-token'),
+  };
 }
 
 function gateInput(get: (name: string) => string, results: string | null, scan: unknown): boolean {
@@ -172,11 +188,11 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   // GITHUB_SHA and GITHUB_REF name the default branch; the commit being judged is the triggering run's head.
   // Taking GITHUB_SHA there would file the PR's results as a scan of the default branch: its baseline.
   const triggeringRun = env.GITHUB_EVENT_NAME === 'workflow_run' ? event.workflow_run : undefined;
-  // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged.
-  const mergeGroup = mergeGroupOf(env, event);
+  // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged (on a
+  // merge queue, the merge group's head).
   const sha =
     optional(get, 'sha') ??
-    mergeGroup?.headSha ??
+    mergeGroupOf(env, event)?.headSha ??
     event.pull_request?.head?.sha ??
     triggeringRun?.head_sha ??
     env.GITHUB_SHA ??
@@ -198,14 +214,10 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     throw new InputError('repository', `must be "owner/name", got "${repository}"`);
   }
 
-  const attemptText = env.GITHUB_RUN_ATTEMPT;
-  const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
-  const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
-  const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
+  const runAttempt = wholeNumber(env.GITHUB_RUN_ATTEMPT);
+  const retryDelayMs = wholeNumber(env.A11Y_GATE_RETRY_DELAY_MS);
 
-  const { branch, ref } = mergeGroup?.ref
-    ? { branch: mergeGroup.ref.replace(/^refs\/heads\//, ''), ref: mergeGroup.ref }
-    : branchAndRef(env, event, triggeringRun);
+  const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
   return {
     apiUrl,
@@ -228,10 +240,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     scan,
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
-    pullRequest: pullRequestOf(env, event),
-    baselineSha: mergeGroup?.baseSha?.toLowerCase() ?? null,
-    comment: boolean(get, 'comment', null),
-    githubToken: optional(get, 'github-token'),
+    ...eventInputs(get, env, event),
   };
 }
 

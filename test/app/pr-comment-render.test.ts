@@ -36,7 +36,11 @@ describeWith(chromium, 'pull request comment in a browser', () => {
       await expect(img.getAttribute('alt')).resolves.toBe('Element of color-contrast: .btn-secondary');
       const width = await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth);
       expect(width).toBeGreaterThan(50);
-      const links = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      const links = await page
+        .locator('a')
+        .evaluateAll((as: Array<{ getAttribute(name: string): string | null }>) =>
+          as.map((a) => a.getAttribute('href')),
+        );
       expect(links).toContain(
         'https://github.com/acme/shop-web/blob/9fceb02d0ae598e95dc970b74767f19372d61af8/src/components/CartSummary.vue#L38',
       );

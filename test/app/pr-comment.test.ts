@@ -193,7 +193,13 @@ describe.each(dbKinds)('pull request comment and merge queue (%s)', (db) => {
     expect(updated).toHaveLength(1);
     expect(comments.isDone()).toBe(true);
     expect(refusals).toEqual([]);
-    const rows = await h.db('github_pr_comments').where({ site_id: 'race' });
+    const rows = await h
+      .db('github_pr_comments')
+      .where({ site_id: 'race' })
+      .select<Array<{ comment_id: number | string; lease_until: string | null }>>(
+        'comment_id',
+        'lease_until',
+      );
     expect(rows).toHaveLength(1);
     expect(Number(rows[0].comment_id)).toBe(COMMENT_ID + 1);
     expect(rows[0].lease_until).toBeNull();
