@@ -185,10 +185,11 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Anything under api/ but the pure renderers of the gate report and its findings, the impact
-              // list, Retry-After, the fork artifact's layout, and the service's issue fingerprint (the SARIF's partialFingerprints are the same value).
+              // Anything under api/ but the pure renderers of the gate report, its findings and the pull request
+              // comment, the impact list, Retry-After, the fork artifact's layout, and the service's issue
+              // fingerprint (the SARIF's partialFingerprints are the same value).
               regex:
-                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/fork-artifact|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
+                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/pr-comment|github/fork-artifact|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

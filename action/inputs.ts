@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
+import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
@@ -38,6 +38,14 @@ export interface ActionInputs {
    * artifact for the GitHub App instead of being submitted (action/hand-off.ts).
    */
   handOff: { pullRequest: number | null } | null;
+  /** The pull request the run is about (sent with the trigger: the App comments there). */
+  pullRequest: number | null;
+  /** On a merge group: its base commit, compared with (else the base branch's latest scan). */
+  baselineSha: string | null;
+  /** `comment`: true / false, or null (auto: when no GitHub App posts this site's results). */
+  comment: boolean | null;
+  /** The workflow's token, for the comment without the App. */
+  githubToken: string | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -106,22 +114,6 @@ function apiBase(value: string): string {
   return parsed.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
-interface GitHubEvent {
-  pull_request?: { number?: number; head?: { sha?: string; ref?: string } };
-  workflow_run?: { head_sha?: string; head_branch?: string | null };
-}
-
-function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {
-  const file = env.GITHUB_EVENT_PATH;
-  if (!file || !fs.existsSync(file)) return {};
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as GitHubEvent;
-  } catch {
-    // An unreadable event payload only loses the PR head sha default; GITHUB_SHA still applies.
-    return {};
-  }
-}
-
 /** The `max-new-issues` input: a non-negative integer, or null when not given. */
 function maxNewIssuesInput(get: GetInput): number | null {
   const maxText = optional(get, 'max-new-issues');
@@ -142,6 +134,9 @@ function branchAndRef(
 ): { branch: string | null; ref: string | null } {
   // GITHUB_HEAD_REF is set only on pull_request events; elsewhere only a branch push names a branch
   // (a tag push's GITHUB_REF_NAME is the tag).
+  // A merge queue's commit is on its own branch (gh-readonly-queue/…), which the event names.
+  const queued = env.GITHUB_EVENT_NAME === 'merge_group' ? event.merge_group?.head_ref : undefined;
+  if (queued) return { branch: queued.replace(/^refs\/heads\//, ''), ref: queued };
   const pushedBranch = env.GITHUB_REF?.startsWith('refs/heads/')
     ? env.GITHUB_REF.slice('refs/heads/'.length)
     : null;
@@ -149,6 +144,20 @@ function branchAndRef(
   const branch = headBranch || event.pull_request?.head?.ref || pushedBranch || null;
   const ref = headBranch ? `refs/heads/${headBranch}` : env.GITHUB_REF || null;
   return { branch, ref };
+}
+
+function wholeNumber(text: string | undefined): number | null {
+  return text && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/** The pull request of the run, how its comment is written without the App, a merge group's base. */
+function eventInputs(get: GetInput, env: NodeJS.ProcessEnv, event: GitHubEvent) {
+  return {
+    baselineSha: mergeGroupOf(env, event)?.baseSha?.toLowerCase() ?? null,
+    pullRequest: pullRequestOf(env, event),
+    comment: boolean(get, 'comment', null),
+    githubToken: optional(get, 'github-token'),
+  };
 }
 
 function gateInput(get: (name: string) => string, results: string | null, scan: unknown): boolean {
@@ -198,9 +207,11 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   // GITHUB_SHA and GITHUB_REF name the default branch; the commit being judged is the triggering run's head.
   // Taking GITHUB_SHA there would file the PR's results as a scan of the default branch: its baseline.
   const triggeringRun = env.GITHUB_EVENT_NAME === 'workflow_run' ? event.workflow_run : undefined;
-  // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged.
+  // On pull_request events GITHUB_SHA is the merge commit; the PR head is the commit being judged (on a
+  // merge queue, the merge group's head).
   const sha =
     optional(get, 'sha') ??
+    mergeGroupOf(env, event)?.headSha ??
     event.pull_request?.head?.sha ??
     triggeringRun?.head_sha ??
     env.GITHUB_SHA ??
@@ -222,10 +233,8 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     throw new InputError('repository', `must be "owner/name", got "${repository}"`);
   }
 
-  const attemptText = env.GITHUB_RUN_ATTEMPT;
-  const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
-  const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
-  const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
+  const runAttempt = wholeNumber(env.GITHUB_RUN_ATTEMPT);
+  const retryDelayMs = wholeNumber(env.A11Y_GATE_RETRY_DELAY_MS);
 
   const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
@@ -251,6 +260,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
     handOff: keyless ? handOffOf(event, results, scan) : null,
+    ...eventInputs(get, env, event),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type UploadNote,
 } from './job-summary.js';
 import { ResultsFormatError } from './result-formats.js';
+import { commentOnPullRequest } from './pr-comment.js';
 import { collectScan, ScanProblemError, type ScanStep } from './scan-step.js';
 import { submitScan } from './scan-submit.js';
 import { handOffScan } from './hand-off.js';
@@ -48,6 +49,11 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
   if (inputs.maxNewIssues !== null) body.max_total = inputs.maxNewIssues;
   if (inputs.repository) body.repository = inputs.repository;
   if (inputs.ref) body.ref = inputs.ref;
+  if (inputs.pullRequest) body.pull_request = inputs.pullRequest;
+  if (inputs.baselineSha) {
+    body.baseline_sha = inputs.baselineSha;
+    body.baseline_fallback = 'base_branch';
+  }
   return body;
 }
 
@@ -186,6 +192,7 @@ export async function run(): Promise<void> {
     }
     const annotations = annotateNewIssues(event.new_issues ?? []);
     await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload, annotations));
+    await commentOnPullRequest(inputs, event, detailsUrl);
 
     if (event.passed) {
       core.info(

@@ -18,6 +18,10 @@ export interface PublishableDeploy {
    * never repeated when `deploy.completed` arrives twice.
    */
   checkRun?: CheckRunUpdate | null;
+  /** The trigger's pull request number, when it named one. */
+  pullRequest?: number | null;
+  /** The site's `pr_comment` setting (absent: true). */
+  prComment?: boolean;
 }
 
 /** What the publisher needs from the API: read a deploy event and record its check run's state. */
@@ -43,6 +47,15 @@ export interface CheckRunPublisherOptions {
    * GitHub not answering must not leave the deploy event `pending` for ever nor hold up a shutdown.
    */
   timeoutMs?: number;
+  /**
+   * Writes the pull request comment after the check run (app/pr-comment.ts); its failure is logged and
+   * leaves the check run's state alone.
+   */
+  comment?: (
+    installationId: number,
+    target: { owner: string; repo: string },
+    deploy: PublishableDeploy,
+  ) => Promise<void>;
 }
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 15_000;
@@ -192,7 +205,13 @@ async function publishDeploy(p: Publication, deployId: string): Promise<CheckRun
   const t: Target = { owner: match[1], repo: match[2], where: `${match[1]}/${match[2]}` };
   const installation = await allowedInstallation(p, deployId, deploy.org, t);
   if (typeof installation !== 'number') return p.record(deployId, installation);
-  return p.record(deployId, await postCheckRun(p, deployId, deploy, installation, t));
+  const state = await p.record(deployId, await postCheckRun(p, deployId, deploy, installation, t));
+  if (p.options.comment && deploy.prComment !== false) {
+    await p.options.comment(installation, { owner: t.owner, repo: t.repo }, deploy).catch((err: unknown) => {
+      p.log.warn({ err: describe(err), deployId, repository: t.where }, 'pull request comment not written');
+    });
+  }
+  return state;
 }
 
 export function createCheckRunPublisher(options: CheckRunPublisherOptions): CheckRunPublisher {

@@ -8,6 +8,8 @@ import { type CheckRunUpdate } from '../api/domain/github/check-run.js';
 type StoredDeploy = {
   org: string;
   repository: string | null;
+  pullRequest?: number | null;
+  prComment?: boolean;
   event: PublishableDeploy['result'] & {
     repository?: string | null;
     check_run?: {
@@ -36,6 +38,8 @@ export function deployAccess<Ctx>(ctx: Ctx, store: DeployStore<Ctx>): DeployAcce
         org: found.org,
         repository: found.repository ?? found.event.repository ?? null,
         result: found.event,
+        pullRequest: found.pullRequest ?? null,
+        prComment: found.prComment ?? true,
         checkRun: cr
           ? {
               status: cr.status,

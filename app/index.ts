@@ -1,6 +1,7 @@
 import type { Probot } from 'probot';
 import { CHECK_NAME_PREFIX } from './check-run-payload.js';
 import { handleCompletedRun, type ForkFlow } from './fork-runs.js';
+import { answerMergeGroup, type MergeGroupSites } from './merge-group.js';
 
 /**
  * Re-runs the gate of an earlier deploy event with that event's own request (same sha, same thresholds).
@@ -13,6 +14,10 @@ export interface AppOptions {
   rerun: RerunGate;
   /** Gates pull requests from forks from their workflow run's artifact (app/fork-runs.ts). */
   forks?: ForkFlow;
+  /** The sites bound to a repository and whether their workflow scans merge groups. */
+  mergeGroupSites?: MergeGroupSites;
+  /** Deadline of each GitHub request the handlers make. */
+  timeoutMs?: number;
 }
 
 /**
@@ -32,6 +37,23 @@ export function createAppFunction(options: AppOptions) {
     // A pull request's workflow run without an API key (a fork's) left its scan as an artifact.
     const forks = options.forks;
     if (forks) app.on('workflow_run.completed', (context) => handleCompletedRun(context, forks));
+    // A merge queue waits for the required checks on its merge-group commit: never leave ours missing.
+    app.on('merge_group.checks_requested', async (context) => {
+      const { merge_group: group, installation } = context.payload;
+      if (!options.mergeGroupSites || !installation) return;
+      const answered = await answerMergeGroup(
+        context.octokit,
+        {
+          ...context.repo(),
+          installationId: installation.id,
+          headSha: group.head_sha,
+          baseRef: group.base_ref,
+        },
+        options.mergeGroupSites,
+        options.timeoutMs ?? 15_000,
+      );
+      context.log.info({ headSha: group.head_sha, sites: answered }, 'merge group answered');
+    });
 
     // "Re-run" on one of our check runs: its external_id is the deploy event it showed.
     app.on('check_run.rerequested', async (context) => {

@@ -8,6 +8,8 @@ import {
   findDeploy,
   gateForkScan,
   githubAppConfigured,
+  mergeGroupSites,
+  withPullRequestComment,
   orgOfInstallation,
   rerunDeploy,
   setDeployCheckRun,
@@ -20,6 +22,7 @@ import { startCheckRunRecovery, type CheckRunRecovery } from '../app/check-run-r
 import { deployAccess } from '../app/deploy-access.js';
 import { createAppFunction } from '../app/index.js';
 import { githubInstallations } from '../app/installations.js';
+import { gateCommentHook } from '../app/pr-comment-hook.js';
 import { quietBadSignatures, withWebhookSource } from './webhook-log.js';
 
 export const WEBHOOKS_PATH = '/api/github/webhooks';
@@ -134,7 +137,56 @@ function appFunction(ctx: ApiService['ctx'], config: Config) {
       bodyLimitBytes: config.limits.bodyBytes,
       timeoutMs: config.github.timeoutMs,
     },
+    mergeGroupSites: async (installationId, repository) => {
+      const org = await orgOfInstallation(ctx, installationId);
+      return org ? mergeGroupSites(ctx, org, repository) : [];
+    },
+    timeoutMs: config.github.timeoutMs,
   });
+}
+
+/**
+ * The GitHub App beside the API: the publisher of check runs and pull request comments, which follows
+ * the service's `deploy.completed` notices, and Probot's webhook middleware.
+ */
+async function attachApp(
+  probot: Probot,
+  service: ApiService,
+  config: Config,
+  logger: Logger,
+  url: () => string,
+): Promise<{ publisher: CheckRunPublisher; webhooks: WebhookMiddleware }> {
+  const publisher = createCheckRunPublisher({
+    probot,
+    deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
+    logger,
+    baseUrl: () => config.publicUrl ?? url(),
+    installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
+    timeoutMs: config.github.timeoutMs,
+    comment: gateCommentHook({
+      probot,
+      logger,
+      timeoutMs: config.github.timeoutMs,
+      baseUrl: () => config.publicUrl ?? url(),
+      // Longer than a comment's few GitHub requests; waiting up to the same again for another writer.
+      lease: (key, write) =>
+        withPullRequestComment(
+          service.ctx,
+          key,
+          { leaseMs: 4 * config.github.timeoutMs, waitMs: 5 * config.github.timeoutMs },
+          write,
+        ),
+    }),
+  });
+  // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
+  // only when someone listens, so no trigger may slip in between.
+  publisher.listen(service.ctx.notices);
+  const ctx = service.ctx;
+  const webhooks = await createNodeMiddleware(appFunction(ctx, config), {
+    probot,
+    webhooksPath: WEBHOOKS_PATH,
+  });
+  return { publisher, webhooks };
 }
 
 /**
@@ -150,19 +202,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   let publisher: CheckRunPublisher | undefined;
   let webhooks: WebhookMiddleware | undefined;
   if (probot) {
-    publisher = createCheckRunPublisher({
-      probot,
-      deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
-      logger,
-      baseUrl: () => config.publicUrl ?? url,
-      installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
-      timeoutMs: config.github.timeoutMs,
-    });
-    // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
-    // only when someone listens, so no trigger may slip in between.
-    publisher.listen(service.ctx.notices);
-    const ctx = service.ctx;
-    webhooks = await createNodeMiddleware(appFunction(ctx, config), { probot, webhooksPath: WEBHOOKS_PATH });
+    ({ publisher, webhooks } = await attachApp(probot, service, config, logger, () => url));
   } else {
     logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
   }

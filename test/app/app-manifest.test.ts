@@ -32,14 +32,19 @@ describe('app.yml (the GitHub App manifest)', () => {
       actions: 'read',
       checks: 'write',
       metadata: 'read',
-      pull_requests: 'read',
+      pull_requests: 'write',
     });
   });
 
-  test('subscribes to check_run, check_suite and workflow_run; installation is not listed because GitHub refuses it', () => {
+  test('subscribes to check_run, check_suite, merge_group and workflow_run; installation is not listed because GitHub refuses it', () => {
     // GitHub delivers `installation` to every App and rejects a manifest that names it
     // ("Default events unsupported: installation"), so the App receives it without subscribing.
-    expect([...manifest.default_events].sort()).toEqual(['check_run', 'check_suite', 'workflow_run']);
+    expect([...manifest.default_events].sort()).toEqual([
+      'check_run',
+      'check_suite',
+      'merge_group',
+      'workflow_run',
+    ]);
   });
 
   test('the webhook goes to the path the server mounts Probot on', () => {

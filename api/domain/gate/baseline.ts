@@ -27,7 +27,7 @@ export interface BaselineChoice {
 /**
  * Why the gate compares with the scan it does. Which scan that is, the store decides in one query
  * (`findGateScans`): the latest scan of `baseline_sha` when the request names one (none if that commit has
- * no scan: never a silent substitute); else the latest scan on the site's base branch created before the
+ * no scan, never a silent substitute: only a request with `baseline_fallback: base_branch` falls back); else the latest scan on the site's base branch created before the
  * head scan with another sha; else none, and every issue is new. This names the strategy and says why.
  */
 export function describeBaseline(input: {
@@ -65,6 +65,16 @@ function strategyOf(input: {
   scan: ScanRef | null;
 }): BaselineChoice {
   const { scan, baseBranch } = input;
+  if (input.baselineSha && scan && scan.sha?.toLowerCase() !== input.baselineSha.toLowerCase()) {
+    // The request asked to fall back to the base branch when its baseline_sha has no scan.
+    return {
+      scan,
+      strategy: 'base_branch',
+      reason:
+        `The request named baseline_sha ${input.baselineSha.toLowerCase().slice(0, 12)}, which has no scan, ` +
+        `so the latest scan on the base branch "${baseBranch}" before this commit's scan, as it asked.`,
+    };
+  }
   if (input.baselineSha) {
     const want = input.baselineSha.toLowerCase().slice(0, 12);
     return {

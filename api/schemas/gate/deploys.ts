@@ -24,9 +24,30 @@ export const DeployTriggerBody = GateSettings.extend({
       'Compare with the latest scan of this commit instead of the base branch. If that commit has no scan, ' +
       'there is no baseline and every issue is new.',
   }),
+  baseline_fallback: z
+    .enum(['none', 'base_branch'])
+    .optional()
+    .openapi({
+      description:
+        'When `baseline_sha` has no scan: `none` (the default) compares with nothing, so every issue is new; ' +
+        "`base_branch` compares with the latest scan on the site's base branch instead (a merge queue's base " +
+        'commit is often not scanned).',
+    }),
   repository: Repository.optional().openapi({
     description: "Where the GitHub App posts the check run; default: the site's `repository` setting.",
   }),
+  pull_request: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .openapi({
+      description:
+        'The pull request this commit belongs to: the GitHub App writes its comment there. Without it the App ' +
+        'asks GitHub for an open pull request of the commit.',
+      example: 42,
+    }),
   ref: z.string().min(1).max(255).refine(isNulFree, NUL_MESSAGE).optional().openapi({
     description: 'The git ref being deployed (recorded with the event).',
     example: 'refs/pull/42/merge',

@@ -60,6 +60,14 @@ export const Site = z
     base_branch: z.string(),
     gate: GateSettings.nullable().openapi({ description: "The site's default gate thresholds." }),
     retention: Retention,
+    pr_comment: z.boolean().openapi({
+      description: 'Whether the GitHub App writes one comment per pull request with this site’s results.',
+    }),
+    merge_group_scans: z.boolean().openapi({
+      description:
+        'Whether the workflow scans merge-group commits and gates them; when false the GitHub App answers a ' +
+        'merge queue’s `checks_requested` with a neutral check run saying so.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -86,6 +94,12 @@ export const PatchSiteBody = z
     gate: GateSettings.nullable().optional().openapi({
       description:
         'Default thresholds of the deploy gate; replaces the stored ones as a whole (null removes them).',
+    }),
+    pr_comment: z.boolean().optional().openapi({
+      description: 'Write the pull request comment (default true).',
+    }),
+    merge_group_scans: z.boolean().optional().openapi({
+      description: 'The workflow gates merge-group commits (default false).',
     }),
     retention: Retention.partial()
       .strict()

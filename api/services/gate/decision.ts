@@ -138,6 +138,7 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     siteId: input.siteId,
     sha: input.sha,
     baselineSha: input.baseline_sha,
+    fallbackToBaseBranch: input.baseline_fallback === 'base_branch',
     baseBranch: site.baseBranch,
   });
   if (!found.head) return { headScan: null, baseline: null };

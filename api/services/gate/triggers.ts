@@ -156,13 +156,30 @@ export async function getDeploy(ctx: ApiContext, org: string, id: string): Promi
   return present(record);
 }
 
+/** A deploy event as the GitHub App publishes it: where, and whether and on which pull request to comment. */
+export interface PublishedDeploy {
+  org: string;
+  repository: string | null;
+  event: DeployEvent;
+  /** The trigger's `pull_request`, when it named one. */
+  pullRequest: number | null;
+  /** The site's `pr_comment` setting (true when the site is gone: the default). */
+  prComment: boolean;
+}
+
 /** Internal (no org): for the check-run publisher. */
-export async function findDeploy(
-  ctx: ApiContext,
-  id: string,
-): Promise<{ org: string; repository: string | null; event: DeployEvent } | undefined> {
+export async function findDeploy(ctx: ApiContext, id: string): Promise<PublishedDeploy | undefined> {
   const record = await findDeployAnyOrg(ctx.db, id);
-  return record ? { org: record.org, repository: record.repository, event: present(record) } : undefined;
+  if (!record) return undefined;
+  const site = await getSite(ctx.db, record.org, record.siteId);
+  const pr = record.request.pull_request;
+  return {
+    org: record.org,
+    repository: record.repository,
+    event: present(record),
+    pullRequest: typeof pr === 'number' && Number.isInteger(pr) && pr > 0 ? pr : null,
+    prComment: site?.prComment ?? true,
+  };
 }
 
 /**

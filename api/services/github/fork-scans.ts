@@ -120,6 +120,8 @@ export async function gateForkScan(
       sha: run.headSha.toLowerCase(),
       repository: run.repository,
       ref: `refs/pull/${run.pullRequest}/head`,
+      // The App comments on the pull request GitHub listed for the head sha, never one the artifact names.
+      pull_request: run.pullRequest,
     });
     ctx.logger.info(
       { org, site_id: site.siteId, scan_id: scanId, deploy_id: event.id, repository: run.repository },

@@ -14,8 +14,16 @@ import {
 
 /** The API's site settings body as the store's patch (absent stays absent, null stays null). */
 export function siteSettingsPatch(body: z.output<typeof PatchSiteBody>): SiteSettingsPatch {
-  const { base_branch: baseBranch, retention, ...rest } = body;
+  const {
+    base_branch: baseBranch,
+    retention,
+    pr_comment: prComment,
+    merge_group_scans: mergeGroupScans,
+    ...rest
+  } = body;
   const patch: SiteSettingsPatch = baseBranch === undefined ? rest : { ...rest, baseBranch };
+  if (prComment !== undefined) patch.prComment = prComment;
+  if (mergeGroupScans !== undefined) patch.mergeGroupScans = mergeGroupScans;
   if (retention) {
     patch.retention = {
       baseBranchDays: retention.base_branch_days,

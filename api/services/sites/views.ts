@@ -14,6 +14,8 @@ export function presentSite(s: SiteRecord) {
       other_branch_days: s.retention.otherBranchDays,
       deploy_days: s.retention.deployDays,
     },
+    pr_comment: s.prComment,
+    merge_group_scans: s.mergeGroupScans,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };

@@ -66,13 +66,21 @@ const newestFirst = [
  */
 export async function findGateScans(
   db: Knex,
-  q: { org: string; siteId: string; sha: string; baselineSha?: string; baseBranch: string },
+  q: {
+    org: string;
+    siteId: string;
+    sha: string;
+    baselineSha?: string;
+    /** A `baseline_sha` without a scan falls back to the base branch (else: no baseline). */
+    fallbackToBaseBranch?: boolean;
+    baseBranch: string;
+  },
 ): Promise<{ head: ScanRef | undefined; baseline: ScanRef | undefined }> {
   const [head, named] = await Promise.all([
     latestScanForSha(db, q.org, q.siteId, q.sha),
     q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
   ]);
-  if (!head || q.baselineSha) return { head, baseline: named };
+  if (!head || (q.baselineSha && (named || !q.fallbackToBaseBranch))) return { head, baseline: named };
   const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
   return { head, baseline: await latestOnBranchBefore(db, scope, head.createdAt, head.sha) };
 }

@@ -18,6 +18,7 @@ export async function deleteSiteRecords(
   const waivers = await trx('waivers').where(where).delete();
   // An assessment's results and their history go with it (the foreign keys cascade).
   await trx('assessments').where(where).delete();
+  await trx('github_pr_comments').where(where).delete();
   await trx('sites').where(where).delete();
   return { scans, deploys, reports, waivers };
 }

@@ -11,6 +11,10 @@ export interface SiteRecord {
   baseBranch: string;
   gate: GateSettings | null;
   retention: RetentionSettings;
+  /** Whether the GitHub App writes the pull request comment of this site's results (migration 0018). */
+  prComment: boolean;
+  /** Whether the site's workflow gates merge-group commits itself (else the App answers them neutral). */
+  mergeGroupScans: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +37,8 @@ interface Row {
   retention_base_branch_days: number;
   retention_other_branch_days: number;
   retention_deploy_days: number;
+  pr_comment: boolean | number;
+  merge_group_scans: boolean | number;
   created_at: string;
   updated_at: string;
 }
@@ -50,6 +56,8 @@ function fromRow(r: Row): SiteRecord {
       otherBranchDays: Number(r.retention_other_branch_days),
       deployDays: Number(r.retention_deploy_days),
     },
+    prComment: Boolean(r.pr_comment),
+    mergeGroupScans: Boolean(r.merge_group_scans),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -88,6 +96,16 @@ export async function listSites(
   return (await q).map(fromRow);
 }
 
+/** The org's sites bound to a repository (GitHub's names are case-insensitive). */
+export async function sitesOfRepository(db: Knex, org: string, repository: string): Promise<SiteRecord[]> {
+  const rows = await db<Row>('sites')
+    .where({ org })
+    .whereRaw('lower(repository) = ?', [repository.toLowerCase()])
+    .orderBy('site_id', 'asc')
+    .limit(100);
+  return rows.map(fromRow);
+}
+
 export interface SiteSettingsPatch {
   name?: string | null;
   url?: string | null;
@@ -98,6 +116,8 @@ export interface SiteSettingsPatch {
   gate?: GateSettings | null;
   /** Periods to change; absent ones stay. */
   retention?: Partial<RetentionSettings>;
+  prComment?: boolean;
+  mergeGroupScans?: boolean;
 }
 
 /**
@@ -121,6 +141,8 @@ export async function patchSite(
     if (patch.repository !== undefined) update.repository = patch.repository;
     if (patch.baseBranch !== undefined) update.base_branch = patch.baseBranch ?? 'main';
     if (patch.gate !== undefined) update.gate = patch.gate === null ? null : JSON.stringify(patch.gate);
+    if (patch.prComment !== undefined) update.pr_comment = patch.prComment;
+    if (patch.mergeGroupScans !== undefined) update.merge_group_scans = patch.mergeGroupScans;
     const r = patch.retention ?? {};
     if (r.baseBranchDays !== undefined) update.retention_base_branch_days = r.baseBranchDays;
     if (r.otherBranchDays !== undefined) update.retention_other_branch_days = r.otherBranchDays;

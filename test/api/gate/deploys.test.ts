@@ -283,6 +283,19 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(none.counts).toMatchObject({ new: 3, existing: 0 });
   });
 
+  test('baseline_fallback base_branch: a baseline_sha without a scan falls back to the base branch (a merge queue)', async () => {
+    const main = (await trigger({ sha: HEAD_SHA })).body.baseline!;
+    const e = (await trigger({ sha: HEAD_SHA, baseline_sha: UNKNOWN_SHA, baseline_fallback: 'base_branch' }))
+      .body;
+    expect(e.baseline).toMatchObject({ scan_id: main.scan_id, strategy: 'base_branch' });
+    expect(e.baseline!.reason).toContain(`baseline_sha ${UNKNOWN_SHA.slice(0, 12)}, which has no scan`);
+    expect(e.counts).toMatchObject({ new: 1, existing: 2 });
+    // A baseline_sha that has a scan is still the one compared with.
+    const named = (await trigger({ sha: HEAD_SHA, baseline_sha: SAME_SHA, baseline_fallback: 'base_branch' }))
+      .body;
+    expect(named.baseline).toMatchObject({ sha: SAME_SHA, strategy: 'baseline_sha' });
+  });
+
   test('with no earlier scan on the base branch every issue of another branch is new; new_only false counts all', async () => {
     // Off the base branch (its own first scan records the baseline instead: baseline-recorded.test.ts).
     await scan(HEAD_SHA, 'feature/x', [contrast], 'first-site');

@@ -24,6 +24,8 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       base_branch: 'main',
       gate: null,
       retention: { base_branch_days: 400, other_branch_days: 30, deploy_days: 400 },
+      pr_comment: true,
+      merge_group_scans: false,
       created_at: expect.any(String) as unknown,
       updated_at: res.body.created_at,
     });
@@ -53,9 +55,11 @@ describe.each(dbKinds)('sites (%s)', (db) => {
 
     const again = await h.request<Site>('PATCH', '/api/v1/sites/patched', {
       key: h.key,
-      body: { name: null, base_branch: null },
+      body: { name: null, base_branch: null, pr_comment: false, merge_group_scans: true },
     });
     expect(again.body).toMatchObject({
+      pr_comment: false,
+      merge_group_scans: true,
       name: null,
       url: 'https://shop.example.com',
       repository: 'acme/shop-web',
@@ -72,6 +76,8 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       baseBranch: 'main',
       gate: { fail_on_serious: true, max_total: 10, max_minor: null },
       retention: { baseBranchDays: 400, otherBranchDays: 30, deployDays: 400 },
+      prComment: false,
+      mergeGroupScans: true,
       createdAt: expect.any(String) as unknown,
       updatedAt: expect.any(String) as unknown,
     });

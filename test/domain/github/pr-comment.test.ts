@@ -1,0 +1,153 @@
+import { marked } from 'marked';
+import {
+  commentMarker,
+  GITHUB_COMMENT_LIMIT,
+  renderPullRequestComment,
+} from '../../../api/domain/github/pr-comment.js';
+import type { GateIssue, GateResult } from '../../../api/domain/gate/deploy-event.js';
+import { byImpact, gateIssue, gateResultOf } from '../../helpers/gate-result.js';
+
+const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
+const DEPLOY_URL = 'https://gate.example/deploys/dep_1';
+
+function failed(issues: GateIssue[], extra: Partial<GateResult> = {}): GateResult {
+  return gateResultOf(
+    {
+      id: 'dep_1',
+      siteId: 'shop-web',
+      sha: SHA,
+      repository: 'acme/shop',
+      passed: false,
+      reasons: [{ code: 'critical_issues', message: 'new critical issues: 1 > 0' }],
+      scan_id: 'scn_head',
+      baseline: { scan_id: 'scn_base', sha: null, strategy: 'base_branch', reason: '' },
+      counts: {
+        new: issues.length,
+        existing: 7,
+        fixed: 2,
+        waived: 1,
+        by_impact: byImpact({ critical: issues.length }),
+      },
+      thresholds: [],
+      new_issues: issues,
+    },
+    extra,
+  );
+}
+
+const located = gateIssue({
+  rule: 'image-alt',
+  impact: 'critical',
+  selector: 'img.hero',
+  message: 'Fix any of the following:\n  Element does not have an alt attribute',
+  help_url: 'https://dequeuniversity.com/rules/axe/4.10/image-alt',
+  page_url: 'https://shop.example/checkout',
+  source: { path: 'src/components/Hero.vue', line: 12, column: 5, method: 'attribute' },
+});
+
+/** The comment as GitHub-flavoured markdown renders it, parsed as a document. */
+function html(markdown: string): string {
+  return marked.parse(markdown, { gfm: true, async: false });
+}
+
+describe('pull request comment', () => {
+  test('starts with the hidden marker of its site, which renders to nothing visible', () => {
+    const body = renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL });
+    expect(body.startsWith(commentMarker('shop-web') + '\n')).toBe(true);
+    expect(commentMarker('shop-web')).toBe('<!-- a11y-gate:shop-web -->');
+    expect(html(body)).toContain('<!-- a11y-gate:shop-web -->');
+  });
+
+  test('verdict, the four counts and each new issue with rule, impact, page and its line at the commit', () => {
+    const body = renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL });
+    const out = html(body);
+    expect(out).toContain('❌ Accessibility gate failed');
+    // The counts table: new, fixed, existing, waived in that order.
+    expect(out).toMatch(
+      /<th[^>]*>New<\/th>\s*<th[^>]*>Fixed<\/th>\s*<th[^>]*>Existing<\/th>\s*<th[^>]*>Waived<\/th>/,
+    );
+    expect(out).toMatch(/<td[^>]*>1<\/td>\s*<td[^>]*>2<\/td>\s*<td[^>]*>7<\/td>\s*<td[^>]*>1<\/td>/);
+    expect(out).toContain(
+      `<a href="https://github.com/acme/shop/blob/${SHA}/src/components/Hero.vue#L12"><code>src/components/Hero.vue:12</code></a>`,
+    );
+    expect(out).toContain(
+      '<a href="https://dequeuniversity.com/rules/axe/4.10/image-alt"><code>image-alt</code></a>',
+    );
+    expect(out).toContain('Element does not have an alt attribute');
+    expect(out).toContain('critical');
+    expect(out).toContain('<code>https://shop.example/checkout</code>');
+    expect(out).toContain(`<a href="${DEPLOY_URL}">deploy event</a>`);
+  });
+
+  test('a thumbnail per issue when given, as an image with alt text; none without', () => {
+    const plain = gateIssue({ rule: 'label', impact: 'serious', selector: '#email' });
+    const body = renderPullRequestComment({
+      result: failed([located, plain]),
+      deployUrl: DEPLOY_URL,
+      thumbnailOf: (i) => (i === located ? 'https://gate.example/images/img_1?exp=1&sig=ab' : undefined),
+    });
+    const out = html(body);
+    expect(out).toContain(
+      '<img src="https://gate.example/images/img_1?exp=1&amp;sig=ab" alt="Element of image-alt: img.hero">',
+    );
+    expect(out.match(/<img /g)).toHaveLength(1);
+    const without = html(renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL }));
+    expect(without).not.toContain('<img');
+  });
+
+  test('a passing later result with nothing new says so', () => {
+    const result = failed([], {
+      passed: true,
+      reasons: [],
+      counts: { new: 0, existing: 7, fixed: 3, waived: 0, by_impact: byImpact({}) },
+    });
+    const out = html(renderPullRequestComment({ result, deployUrl: DEPLOY_URL }));
+    expect(out).toContain('✅ Accessibility gate passed');
+    expect(out).toContain('Nothing new: this commit adds no accessibility issues.');
+    expect(out).not.toContain('New issues');
+  });
+
+  test('over GitHub’s limit: cut at a whole issue, ending "and K more" with a link', () => {
+    const issues = Array.from({ length: 900 }, (_, i) =>
+      gateIssue({
+        rule: 'color-contrast',
+        impact: 'serious',
+        selector: `.price-${i}`,
+        message: 'Fix any of the following:\n  ' + 'Element has insufficient color contrast '.repeat(5),
+        page_url: `https://shop.example/products/${i}`,
+        source: { path: 'src/components/Price.vue', line: i + 1, column: null, method: null },
+      }),
+    );
+    const body = renderPullRequestComment({ result: failed(issues), deployUrl: DEPLOY_URL });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    const rows = body.split('\n').filter((l) => /^\d+\. /.test(l));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(900);
+    const out = html(body);
+    expect(out).toContain(`…and ${900 - rows.length} more: <a href="${DEPLOY_URL}">see them all</a>`);
+    // The last issue shown is whole: its source link and its message are there.
+    expect(rows.at(-1)).toContain(`#L${rows.length})`);
+    expect(body).toMatch(/Element has insufficient color contrast *\n+_…and/);
+  });
+
+  test('text from the scan cannot break the list or inject markup', () => {
+    const hostile = gateIssue({
+      rule: 'x|y`z',
+      impact: 'minor',
+      selector: 'a',
+      message:
+        'Fix any of the following:\n  <img src=x onerror=alert(1)> **bold** [link](https://evil.example) | broken\n2. second',
+      page_url: 'https://shop.example/a|b',
+      help_url: 'javascript:alert(1)',
+    });
+    const out = html(renderPullRequestComment({ result: failed([hostile]) }));
+    expect(out).not.toContain('<img');
+    expect(out).not.toContain('<strong>bold');
+    // A link hiding its address is not formed (a bare address stays visible, as GitHub autolinks it).
+    expect(out).not.toContain('>link</a>');
+    expect(out).not.toContain('javascript:');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt; **bold** [link](');
+    // One list item: the issue.
+    expect(out.match(/<li>/g)).toHaveLength(1);
+  });
+});
