@@ -7,6 +7,7 @@ import {
   createApiService,
   findDeploy,
   gateForkScan,
+  issueScreenshots,
   githubAppConfigured,
   orgOfInstallation,
   rerunDeploy,
@@ -152,7 +153,7 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
   if (probot) {
     publisher = createCheckRunPublisher({
       probot,
-      deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
+      deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun, issueScreenshots }),
       logger,
       baseUrl: () => config.publicUrl ?? url,
       installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
