@@ -14,6 +14,8 @@ import { chromium as chromiumPart, describeWith } from '../../helpers/requiremen
 import type { Problem, ScanDetail, StoredScreenshots } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { elementPng } from '../../helpers/element-png.js';
+import { agedScan } from '../../helpers/aged-scans.js';
+import { RetentionSweep } from '../../../api/services/retention.js';
 
 // The scanner's pictures of a loopback page, sent with the real client to a real server, read back through
 // the API and through signed links; hostile uploads refused without a trace.
@@ -210,6 +212,33 @@ describeWith(chromiumPart, 'element screenshots through the service', () => {
       expect(other.status).toBe(404);
       expect((await issueScreenshots(ctx, 'globex', scanId, [shot.id])).size).toBe(0);
     }, 30_000);
+
+    test('the retention sweep removes an old scan with its pictures', async () => {
+      const old = await agedScan(h, key, {
+        siteId: 'old-site',
+        branch: 'feature',
+        c: '7',
+        ageDays: 400,
+        pages: [
+          {
+            url: 'https://old.example/',
+            issues: [{ rule: 'image-alt', impact: 'critical', selector: '#x' }],
+          },
+        ],
+      });
+      const png = elementPng([9, 9, 9], 8, 8).toString('base64');
+      const stored = await post(key, old, [
+        { page_url: 'https://old.example/', rule: 'image-alt', selector: '#x', png },
+      ]);
+      expect(stored.status).toBe(201);
+      const count = async () =>
+        Number((await h.db('scan_screenshots').where({ scan_id: old }).count({ n: '*' }))[0].n);
+      expect(await count()).toBe(1);
+      const sweep = new RetentionSweep(h.server.service.ctx);
+      for (let i = 0; i < 20 && (await count()) > 0; i++) await sweep.run();
+      expect(await count()).toBe(0);
+      expect(await h.db('scans').where({ id: old }).first()).toBeUndefined();
+    });
 
     test('deleting the scan removes its pictures, and their links stop working', async () => {
       const link =
