@@ -17,6 +17,8 @@ import { commentOnPullRequest } from './pr-comment.js';
 import { collectScan, ScanProblemError, type ScanStep } from './scan-step.js';
 import { submitScan } from './scan-submit.js';
 import { handOffScan } from './hand-off.js';
+import { screenshotsToSend } from '../scanner/scan-body.js';
+import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import { BrowserError } from '../scanner/browser.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { LoginError } from '../scanner/session.js';
@@ -77,6 +79,12 @@ async function submitStep(inputs: ActionInputs, client: ApiClient): Promise<Uplo
       (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''),
   );
   for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
+  const shots = scanned ? screenshotsToSend(scanned.run) : [];
+  if (shots.length > 0) {
+    const key = (request: string, body: unknown) => idempotencyKey(inputs, request, body, res.body.id);
+    const sent = await sendScreenshots(client, res.body.id, shots, key, (line) => core.info(line));
+    core.info(screenshotsLine(res.body.id, sent));
+  }
   return {
     scan: res.body,
     files: loaded?.files.length ?? 0,

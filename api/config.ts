@@ -59,6 +59,9 @@ const envSchema = z.object({
   WEBHOOK_WORKER: bool.default(true),
   WEBHOOK_POLL_MS: positiveInt.default(1000),
 
+  SCREENSHOT_URL_KEY: z.string().min(32).optional(),
+  SCREENSHOT_URL_TTL_HOURS: z.coerce.number().positive().max(8760).default(720),
+
   APP_ID: z.string().regex(/^\d+$/, { message: 'must be the numeric GitHub App id' }).optional(),
   PRIVATE_KEY: z.string().optional(),
   PRIVATE_KEY_PATH: z.string().optional(),
@@ -112,6 +115,8 @@ export interface Config {
     worker: boolean;
     pollMs: number;
   };
+  /** Signed links to element screenshots: the key (else derived from the webhook secret key) and their life. */
+  screenshots: { urlKey?: string; urlTtlMs: number };
   github: {
     appId?: string;
     privateKey?: string;
@@ -223,6 +228,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: e.WEBHOOK_SECRET_KEY,
       worker: e.WEBHOOK_WORKER,
       pollMs: e.WEBHOOK_POLL_MS,
+    },
+    screenshots: {
+      urlKey: e.SCREENSHOT_URL_KEY,
+      urlTtlMs: Math.round(e.SCREENSHOT_URL_TTL_HOURS * 3_600_000),
     },
     github: {
       appId: e.APP_ID,

@@ -23,6 +23,7 @@ export { createLogger } from './logger.js';
 export type { ApiContext } from './context.js';
 // For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
 export { findDeploy, rerunDeploy } from './services/gate/triggers.js';
+export { issueScreenshots, type IssueScreenshot } from './services/scans/screenshot-links.js';
 export { claimStalePendingCheckRuns, setDeployCheckRun } from './services/github/check-runs.js';
 export { mergeGroupSites, withPullRequestComment } from './services/github/pr-comments.js';
 export type { CommentLeaseOptions, PullRequestCommentKey } from './services/github/pr-comments.js';

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -12,6 +12,11 @@ import type { ApiContext } from './context.js';
  */
 export class SecretBox {
   constructor(private readonly key: Buffer) {}
+
+  /** A key for another purpose, derived from this one: knowing it reveals nothing of the box's key. */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(purpose).digest();
+  }
 
   seal(plain: string): string {
     const iv = randomBytes(12);

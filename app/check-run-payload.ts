@@ -11,6 +11,21 @@ import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../api/domain
 /** GitHub accepts at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 export const CHECK_NAME_PREFIX = 'a11y-gate / ';
+/** GitHub accepts at most 50 images per request; they go with the create request only. */
+export const IMAGES_PER_REQUEST = 50;
+
+/** A picture shown in the check run: an element screenshot behind its signed link. */
+export interface CheckRunImage {
+  alt: string;
+  image_url: string;
+  caption?: string;
+}
+
+/** An issue's element screenshot as the service links it (api/services/scans/screenshot-links.ts). */
+export interface IssuePicture {
+  alt: string;
+  url: string | undefined;
+}
 
 export interface CheckRunAnnotation {
   path: string;
@@ -35,13 +50,18 @@ export interface CheckRunPayload {
   output: { title: string; summary: string; text: string };
   /** Every annotation; the publisher sends them in batches of ANNOTATIONS_PER_REQUEST. */
   annotations: CheckRunAnnotation[];
+  /** The new issues' element screenshots, at most IMAGES_PER_REQUEST, sent with the create request. */
+  images: CheckRunImage[];
 }
 
 export function checkRunName(siteId: string): string {
   return `${CHECK_NAME_PREFIX}${siteId}`;
 }
 
-export function buildCheckRun(result: GateResult, options: { detailsUrl: string }): CheckRunPayload {
+export function buildCheckRun(
+  result: GateResult,
+  options: { detailsUrl: string; pictures?: ReadonlyMap<string, IssuePicture> },
+): CheckRunPayload {
   return {
     name: checkRunName(result.siteId),
     head_sha: result.sha,
@@ -55,7 +75,27 @@ export function buildCheckRun(result: GateResult, options: { detailsUrl: string 
       text: newIssuesTable(result),
     },
     annotations: annotationsFor(result.new_issues),
+    images: imagesFor(result.new_issues, options.pictures ?? new Map()),
   };
+}
+
+/** The pictures of the new issues that have one with a link, in the issues' order (most severe first). */
+export function imagesFor(issues: GateIssue[], pictures: ReadonlyMap<string, IssuePicture>): CheckRunImage[] {
+  const out: CheckRunImage[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const picture = pictures.get(issue.fingerprint);
+    if (!picture?.url || seen.has(issue.fingerprint)) continue;
+    seen.add(issue.fingerprint);
+    const where = issue.selector ? `${issue.selector} on ${issue.page_url}` : issue.page_url;
+    out.push({
+      alt: truncate(picture.alt, 1_000),
+      image_url: picture.url,
+      caption: truncate(`${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}: ${where}`, 1_000),
+    });
+    if (out.length === IMAGES_PER_REQUEST) break;
+  }
+  return out;
 }
 
 /** Issues that know their source location, as check-run annotations at their line (and column). */

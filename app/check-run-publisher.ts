@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import type { CheckRunUpdate } from '../api/domain/github/check-run.js';
 import { type GateResult } from '../api/domain/gate/deploy-event.js';
-import { annotationBatches, buildCheckRun } from './check-run-payload.js';
+import { annotationBatches, buildCheckRun, type IssuePicture } from './check-run-payload.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
 
 export interface PublishableDeploy {
@@ -22,6 +22,8 @@ export interface PublishableDeploy {
   pullRequest?: number | null;
   /** The site's `pr_comment` setting (absent: true). */
   prComment?: boolean;
+  /** The new issues' element screenshots by fingerprint, with their signed links (none: no pictures). */
+  pictures?: ReadonlyMap<string, IssuePicture>;
 }
 
 /** What the publisher needs from the API: read a deploy event and record its check run's state. */
@@ -147,13 +149,14 @@ async function postCheckRun(
 ): Promise<CheckRunUpdate> {
   const payload = buildCheckRun(deploy.result, {
     detailsUrl: p.options.baseUrl() + consolePaths.deploy(deploy.result.id),
+    pictures: deploy.pictures,
   });
   const [first = [], ...rest] = annotationBatches(payload.annotations);
   const { owner, repo } = t;
   let created: { id: number; html_url: string | null } | undefined;
   try {
     const octokit = await p.options.probot.auth(installationId);
-    const { annotations: _all, output, ...fields } = payload;
+    const { annotations: _all, images, output, ...fields } = payload;
     // The installation token is fetched inside this first call (and may be the part that hangs).
     const res = await withDeadline(p.timeoutMs, (signal) =>
       octokit.rest.checks.create({
@@ -161,7 +164,7 @@ async function postCheckRun(
         repo,
         ...fields,
         completed_at: new Date().toISOString(),
-        output: { ...output, annotations: first },
+        output: { ...output, annotations: first, ...(images.length ? { images } : {}) },
         request: { signal },
       }),
     );

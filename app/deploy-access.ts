@@ -1,4 +1,5 @@
 import type { DeployAccess, PublishableDeploy } from './check-run-publisher.js';
+import type { IssuePicture } from './check-run-payload.js';
 import { type CheckRunUpdate } from '../api/domain/github/check-run.js';
 
 /**
@@ -25,6 +26,13 @@ type StoredDeploy = {
 export interface DeployStore<Ctx> {
   findDeploy(ctx: Ctx, id: string): Promise<StoredDeploy | undefined>;
   setDeployCheckRun(ctx: Ctx, id: string, state: CheckRunUpdate): Promise<void>;
+  /** The element screenshots of a scan's issues by fingerprint (api/services/scans/screenshot-links.ts). */
+  issueScreenshots?(
+    ctx: Ctx,
+    org: string,
+    scanId: string | null,
+    fingerprints: readonly string[],
+  ): Promise<ReadonlyMap<string, IssuePicture>>;
 }
 
 /** Adapts the gate service to what the publisher needs: load a deploy event, record its check run. */
@@ -34,6 +42,10 @@ export function deployAccess<Ctx>(ctx: Ctx, store: DeployStore<Ctx>): DeployAcce
       const found = await store.findDeploy(ctx, deployId);
       if (!found) return undefined;
       const cr = found.event.check_run;
+      const fingerprints = found.event.new_issues.map((i) => i.fingerprint);
+      const pictures = store.issueScreenshots
+        ? await store.issueScreenshots(ctx, found.org, found.event.scan_id, fingerprints)
+        : undefined;
       return {
         org: found.org,
         repository: found.repository ?? found.event.repository ?? null,
@@ -48,6 +60,7 @@ export function deployAccess<Ctx>(ctx: Ctx, store: DeployStore<Ctx>): DeployAcce
               ...(cr.error !== null ? { error: cr.error } : {}),
             }
           : null,
+        ...(pictures ? { pictures } : {}),
       };
     },
     setCheckRun: (deployId, state) => store.setDeployCheckRun(ctx, deployId, state),

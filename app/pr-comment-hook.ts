@@ -27,6 +27,8 @@ export function gateCommentHook(options: GateCommentHookOptions) {
       log,
       timeoutMs: options.timeoutMs,
       deployUrl: options.baseUrl() + consolePaths.deploy(deploy.result.id),
+      // The element pictures' signed links: GitHub's image proxy fetches them without a session.
+      thumbnailOf: (issue) => deploy.pictures?.get(issue.fingerprint)?.url,
     });
   };
 }

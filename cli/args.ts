@@ -42,6 +42,9 @@ Source (findings located in the repository, see docs/cli.md):
   --source-root DIR        the repository's folder; paths are relative to it
   --source-map "PREFIX => DIR"   pages under PREFIX are the files of DIR (repeatable)
   --source-attribute NAME  your build's own path:line[:column] attribute
+Screenshots (of violating elements, sent with the scan):
+  --no-screenshots         take none
+  --screenshots-per-page N --screenshots-per-scan N --screenshot-max-kb N   (default 20, 500, 100)
 Reports:
   --out DIR                each page's raw axe-core result
   --junit FILE             JUnit XML, one test case per page
@@ -79,10 +82,13 @@ const VALUE_FLAGS = new Set([
   'source-root',
   'source-map',
   'source-attribute',
+  'screenshots-per-page',
+  'screenshots-per-scan',
+  'screenshot-max-kb',
 ]);
 const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map']);
 /** On/off options: `--x` (on), `--no-x` or `--x=false` (off); `--x true` is read too, as older usage showed. */
-const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp']);
+const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp', 'screenshots']);
 const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;
 

@@ -3,6 +3,8 @@ import { ApiClient } from '../client/api-client.js';
 import type { ScanCreated, ScanBodyPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
 import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { submitScan } from '../action/scan-submit.js';
+import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
+import { screenshotsToSend } from '../scanner/scan-body.js';
 import type { ScanRun } from '../scanner/scan.js';
 import type { ServiceOptions } from './options.js';
 
@@ -51,6 +53,11 @@ export async function submitAndGate(
   } as ScanRequest;
   const scan = (await submitScan(client, body, (request, b) => keyFor(service, request, b), log)).body;
   log(`Scan ${scan.id} submitted: ${scan.summary.pages} pages, ${scan.summary.issues} issues`);
+  const shots = screenshotsToSend(run);
+  if (shots.length > 0) {
+    const key = (request: string, b: unknown) => keyFor(service, request, { scan: scan.id, b });
+    log(screenshotsLine(scan.id, await sendScreenshots(client, scan.id, shots, key, log)));
+  }
   if (!service.gate) return { scan, gate: null, detailsUrl: null };
 
   const trigger: TriggerRequest = { siteId: service.siteId as string, sha: service.sha as string };

@@ -1,5 +1,6 @@
 import { type CreatedScan } from '../api/schemas/scans/output.js';
 import type { DeployTriggerBody } from '../api/schemas/gate/deploys.js';
+import type { ScreenshotUpload, StoredScreenshots } from '../api/schemas/scans/screenshots.js';
 import type { z } from '../api/schemas/zod.js';
 
 /**
@@ -51,3 +52,7 @@ export interface ScanRequest {
   run_attempt?: number;
   pages: ScanBodyPage[];
 }
+
+/** The body of `POST /api/v1/scans/{id}/screenshots` and its answer. */
+export type ScreenshotRequest = z.input<typeof ScreenshotUpload>;
+export type ScreenshotsStored = z.infer<typeof StoredScreenshots>;

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { SourceMapping } from './locate/static.js';
+import { defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -52,6 +53,8 @@ export interface ScanOptions extends PageSources {
   sourceMaps: SourceMapping[];
   /** A team's own `path:line[:column]` attribute. */
   sourceAttribute: string | null;
+  /** Pictures of violating elements: whether to take them, and how many and how large. */
+  screenshots: ScreenshotLimits;
 }
 
 /** Progress as the scan goes: the Action logs lines, the CLI draws a bar on a TTY. */
@@ -88,5 +91,6 @@ export function defaultScanOptions(): ScanOptions {
     sourceRoot: null,
     sourceMaps: [],
     sourceAttribute: null,
+    screenshots: defaultScreenshotLimits(),
   };
 }

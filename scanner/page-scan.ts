@@ -3,6 +3,7 @@ import { prepareTab, runAxe } from './axe.js';
 import type { AxeResults } from 'axe-core';
 import type { ScanOptions } from './options.js';
 import type { SourceLocator } from './locate/locator.js';
+import { shootViolations, type ElementShot, type ShotBudget } from './screenshots.js';
 
 export interface ScannedPage {
   ok: true;
@@ -13,6 +14,8 @@ export interface ScannedPage {
   axe: AxeResults;
   /** Same-document links of the page (absolute), for the crawl. */
   links: string[];
+  /** Pictures of its violating elements (none when turned off). */
+  screenshots: ElementShot[];
 }
 
 export interface FailedPage {
@@ -80,7 +83,7 @@ async function load(page: Page, url: string, tools: TabTools, collectLinks: bool
     const body = response ? await response.body().catch(() => null) : null;
     await locator.locate(page, finalUrl, axe, body);
   }
-  return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
+  return { ok: true, url, finalUrl, status, title: await page.title(), axe, links, screenshots: [] };
 }
 
 /**
@@ -131,6 +134,7 @@ export class PageWorker {
     private readonly options: ScanOptions,
     private readonly isLoginPage: (url: string) => boolean,
     private readonly locator: SourceLocator | null = null,
+    private readonly budget: ShotBudget = { left: options.screenshots.perScan },
   ) {}
 
   async scan(url: string, collectLinks: boolean): Promise<PageOutcome> {
@@ -139,9 +143,13 @@ export class PageWorker {
       this.page.setDefaultTimeout(this.options.timeoutMs);
       await prepareTab(this.page);
     }
+    const page = this.page;
     const tools = { options: this.options, isLoginPage: this.isLoginPage, locator: this.locator };
-    const outcome = await scanInTab(this.page, url, tools, collectLinks);
+    const outcome = await scanInTab(page, url, tools, collectLinks);
     if (!outcome.ok) await this.close();
+    // After the page's deadline, not under it: pictures help, they never fail a page.
+    else
+      outcome.screenshots = await shootViolations(page, outcome.axe, this.options.screenshots, this.budget);
     return outcome;
   }
 

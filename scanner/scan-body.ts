@@ -1,3 +1,4 @@
+import type { ScreenshotToSend } from '../client/screenshots.js';
 import { forSubmission } from './axe.js';
 import type { ScannedPage } from './page-scan.js';
 import type { ScanRun } from './scan.js';
@@ -26,4 +27,13 @@ export function submittedPages(run: ScanRun): SubmittedPage[] {
       ...(p.status !== null ? { http_status: p.status } : {}),
       axe: forSubmission(p.axe),
     }));
+}
+
+/** The pictures of the scanned pages' violations, each named by its page as submitted (`url`). */
+export function screenshotsToSend(run: ScanRun): ScreenshotToSend[] {
+  return run.pages
+    .filter((p): p is ScannedPage => p.ok)
+    .flatMap((p) =>
+      p.screenshots.map((s) => ({ pageUrl: p.url, rule: s.rule, selector: s.selector, png: s.png })),
+    );
 }

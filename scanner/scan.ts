@@ -94,7 +94,9 @@ export async function scan(
     const contexts = await Promise.all(
       Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])),
     );
-    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator));
+    // One budget of pictures for the whole scan, whichever worker takes them.
+    const budget = { left: options.screenshots.perScan };
+    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator, budget));
     let planned = level.length;
     let finished = 0;
     progress.planned(planned);

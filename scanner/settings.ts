@@ -1,4 +1,10 @@
 import { defaultScanOptions, WAIT_UNTIL, type ScanOptions, type WaitUntil } from './options.js';
+import {
+  SCREENSHOT_MAX_KB,
+  SCREENSHOTS_PER_PAGE,
+  SCREENSHOTS_PER_SCAN,
+  type ScreenshotLimits,
+} from './screenshots.js';
 
 /**
  * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same
@@ -128,6 +134,22 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     loginScript: get('login-script').trim() || null,
     loginUrl: get('login-url').trim() || null,
     ...sourceSettings(get, fail),
+    screenshots: screenshotSettings(get, fail),
+  };
+}
+
+/** `screenshots`, and limits that may be lowered, never raised past what the service keeps. */
+function screenshotSettings(get: GetSetting, fail: SettingFailure): ScreenshotLimits {
+  const upTo = (name: string, max: number): number => {
+    const n = integer(get, fail, name, max, 0);
+    if (n > max) throw fail(name, `must be at most ${max}, got "${get(name).trim()}"`);
+    return n;
+  };
+  return {
+    enabled: bool(get, fail, 'screenshots', true),
+    perPage: upTo('screenshots-per-page', SCREENSHOTS_PER_PAGE),
+    perScan: upTo('screenshots-per-scan', SCREENSHOTS_PER_SCAN),
+    maxBytes: Math.max(1, upTo('screenshot-max-kb', SCREENSHOT_MAX_KB)) * 1024,
   };
 }
 

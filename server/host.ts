@@ -7,6 +7,7 @@ import {
   createApiService,
   findDeploy,
   gateForkScan,
+  issueScreenshots,
   githubAppConfigured,
   mergeGroupSites,
   withPullRequestComment,
@@ -158,7 +159,7 @@ async function attachApp(
 ): Promise<{ publisher: CheckRunPublisher; webhooks: WebhookMiddleware }> {
   const publisher = createCheckRunPublisher({
     probot,
-    deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun }),
+    deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun, issueScreenshots }),
     logger,
     baseUrl: () => config.publicUrl ?? url(),
     installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),

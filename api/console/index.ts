@@ -14,6 +14,7 @@ import {
 } from './pages/vpat/report.js';
 import { nextReportAction } from './pages/vpat/report-actions.js';
 import { scanPage } from './pages/scans/scan.js';
+import { signedScreenshot } from './pages/scans/screenshot.js';
 import { signInRoutes } from './pages/access/sign-in.js';
 import { gitHubSignInRoutes } from './pages/access/github-sign-in.js';
 import { siteOfDeploy, siteOfScan } from '../services/sites/owners.js';
@@ -23,7 +24,7 @@ import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
 /** The console's pages that look something up (the API's paths keep their own problem answers). */
-const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports)\/)/;
+const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports|screenshots)\/)/;
 
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
@@ -66,6 +67,7 @@ export function consoleRouter(ctx: ApiContext): Router {
     '/deploys/:id',
     page(ctx, ['gate', 'read'], deployPage(ctx), (org, req) => siteOfDeploy(ctx, org, String(req.params.id))),
   );
+  r.get('/screenshots/:file', signedScreenshot(ctx));
   r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));
   r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
   r.get('/reports/:id/changes', page(ctx, ['read'], reportChangesPage(ctx)));

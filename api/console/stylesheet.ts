@@ -62,6 +62,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.passed { background: var(--pass-bg); } .badge.failed { background: var(--fail-bg); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
+img.shot { max-width: 100%; height: auto; border: 1px solid var(--border); background: var(--surface); }
 .cards { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); }
 .card { border: 1px solid var(--border); border-radius: 0.5rem; padding: 0.75rem 1rem; background: var(--bg); }
 .card h2 { font-size: 1.15rem; margin: 0 0 0.5rem; }

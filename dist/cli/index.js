@@ -683,7 +683,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(527);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(408);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -713,7 +713,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 527:
+/***/ 408:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1941,7 +1941,111 @@ function forSubmission(result) {
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: ./scanner/screenshots.ts
+
+/** The service's limits, and the defaults: 20 a page, 500 a scan, 100 KB each. */
+const SCREENSHOTS_PER_PAGE = 20;
+const SCREENSHOTS_PER_SCAN = 500;
+const SCREENSHOT_MAX_KB = 100;
+/** CSS pixels of the page shown around the element, so it is seen in its place. */
+const SCREENSHOT_MARGIN = 8;
+/** Time one element may take to scroll into view and be pictured, and all of a page's pictures. */
+const SHOT_TIMEOUT_MS = 3_000;
+const PAGE_SHOTS_MS = 20_000;
+function defaultScreenshotLimits() {
+    return {
+        enabled: true,
+        perPage: SCREENSHOTS_PER_PAGE,
+        perScan: SCREENSHOTS_PER_SCAN,
+        maxBytes: SCREENSHOT_MAX_KB * 1024,
+    };
+}
+/**
+ * The element of an axe target: frames by their selectors, then the element, through open shadow roots
+ * by chaining (Playwright's CSS reaches into them). Null for a frame inside a shadow root.
+ */
+function locate(page, target) {
+    let scope = page;
+    for (const frame of target.slice(0, -1)) {
+        if (typeof frame !== 'string')
+            return null;
+        scope = scope.frameLocator(frame);
+    }
+    const last = target[target.length - 1];
+    if (last === undefined)
+        return null;
+    const path = typeof last === 'string' ? [last] : [...last];
+    let element = scope.locator(path[0]);
+    for (const part of path.slice(1))
+        element = element.locator(part);
+    return element.first();
+}
+/** One element's picture: scrolled into view, the margin around it, cut to the viewport. */
+async function shoot(page, element, maxBytes) {
+    await element.scrollIntoViewIfNeeded({ timeout: SHOT_TIMEOUT_MS });
+    const box = await element.boundingBox({ timeout: SHOT_TIMEOUT_MS });
+    const viewport = page.viewportSize();
+    if (!box || !viewport || box.width < 1 || box.height < 1)
+        return null;
+    const x = Math.max(0, Math.floor(box.x - SCREENSHOT_MARGIN));
+    const y = Math.max(0, Math.floor(box.y - SCREENSHOT_MARGIN));
+    const right = Math.min(viewport.width, Math.ceil(box.x + box.width + SCREENSHOT_MARGIN));
+    const bottom = Math.min(viewport.height, Math.ceil(box.y + box.height + SCREENSHOT_MARGIN));
+    if (right - x < 1 || bottom - y < 1)
+        return null;
+    const png = await page.screenshot({
+        clip: { x, y, width: right - x, height: bottom - y },
+        type: 'png',
+        scale: 'css',
+        animations: 'disabled',
+        caret: 'hide',
+        timeout: SHOT_TIMEOUT_MS,
+    });
+    // Too large to send: left out rather than cut, which could show the wrong part of the element.
+    return png.length <= maxBytes ? png : null;
+}
+function pngSize(png) {
+    return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+/**
+ * Pictures of the page's violating elements (never of incomplete results), in axe's order, at most
+ * `perPage` of the page and what the scan's budget has left. An element that cannot be pictured (hidden,
+ * gone, outside the viewport, too large) is skipped: pictures help, they never fail a scan.
+ */
+async function shootViolations(page, axe, limits, budget) {
+    const out = [];
+    if (!limits.enabled)
+        return out;
+    const seen = new Set();
+    const until = Date.now() + PAGE_SHOTS_MS;
+    for (const rule of axe.violations) {
+        for (const node of rule.nodes) {
+            if (out.length >= limits.perPage || budget.left <= 0 || Date.now() > until)
+                return out;
+            const target = node.target;
+            const selector = selectorOf(target);
+            const key = `${rule.id}\n${selector}`;
+            if (!selector || seen.has(key))
+                continue;
+            seen.add(key);
+            const element = locate(page, target);
+            if (!element)
+                continue;
+            // Taken from the budget before the picture, which other workers wait on meanwhile.
+            budget.left--;
+            const png = await shoot(page, element, limits.maxBytes).catch(() => null);
+            if (!png) {
+                budget.left++;
+                continue;
+            }
+            out.push({ rule: rule.id, selector, png, ...pngSize(png) });
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./scanner/options.ts
+
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -1978,10 +2082,12 @@ function defaultScanOptions() {
         sourceRoot: null,
         sourceMaps: [],
         sourceAttribute: null,
+        screenshots: defaultScreenshotLimits(),
     };
 }
 
 ;// CONCATENATED MODULE: ./scanner/page-scan.ts
+
 
 class PageTimeout extends Error {
 }
@@ -2023,7 +2129,7 @@ async function load(page, url, tools, collectLinks) {
         const body = response ? await response.body().catch(() => null) : null;
         await locator.locate(page, finalUrl, axe, body);
     }
-    return { ok: true, url, finalUrl, status, title: await page.title(), axe, links };
+    return { ok: true, url, finalUrl, status, title: await page.title(), axe, links, screenshots: [] };
 }
 /**
  * Loads one URL in the worker's tab, waits as the options say, and runs axe-core. Never throws: a page that
@@ -2066,12 +2172,14 @@ class PageWorker {
     options;
     isLoginPage;
     locator;
+    budget;
     page = null;
-    constructor(context, options, isLoginPage, locator = null) {
+    constructor(context, options, isLoginPage, locator = null, budget = { left: options.screenshots.perScan }) {
         this.context = context;
         this.options = options;
         this.isLoginPage = isLoginPage;
         this.locator = locator;
+        this.budget = budget;
     }
     async scan(url, collectLinks) {
         if (!this.page) {
@@ -2079,10 +2187,14 @@ class PageWorker {
             this.page.setDefaultTimeout(this.options.timeoutMs);
             await prepareTab(this.page);
         }
+        const page = this.page;
         const tools = { options: this.options, isLoginPage: this.isLoginPage, locator: this.locator };
-        const outcome = await scanInTab(this.page, url, tools, collectLinks);
+        const outcome = await scanInTab(page, url, tools, collectLinks);
         if (!outcome.ok)
             await this.close();
+        // After the page's deadline, not under it: pictures help, they never fail a page.
+        else
+            outcome.screenshots = await shootViolations(page, outcome.axe, this.options.screenshots, this.budget);
         return outcome;
     }
     async close() {
@@ -15531,7 +15643,9 @@ async function scan(options, progress = silentProgress, env = process.env) {
     try {
         const count = Math.max(1, Math.min(options.concurrency, level.length));
         const contexts = await Promise.all(Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])));
-        const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator));
+        // One budget of pictures for the whole scan, whichever worker takes them.
+        const budget = { left: options.screenshots.perScan };
+        const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator, budget));
         let planned = level.length;
         let finished = 0;
         progress.planned(planned);
@@ -15594,6 +15708,12 @@ function submittedPages(run) {
         axe: forSubmission(p.axe),
     }));
 }
+/** The pictures of the scanned pages' violations, each named by its page as submitted (`url`). */
+function screenshotsToSend(run) {
+    return run.pages
+        .filter((p) => p.ok)
+        .flatMap((p) => p.screenshots.map((s) => ({ pageUrl: p.url, rule: s.rule, selector: s.selector, png: s.png })));
+}
 
 ;// CONCATENATED MODULE: ./cli/args.ts
 /**
@@ -15638,6 +15758,9 @@ Source (findings located in the repository, see docs/cli.md):
   --source-root DIR        the repository's folder; paths are relative to it
   --source-map "PREFIX => DIR"   pages under PREFIX are the files of DIR (repeatable)
   --source-attribute NAME  your build's own path:line[:column] attribute
+Screenshots (of violating elements, sent with the scan):
+  --no-screenshots         take none
+  --screenshots-per-page N --screenshots-per-scan N --screenshot-max-kb N   (default 20, 500, 100)
 Reports:
   --out DIR                each page's raw axe-core result
   --junit FILE             JUnit XML, one test case per page
@@ -15674,10 +15797,13 @@ const VALUE_FLAGS = new Set([
     'source-root',
     'source-map',
     'source-attribute',
+    'screenshots-per-page',
+    'screenshots-per-scan',
+    'screenshot-max-kb',
 ]);
 const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map']);
 /** On/off options: `--x` (on), `--no-x` or `--x=false` (off); `--x true` is read too, as older usage showed. */
-const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp']);
+const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp', 'screenshots']);
 const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;
 /** Reads one on/off option into `values` as "true" or "false"; returns the index of the last argument used. */
@@ -15739,6 +15865,7 @@ function parseArgs(argv) {
 }
 
 ;// CONCATENATED MODULE: ./scanner/settings.ts
+
 
 /** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`). */
 function list(text) {
@@ -15861,6 +15988,22 @@ function parseScanSettings(get, fail) {
         loginScript: get('login-script').trim() || null,
         loginUrl: get('login-url').trim() || null,
         ...sourceSettings(get, fail),
+        screenshots: screenshotSettings(get, fail),
+    };
+}
+/** `screenshots`, and limits that may be lowered, never raised past what the service keeps. */
+function screenshotSettings(get, fail) {
+    const upTo = (name, max) => {
+        const n = integer(get, fail, name, max, 0);
+        if (n > max)
+            throw fail(name, `must be at most ${max}, got "${get(name).trim()}"`);
+        return n;
+    };
+    return {
+        enabled: bool(get, fail, 'screenshots', true),
+        perPage: upTo('screenshots-per-page', SCREENSHOTS_PER_PAGE),
+        perScan: upTo('screenshots-per-scan', SCREENSHOTS_PER_SCAN),
+        maxBytes: Math.max(1, upTo('screenshot-max-kb', SCREENSHOT_MAX_KB)) * 1024,
     };
 }
 function sourceSettings(get, fail) {
@@ -16036,7 +16179,76 @@ async function submitScan(client, scan, keyFor, log, partBytes = PART_BYTES) {
     });
 }
 
+;// CONCATENATED MODULE: ./client/screenshots.ts
+
+/** The service takes at most this many pictures per request (those of one page). */
+const SCREENSHOTS_PER_REQUEST = 20;
+function batchesOf(shots) {
+    const byPage = new Map();
+    for (const s of shots)
+        byPage.set(s.pageUrl, [...(byPage.get(s.pageUrl) ?? []), s]);
+    const out = [];
+    for (const page of byPage.values()) {
+        for (let i = 0; i < page.length; i += SCREENSHOTS_PER_REQUEST) {
+            out.push(page.slice(i, i + SCREENSHOTS_PER_REQUEST));
+        }
+    }
+    return out;
+}
+/**
+ * Sends a complete scan's element screenshots (`POST /api/v1/scans/{id}/screenshots`), a page's pictures
+ * per request, each with its own Idempotency-Key. Never throws: pictures add to a scan, and a refused batch
+ * or a service without the endpoint (404) is logged and counted, not a failure of the run.
+ */
+async function sendScreenshots(client, scanId, shots, keyFor, log) {
+    const sent = { stored: 0, already: 0, notSent: 0 };
+    const path = `/api/v1/scans/${encodeURIComponent(scanId)}/screenshots`;
+    const batches = batchesOf(shots);
+    for (const [i, batch] of batches.entries()) {
+        const body = {
+            images: batch.map((s) => ({
+                page_url: s.pageUrl,
+                rule: s.rule,
+                selector: s.selector,
+                png: Buffer.from(s.png).toString('base64'),
+            })),
+        };
+        try {
+            const res = await client.post(path, body, keyFor(`screenshots-${i}`, body));
+            for (const image of res.body.images) {
+                if (image.created)
+                    sent.stored++;
+                else
+                    sent.already++;
+            }
+        }
+        catch (err) {
+            if (!(err instanceof ApiError))
+                throw err;
+            sent.notSent += batch.length;
+            log(`Screenshots of ${batch[0].pageUrl} not stored: ${err.message}`);
+            if (err.details.status === 404) {
+                sent.notSent += batches.slice(i + 1).reduce((n, b) => n + b.length, 0);
+                log('The service does not take screenshots (or the scan is gone): the rest are not sent.');
+                break;
+            }
+        }
+    }
+    return sent;
+}
+/** One line for the log: what was sent. */
+function screenshotsLine(scanId, sent) {
+    const parts = [`${sent.stored} stored`];
+    if (sent.already)
+        parts.push(`${sent.already} already stored`);
+    if (sent.notSent)
+        parts.push(`${sent.notSent} not stored`);
+    return `Scan ${scanId}: element screenshots ${parts.join(', ')}`;
+}
+
 ;// CONCATENATED MODULE: ./cli/service.ts
+
+
 
 
 
@@ -16071,6 +16283,11 @@ async function submitAndGate(service, run, pages, log) {
     };
     const scan = (await submitScan(client, body, (request, b) => keyFor(service, request, b), log)).body;
     log(`Scan ${scan.id} submitted: ${scan.summary.pages} pages, ${scan.summary.issues} issues`);
+    const shots = screenshotsToSend(run);
+    if (shots.length > 0) {
+        const key = (request, b) => keyFor(service, request, { scan: scan.id, b });
+        log(screenshotsLine(scan.id, await sendScreenshots(client, scan.id, shots, key, log)));
+    }
     if (!service.gate)
         return { scan, gate: null, detailsUrl: null };
     const trigger = { siteId: service.siteId, sha: service.sha };

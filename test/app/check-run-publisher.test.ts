@@ -11,6 +11,9 @@ import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-ev
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 import type { CheckRunAnnotation } from '../../app/check-run-payload.js';
 import { testProbot, type CreatedCheckRun, type UpdatedCheckRun } from '../fixtures/github/test-app.js';
+import type { operations } from '@octokit/openapi-types';
+
+type GitHubCreateCheckRun = operations['checks/create']['requestBody']['content']['application/json'];
 
 const GITHUB = 'https://api.github.com';
 const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
@@ -182,6 +185,58 @@ describe('check-run publisher', () => {
       expect(u.output.summary).toContain('Accessibility gate failed');
       expect(u.output.text).toContain('#### New issues (120)');
     }
+  });
+
+  test("element screenshots: the new issues' signed links go as output.images (at most 50) with the create request only", async () => {
+    const { deploys, publisher } = setup();
+    const issues: GateIssue[] = Array.from({ length: 60 }, (_, i) =>
+      gateIssue({
+        rule: 'button-name',
+        impact: 'critical',
+        selector: `#buy-${i}`,
+        fingerprint: `fp-${i}`,
+        source: { path: 'src/Buy.tsx', line: i + 1, column: null, method: null },
+      }),
+    );
+    const pictures = new Map(
+      issues.map((issue, i) => [
+        issue.fingerprint,
+        {
+          alt: `Screenshot of the element #buy-${i} that fails the rule button-name`,
+          // One issue's picture has no public link (a service without PUBLIC_URL): left out.
+          url:
+            i === 1 ? undefined : `https://gate.example/screenshots/img_${i}.png?expires=9&signature=s${i}`,
+        },
+      ]),
+    );
+    const result = gateResult({
+      new_issues: issues,
+      counts: { new: 60, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ critical: 60 }) },
+    });
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result, pictures });
+    let created!: CreatedCheckRun;
+    const updates: UpdatedCheckRun[] = [];
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github)
+      .post('/repos/acme/shop/check-runs', (body: CreatedCheckRun) => ((created = body), true))
+      .reply(201, { id: 9003, html_url: 'https://github.com/acme/shop/runs/9003' })
+      .patch('/repos/acme/shop/check-runs/9003', (body: UpdatedCheckRun) => (updates.push(body), true))
+      .reply(200, { id: 9003 });
+    expect((await publisher.publish('dep_test1')).status).toBe('completed');
+    expect(github.isDone()).toBe(true);
+    // The request body as GitHub's REST description types it.
+    const body: GitHubCreateCheckRun = created;
+    const images = body.output!.images!;
+    expect(images).toHaveLength(50);
+    expect(images[0]).toEqual({
+      alt: 'Screenshot of the element #buy-0 that fails the rule button-name',
+      image_url: 'https://gate.example/screenshots/img_0.png?expires=9&signature=s0',
+      caption: 'button-name (critical): #buy-0 on https://shop.example/',
+    });
+    expect(images.map((i) => i.image_url)).not.toContain(expect.stringContaining('img_1.png'));
+    expect(images[49].image_url).toContain('img_50.png');
+    expect(updates).toHaveLength(1);
+    expect(updates[0].output).not.toHaveProperty('images');
   });
 
   test('no installation for the repository: skipped with the reason', async () => {

@@ -86,6 +86,36 @@ describeInBrowser('the console in Chromium', () => {
     ]);
   });
 
+  test('the scan and deploy pages show the element screenshots, described by their alt text, from signed links', async () => {
+    const alt = 'Screenshot of the element #buy that fails the rule button-name';
+    for (const path of [`/scans/${s.headScanId}?rule=button-name`, `/deploys/${s.deployId}`]) {
+      await page.goto(h.url + path);
+      const img = page.getByAltText(alt);
+      await img.scrollIntoViewIfNeeded();
+      // Loaded and drawn at its size (the seed's 96×32 element and its margin), not a broken image.
+      expect(
+        await img.evaluate((e) => [(e as unknown as PageElement & { naturalWidth: number }).naturalWidth]),
+      ).toEqual([112]);
+      expect(await axeViolations(page)).toEqual([]);
+      if (process.env.SCREENSHOT_DIR) {
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/console-${path.split('/')[1]}.png`,
+          fullPage: true,
+        });
+      }
+      // The picture's link works without the session (as GitHub's image proxy would fetch it)…
+      const src = (await img.getAttribute('src'))!;
+      expect(src).toMatch(/^\/screenshots\/img_\w+\.png\?expires=\d+&signature=[\w-]+$/);
+      const anonymous = await fetch(h.url + src);
+      expect([anonymous.status, anonymous.headers.get('content-type')]).toEqual([200, 'image/png']);
+      // …and not once altered.
+      expect((await fetch(h.url + src.replace(/signature=./, 'signature=x'))).status).toBe(404);
+    }
+    // The issue without a picture shows none.
+    await page.goto(`${h.url}/scans/${s.headScanId}?rule=image-alt`);
+    expect(await page.locator('img.shot').count()).toBe(0);
+  });
+
   test("the scan page shows where an issue's element comes from", async () => {
     await page.goto(`${h.url}/scans/${s.headScanId}?rule=button-name`);
     expect(await page.locator('main').innerText()).toContain('src/components/BuyButton.tsx:14');

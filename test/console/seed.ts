@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CreatedScan, VpatReport } from '../helpers/api-types.js';
 import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
 import type { Harness } from '../helpers/harness.js';
+import { elementPng } from '../helpers/element-png.js';
 
 const SHA = (n: number) => createHash('sha1').update(`commit ${n}`).digest('hex');
 
@@ -79,6 +80,27 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     },
     issue('link-name', 'serious', 'a.more', ['2.4.4', '4.1.2']),
   ]);
+  // Pictures of two of the head scan's violations, as the scanner sends them after the scan.
+  const shots = await h.request('POST', `/api/v1/scans/${headScanId}/screenshots`, {
+    key,
+    body: {
+      images: [
+        {
+          page_url: 'https://shop.example/',
+          rule: 'button-name',
+          selector: '#buy',
+          png: elementPng([0, 90, 200], 96, 32),
+        },
+        {
+          page_url: 'https://shop.example/cart',
+          rule: 'link-name',
+          selector: 'a.more',
+          png: elementPng([150, 40, 0], 60, 18),
+        },
+      ].map((i) => ({ ...i, png: i.png.toString('base64') })),
+    },
+  });
+  if (shots.status !== 201) throw new Error(`screenshots: ${shots.status} ${shots.text}`);
   const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
     key,
     body: { siteId, sha: SHA(9), ref: 'refs/heads/feature/hero' },

@@ -13,6 +13,7 @@ import type * as deploys from '../../api/schemas/gate/deploys.js';
 import type * as installations from '../../api/schemas/github/installations.js';
 import type * as keys from '../../api/schemas/access/keys.js';
 import type * as scans from '../../api/schemas/scans/output.js';
+import type * as screenshots from '../../api/schemas/scans/screenshots.js';
 import type * as trend from '../../api/schemas/sites/trend.js';
 import type * as sites from '../../api/schemas/sites/sites.js';
 import type * as vpatReview from '../../api/schemas/vpat/review.js';
@@ -24,6 +25,7 @@ import type * as webhooks from '../../api/schemas/webhooks/subscriptions.js';
 export type Problem = z.output<typeof common.Problem>;
 
 export type ScanDeleted = z.output<typeof deletion.ScanDeleted>;
+export type StoredScreenshots = z.output<typeof screenshots.StoredScreenshots>;
 export type SiteDeleted = z.output<typeof deletion.SiteDeleted>;
 
 export type DeployEvent = z.output<typeof deploys.DeployEvent>;

@@ -51,7 +51,12 @@ function fixList(issue: GateIssue): Html | null {
 }
 
 /** One issue of a deploy event: what, where, which criteria, how it was matched; `extra` goes below. */
-export function gateIssueCard(issue: GateIssue, extra: Html | null, commit: IssueCommit | null = null): Html {
+export function gateIssueCard(
+  issue: GateIssue,
+  extra: Html | null,
+  commit: IssueCommit | null = null,
+  picture: Html | null = null,
+): Html {
   const html = htmlSnippet(issue.html, 300);
   return markup`<li class="issue">
     <p>${impactBadge(issue.impact)} <strong>${oneLineMessage(issue)}</strong></p>
@@ -60,6 +65,7 @@ export function gateIssueCard(issue: GateIssue, extra: Html | null, commit: Issu
       <dt>Page</dt><dd>${issue.page_url}</dd>
       ${html ? markup`<dt>Element</dt><dd><code>${html}</code></dd>` : null}
       ${issue.selector ? markup`<dt>Selector</dt><dd><code>${issue.selector}</code></dd>` : null}
+      ${picture}
       ${fixList(issue)}
       ${issue.wcag.length ? markup`<dt>WCAG</dt><dd>${issue.wcag.join(', ')}</dd>` : null}
       ${matchFacts(issue)}

@@ -9,6 +9,7 @@ import { keyRoutes } from './access/keys.js';
 import { scanIssueRoutes } from './scans/issues.js';
 import { scanPartRoutes } from './scans/parts.js';
 import { scanRoutes } from './scans/scans.js';
+import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
 import { vpatRoutes } from './vpat/reports.js';
@@ -23,6 +24,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
     ...scanIssueRoutes(ctx),
+    ...scanScreenshotRoutes(ctx),
     ...deletionRoutes(ctx),
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),

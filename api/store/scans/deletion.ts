@@ -8,6 +8,14 @@ import type { Knex } from 'knex';
 export const DELETE_BATCH = 5000;
 
 export async function deleteScanRows(db: Knex, scanId: string, batch = DELETE_BATCH): Promise<void> {
+  // Screenshots first, a few at a time: each row holds a picture, and they point at the issues.
+  const shots = Math.max(1, Math.floor(batch / 100));
+  for (;;) {
+    const n = await db('scan_screenshots')
+      .whereIn('id', db('scan_screenshots').where({ scan_id: scanId }).limit(shots).select('id'))
+      .delete();
+    if (n < shots) break;
+  }
   for (;;) {
     const n = await db('scan_issues')
       .whereIn('id', db('scan_issues').where({ scan_id: scanId }).limit(batch).select('id'))

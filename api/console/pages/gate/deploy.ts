@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { domainErrors } from '../../../domain/errors.js';
 import type { ApiContext } from '../../../context.js';
-import type { DeployEvent } from '../../../domain/gate/deploy-event.js';
+import type { DeployEvent, GateIssue } from '../../../domain/gate/deploy-event.js';
 import { CreateWaiverBody } from '../../../schemas/waivers/waivers.js';
 import { getDeploy } from '../../../services/gate/triggers.js';
 import { createWaiver } from '../../../services/waivers/waivers.js';
@@ -13,6 +13,8 @@ import { hasScope, type Visitor } from '../../session.js';
 import { decisionBadge, shortSha, tableWrap, when, type FieldProblem } from '../../views/parts.js';
 import { IMPACTS } from '../../../domain/impact.js';
 import { gateIssueCard } from '../../views/gate-issue.js';
+import { pictureFact } from '../../views/screenshot.js';
+import { issueScreenshots } from '../../../services/scans/screenshot-links.js';
 import { waiveForm, type WaiveState } from './deploy-waive.js';
 
 function countsTable(e: DeployEvent): Html {
@@ -124,6 +126,17 @@ async function render(
   const e = await getDeploy(ctx, visitor.user.org, String(req.params.id));
   if (!e) throw domainErrors.notFound('deploy event');
   const canWaive = hasScope(visitor, 'manage');
+  const issues = [...e.new_issues, ...e.waived_issues, ...e.similar_issues];
+  const shots = await issueScreenshots(
+    ctx,
+    visitor.user.org,
+    e.scan_id,
+    issues.map((i) => i.fingerprint),
+    {
+      links: 'console',
+    },
+  );
+  const picture = (i: GateIssue) => pictureFact(shots.get(i.fingerprint));
   const waived = typeof req.query.waived === 'string' ? req.query.waived : undefined;
   const main = markup`${waived ? markup`<p class="notice" role="status">Waiver <code>${waived}</code> created. It applies to later gate decisions.</p>` : null}
     <dl class="facts">
@@ -147,7 +160,7 @@ async function render(
     ${
       e.new_issues.length
         ? markup`<ol class="issues">
-            ${e.new_issues.map((i, n) => gateIssueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null, e))}
+            ${e.new_issues.map((i, n) => gateIssueCard(i, canWaive ? waiveForm(e, i, n, visitor.csrf, waive) : null, e, picture(i)))}
           </ol>`
         : markup`<p>None.</p>`
     }
@@ -159,7 +172,7 @@ async function render(
     ${
       e.waived_issues.length
         ? markup`<ol class="issues">
-            ${e.waived_issues.map((i) => gateIssueCard(i, markup`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`))}
+            ${e.waived_issues.map((i) => gateIssueCard(i, markup`<p>Waived by <code>${i.waiver_id}</code>; it would have been ${i.status}.</p>`, null, picture(i)))}
           </ol>`
         : markup`<p>None.</p>`
     }
@@ -167,7 +180,7 @@ async function render(
     ${
       e.similar_issues.length
         ? markup`<p>Their fingerprints changed, but each is the same element as a baseline issue, so none is new.</p>
-            <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null, e))}</ol>`
+            <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null, e, picture(i)))}</ol>`
         : markup`<p>None.</p>`
     }`;
   const title = `Gate decision for ${e.sha.slice(0, 12)}`;

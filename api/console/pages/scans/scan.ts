@@ -10,6 +10,8 @@ import { impactBadge, readableCount, shortSha, tableWrap, when } from '../../vie
 import { IMPACTS } from '../../../domain/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 import { externalLink } from '../../views/external-link.js';
+import { pictureFact } from '../../views/screenshot.js';
+import { consoleScreenshots, type IssueScreenshot } from '../../../services/scans/screenshot-links.js';
 
 /** What the scan page filters by: the browse service's filter. */
 type Filter = ScanBrowse['filter'];
@@ -113,7 +115,7 @@ function groupsTable(b: ScanBrowse, f: Filter): Html {
   );
 }
 
-function issueItem(i: BrowsedIssue, pageUrl: string): Html {
+function issueItem(i: BrowsedIssue, pageUrl: string, picture: Html | null): Html {
   return markup`<li class="issue">
     <p>
       ${impactBadge(i.impact)} ${i.waiverId ? markup`<span class="badge waived">waived</span> ` : null}
@@ -128,6 +130,7 @@ function issueItem(i: BrowsedIssue, pageUrl: string): Html {
               <dd><code>${i.selector}</code></dd>`
           : null
       }
+      ${picture}
       ${
         i.html
           ? markup`<dt>HTML</dt>
@@ -158,7 +161,7 @@ function issueItem(i: BrowsedIssue, pageUrl: string): Html {
   </li>`;
 }
 
-function issueList(b: ScanBrowse, f: Filter, shown: BrowsedIssue[]): Html {
+function issueList(b: ScanBrowse, shown: BrowsedIssue[], shots: Map<number, IssueScreenshot>): Html {
   const urls = new Map([...b.pageOf].map(([index, p]) => [index, p.url]));
   const byRule = new Map<string, BrowsedIssue[]>();
   for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
@@ -169,7 +172,7 @@ function issueList(b: ScanBrowse, f: Filter, shown: BrowsedIssue[]): Html {
           ${rule} <span class="muted">(${readableCount(issues.length, 'issue')} on this screen)</span>
         </h3>
         <ol class="issues">
-          ${issues.map((i) => issueItem(i, urls.get(i.pageIndex) ?? ''))}
+          ${issues.map((i) => issueItem(i, urls.get(i.pageIndex) ?? '', pictureFact(shots.get(i.id))))}
         </ol>
       </section>`,
   )}`;
@@ -211,6 +214,11 @@ export function scanPage(ctx: ApiContext) {
         ? encodePageCursor([last.rule, last.impact ?? '', last.id])
         : null;
     const s = b.scan;
+    const shots = await consoleScreenshots(
+      ctx,
+      s.id,
+      shown.map((i) => i.id),
+    );
     const main = markup`<dl class="facts">
         <dt>Site</dt>
         <dd><a href=${`/sites/${s.siteId}`}>${s.siteId}</a></dd>
@@ -229,7 +237,7 @@ export function scanPage(ctx: ApiContext) {
       <h2>Pages</h2>
       ${pagesTable(b, f)}
       <h2 id="issues" tabindex="-1">Issues</h2>
-      ${scanFilters(b, f)} ${groupsTable(b, f)} ${issueList(b, f, shown)}
+      ${scanFilters(b, f)} ${groupsTable(b, f)} ${issueList(b, shown, shots)}
       ${pager(f, cursor, after !== undefined)}`;
     const title = `Scan of ${s.siteId}, ${s.createdAt.slice(0, 10)}`;
     sendPage(

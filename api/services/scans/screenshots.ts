@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { ApiContext } from '../../context.js';
+import { domainErrors, type FieldError } from '../../domain/errors.js';
+import { newId, nowIso } from '../../domain/ids.js';
+import { checkPng, SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../domain/scans/screenshot.js';
+import { holdScans, lockScansForStatus } from '../../store/scans/holds.js';
+import { findScan } from '../../store/scans/scans.js';
+import {
+  countScreenshots,
+  findScreenshotOfIssue,
+  findViolationAt,
+  insertScreenshot,
+  type ScreenshotRecord,
+} from '../../store/scans/screenshots.js';
+
+/** One picture as sent: the violation it shows (page URL as submitted, rule, selector) and the PNG. */
+export interface ScreenshotUpload {
+  pageUrl: string;
+  rule: string;
+  selector: string;
+  png: Buffer;
+}
+
+export interface StoredScreenshot extends ScreenshotRecord {
+  /** False when the same picture of the issue was already stored (a retry). */
+  created: boolean;
+}
+
+function checked(uploads: ScreenshotUpload[]): Array<ScreenshotUpload & { width: number; height: number }> {
+  const errors: FieldError[] = [];
+  const out = uploads.map((u, i) => {
+    const png = checkPng(u.png);
+    if (!png.ok) {
+      errors.push({ pointer: `#/images/${i}/png`, detail: `The picture ${png.problem}.` });
+      return { ...u, width: 0, height: 0 };
+    }
+    return { ...u, width: png.width, height: png.height };
+  });
+  if (errors.length > 0) throw domainErrors.invalid(errors);
+  return out;
+}
+
+async function storeOne(
+  trx: Knex.Transaction,
+  org: string,
+  scanId: string,
+  u: ScreenshotUpload & { width: number; height: number },
+  i: number,
+): Promise<StoredScreenshot> {
+  const issue = await findViolationAt(trx, scanId, u);
+  if (!issue) {
+    throw domainErrors.invalid(
+      [
+        {
+          pointer: `#/images/${i}`,
+          detail: 'The scan has no violation on this page with this rule and selector.',
+        },
+      ],
+      'A picture names no violation of the scan.',
+    );
+  }
+  const sha256 = createHash('sha256').update(u.png).digest('hex');
+  const existing = await findScreenshotOfIssue(trx, scanId, issue.id);
+  if (existing) {
+    if (existing.sha256 !== sha256) {
+      throw domainErrors.conflict(
+        `The violation at #/images/${i} already has another picture (${existing.id}).`,
+      );
+    }
+    return { ...existing, created: false };
+  }
+  const record: ScreenshotRecord = {
+    id: newId('img'),
+    scanId,
+    issueId: issue.id,
+    pageIndex: issue.pageIndex,
+    rule: u.rule,
+    selector: u.selector,
+    fingerprint: issue.fingerprint,
+    width: u.width,
+    height: u.height,
+    bytes: u.png.length,
+    sha256,
+    createdAt: nowIso(),
+  };
+  await insertScreenshot(trx, { ...record, org, png: u.png });
+  return { ...record, created: true };
+}
+
+function checkLimits(stored: StoredScreenshot[], counts: Awaited<ReturnType<typeof countScreenshots>>): void {
+  const fresh = stored.filter((s) => s.created);
+  const total = counts.total + fresh.length;
+  if (total > SCREENSHOTS_PER_SCAN) {
+    throw domainErrors.tooLarge(
+      [{ pointer: '#/images', detail: `A scan keeps at most ${SCREENSHOTS_PER_SCAN} pictures.` }],
+      `The scan would hold ${total} pictures, over its limit of ${SCREENSHOTS_PER_SCAN}.`,
+    );
+  }
+  const byPage = new Map(counts.byPage);
+  for (const s of fresh) byPage.set(s.pageIndex, (byPage.get(s.pageIndex) ?? 0) + 1);
+  const over = [...byPage].find(([, n]) => n > SCREENSHOTS_PER_PAGE);
+  if (over) {
+    throw domainErrors.tooLarge(
+      [{ pointer: '#/images', detail: `A page keeps at most ${SCREENSHOTS_PER_PAGE} pictures.` }],
+      `Page ${over[0] + 1} of the scan would hold ${over[1]} pictures, over its limit of ${SCREENSHOTS_PER_PAGE}.`,
+    );
+  }
+}
+
+/**
+ * Stores pictures of a complete scan's violations, all or none: every PNG is checked before anything is
+ * written, and a picture that names no violation, or one that would pass the limits, refuses the whole
+ * request. The same picture of an issue sent again stores nothing new; a different one is a conflict.
+ */
+export async function addScreenshots(
+  ctx: ApiContext,
+  org: string,
+  scanId: string,
+  uploads: ScreenshotUpload[],
+): Promise<StoredScreenshot[]> {
+  const pictures = checked(uploads);
+  if (!(await findScan(ctx.db, org, scanId))) throw domainErrors.notFound('scan');
+  return ctx.db.transaction(async (trx) => {
+    // The scan's row locked (PostgreSQL): two uploads of one scan take turns, so the counts and the
+    // one-picture-per-issue check hold, and retention cannot remove the scan in between.
+    await lockScansForStatus(trx, [scanId]);
+    if (!(await holdScans(trx, [scanId]))) throw domainErrors.notFound('scan');
+    const counts = await countScreenshots(trx, scanId);
+    const stored: StoredScreenshot[] = [];
+    for (const [i, u] of pictures.entries()) stored.push(await storeOne(trx, org, scanId, u, i));
+    checkLimits(stored, counts);
+    return stored;
+  });
+}
