@@ -127,6 +127,8 @@ export interface ReportProduct {
   version: string;
   vendor?: string;
   description?: string;
+  /** The product's public address (never the host a CI job scanned). */
+  url?: string;
   contact?: ProductContact;
 }
 

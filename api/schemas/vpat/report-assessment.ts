@@ -37,3 +37,14 @@ export const DeveloperLinksField = z.boolean().optional().openapi({
   description:
     'Keep the developers’ “How to fix” links in the remarks (default: left out, the report is for customers).',
 });
+
+/** `product.url` of a report's generation. */
+export const ProductUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .optional()
+  .openapi({
+    description:
+      'The product’s public address, named in the report (never the host a CI job scanned); default: the site’s `url`.',
+    example: 'https://shop.example/',
+  });

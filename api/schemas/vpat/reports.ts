@@ -32,6 +32,7 @@ export const Product = z
     version: Text(100),
     vendor: Text(200).optional(),
     description: Text(2000).optional(),
+    url: fields.ProductUrl,
     contact: z
       .union([Text(320), ProductContact])
       .optional()
@@ -235,6 +236,7 @@ export const VpatReport = z
       version: z.string(),
       vendor: z.string().optional(),
       description: z.string().optional(),
+      url: z.string().optional(),
       contact: ProductContact.optional(),
     }),
     edition: z.enum(EDITIONS),
@@ -276,7 +278,6 @@ export const VpatReport = z
     created_at: Timestamp,
   })
   .openapi('VpatReport');
-
 export const VpatFormatQuery = z.object({
   format: z
     .enum(['json', 'html', 'md', 'openacr', 'pdf'])
