@@ -198,6 +198,7 @@ export const ReportCriterion = z
     evidence: CriterionEvidence,
     related: z.array(RelatedFailure),
     override: AppliedOverride.optional(),
+    suggestion: fields.Suggestion,
   })
   .openapi('VpatCriterion');
 
@@ -211,7 +212,6 @@ const ByConformance = z.object(
     z.ZodNumber
   >,
 );
-
 export const VpatReport = z
   .object({
     id: z.string().openapi({ example: 'vpt_7Gk2m9QxL0aZb3Rt5WcY' }),

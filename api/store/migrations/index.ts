@@ -15,6 +15,7 @@ import * as m0013 from './0013_scan_gate_columns.js';
 import * as m0014 from './0014_source_location.js';
 import * as m0015 from './0015_assessments.js';
 import * as m0021 from './0021_github_sign_in.js';
+import * as m0023 from './0023_inapplicable_rules.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -36,6 +37,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0014_source_location': m0014,
   '0015_assessments': m0015,
   '0021_github_sign_in': m0021,
+  '0023_inapplicable_rules': m0023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

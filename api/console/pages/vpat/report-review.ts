@@ -72,6 +72,7 @@ function queueRow(c: ReportCriterion, n: number, editable: boolean, state?: Revi
       Now: ${CONFORMANCE_LABELS[c.conformance]} (${c.basis}). Evidence: ${evidenceText(c)}.
       ${c.remarks ? markup`<br />${c.remarks}` : null}
     </p>
+    ${c.suggestion ? markup`<p class="notice">${c.suggestion.reason}</p>` : null}
     ${
       editable
         ? markup`<input type="hidden" name=${`criterion-${n}`} value=${c.id} />
