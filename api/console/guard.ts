@@ -14,7 +14,17 @@ export type PageHandler = (visitor: Visitor, req: Request, res: Response) => Pro
 export type SiteOfPage = ((org: string, req: Request) => Promise<string> | string) | 'own';
 
 /** Form bodies are small; a larger one is refused before it is read. */
-const readForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
+const FORM_DEFAULTS = { limitBytes: 64 * 1024, parameterLimit: 50 };
+
+/** A form that carries more than the default allows (the batch review form), with its own bounds. */
+export interface FormBounds {
+  limitBytes: number;
+  parameterLimit: number;
+}
+
+const formReader = (b: FormBounds) =>
+  express.urlencoded({ extended: false, limit: b.limitBytes, parameterLimit: b.parameterLimit });
+const readForm = formReader(FORM_DEFAULTS);
 
 function scopeText(scopes: Scope[]): string {
   return scopes.map((s) => `“${s}”`).join(' or ');
@@ -74,9 +84,10 @@ export function action(
   scopes: Scope[],
   handler: PageHandler,
   siteOf?: SiteOfPage,
+  bounds?: FormBounds,
 ): RequestHandler[] {
   return [
-    readForm,
+    bounds ? formReader(bounds) : readForm,
     (req: Request, res: Response, next: NextFunction) => {
       (async () => {
         const visitor = await visitorOf(ctx, req);

@@ -13,6 +13,7 @@ import {
   reportReviewAction,
 } from './pages/vpat/report.js';
 import { nextReportAction } from './pages/vpat/report-actions.js';
+import { REVIEW_FORM_FIELDS } from './pages/vpat/report-review-form.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signedScreenshot } from './pages/scans/screenshot.js';
 import { signInRoutes } from './pages/access/sign-in.js';
@@ -71,7 +72,13 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.post('/deploys/:id/waive', ...action(ctx, ['manage'], waiveAction(ctx)));
   r.get('/reports/:id', page(ctx, ['read'], reportPage(ctx)));
   r.get('/reports/:id/changes', page(ctx, ['read'], reportChangesPage(ctx)));
-  r.post('/reports/:id/review', ...action(ctx, ['manage'], reportReviewAction(ctx)));
+  r.post(
+    '/reports/:id/review',
+    ...action(ctx, ['manage'], reportReviewAction(ctx), undefined, {
+      limitBytes: ctx.config.limits.reviewRequestBytes,
+      parameterLimit: REVIEW_FORM_FIELDS,
+    }),
+  );
   r.post('/reports/:id/next', ...action(ctx, ['manage'], nextReportAction(ctx)));
   r.post('/reports/:id/publish', ...action(ctx, ['manage'], reportPublishAction(ctx)));
   r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));

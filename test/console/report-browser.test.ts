@@ -62,46 +62,54 @@ describeInBrowser('the report page in Chromium', () => {
 
   test('a decision without remarks is refused, says what to fix and changes nothing', async () => {
     const before = await h.db('vpat_reports').count({ n: '*' });
-    const form = page.locator('form[action$="/review"]').first();
+    const form = page.locator('form[action$="/review"]');
     await form.evaluate((f) => ((f as unknown as PageElement).noValidate = true));
-    await form.locator('input[name="decision"]').first().check();
-    await form.locator('textarea[name="remarks"]').fill('');
+    const row = page.locator('.review-row').first();
+    await row.locator('input[type="radio"]').first().check();
+    await row.locator('textarea').fill('');
     await form.locator('button[type="submit"]').click();
     await page.waitForLoadState();
+    const id = (await row.locator('h3').textContent())!.split(' ')[0];
     expect(await page.locator('.error-summary li').allTextContents()).toEqual([
-      'Write the remarks shown in the report.',
+      `${id}: write the remarks shown in the report.`,
     ]);
     expect(await h.db('vpat_reports').count({ n: '*' })).toEqual(before);
     await check('rejected decision');
     await page.goto(`${h.url}/reports/${s.reportId}`);
   });
 
-  test('completing the review with the keyboard only: decide, confirm, then publish', async () => {
+  test('completing the review with the keyboard only: every decision in one submission, then publish', async () => {
+    const versions = async () => Number((await h.db('vpat_reports').count({ n: '*' }))[0].n);
+    const before = await versions();
     for (let i = 0; i < s.left.length; i++) {
-      await tabTo(page, 'input[name="decision"]');
-      // The confirmable row offers "confirm" first; the others get a level: Space picks Supports, ↓ the next.
-      await page.keyboard.press('Space');
+      // Tab lands on the group's checked choice, "Leave for later" (the last); ↓ wraps to the first.
+      await tabTo(page, 'input[type="radio"]:checked');
+      expect((await focused(page)).value).toBe('');
+      await page.keyboard.press('ArrowDown');
+      // The confirmable row offers "confirm" first; the others get a level: ↓ again is Partially Supports.
       if ((await focused(page)).value !== 'confirm') await page.keyboard.press('ArrowDown');
       const chosen = (await focused(page)).value;
-      await tabTo(page, 'textarea[name="remarks"]');
+      await page.keyboard.press('Tab');
+      expect((await focused(page)).name).toMatch(/^remarks-\d+$/);
       await page.keyboard.type(`Reviewed with a screen reader and the keyboard (${chosen}).`);
-      await page.keyboard.press('Tab');
-      expect((await focused(page)).name).toBe('author');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('Grace Officer');
-      await page.keyboard.press('Tab');
-      const before = page.url();
-      await page.keyboard.press('Enter');
-      // Each decision is a new version of the report: a new address.
-      await page.waitForURL((u) => u.href !== before && u.search.startsWith('?decided='));
-      expect(await page.locator('.notice').textContent()).toMatch(/^Decision on [\d.]+ recorded/);
-      if (i === 0) await check('decided, queue not empty');
     }
+    await tabTo(page, '#author');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Grace Officer');
+    await check('every row decided, not yet sent');
+    const start = page.url();
+    await page.keyboard.press('Enter');
+    // The whole form is one new version of the report: one new address, one new row.
+    await page.waitForURL((u) => u.href !== start && u.search.startsWith('?decided='));
+    expect(await page.locator('.notice').textContent()).toMatch(
+      new RegExp(`^\\s*${s.left.length} decisions recorded: this is the new version\\.\\s*$`),
+    );
+    expect(await versions()).toBe(before + 1);
     expect(await page.locator('#queue').textContent()).toBe('Waiting for a person (0)');
     await check('decided, nothing left');
     const draftId = new URL(page.url()).pathname.split('/').pop()!;
     const draft = await h.request<VpatReport>('GET', `/api/v1/vpat/${draftId}`, { key: s.key });
-    expect(draft.body.summary.undecided).toBe(0);
+    expect(draft.body).toMatchObject({ previous_id: s.reportId, summary: { undecided: 0 } });
     const confirmed = draft.body.criteria.find((c) => c.id === s.confirmable);
     expect(confirmed).toMatchObject({
       conformance: 'supports',

@@ -1,7 +1,26 @@
 import type { VpatReport } from '../helpers/api-types.js';
 import { dbKinds, startHarness, useHarness, type Harness } from '../helpers/harness.js';
 import { ConsoleClient } from './client.js';
+import { REVIEW_FORM_FIELDS } from '../../api/console/pages/vpat/report-review-form.js';
 import { seedReport, type ReportSeed } from './report-seed.js';
+
+interface FormRow {
+  n: number;
+  criterion: string;
+}
+
+/** The rows of the page's review form, as the browser would send them (number and criterion). */
+const rowsOf = (page: string): FormRow[] =>
+  [...page.matchAll(/name="criterion-(\d+)" value="([^"]+)"/g)].map((m) => ({
+    n: Number(m[1]),
+    criterion: m[2],
+  }));
+
+const rowFields = (r: FormRow, decision: string, remarks: string): Record<string, string> => ({
+  [`criterion-${r.n}`]: r.criterion,
+  [`decision-${r.n}`]: decision,
+  [`remarks-${r.n}`]: remarks,
+});
 
 const reportCount = async (h: Harness) => Number((await h.db('vpat_reports').count({ n: '*' }))[0].n);
 
@@ -19,43 +38,114 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     page = (await c.get(`/reports/${s.reportId}`)).text;
   });
 
-  test('a decision is a new version made by the review service, and the page goes to it', async () => {
+  test('one submission records every decided row as one new version; rows left for later stay waiting', async () => {
+    const before = await reportCount(h);
+    const rows = rowsOf(page);
+    expect(rows.map((r) => r.criterion).sort()).toEqual([...s.left].sort());
+    const [first, second, later] = rows;
     const res = await c.post(`/reports/${s.reportId}/review`, {
       _csrf: ConsoleClient.csrfOf(page),
-      criterion: s.left[0],
-      n: '0',
-      decision: 'does-not-support',
-      remarks: 'The video has no captions.',
+      ...rowFields(first, 'does-not-support', 'The video has no captions.'),
+      ...rowFields(second, 'not-applicable', 'The site has no forms.'),
+      ...rowFields(later, '', ''),
       author: 'Grace Officer',
     });
     expect(res.status).toBe(303);
-    const next = /^\/reports\/(vpt_\w+)\?decided=/.exec(res.location ?? '')![1];
+    expect(await reportCount(h)).toBe(before + 1);
+    const next = /^\/reports\/(vpt_\w+)\?decided=2#queue$/.exec(res.location ?? '')![1];
     const api = await h.request<VpatReport>('GET', `/api/v1/vpat/${next}`, { key: s.key });
     expect(api.body).toMatchObject({ previous_id: s.reportId, version: 3 });
-    expect(api.body.criteria.find((r) => r.id === s.left[0])).toMatchObject({
+    expect(api.body.criteria.find((r) => r.id === first.criterion)).toMatchObject({
       conformance: 'does-not-support',
       remarks: 'The video has no captions.',
       override: { author: 'Grace Officer', kind: 'level' },
     });
+    expect(api.body.criteria.find((r) => r.id === second.criterion)).toMatchObject({
+      conformance: 'not-applicable',
+      override: { author: 'Grace Officer', kind: 'level' },
+    });
+    expect(api.body.criteria.find((r) => r.id === later.criterion)).toMatchObject({ needs_review: true });
     const shown = await c.get(res.location!);
-    expect(shown.text).toContain(`Decision on ${s.left[0]} recorded`);
-    expect(shown.text).toContain('Waiting for a person (2)');
+    expect(shown.text).toContain('2 decisions recorded: this is the new version.');
+    expect(shown.text).toContain('Waiting for a person (1)');
   });
 
-  test('confirming needs evidence that allows it: otherwise the form comes back with the reason, nothing stored', async () => {
+  test('one refused row refuses the whole submission: the form comes back with the reason, nothing stored', async () => {
     const before = await reportCount(h);
+    const [notConfirmable, first] = rowsOf(page).filter((r) => r.criterion !== s.confirmable);
     const res = await c.post(`/reports/${s.reportId}/review`, {
       _csrf: ConsoleClient.csrfOf(page),
-      criterion: s.left[1],
-      n: '1',
-      decision: 'confirm',
-      remarks: 'Looks fine.',
+      ...rowFields(first, 'supports', 'Checked with a screen reader.'),
+      ...rowFields(notConfirmable, 'confirm', 'Looks fine.'),
       author: 'Grace Officer',
     });
     expect(res.status).toBe(422);
     expect(res.text).toMatch(/<div class="error-summary" role="alert"/);
-    expect(res.text).toContain(`${s.left[1]}: `);
+    expect(res.text).toContain(`href="#decision-${notConfirmable.n}">${notConfirmable.criterion}: `);
+    // What was typed is shown again, so nothing has to be typed twice.
+    expect(res.text).toContain('Checked with a screen reader.</textarea>');
     expect(await reportCount(h)).toBe(before);
+  });
+
+  test('a decision without remarks, remarks without a decision, or nothing decided: 422, nothing stored', async () => {
+    const before = await reportCount(h);
+    const [first, second, third] = rowsOf(page);
+    const csrf = ConsoleClient.csrfOf(page);
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { ...rowFields(first, 'supports', 'Fine.'), ...rowFields(second, 'supports', '') },
+        `${second.criterion}: write the remarks shown in the report.`,
+      ],
+      [
+        { ...rowFields(first, 'supports', 'Fine.'), ...rowFields(third, '', 'Half done.') },
+        `${third.criterion}: choose a decision for these remarks, or clear them.`,
+      ],
+      [
+        { ...rowFields(first, '', ''), ...rowFields(second, '', '') },
+        'Choose a decision on at least one row.',
+      ],
+      [{ ...rowFields(first, 'excellent', 'Fine.') }, `${first.criterion}: choose a decision.`],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await c.post(`/reports/${s.reportId}/review`, {
+        _csrf: csrf,
+        ...fields,
+        author: 'Grace Officer',
+      });
+      expect([res.status, res.text.includes(message)]).toEqual([422, true]);
+    }
+    expect(await reportCount(h)).toBe(before);
+  });
+
+  test('every waiting row of a fresh report decided in one submission, past the console’s usual 50 fields', async () => {
+    const gen = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
+      key: s.key,
+      body: { siteId: 'docs-web', product: { name: 'Docs', version: '3.2', description: 'The docs.' } },
+    });
+    const fresh = (await c.get(`/reports/${gen.body.id}`)).text;
+    const rows = rowsOf(fresh);
+    expect(rows.length).toBe(gen.body.summary.undecided);
+    expect(3 * rows.length + 2).toBeGreaterThan(50);
+    const before = await reportCount(h);
+    const res = await c.post(`/reports/${gen.body.id}/review`, {
+      _csrf: ConsoleClient.csrfOf(fresh),
+      ...Object.fromEntries(
+        rows.flatMap((r) => Object.entries(rowFields(r, 'partially-supports', `Checked ${r.criterion}.`))),
+      ),
+      author: 'Grace Officer',
+    });
+    expect(res.status).toBe(303);
+    expect(await reportCount(h)).toBe(before + 1);
+    const next = /vpt_\w+/.exec(res.location!)![0];
+    const api = await h.request<VpatReport>('GET', `/api/v1/vpat/${next}`, { key: s.key });
+    expect(api.body).toMatchObject({ version: 2, previous_id: gen.body.id, summary: { undecided: 0 } });
+    // Past the form's own bound the form is not read at all.
+    const over: Record<string, string> = { _csrf: ConsoleClient.csrfOf(fresh), author: 'x' };
+    for (let i = 0; i < REVIEW_FORM_FIELDS; i++) over[`remarks-${i}`] = 'x';
+    const refused = await c.post(`/reports/${gen.body.id}/review`, over);
+    expect(refused.status).toBe(413);
+    expect(refused.text).toContain('<h1>This form could not be read</h1>');
+    expect(await reportCount(h)).toBe(before + 1);
   });
 
   test('publishing is refused while rows wait, and publishes once none is left', async () => {
@@ -130,9 +220,7 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     const before = await reportCount(h);
     const res = await reader.post(`/reports/${s.reportId}/review`, {
       _csrf: ConsoleClient.csrfOf(seen.text),
-      criterion: s.left[0],
-      decision: 'supports',
-      remarks: 'x',
+      ...rowFields(rowsOf(page)[0], 'supports', 'x'),
       author: 'x',
     });
     expect(res.status).toBe(403);
@@ -144,9 +232,7 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
   test('without its CSRF token a decision is refused with a 403 page and nothing changes', async () => {
     const before = await reportCount(h);
     const res = await c.post(`/reports/${s.reportId}/review`, {
-      criterion: s.left[0],
-      decision: 'supports',
-      remarks: 'x',
+      ...rowFields(rowsOf(page)[0], 'supports', 'x'),
       author: 'x',
     });
     expect(res.status).toBe(403);
@@ -180,9 +266,9 @@ describe.each(dbKinds)('console errors are pages (%s)', (db) => {
       const c = new ConsoleClient(h.url);
       await c.signIn(s.key);
       const page = (await c.get(`/reports/${s.reportId}`)).text;
-      const large = await c.post(`/reports/${s.reportId}/review`, {
+      const large = await c.post(`/reports/${s.reportId}/publish`, {
         _csrf: ConsoleClient.csrfOf(page),
-        remarks: 'x'.repeat(70_000),
+        publisher: 'x'.repeat(70_000),
       });
       expect(large.status).toBe(413);
       expect(large.text).toContain('<h1>This form could not be read</h1>');

@@ -56,6 +56,8 @@ export interface TextFieldOptions {
   problem?: FieldProblem;
   multiline?: boolean;
   maxLength: number;
+  /** Default true; false where a field may stay empty (a row of a batch left for later). */
+  required?: boolean;
 }
 
 /** A labelled, required text field with its hint and, after a rejected form, its error tied to it. */
@@ -64,14 +66,15 @@ export function textField(o: TextFieldOptions): Html {
   const errorId = `${o.id}-error`;
   const describedBy = o.problem ? `${hintId} ${errorId}` : hintId;
   const invalid = o.problem ? 'true' : undefined;
+  const required = o.required ?? true;
   return markup`<div class="field">
     <label for=${o.id}>${o.label}</label>
     <span class="hint" id=${hintId}>${o.hint}</span>
     ${o.problem ? markup`<span class="field-error" id=${errorId}>Error: ${o.problem.message}</span>` : null}
     ${
       o.multiline
-        ? markup`<textarea id=${o.id} name=${o.name} required maxlength=${o.maxLength} aria-describedby=${describedBy} aria-invalid=${invalid}>${o.value}</textarea>`
-        : markup`<input type="text" id=${o.id} name=${o.name} required maxlength=${o.maxLength} value=${o.value} aria-describedby=${describedBy} aria-invalid=${invalid} />`
+        ? markup`<textarea id=${o.id} name=${o.name} required=${required} maxlength=${o.maxLength} aria-describedby=${describedBy} aria-invalid=${invalid}>${o.value}</textarea>`
+        : markup`<input type="text" id=${o.id} name=${o.name} required=${required} maxlength=${o.maxLength} value=${o.value} aria-describedby=${describedBy} aria-invalid=${invalid} />`
     }
   </div>`;
 }

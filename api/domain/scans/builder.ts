@@ -162,6 +162,7 @@ export class ScanBuilder {
         httpStatus: page.http_status ?? null,
         issueCount: issues.length,
         rulesRun: this.pageRules(page),
+        rulesInapplicable: inapplicableOn(page),
       },
     };
   }
@@ -214,4 +215,10 @@ export class ScanBuilder {
     if (axe?.name) this.engine = { name: axe.name, version: axe.version ?? null };
     else if (page.pa11y && !this.engine) this.engine = { name: 'pa11y', version: null };
   }
+}
+
+/** The rules that found nothing to test on a page: axe's own list, else what the page declared. */
+function inapplicableOn(page: ScanPageInput): string[] | null {
+  const ids = page.axe ? page.axe.inapplicable.map((r) => r.id) : page.rules_inapplicable;
+  return ids ? [...new Set(ids)].sort() : null;
 }

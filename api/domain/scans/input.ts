@@ -81,4 +81,6 @@ export interface ScanPageInput {
   issues?: NativeIssueInput[];
   axe?: AxeResultsInput;
   pa11y?: Pa11yInput;
+  /** A native or pa11y page's rules that ran and found nothing to test (an axe page lists its own). */
+  rules_inapplicable?: string[];
 }

@@ -30,6 +30,11 @@ export interface PreparedPage {
    * speaks for those pages only (an axe page's own list is more precise than a scan-wide claim).
    */
   rulesRun: string[] | null;
+  /**
+   * Rule ids that ran on this page and found nothing to test (axe-core's `inapplicable`), sorted, or null
+   * when unknown: an axe page's own list, a native or pa11y page's `rules_inapplicable`.
+   */
+  rulesInapplicable: string[] | null;
 }
 
 export interface PreparedIssue extends ImportedIssue {

@@ -9,6 +9,7 @@ import {
   type CriterionTallies,
   type ScanEvidence,
 } from './evidence-tally.js';
+import { suggestNotApplicable } from './not-applicable.js';
 import { answerOf, decideFromEvidence, evidenceOf, type EvidenceFact, type FactContext } from './facts.js';
 import {
   noFailuresSentence,
@@ -79,6 +80,18 @@ export function isUndecided(c: ReportCriterion): boolean {
   return !(c.level === 'AAA' && c.source === 'override' && c.conformance === 'not-evaluated');
 }
 
+/** Only a row the evidence leaves to a person (clean rules everywhere) may carry a suggestion. */
+function suggestionFor(fact: EvidenceFact | undefined, pages: ScanEvidence['pages']) {
+  const suggestion =
+    fact?.kind === 'rules-passed'
+      ? suggestNotApplicable(
+          fact.ran.map((r) => r.rule),
+          pages,
+        )
+      : null;
+  return suggestion ? { suggestion } : {};
+}
+
 export function deriveReport(input: {
   catalog: EditionCatalog;
   coverage: RuleCoverage;
@@ -113,7 +126,7 @@ export function deriveReport(input: {
       const { fact, ...answer } = base;
       const decision = decisions.get(row.id);
       if (!decision) {
-        criteria.push({ ...head, ...answer });
+        criteria.push({ ...head, ...answer, ...suggestionFor(fact, evidence.pages) });
       } else if (decision.kind === 'confirm') {
         const reason = confirmRefusal(base);
         if (reason || fact?.kind !== 'rules-passed') {

@@ -27,6 +27,8 @@ export interface EvidencePage {
    * a result there). Absent: the scan-wide `rulesRun` stands for every page.
    */
   rulesRun?: readonly string[] | null;
+  /** Rule ids that ran on this page and found nothing to test; null or absent when unknown. */
+  rulesInapplicable?: readonly string[] | null;
 }
 
 export interface ScanEvidence {

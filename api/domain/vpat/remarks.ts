@@ -24,7 +24,7 @@ export function remarksFor(fact: EvidenceFact): string {
     case 'incomplete':
       return (
         `Not evaluated: needs human review. axe-core could not decide ${plural(fact.results, 'result')} on ${fact.pagesWith} of ${plural(fact.pagesTotal, 'page')} ` +
-        `(${rulesWord(fact.rules.length)} ${listWords(fact.rules)}; pages: ${listWords(fact.pageUrls, 3)}). ` +
+        `(${rulesWord(fact.rules.length)} ${listWords(fact.rules)}; pages: ${listWords(fact.pageUrls.map(publicPath), 3)}). ` +
         'A person has to check these and record the result in a review.'
       );
     case 'no-pages':
@@ -42,7 +42,7 @@ export function remarksFor(fact: EvidenceFact): string {
       return (
         `Not evaluated: the axe-core ${rulesWord(fact.ran.length)} that test this criterion ran on only ${fact.tested} of ${plural(fact.pagesTotal, 'page')} ` +
         `(${perRule(fact.ran, fact.pagesTotal)}) and found no violations there; ${plural(fact.pagesTotal - fact.tested, 'page was', 'pages were')} not tested for it ` +
-        `(${listWords(fact.untestedUrls, 3)}${fact.rulesRunKnown ? '' : '; some pages did not list the rules that ran'}). Needs human review.`
+        `(${listWords(fact.untestedUrls.map(publicPath), 3)}${fact.rulesRunKnown ? '' : '; some pages did not list the rules that ran'}). Needs human review.`
       );
     case 'rules-passed':
       return rulesPassedRemarks(fact);

@@ -1,6 +1,7 @@
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { Conformance, Edition } from './editions.js';
 import { type WcagLevel, type WcagVersion } from '../catalog/catalog-types.js';
+import type { NotApplicableSuggestion } from './not-applicable.js';
 
 /**
  * The report as stored and as `GET /api/v1/vpat/:id` returns it (api/schemas/vpat/reports.ts describes the same
@@ -105,6 +106,8 @@ export interface ReportCriterion {
   /** Violations of rules W3C's ACT rules relate to this criterion but the scan attributed elsewhere. */
   related: RelatedFailure[];
   override?: AppliedOverride;
+  /** What the evidence suggests a person answer (a row waiting for one); never an answer itself. */
+  suggestion?: NotApplicableSuggestion;
 }
 
 export interface ReportChapter {
@@ -127,6 +130,8 @@ export interface ReportProduct {
   version: string;
   vendor?: string;
   description?: string;
+  /** The product's public address (never the host a CI job scanned). */
+  url?: string;
   contact?: ProductContact;
 }
 

@@ -169,6 +169,15 @@ export const ScanPageInput = z
     issues: z.array(NativeIssue).optional(),
     axe: AxeResults.optional(),
     pa11y: Pa11yInput.optional(),
+    rules_inapplicable: z
+      .array(Identifier(200))
+      .max(5000)
+      .optional()
+      .openapi({
+        description:
+          'A native or pa11y page: the rules that ran here and found nothing to test (axe-core’s `inapplicable`). ' +
+          'An axe page lists its own; absent: not known.',
+      }),
   })
   .superRefine((page, ctx) => {
     const forms = [page.issues, page.axe, page.pa11y].filter((f) => f !== undefined).length;

@@ -37,3 +37,28 @@ export const DeveloperLinksField = z.boolean().optional().openapi({
   description:
     'Keep the developers’ “How to fix” links in the remarks (default: left out, the report is for customers).',
 });
+
+/** `product.url` of a report's generation. */
+export const ProductUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .optional()
+  .openapi({
+    description:
+      'The product’s public address, named in the report (never the host a CI job scanned); default: the site’s `url`.',
+    example: 'https://shop.example/',
+  });
+
+/** A row's suggestion (api/domain/vpat/not-applicable.ts): never an answer; only a person answers. */
+export const Suggestion = z
+  .object({
+    conformance: z.literal('not-applicable'),
+    rules: z.array(z.string()),
+    pages: z.number().int(),
+    reason: z.string(),
+  })
+  .optional()
+  .openapi({
+    description:
+      'Present on a row waiting for a person when the rules that test it ran on every page and found nothing to test there (axe-core’s `inapplicable`): the evidence suggests Not Applicable; only a review answers it.',
+  });

@@ -32,6 +32,7 @@ export const Product = z
     version: Text(100),
     vendor: Text(200).optional(),
     description: Text(2000).optional(),
+    url: fields.ProductUrl,
     contact: z
       .union([Text(320), ProductContact])
       .optional()
@@ -197,6 +198,7 @@ export const ReportCriterion = z
     evidence: CriterionEvidence,
     related: z.array(RelatedFailure),
     override: AppliedOverride.optional(),
+    suggestion: fields.Suggestion,
   })
   .openapi('VpatCriterion');
 
@@ -210,7 +212,6 @@ const ByConformance = z.object(
     z.ZodNumber
   >,
 );
-
 export const VpatReport = z
   .object({
     id: z.string().openapi({ example: 'vpt_7Gk2m9QxL0aZb3Rt5WcY' }),
@@ -235,6 +236,7 @@ export const VpatReport = z
       version: z.string(),
       vendor: z.string().optional(),
       description: z.string().optional(),
+      url: z.string().optional(),
       contact: ProductContact.optional(),
     }),
     edition: z.enum(EDITIONS),
@@ -276,7 +278,6 @@ export const VpatReport = z
     created_at: Timestamp,
   })
   .openapi('VpatReport');
-
 export const VpatFormatQuery = z.object({
   format: z
     .enum(['json', 'html', 'md', 'openacr', 'pdf'])

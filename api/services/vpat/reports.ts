@@ -1,6 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
+import { isHttpUrl } from '../../domain/url-normalisation.js';
 import { catalogRowIds, editionCatalog } from '../../domain/vpat/editions.js';
 import {
   carriedOverride,
@@ -47,10 +48,13 @@ function normaliseContact(contact: GenerateVpatInput['product']['contact']): Pro
   return ProductContactSchema.shape.email.safeParse(contact).success ? { email: contact } : { name: contact };
 }
 
-function product(input: GenerateVpatInput['product']): ReportProduct {
+/** The product as asked for; its public address defaults to the site's (when the site has a web address). */
+function product(input: GenerateVpatInput['product'], siteUrl: string | null): ReportProduct {
   const p: ReportProduct = { name: input.name, version: input.version };
   if (input.vendor) p.vendor = input.vendor;
   if (input.description) p.description = input.description;
+  const url = input.url ?? (siteUrl && isHttpUrl(siteUrl) ? siteUrl : undefined);
+  if (url) p.url = url;
   const contact = normaliseContact(input.contact);
   if (contact) p.contact = contact;
   return p;
@@ -162,10 +166,11 @@ export class VpatReportService {
       : [];
     const assessment = await assessmentForReport(this.ctx, org, input.siteId, input.assessment_id);
     const site = await getSite(this.ctx.db, org, input.siteId);
+    const reportProduct = product(input.product, site?.url ?? null);
     const { report, refused } = await assembleReport(this.ctx.db, scan, {
       assessment,
       developerLinks: input.developer_links ?? false,
-      publicUrl: site?.url ?? null,
+      publicUrl: reportProduct.url ?? null,
       id: newId('vpt'),
       version: 1,
       previousId: null,
@@ -173,7 +178,7 @@ export class VpatReportService {
       edition: input.edition,
       wcagVersion: input.wcag_version,
       level: input.level,
-      product: product(input.product),
+      product: reportProduct,
       evaluationMethods: input.evaluation_methods ?? null,
       decisions: [...explicit, ...inherited],
       warnings,

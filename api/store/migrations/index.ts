@@ -17,6 +17,7 @@ import * as m0015 from './0015_assessments.js';
 import * as m0019 from './0019_element_screenshots.js';
 import * as m0021 from './0021_github_sign_in.js';
 import * as m0018 from './0018_pr_comments.js';
+import * as m0023 from './0023_inapplicable_rules.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -40,6 +41,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0019_element_screenshots': m0019,
   '0021_github_sign_in': m0021,
   '0018_pr_comments': m0018,
+  '0023_inapplicable_rules': m0023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

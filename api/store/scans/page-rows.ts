@@ -4,7 +4,9 @@ import type { PreparedPage } from '../../domain/scans/preparation.js';
 /** `scan_pages` rows as multi-row VALUES: the one mapping of a prepared page to its columns. */
 
 const PAGE_COLUMNS =
-  'scan_id page_index url normalized_url title final_url http_status issue_count rules_run'.split(' ');
+  'scan_id page_index url normalized_url title final_url http_status issue_count rules_run rules_inapplicable'.split(
+    ' ',
+  );
 const PAGE_TUPLE = `(${PAGE_COLUMNS.map(() => '?').join(', ')})`;
 export const pagesSql = (rows: number) =>
   `insert into scan_pages (${PAGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ` +
@@ -24,5 +26,6 @@ export function pushPageValues(out: Knex.Value[], scanId: string, p: PreparedPag
     p.httpStatus,
     p.issueCount,
     rulesRun,
+    p.rulesInapplicable === null ? null : JSON.stringify(p.rulesInapplicable),
   );
 }

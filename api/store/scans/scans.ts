@@ -31,8 +31,8 @@ export interface ScanRecord {
   createdAt: string;
 }
 
-/** A stored page as reads return it (its `rules_run` list is read only by the VPAT evidence). */
-export type ScanPageRecord = Omit<PreparedPage, 'rulesRun'>;
+/** A stored page as reads return it (its rule lists are read only by the VPAT evidence). */
+export type ScanPageRecord = Omit<PreparedPage, 'rulesRun' | 'rulesInapplicable'>;
 
 export interface ScanIssueRecord extends PreparedIssue {
   /** Database id; ascending in submission order within a scan. */

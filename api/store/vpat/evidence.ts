@@ -55,6 +55,8 @@ export interface EvidencePageRow {
   url: string;
   normalizedUrl: string;
   rulesRun: string[] | null;
+  /** The rules that ran there with nothing to test (null: the page did not say). */
+  rulesInapplicable: string[] | null;
 }
 
 export async function findEvidenceScan(db: Knex, org: string, id: string): Promise<EvidenceScan | undefined> {
@@ -119,12 +121,20 @@ async function storedHelpUrls(
   return new Map(rows.filter((r) => r.help_url).map((r) => [r.rule, r.help_url as string]));
 }
 
+interface PageRow {
+  page_index: number;
+  url: string;
+  normalized_url: string;
+  rules_run: string | null;
+  rules_inapplicable: string | null;
+}
+
 /** The scan's pages, each with the rules that ran on it (null: the page did not say). */
 async function evidencePages(db: Knex, scanId: string): Promise<EvidencePageRow[]> {
   const rows = await db('scan_pages')
     .where({ scan_id: scanId })
     .orderBy('page_index')
-    .select('page_index', 'url', 'normalized_url', 'rules_run');
+    .select('page_index', 'url', 'normalized_url', 'rules_run', 'rules_inapplicable');
   // Native pages share the body's list, and axe pages of one site mostly ran the same rules: parse each
   // distinct list once (the derivation only reads them).
   const parsed = new Map<string, string[]>();
@@ -133,14 +143,13 @@ async function evidencePages(db: Knex, scanId: string): Promise<EvidencePageRow[
     if (!ids) parsed.set(text, (ids = JSON.parse(text) as string[]));
     return ids;
   };
-  return rows.map(
-    (r: { page_index: number; url: string; normalized_url: string; rules_run: string | null }) => ({
-      index: Number(r.page_index),
-      url: r.url,
-      normalizedUrl: r.normalized_url,
-      rulesRun: r.rules_run === null ? null : list(r.rules_run),
-    }),
-  );
+  return rows.map((r: PageRow) => ({
+    index: Number(r.page_index),
+    url: r.url,
+    normalizedUrl: r.normalized_url,
+    rulesRun: r.rules_run === null ? null : list(r.rules_run),
+    rulesInapplicable: r.rules_inapplicable === null ? null : list(r.rules_inapplicable),
+  }));
 }
 
 /**
@@ -160,7 +169,12 @@ export async function readEvidence(
   for (const g of groups) g.helpUrl = stored.get(g.rule) ?? null;
   const waiversKnown = await countWaived(db, scan, pages, groups, now);
   return {
-    pages: pages.map((p) => ({ index: p.index, url: p.url, rulesRun: p.rulesRun })),
+    pages: pages.map((p) => ({
+      index: p.index,
+      url: p.url,
+      rulesRun: p.rulesRun,
+      rulesInapplicable: p.rulesInapplicable,
+    })),
     rulesRun: scan.rulesRun,
     groups,
     waiversKnown,

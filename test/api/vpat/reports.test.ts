@@ -509,7 +509,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       needs_review: true,
     });
     expect(row(r, '1.4.3').remarks).toContain('ran on only 1 of 2 pages');
-    expect(row(r, '1.4.3').remarks).toContain('https://mixed.test/legacy');
+    expect(row(r, '1.4.3').remarks).toContain('(/legacy;');
+    expect(row(r, '1.4.3').remarks).not.toContain('mixed.test');
     expect(row(r, '1.4.3').evidence.rules).toEqual(['color-contrast']);
     expect(r.warnings).toEqual([expect.stringContaining('1 of the 2 pages did not list the rules that ran')]);
 

@@ -11,7 +11,8 @@ import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { diffView } from '../../views/report-diff.js';
 import { criteriaTable, reportFacts } from '../../views/report-rows.js';
-import { publishAction, reviewAction, reviewSection, type ReviewState } from './report-review.js';
+import { reviewSection, type ReviewState } from './report-review.js';
+import { publishAction, reviewAction } from './report-review-form.js';
 import { reportButtons } from './report-actions.js';
 
 const DOWNLOADS: Record<ExportFormat, { label: string; ext: string }> = {
@@ -42,9 +43,11 @@ async function compareForm(reports: VpatReportService, v: Visitor, r: VpatReport
 }
 
 function notice(req: Request): Html | null {
-  const decided = typeof req.query.decided === 'string' ? req.query.decided : undefined;
-  if (decided)
-    return markup`<p class="notice" role="status">Decision on ${decided} recorded: this is the new version.</p>`;
+  const decided = typeof req.query.decided === 'string' ? Number(req.query.decided) : 0;
+  if (Number.isSafeInteger(decided) && decided > 0)
+    return markup`<p class="notice" role="status">
+      ${decided === 1 ? '1 decision' : `${decided} decisions`} recorded: this is the new version.
+    </p>`;
   if (req.query.published === '1')
     return markup`<p class="notice" role="status">Published: this version is final.</p>`;
   return null;

@@ -121,6 +121,7 @@ export function renderVpatHtml(report: VpatReport): string {
   const title = `${report.product.name} ${report.product.version} Accessibility Conformance Report`;
   const info: Array<[string, string]> = [
     ['Name of product/version', `${report.product.name} ${report.product.version}`],
+    ['Public address', report.product.url ?? '—'],
     ['Report date', report.created_at.slice(0, 10)],
     ['Product description', report.product.description ?? '—'],
     ['Vendor', report.product.vendor ?? '—'],

@@ -43,6 +43,7 @@ export function renderVpatMarkdown(report: VpatReport): string {
     '## Product information',
     '',
     `- **Name of product/version:** ${cell(p.name)} ${cell(p.version)}`,
+    `- **Public address:** ${cell(p.url ?? '—')}`,
     `- **Report date:** ${report.created_at.slice(0, 10)}`,
     `- **Product description:** ${cell(p.description ?? '—')}`,
     `- **Vendor:** ${cell(p.vendor ?? '—')}`,

@@ -124,6 +124,7 @@ function frontMatter(doc: Doc, root: Struct, report: VpatReport, title: string):
   const contact = report.product.contact;
   const info: Array<[string, string]> = [
     ['Name of product/version', `${report.product.name} ${report.product.version}`],
+    ['Public address', report.product.url ?? '—'],
     ['Report date', (report.published?.at ?? report.created_at).slice(0, 10)],
     ['Product description', report.product.description ?? '—'],
     ['Vendor', report.product.vendor ?? '—'],
