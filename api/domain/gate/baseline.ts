@@ -89,7 +89,7 @@ function withEngines(choice: BaselineChoice, head: ScanRef, passedOver: ScanRef 
       (choice.strategy === 'base_branch'
         ? ', and no scan on the base branch before was made with the latter'
         : '') +
-      ': the issues that differ are labelled `engine_change`.';
+      ': the issues that differ are labelled engine_change.';
   }
   return choice;
 }

@@ -53,8 +53,8 @@ export function engineChangeSentence(change: EngineChange): string {
   const detail = `${change.appeared} only in this commit's scan, ${change.disappeared} only in the baseline's`;
   const verdict =
     change.engine_upgrade === 'fail'
-      ? 'they are judged as new and fixed issues (`engine_upgrade: fail`)'
-      : 'they are counted apart and fail nothing (`engine_upgrade: warn`)';
+      ? 'they are judged as new and fixed issues (engine_upgrade: fail)'
+      : 'they are counted apart and fail nothing (engine_upgrade: warn)';
   return (
     `The engine changed from ${engineLabel(change.baseline)} (baseline) to ${engineLabel(change.head)} ` +
     `(this commit): ${issues} (${detail}); ${verdict}.`

@@ -107,7 +107,7 @@ export function engineChangedList(result: GateResult, limit: number): string {
   let out = head;
   for (const issue of issues) {
     const line =
-      `- \`${cell(issue.rule)}\` · ${issue.impact ?? 'unknown impact'} · ${cell(truncate(oneLineMessage(issue), 200))}` +
+      `- ${cell(truncate(oneLineMessage(issue), 200))} · ${issue.impact ?? 'unknown impact'}` +
       ` · page ${cell(issue.page_url ?? '')}\n`;
     if (byteLength(out + line + note) > limit) return out === head ? '' : out + note;
     out += line;
