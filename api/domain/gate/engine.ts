@@ -31,14 +31,16 @@ export function sameEngine(a: ScanEngine | null | undefined, b: ScanEngine | nul
 }
 
 /**
- * Whether two scans were made with different engines. An unknown engine on either side (a scan in a
- * form that does not say) is never taken for a change: nothing shows one.
+ * Whether two scans were made with different versions of the same engine (an upgrade, or a step back).
+ * An unknown engine or version on either side is never taken for one: nothing shows it. Another engine
+ * altogether is not one either: its rules are its own, and its issues are judged as any others.
  */
 export function enginesDiffer(
   head: ScanEngine | null | undefined,
   baseline: ScanEngine | null | undefined,
 ): boolean {
-  return !!head && !!baseline && !sameEngine(head, baseline);
+  if (!head?.version || !baseline?.version) return false;
+  return head.name.toLowerCase() === baseline.name.toLowerCase() && head.version !== baseline.version;
 }
 
 /** "axe-core 4.14.1" */

@@ -49,12 +49,13 @@ describe('which engines differ', () => {
     expect(sameEngine(NEW, { name: 'AXE-core', version: '4.14.1' })).toBe(true);
     expect(sameEngine(NEW, OLD)).toBe(false);
     expect(enginesDiffer(NEW, OLD)).toBe(true);
-    expect(enginesDiffer(NEW, { name: 'pa11y', version: null })).toBe(true);
   });
 
-  it('never takes an unknown engine for a change: nothing shows one', () => {
+  it('never takes an unknown engine or version, or another engine altogether, for a change', () => {
     expect(enginesDiffer(NEW, null)).toBe(false);
     expect(enginesDiffer(undefined, OLD)).toBe(false);
+    expect(enginesDiffer(NEW, { name: 'axe-core', version: null })).toBe(false);
+    expect(enginesDiffer(NEW, { name: 'in-house-checker', version: '2.1.0' })).toBe(false);
   });
 });
 
