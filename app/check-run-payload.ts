@@ -3,8 +3,14 @@
  * markdown (api/domain/gate/report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
  * the README sample (`npm run docs:generate`).
  */
-import { newIssuesTable } from '../api/domain/gate/report-issues.js';
-import { gateReportSummary, gateReportTitle, truncate } from '../api/domain/gate/report.js';
+import { engineChangedList, newIssuesTable } from '../api/domain/gate/report-issues.js';
+import {
+  byteLength,
+  GITHUB_TEXT_LIMIT,
+  gateReportSummary,
+  gateReportTitle,
+  truncate,
+} from '../api/domain/gate/report.js';
 import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
 import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../api/domain/gate/finding-text.js';
 
@@ -72,7 +78,7 @@ export function buildCheckRun(
     output: {
       title: gateReportTitle(result),
       summary: gateReportSummary(result, options.detailsUrl),
-      text: newIssuesTable(result),
+      text: checkRunText(result),
     },
     annotations: annotationsFor(result.new_issues),
     images: imagesFor(result.new_issues, options.pictures ?? new Map()),
@@ -96,6 +102,12 @@ export function imagesFor(issues: GateIssue[], pictures: ReadonlyMap<string, Iss
     if (out.length === IMAGES_PER_REQUEST) break;
   }
   return out;
+}
+
+/** The new issues, then (apart, in what room is left) the issues that differ because the engine changed. */
+function checkRunText(result: GateResult): string {
+  const table = newIssuesTable(result);
+  return table + engineChangedList(result, GITHUB_TEXT_LIMIT - byteLength(table));
 }
 
 /** Issues that know their source location, as check-run annotations at their line (and column). */

@@ -54,35 +54,53 @@ async function loadAxe(frame: Frame): Promise<void> {
 /**
  * Loads axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
  * it is loaded too, and merges the frames' results itself (their selectors joined with the frame's).
- * Frames that go away meanwhile are skipped.
+ * Frames that go away meanwhile are skipped. The top frame loads and runs it in one round trip to the
+ * browser: on a busy machine each round trip of a page waits for a turn on the cores.
  */
 export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
+  const main = page.mainFrame();
   await Promise.all(
-    page.frames().map((frame) =>
-      loadAxe(frame).catch((err: unknown) => {
-        if (frame === page.mainFrame()) throw err;
-      }),
-    ),
+    page
+      .frames()
+      .filter((frame) => frame !== main)
+      .map((frame) => loadAxe(frame).catch(() => {})),
   );
-  const result = await page.evaluate(async (values) => {
-    const g = globalThis as unknown as {
-      axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
-      document: unknown;
-    };
-    const out = await g.axe.run(g.document, {
-      runOnly: { type: 'tag', values },
-      // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
-      resultTypes: ['violations', 'incomplete'],
-    });
-    // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
-    // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).
-    const prototypes = [Object.prototype, Array.prototype, String.prototype, Number.prototype];
-    const plainJson =
-      /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(JSON.stringify)) &&
-      prototypes.every((p) => !Object.prototype.hasOwnProperty.call(p, 'toJSON'));
-    return plainJson ? JSON.stringify(out) : out;
-  }, tags);
+  let result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: false });
+  if (result === null) {
+    // The document has no loader (it was created before the tab's init script): the script is sent.
+    await main.evaluate(AXE_SOURCE);
+    result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: true });
+  }
+  if (result === null) throw new Error('axe-core did not load in the page');
   return typeof result === 'string' ? (JSON.parse(result) as AxeResults) : result;
+}
+
+/** In the page: loads axe-core from the tab's loader (null without one), runs it, returns its results. */
+async function runInPage(arg: {
+  values: string[];
+  loader: string;
+  sent: boolean;
+}): Promise<AxeResults | string | null> {
+  const g = globalThis as unknown as {
+    axe?: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
+    document: unknown;
+  } & Record<string, unknown>;
+  const load = g[arg.loader];
+  if (typeof load === 'function') (load as () => void)();
+  // A page's own `axe` is never run: ours replaces it, from the loader or sent.
+  else if (!arg.sent) return null;
+  const out = await g.axe!.run(g.document, {
+    runOnly: { type: 'tag', values: arg.values },
+    // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
+    resultTypes: ['violations', 'incomplete'],
+  });
+  // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
+  // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).
+  const prototypes = [Object.prototype, Array.prototype, String.prototype, Number.prototype];
+  const plainJson =
+    /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(JSON.stringify)) &&
+    prototypes.every((p) => !Object.prototype.hasOwnProperty.call(p, 'toJSON'));
+  return plainJson ? JSON.stringify(out) : out;
 }
 
 /** What the service reads of passes and inapplicable: the rule ids (which rules ran on the page). */

@@ -101,6 +101,7 @@ test('dist/index.js holds the action, the pure gate-report renderers, the issue 
   // ncc keeps each bundled module's path in a comment.
   const local = [...new Set(text.match(/\.\/(?:action|app|api|server|client)\/[\w/.-]+\.ts/g))].sort();
   expect(local.filter((m) => !m.startsWith('./action/') && !m.startsWith('./client/'))).toEqual([
+    './api/domain/gate/engine.ts',
     './api/domain/gate/finding-text.ts',
     './api/domain/gate/report-issues.ts',
     './api/domain/gate/report.ts',

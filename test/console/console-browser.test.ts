@@ -52,6 +52,7 @@ describeInBrowser('the console in Chromium', () => {
       `/scans/${s.headScanId}`,
       `/scans/${s.baseScanIds[0]}?impact=serious&page=2`,
       `/deploys/${s.deployId}`,
+      `/deploys/${s.engineDeployId}`,
       `/reports/${s.reportId}`,
       '/sign-out',
       `/scans/${s.otherScanId}`,
@@ -114,6 +115,25 @@ describeInBrowser('the console in Chromium', () => {
     // The issue without a picture shows none.
     await page.goto(`${h.url}/scans/${s.headScanId}?rule=image-alt`);
     expect(await page.locator('img.shot').count()).toBe(0);
+  });
+
+  test('the deploy page shows an engine change apart: both versions, and the issues that differ, not as new', async () => {
+    await page.goto(`${h.url}/deploys/${s.engineDeployId}`);
+    expect(await page.locator('h2#new').textContent()).toBe('New issues (0)');
+    const section = page.locator('h2#engine-change');
+    expect(await section.textContent()).toBe('Issues that differ because the engine changed (2)');
+    const text = await page.locator('main').innerText();
+    expect(text).toContain(
+      'The engine changed from axe-core 4.10.3 (baseline) to axe-core 4.14.1 (this commit)',
+    );
+    expect(text).toContain('it differs only because the baseline was made with another engine');
+    expect(await page.locator('h2#engine-change ~ ol.issues li').count()).toBe(1);
+    if (process.env.CONSOLE_SCREENSHOT_DIR) {
+      await page.screenshot({
+        path: `${process.env.CONSOLE_SCREENSHOT_DIR}/deploy-engine.png`,
+        fullPage: true,
+      });
+    }
   });
 
   test("the scan page shows where an issue's element comes from", async () => {

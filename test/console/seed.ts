@@ -26,6 +26,8 @@ export interface Seeded {
   baseScanIds: string[];
   headScanId: string;
   deployId: string;
+  /** A decision whose baseline was made with another engine version (an engine change). */
+  engineDeployId: string;
   failingFingerprint: string;
   reportId: string;
   otherScanId: string;
@@ -111,6 +113,7 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     body: { siteId, product: { name: 'Shop', version: '2026.11', vendor: 'Acme' } },
   });
   if (vpat.status !== 201) throw new Error(`vpat: ${vpat.status} ${vpat.text}`);
+  const engineDeployId = await seedEngineChange(h, key, base);
   const otherScanId = await scan(otherKey, 'globex-site', SHA(20), 'main', base.slice(0, 2));
   const otherGate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
     key: otherKey,
@@ -124,9 +127,39 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     baseScanIds,
     headScanId,
     deployId: gate.body.id,
+    engineDeployId,
     failingFingerprint: gate.body.new_issues[0].fingerprint,
     reportId: vpat.body.id,
     otherScanId,
     otherDeployId: otherGate.body.id,
   };
+}
+
+/** A site upgraded from axe-core 4.10.3 to 4.14.1: one issue both report, one only the new one does. */
+async function seedEngineChange(h: Harness, key: string, base: unknown[]): Promise<string> {
+  const scan = async (sha: string, branch: string, version: string, issues: unknown[]) => {
+    const r = await h.request<CreatedScan>('POST', '/api/v1/scans', {
+      key,
+      body: {
+        siteId: 'shop-engine',
+        url: 'https://shop.example/',
+        sha,
+        branch,
+        engine: { name: 'axe-core', version },
+        pages: [{ url: 'https://shop.example/', title: 'Home', issues }],
+      },
+    });
+    if (r.status !== 201) throw new Error(`scan: ${r.status} ${r.text}`);
+  };
+  await scan(SHA(30), 'main', '4.10.3', [base[0], issue('region', 'moderate', 'aside > aside', [])]);
+  await scan(SHA(31), 'feature/axe', '4.14.1', [
+    base[0],
+    issue('aria-tab-name', 'serious', 'div[role="tab"]', ['4.1.2']),
+  ]);
+  const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
+    key,
+    body: { siteId: 'shop-engine', sha: SHA(31) },
+  });
+  if (gate.status !== 201 || !gate.body.engine_change) throw new Error(`gate: ${gate.status} ${gate.text}`);
+  return gate.body.id;
 }

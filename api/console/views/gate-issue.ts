@@ -24,7 +24,8 @@ function matchFacts(issue: GateIssue): Html {
   return markup`<dt>Matched by</dt>
     <dd>${MATCH_TEXT[issue.match] ?? issue.match}${issue.similarity !== null ? ` (similarity ${issue.similarity.toFixed(2)})` : ''}</dd>
     ${base && issue.match === 'similar' ? markup`<dt>Baseline element</dt><dd><code>${base.selector ?? '—'}</code> on ${base.page_url}</dd>` : null}
-    ${issue.evidence ? markup`<dt>Evidence</dt><dd>${issue.evidence}</dd>` : null}`;
+    ${issue.evidence ? markup`<dt>Evidence</dt><dd>${issue.evidence}</dd>` : null}
+    ${issue.engine_change ? markup`<dt>Engine change</dt><dd>it differs only because the baseline was made with another engine</dd>` : null}`;
 }
 
 /** The commit the issues were found at, so a located issue links to its file there. */

@@ -1,3 +1,5 @@
+import { enginesDiffer, engineLabel, type ScanEngine } from './engine.js';
+
 /** The head and baseline scans of a deploy-gate decision, as the gate sees them. */
 
 export interface ScanRef {
@@ -7,6 +9,8 @@ export interface ScanRef {
   createdAt: string;
   /** How its issues were fingerprinted; across versions the matcher pairs issues by similarity only. */
   fingerprintVersion?: number;
+  /** The engine that made it, when the scan says (null: unknown). */
+  engine?: ScanEngine | null;
 }
 
 export type BaselineStrategy = 'baseline_sha' | 'base_branch' | 'none';
@@ -22,6 +26,11 @@ export interface BaselineChoice {
    * issue is new.
    */
   recorded?: boolean;
+  /**
+   * The baseline was made with another engine than the head: issues that differ are engine changes
+   * (engine.ts), not regressions or fixes.
+   */
+  engineChanged?: boolean;
 }
 
 /**
@@ -35,6 +44,11 @@ export function describeBaseline(input: {
   baselineSha?: string | null;
   baseBranch: string;
   scan: ScanRef | null;
+  /**
+   * A later base-branch scan passed over because it was made with another engine than the head (the
+   * baseline is then the latest made with the head's engine).
+   */
+  passedOver?: ScanRef | null;
 }): BaselineChoice {
   const choice = strategyOf(input);
   if (!choice.scan && !input.baselineSha && input.head.branch === input.baseBranch) {
@@ -55,6 +69,27 @@ export function describeBaseline(input: {
     choice.reason +=
       ` Its issues were fingerprinted with version ${b} and this commit's with version ${a}, so ` +
       'issues were matched by similarity of their elements, not by fingerprint.';
+  }
+  return withEngines(choice, input.head, input.passedOver ?? null);
+}
+
+/** Says which engines the two scans were made with when that matters, and marks an engine change. */
+function withEngines(choice: BaselineChoice, head: ScanRef, passedOver: ScanRef | null): BaselineChoice {
+  const scan = choice.scan;
+  if (scan && passedOver?.engine && head.engine && choice.strategy === 'base_branch') {
+    choice.reason =
+      `The latest scan on the base branch made with the same engine as this commit's ` +
+      `(${engineLabel(head.engine)}), before this commit's scan; later scans there were made with ` +
+      `${engineLabel(passedOver.engine)}.`;
+  }
+  if (scan && enginesDiffer(head.engine, scan.engine)) {
+    choice.engineChanged = true;
+    choice.reason +=
+      ` It was made with ${engineLabel(scan.engine!)} and this commit's scan with ${engineLabel(head.engine!)}` +
+      (choice.strategy === 'base_branch'
+        ? ', and no scan on the base branch before was made with the latter'
+        : '') +
+      ': the issues that differ are labelled engine_change.';
   }
   return choice;
 }

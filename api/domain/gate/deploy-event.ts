@@ -3,6 +3,7 @@ import type { Impact, IssueKind } from '../impact.js';
 import type { IssueSource } from '../scans/imported-issue.js';
 import type { MatchKind } from '../matching/matcher.js';
 import type { BaselineStrategy } from './baseline.js';
+import type { EngineChange } from './engine.js';
 import type { AppliedGateSettings } from './settings.js';
 import type { CategoryCounts, GateReason, ThresholdResult } from './thresholds.js';
 
@@ -35,6 +36,8 @@ export interface GateIssue {
   baseline_issue: BaselineIssueRef | null;
   similarity: number | null;
   evidence: string | null;
+  /** Present (true) on an issue that differs only because the engine changed (engine.ts). */
+  engine_change?: true;
 }
 
 export interface WaivedGateIssue extends GateIssue {
@@ -50,6 +53,8 @@ export interface DeployBaseline {
 }
 
 export interface DeployCounts extends CategoryCounts {
+  /** Issues that differ because the engine changed (both sides), counted apart from new and fixed. */
+  engine_changed?: number;
   by_impact: Record<Impact, CategoryCounts> & { unknown?: CategoryCounts };
 }
 
@@ -79,6 +84,10 @@ export interface DeployEvent {
   waived_issues: WaivedGateIssue[];
   similar_issues: GateIssue[];
   similar_issues_total: number;
+  /** The baseline was made with another engine: both engines and the policy applied; else null. */
+  engine_change: EngineChange | null;
+  /** The head issues that differ because the engine changed (at most 100), each `engine_change: true`. */
+  engine_changed_issues: GateIssue[];
   check_run: DeployCheckRun;
   created_at: string;
 }
@@ -99,4 +108,4 @@ export type GateResult = Pick<
   | 'new_issues_total'
 > &
   // The repository links a located issue to its file at the commit; results built without one show the path.
-  Partial<Pick<DeployEvent, 'repository'>>;
+  Partial<Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues'>>;

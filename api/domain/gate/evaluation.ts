@@ -53,6 +53,10 @@ export interface GateEvaluation {
   /** Existing issues paired by similarity (not fingerprint), most severe first, at most `listCap`. */
   similarIssues: PairedIssue[];
   similarIssuesTotal: number;
+  /** With an engine change: how many issues differ on each side (none without one). */
+  engineChange: { appeared: number; disappeared: number } | null;
+  /** Head issues that differ because the engine changed, most severe first, at most `listCap`. */
+  engineChangedIssues: GateScanIssue[];
 }
 
 export interface GateInput {
@@ -66,6 +70,11 @@ export interface GateInput {
   matching?: IssueMatching;
   waivers: WaiverMatcher;
   settings: AppliedGateSettings;
+  /**
+   * The baseline was made with another engine: unpaired issues are engine changes, counted apart and
+   * judged only with `engine_upgrade: fail` (engine.ts).
+   */
+  engineChanged?: boolean;
   /** How many issues each list shows; the totals are always exact. Default 100. */
   listCap?: number;
 }
@@ -123,6 +132,10 @@ interface Tally {
   /** Head indices. */
   similarList: Buckets<number>;
   similarTotal: number;
+  /** Head indices. */
+  engineList: Buckets<number>;
+  appeared: number;
+  disappeared: number;
 }
 
 function emptyCounts(): GateCounts {
@@ -145,7 +158,13 @@ function tallyIssues(
     waivedList: buckets(),
     similarList: buckets(),
     similarTotal: 0,
+    engineList: buckets(),
+    appeared: 0,
+    disappeared: 0,
   };
+  // Under an engine change, what is unpaired is the engine's doing: judged only when the site says so.
+  const engine = input.engineChanged === true;
+  const judged = !engine || input.settings.engine_upgrade === 'fail';
   const all = input.settings.include_incomplete;
   const waiverOf = waiverFinder(input.waivers);
   const anySimilar = !!matching && matching.similar.size > 0;
@@ -179,6 +198,11 @@ function tallyIssues(
         t.similarList[key].push(i);
       }
     } else {
+      if (engine) {
+        t.appeared++;
+        t.engineList[key].push(i);
+        if (!judged) continue;
+      }
       t.counts.new++;
       b.new++;
       t.newList[key].push(i);
@@ -187,6 +211,8 @@ function tallyIssues(
   for (let j = 0; j < baseline.length; j++) {
     const code = baseline.codes[j];
     if ((!all && code & 1) || (matching && matching.baselineToHead[j] >= 0)) continue;
+    if (engine) t.disappeared++;
+    if (!judged) continue;
     t.counts.fixed++;
     bucketOf(t.counts, IMPACT_OF_CODE[code >> 1]).fixed++;
   }
@@ -227,6 +253,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
       waivedIssues: [],
       similarIssues: [],
       similarIssuesTotal: 0,
+      engineChange: null,
+      engineChangedIssues: [],
     };
   }
   const head = issueList(input.head);
@@ -253,5 +281,7 @@ export function evaluateGate(input: GateInput): GateEvaluation {
       return pairedView(head.issue(i), i, matching, baseline.issue(j), matching!.similar.get(i));
     }),
     similarIssuesTotal: t.similarTotal,
+    engineChange: input.engineChanged ? { appeared: t.appeared, disappeared: t.disappeared } : null,
+    engineChangedIssues: take(t.engineList, cap, headRef).map((i) => head.issue(i)),
   };
 }

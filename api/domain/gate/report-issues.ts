@@ -68,7 +68,8 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
   const html = htmlSnippet(issue.html);
   const steps = fixSteps(issue.message).slice(0, 5);
   const lines = [
-    `${n}. **${cell(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}`,
+    `${n}. **${cell(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}` +
+      (issue.engine_change ? ' · engine change' : ''),
     `   - Source: ${where} · page ${cell(issue.page_url ?? '')}`,
     html
       ? `   - Element: \`${cell(html)}\``
@@ -91,4 +92,25 @@ function linkUrl(url: string): string {
 /** Makes text safe on one markdown line: no line breaks, no table breaks, no stray backticks. */
 function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
+}
+
+/**
+ * The issues that differ only because the engine changed, one line each, apart from the new ones (they
+ * fail nothing unless the site judges them); at most `limit` bytes, with a note when cut.
+ */
+export function engineChangedList(result: GateResult, limit: number): string {
+  const change = result.engine_change;
+  const issues = result.engine_changed_issues ?? [];
+  if (!change || issues.length === 0) return '';
+  const head = `\n#### Issues that differ because the engine changed (${change.appeared} in this commit's scan)\n\n`;
+  const note = '\n_More are listed in the deploy event._\n';
+  let out = head;
+  for (const issue of issues) {
+    const line =
+      `- ${cell(truncate(oneLineMessage(issue), 200))} · ${issue.impact ?? 'unknown impact'}` +
+      ` · page ${cell(issue.page_url ?? '')}\n`;
+    if (byteLength(out + line + note) > limit) return out === head ? '' : out + note;
+    out += line;
+  }
+  return out;
 }

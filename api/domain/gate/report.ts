@@ -7,6 +7,7 @@
  */
 import { IMPACTS, type Impact } from '../impact.js';
 import type { GateResult } from './deploy-event.js';
+import { engineChangeSentence } from './engine.js';
 
 /** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 export const GITHUB_TEXT_LIMIT = 65_535;
@@ -63,6 +64,10 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
   }
   if (c.waived > 0)
     lines.push('', `${c.waived} waived ${c.waived === 1 ? 'issue is' : 'issues are'} not counted.`);
+  if (result.engine_change) {
+    // Apart from the table: these issues are neither new nor fixed unless the site judges them.
+    lines.push('', '#### Engine upgrade', '', md(engineChangeSentence(result.engine_change)));
+  }
 
   lines.push('', '#### Thresholds', '');
   if (result.thresholds.length === 0) {

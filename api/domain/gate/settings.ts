@@ -1,4 +1,5 @@
 import type { Impact } from '../impact.js';
+import type { EngineUpgradePolicy } from './engine.js';
 
 /**
  * The deploy gate's thresholds (docs/gate.md): what an issue's impact and kind are, and which
@@ -21,6 +22,8 @@ export interface AppliedGateSettings {
   max_total: number | null;
   new_only: boolean;
   include_incomplete: boolean;
+  /** Whether issues that differ only because the engine changed are judged (`fail`) or counted apart. */
+  engine_upgrade: EngineUpgradePolicy;
 }
 
 export type GateSettingsLayer = { [K in keyof AppliedGateSettings]?: AppliedGateSettings[K] | null };
@@ -35,6 +38,7 @@ export const BUILT_IN_GATE_SETTINGS: AppliedGateSettings = {
   max_total: null,
   new_only: true,
   include_incomplete: false,
+  engine_upgrade: 'warn',
 };
 
 /**

@@ -7,6 +7,8 @@ import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../domain/gate/deploy-event.js';
 import type * as settings from '../../domain/gate/settings.js';
+import type * as engine from '../../domain/gate/engine.js';
+import { ENGINE_UPGRADE_POLICIES } from '../../domain/gate/engine.js';
 import type * as thresholds from '../../domain/gate/thresholds.js';
 
 export const Repository = z
@@ -105,6 +107,14 @@ export const GateIssue = z
       example:
         'Same element (similarity 0.90: same tag, snippet, attributes, text); selector changed from `a` to `a[href$="cart.html"]`.',
     }),
+    engine_change: z
+      .literal(true)
+      .optional()
+      .openapi({
+        description:
+          'Present on an issue that differs from the baseline only because the baseline was made with another ' +
+          'engine (see `engine_change` of the event).',
+      }),
   })
   .openapi('GateIssue');
 
@@ -143,10 +153,26 @@ export const AppliedGateSettings = z
     max_total: z.number().int().nullable(),
     new_only: z.boolean(),
     include_incomplete: z.boolean(),
+    engine_upgrade: z.enum(ENGINE_UPGRADE_POLICIES),
   })
   .openapi('AppliedGateSettings', {
     description: 'The thresholds this decision applied, after the site defaults and built-in defaults.',
   });
+
+const EngineOut = z.object({ name: z.string(), version: z.string().nullable() });
+
+export const EngineChangeOut = z
+  .object({
+    head: EngineOut,
+    baseline: EngineOut,
+    engine_upgrade: z.enum(ENGINE_UPGRADE_POLICIES).openapi({
+      description:
+        '`warn`: the issues that differ are counted apart and fail nothing; `fail`: judged as usual.',
+    }),
+    appeared: z.number().int().openapi({ description: 'Head issues that no baseline issue is.' }),
+    disappeared: z.number().int().openapi({ description: 'Baseline issues that no head issue is.' }),
+  })
+  .openapi('EngineChange');
 
 export const CheckRunState = z
   .object({
@@ -185,6 +211,16 @@ export const DeployEvent = z
       .openapi({ description: 'Which scan the head was compared with, and why; null without a head scan.' }),
     settings: AppliedGateSettings,
     counts: CategoryCounts.extend({
+      engine_changed: z
+        .number()
+        .int()
+        .optional()
+        .openapi({
+          description:
+            'Issues that differ (on either side) only because the baseline was made with another engine; counted ' +
+            'here and not as new or fixed unless `engine_upgrade` is `fail`. Always present in events recorded ' +
+            'by this version.',
+        }),
       by_impact: z
         .object({
           critical: CategoryCounts,
@@ -233,6 +269,16 @@ export const DeployEvent = z
         'first, at most 100.',
     }),
     similar_issues_total: z.number().int(),
+    engine_change: EngineChangeOut.nullable().openapi({
+      description:
+        'The baseline was made with another engine than the head scan (and no scan on the base branch was ' +
+        'made with the same one): both engines, the policy applied and how many issues differ; else null.',
+    }),
+    engine_changed_issues: z.array(GateIssue).openapi({
+      description:
+        'The head issues that differ only because the engine changed, each `engine_change: true`; most ' +
+        'severe first, at most 100. With `engine_upgrade: fail` they are also listed (and counted) as new.',
+    }),
     check_run: CheckRunState,
     created_at: Timestamp,
   })
@@ -248,4 +294,5 @@ type _DomainDeployEvent = [
   OutputIs<typeof BaselineIssueRef, domain.BaselineIssueRef>,
   OutputIs<typeof AppliedGateSettings, settings.AppliedGateSettings>,
   OutputIs<typeof ReasonCode, thresholds.ReasonCode>,
+  OutputIs<typeof EngineChangeOut, engine.EngineChange>,
 ];

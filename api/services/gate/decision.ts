@@ -147,6 +147,7 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     baselineSha: input.baseline_sha,
     baseBranch: site.baseBranch,
     scan: found.baseline ?? null,
+    passedOver: found.passedOver ?? null,
   });
   return { headScan: found.head, baseline };
 }
@@ -202,12 +203,14 @@ export async function decideGate(
     baseline: base2?.issues ?? null,
     matching: matched?.matching,
     waivers,
+    engineChanged: baseline.engineChanged === true,
   });
   lap('evaluate');
   const listed = [
     ...evaluation.newIssues,
     ...evaluation.waivedIssues.map((w) => w.issue),
     ...evaluation.similarIssues.map((s) => s.issue),
+    ...evaluation.engineChangedIssues,
   ];
   const details = await issueDetails(ctx.db, headScan.id, [...new Set(listed.map((i) => Number(i.ref)))]);
   lap('details');

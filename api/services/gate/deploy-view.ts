@@ -2,7 +2,8 @@ import type { GateCounts } from '../../domain/gate/thresholds.js';
 import type { PairedIssue } from '../../domain/gate/evaluation.js';
 import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
 import type { DeployEvent, GateIssue } from '../../domain/gate/deploy-event.js';
-import type { DeployRecord, StoredGateIssue } from '../../store/gate/deploys.js';
+import type { EngineChange } from '../../domain/gate/engine.js';
+import type { DeployRecord, StoredEngineChange, StoredGateIssue } from '../../store/gate/deploys.js';
 import type { IssueDetail } from '../../store/gate/evidence.js';
 
 /**
@@ -59,8 +60,20 @@ function snippet(html: string): string {
   return html.length <= HTML_SNIPPET_CHARS ? html : `${html.slice(0, HTML_SNIPPET_CHARS - 1)}…`;
 }
 
-export function countsView(c: GateCounts): DeployEvent['counts'] {
-  return { new: c.new, existing: c.existing, fixed: c.fixed, waived: c.waived, by_impact: c.byImpact };
+export function countsView(c: GateCounts, engineChanged = 0): DeployEvent['counts'] {
+  return {
+    new: c.new,
+    existing: c.existing,
+    fixed: c.fixed,
+    waived: c.waived,
+    engine_changed: engineChanged,
+    by_impact: c.byImpact,
+  };
+}
+
+/** A head issue listed because the engine changed: labelled so wherever it is shown. */
+export function engineChangedView(issue: GateIssue): GateIssue {
+  return { ...issue, engine_change: true };
 }
 
 type Matched<T> = T & Pick<GateIssue, 'match' | 'baseline_issue' | 'similarity' | 'evidence'>;
@@ -79,6 +92,11 @@ function withMatch<T extends StoredGateIssue & { status?: 'new' | 'existing' }>(
       ? { ...issue.source, column: issue.source.column ?? null, method: issue.source.method ?? null }
       : null,
   };
+}
+
+function engineChangeOf(c: StoredEngineChange): EngineChange {
+  const { head, baseline, engine_upgrade, appeared, disappeared } = c;
+  return { head, baseline, engine_upgrade, appeared, disappeared };
 }
 
 type DeployKey = Pick<DeployRecord, 'id' | 'siteId' | 'sha' | 'ref'>;
@@ -113,14 +131,17 @@ export function present(d: DeployRecord): DeployEvent {
           reason: d.baseline.reason,
         }
       : null,
-    settings: d.settings,
-    counts: d.counts,
+    // Events recorded before engine changes were told apart had neither field.
+    settings: { ...d.settings, engine_upgrade: d.settings.engine_upgrade ?? 'warn' },
+    counts: { ...d.counts, engine_changed: d.counts.engine_changed ?? 0 },
     thresholds: d.thresholds,
     new_issues: d.newIssues.map(withMatch),
     new_issues_total: d.newIssuesTotal,
     waived_issues: d.waivedIssues.map(withMatch),
     similar_issues: d.similarIssues.map(withMatch),
     similar_issues_total: d.similarIssuesTotal,
+    engine_change: d.engineChange ? engineChangeOf(d.engineChange) : null,
+    engine_changed_issues: (d.engineChange?.issues ?? []).map(withMatch),
     check_run: d.checkRun,
     created_at: d.createdAt,
   };

@@ -16,7 +16,8 @@ import { holdScans } from '../../store/scans/holds.js';
 import { getSite, type SiteRecord } from '../../store/sites/sites.js';
 import { initialCheckRun } from '../github/check-runs.js';
 import { decideGate, type GateDecision } from './decision.js';
-import { countsView, issueView, present } from './deploy-view.js';
+import { countsView, engineChangedView, issueView, present } from './deploy-view.js';
+import type { EngineChange } from '../../domain/gate/engine.js';
 
 /**
  * Evaluates the deploy gate for a commit and records the decision as a deploy event (docs/gate.md).
@@ -112,6 +113,11 @@ function deployRecord(
 ): DeployRecord {
   const { evaluation, baseline, details, baselineViews } = decision;
   const view = (i: Parameters<typeof issueView>[0]) => issueView(i, details, baselineViews);
+  const engineChange = engineChangeOf(decision, applied.settings);
+  // Under `engine_upgrade: fail` the engine's issues are judged as new: listed there, still labelled.
+  const labelled = new Set(engineChange ? evaluation.engineChangedIssues.map((i) => i.ref) : []);
+  const newView = (i: Parameters<typeof issueView>[0] & { ref: number | string }) =>
+    labelled.has(i.ref) ? engineChangedView(view(i)) : view(i);
   return {
     id: newId('dep'),
     org,
@@ -133,9 +139,12 @@ function deployRecord(
       strategy: baseline.strategy,
       reason: baseline.reason,
     },
-    counts: countsView(evaluation.counts),
+    counts: countsView(
+      evaluation.counts,
+      engineChange ? engineChange.appeared + engineChange.disappeared : 0,
+    ),
     thresholds: evaluation.thresholds,
-    newIssues: evaluation.newIssues.map(view),
+    newIssues: evaluation.newIssues.map(newView),
     newIssuesTotal: evaluation.newIssuesTotal,
     waivedIssues: evaluation.waivedIssues.map((w) => ({
       ...view(w),
@@ -144,10 +153,23 @@ function deployRecord(
     })),
     similarIssues: evaluation.similarIssues.map(view),
     similarIssuesTotal: evaluation.similarIssuesTotal,
+    engineChange: engineChange && {
+      ...engineChange,
+      issues: evaluation.engineChangedIssues.map((i) => engineChangedView(view(i))),
+    },
     checkRun: { status: 'skipped', id: null, url: null, error: null },
     createdAt: applied.now,
     updatedAt: applied.now,
   };
+}
+
+/** The engine change of a decision whose baseline was made with another engine than its head; else null. */
+function engineChangeOf(decision: GateDecision, settings: AppliedGateSettings): EngineChange | null {
+  const change = decision.evaluation.engineChange;
+  const head = decision.headScan?.engine;
+  const baseline = decision.baseline?.scan?.engine;
+  if (!change || !head || !baseline) return null;
+  return { head, baseline, engine_upgrade: settings.engine_upgrade, ...change };
 }
 
 export async function getDeploy(ctx: ApiContext, org: string, id: string): Promise<DeployEvent> {

@@ -6,6 +6,7 @@ import type {
   GateIssue,
   WaivedGateIssue,
 } from '../../domain/gate/deploy-event.js';
+import type { EngineChange } from '../../domain/gate/engine.js';
 import type { AppliedGateSettings } from '../../domain/gate/settings.js';
 import type { GateReason, ThresholdResult } from '../../domain/gate/thresholds.js';
 import type { CheckRunStatus } from '../../domain/github/check-run.js';
@@ -16,6 +17,8 @@ type MatchField = 'match' | 'baseline_issue' | 'similarity' | 'evidence';
 /** A listed issue as stored: events recorded before issues carried their match lack the match fields. */
 export type StoredGateIssue = Omit<GateIssue, MatchField> & Partial<Pick<GateIssue, MatchField>>;
 export type StoredWaivedIssue = StoredGateIssue & Pick<WaivedGateIssue, 'waiver_id' | 'status'>;
+
+export type StoredEngineChange = EngineChange & { issues: StoredGateIssue[] };
 
 /** One deploy event as stored: scalar columns plus the lists it showed, as JSON (a record, not a view). */
 export interface DeployRecord {
@@ -41,6 +44,8 @@ export interface DeployRecord {
   /** Existing issues paired by similarity, as listed (capped), and their exact number. */
   similarIssues: StoredGateIssue[];
   similarIssuesTotal: number;
+  /** The engine change and the head issues it labelled (capped); null when the engines were the same. */
+  engineChange: StoredEngineChange | null;
   checkRun: DeployCheckRun;
   createdAt: string;
   updatedAt: string;
@@ -69,6 +74,7 @@ interface Row {
   waived_issues: string;
   similar_issues: string;
   similar_issues_total: number;
+  engine_change: string | null;
   check_run_status: CheckRunStatus;
   check_run_id: number | string | null;
   check_run_url: string | null;
@@ -101,6 +107,7 @@ function toRow(d: DeployRecord): Row {
     waived_issues: JSON.stringify(d.waivedIssues),
     similar_issues: JSON.stringify(d.similarIssues),
     similar_issues_total: d.similarIssuesTotal,
+    engine_change: d.engineChange ? JSON.stringify(d.engineChange) : null,
     check_run_status: d.checkRun.status,
     check_run_id: d.checkRun.id,
     check_run_url: d.checkRun.url,
@@ -144,6 +151,7 @@ function fromRow(r: Row): DeployRecord {
     waivedIssues: parsed(r.waived_issues),
     similarIssues: parsed(r.similar_issues),
     similarIssuesTotal: Number(r.similar_issues_total),
+    engineChange: r.engine_change ? parsed(r.engine_change) : null,
     checkRun: {
       status: r.check_run_status,
       id: r.check_run_id === null ? null : Number(r.check_run_id),

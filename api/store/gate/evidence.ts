@@ -3,6 +3,7 @@ import { readGateColumns } from '../scans/gate-columns.js';
 import { sourceFromColumns } from '../scans/scans.js';
 import type { IssueSource } from '../../domain/scans/imported-issue.js';
 import type { ScanRef } from '../../domain/gate/baseline.js';
+import { enginesDiffer, type ScanEngine } from '../../domain/gate/engine.js';
 import type { GatePage } from '../../domain/gate/issues.js';
 import { IssueColumns } from '../../domain/gate/issues.js';
 import { type IssueKind } from '../../domain/impact.js';
@@ -41,8 +42,18 @@ type ScanRow = {
   branch: string | null;
   created_at: string;
   fingerprint_version: number;
+  engine_name: string | null;
+  engine_version: string | null;
 };
-const SCAN_COLUMNS = ['id', 'sha', 'branch', 'created_at', 'fingerprint_version'] as const;
+const SCAN_COLUMNS = [
+  'id',
+  'sha',
+  'branch',
+  'created_at',
+  'fingerprint_version',
+  'engine_name',
+  'engine_version',
+] as const;
 const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
   r && {
     id: r.id,
@@ -50,6 +61,7 @@ const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
     branch: r.branch,
     createdAt: r.created_at,
     fingerprintVersion: Number(r.fingerprint_version),
+    engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
   };
 
 const newestFirst = [
@@ -61,8 +73,9 @@ const newestFirst = [
  * The two scans a gate decision compares, the one statement of which they are: the head is the latest
  * complete scan of the site with that sha (a re-run of CI supersedes earlier ones); the baseline is the
  * latest scan of `baselineSha` when one is named (none if that commit has no scan), else the latest scan
- * on the base branch created before the head scan whose sha is not the head's. A named baseline is looked
- * up beside the head (one round trip instead of two).
+ * on the base branch created before the head scan whose sha is not the head's, and made with the head's
+ * engine when the latest was not and an earlier one was (`passedOver` is then the latest). A named
+ * baseline is looked up beside the head (one round trip instead of two).
  */
 export async function findGateScans(
   db: Knex,
@@ -75,14 +88,17 @@ export async function findGateScans(
     fallbackToBaseBranch?: boolean;
     baseBranch: string;
   },
-): Promise<{ head: ScanRef | undefined; baseline: ScanRef | undefined }> {
+): Promise<{ head: ScanRef | undefined; baseline: ScanRef | undefined; passedOver?: ScanRef }> {
   const [head, named] = await Promise.all([
     latestScanForSha(db, q.org, q.siteId, q.sha),
     q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
   ]);
   if (!head || (q.baselineSha && (named || !q.fallbackToBaseBranch))) return { head, baseline: named };
   const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
-  return { head, baseline: await latestOnBranchBefore(db, scope, head.createdAt, head.sha) };
+  const latest = await latestOnBranchBefore(db, scope, head.createdAt, head.sha);
+  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest };
+  const same = await latestOnBranchBefore(db, scope, head.createdAt, head.sha, head.engine!);
+  return same ? { head, baseline: same, passedOver: latest } : { head, baseline: latest };
 }
 
 /** The latest scan of the site with that sha (the head scan), if any. */
@@ -100,17 +116,27 @@ async function latestScanForSha(
   );
 }
 
-/** The latest scan on `branch` created before `before`, whose sha is not `excludeSha` (none qualifies). */
+/**
+ * The latest scan on `branch` created before `before`, whose sha is not `excludeSha`, made with `engine`
+ * when one is named (none qualifies).
+ */
 async function latestOnBranchBefore(
   db: Knex,
   scope: { org: string; siteId: string; branch: string },
   before: string,
   excludeSha: string | null,
+  engine?: ScanEngine,
 ): Promise<ScanRef | undefined> {
   const q = db('scans')
     .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch, status: 'complete' })
     .andWhere('created_at', '<', before)
     .orderBy(newestFirst);
+  if (engine) {
+    // As sameEngine decides: the name case aside, then the version.
+    q.andWhereRaw('lower(engine_name) = ?', [engine.name.toLowerCase()]);
+    if (engine.version === null) q.whereNull('engine_version');
+    else q.andWhere('engine_version', engine.version);
+  }
   if (excludeSha) {
     q.andWhere((w) => {
       w.whereNot('sha', excludeSha).orWhereNull('sha');

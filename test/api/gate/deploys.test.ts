@@ -120,6 +120,7 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       max_total: null,
       new_only: true,
       include_incomplete: false,
+      engine_upgrade: 'warn',
     });
 
     const again = await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key });

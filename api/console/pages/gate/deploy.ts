@@ -16,6 +16,7 @@ import { gateIssueCard } from '../../views/gate-issue.js';
 import { pictureFact } from '../../views/screenshot.js';
 import { issueScreenshots } from '../../../services/scans/screenshot-links.js';
 import { waiveForm, type WaiveState } from './deploy-waive.js';
+import { engineChangeSection } from './deploy-engine.js';
 
 function countsTable(e: DeployEvent): Html {
   const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
@@ -182,7 +183,8 @@ async function render(
         ? markup`<p>Their fingerprints changed, but each is the same element as a baseline issue, so none is new.</p>
             <ol class="issues">${e.similar_issues.map((i) => gateIssueCard(i, null, e, picture(i)))}</ol>`
         : markup`<p>None.</p>`
-    }`;
+    }
+    ${engineChangeSection(e)}`;
   const title = `Gate decision for ${e.sha.slice(0, 12)}`;
   sendPage(
     res,

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measure, type Measured } from './measure.js';
+
+/**
+ * The scanner beside its floor: the same pages loaded by the same browser (the same launch arguments),
+ * with the same concurrency (one context and one reused tab per worker, as the scanner has) and no axe-core
+ * run: what the browser alone costs. Both are separate processes timed from start to exit, so both pay
+ * Node's start and the browser's launch. Rounds alternate (scan, floor, and an earlier build of the CLI
+ * when one is named) so a machine that gets busier slows all alike; the medians are reported.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The floor's process: playwright-core from the repository, the scanner's browser arguments. */
+function floorScript(): string {
+  const playwright = JSON.stringify(path.join(root, 'node_modules', 'playwright-core', 'index.mjs'));
+  return `import { chromium } from ${playwright};
+import fs from 'node:fs';
+const [urlsFile, concurrency, executablePath] = process.argv.slice(2);
+const urls = fs.readFileSync(urlsFile, 'utf8').split('\\n').filter(Boolean);
+const args = ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--disable-component-update'];
+const browser = await chromium.launch({ executablePath, args, headless: true, chromiumSandbox: false });
+let next = 0;
+let loaded = 0;
+await Promise.all(Array.from({ length: Math.min(Number(concurrency), urls.length) }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  while (next < urls.length) {
+    const url = urls[next++];
+    const response = await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+    if (response && response.status() < 400 && (await page.title())) loaded++;
+  }
+}));
+await browser.close();
+if (loaded !== urls.length) { console.error('loaded ' + loaded + ' of ' + urls.length); process.exit(1); }
+`;
+}
+
+export interface FloorFigures {
+  scan_floor_concurrency: number;
+  scan_floor_rounds: number;
+  scan_floor_pages_per_min: number;
+  scan_full_pages_per_min: number;
+  /** The full scan's speed as a share of the floor's: 1 would be axe-core for free. */
+  scan_ratio_to_floor: number;
+  scan_before_pages_per_min?: number;
+  scan_before_ratio_to_floor?: number;
+  scan_floor_seconds: { floor: number[]; scan: number[]; before?: number[] };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+async function run(label: string, command: string[], env: Record<string, string>, dir: string) {
+  const m: Measured = await measure(process.execPath, command, env, dir);
+  if (m.code !== 0) throw new Error(`${label} exited ${m.code}: ${m.stderr.slice(-2000)}`);
+  return m.seconds;
+}
+
+/**
+ * `cli` scans `urlsFile` (default settings, so one worker per CPU) beside the floor, `rounds` times each;
+ * `BENCH_SCAN_BEFORE_CLI` names an earlier build of the CLI (its `dist/cli/index.js`) to measure in the
+ * same rounds, so a change's before and after come from the same run.
+ */
+export async function scanBesideFloor(o: {
+  cli: string;
+  urlsFile: string;
+  pages: number;
+  chromium: string;
+  dir: string;
+  rounds?: number;
+}): Promise<FloorFigures> {
+  const rounds = o.rounds ?? Number(process.env.BENCH_SCAN_FLOOR_ROUNDS ?? 3);
+  const concurrency = os.availableParallelism();
+  const script = path.join(o.dir, 'floor.mjs');
+  fs.writeFileSync(script, floorScript());
+  const before = process.env.BENCH_SCAN_BEFORE_CLI;
+  const env = { CHROME_PATH: o.chromium };
+  const seconds = { floor: [] as number[], scan: [] as number[], before: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
+    seconds.scan.push(
+      await run('scan', [o.cli, 'scan', '--urls-file', o.urlsFile, ...out('full')], env, o.dir),
+    );
+    seconds.floor.push(await run('floor', [script, o.urlsFile, String(concurrency), o.chromium], {}, o.dir));
+    if (before) {
+      const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
+      seconds.before.push(await run('scan (before)', args, env, o.dir));
+    }
+    console.log(
+      `scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
+        `${seconds.floor[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}`,
+    );
+  }
+  const perMin = (s: number) => round((o.pages / s) * 60);
+  const floor = median(seconds.floor);
+  const scan = median(seconds.scan);
+  return {
+    scan_floor_concurrency: concurrency,
+    scan_floor_rounds: rounds,
+    scan_floor_pages_per_min: perMin(floor),
+    scan_full_pages_per_min: perMin(scan),
+    scan_ratio_to_floor: round(floor / scan, 2),
+    ...(before
+      ? {
+          scan_before_pages_per_min: perMin(median(seconds.before)),
+          scan_before_ratio_to_floor: round(floor / median(seconds.before), 2),
+        }
+      : {}),
+    scan_floor_seconds: {
+      floor: seconds.floor.map((s) => round(s, 2)),
+      scan: seconds.scan.map((s) => round(s, 2)),
+      ...(before ? { before: seconds.before.map((s) => round(s, 2)) } : {}),
+    },
+  };
+}
