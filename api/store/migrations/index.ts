@@ -14,6 +14,7 @@ import * as m0012 from './0012_retention.js';
 import * as m0013 from './0013_scan_gate_columns.js';
 import * as m0014 from './0014_source_location.js';
 import * as m0015 from './0015_assessments.js';
+import * as m0016 from './0016_scan_shards.js';
 import * as m0021 from './0021_github_sign_in.js';
 
 /**
@@ -35,6 +36,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0013_scan_gate_columns': m0013,
   '0014_source_location': m0014,
   '0015_assessments': m0015,
+  '0016_scan_shards': m0016,
   '0021_github_sign_in': m0021,
 };
 
