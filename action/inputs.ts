@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
+import { modeInput, shardGroup } from './shard-inputs.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
@@ -38,6 +39,10 @@ export interface ActionInputs {
    * artifact for the GitHub App instead of being submitted (action/hand-off.ts).
    */
   handOff: { pullRequest: number | null } | null;
+  /** `scan`: submit (this job's shard of) the pages; `complete`: the final job of a sharded run. */
+  mode: 'scan' | 'complete';
+  /** The group key of a sharded scan (with `shard` or `mode: complete`); null otherwise. */
+  scanGroup: string | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -52,6 +57,8 @@ export class InputError extends Error {
 }
 
 export type GetInput = (name: string) => string;
+
+const fail = (input: string, message: string) => new InputError(input, message);
 
 const SITE_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 const SHA = /^[0-9a-fA-F]{7,64}$/;
@@ -151,13 +158,21 @@ function branchAndRef(
   return { branch, ref };
 }
 
-function gateInput(get: (name: string) => string, results: string | null, scan: unknown): boolean {
+function gateInput(
+  get: (name: string) => string,
+  results: string | null,
+  scan: unknown,
+  mode: ActionInputs['mode'],
+): boolean {
   const gate = boolean(get, 'gate', true) ?? true;
-  if (!gate && !results && !scan) {
+  if (!gate && !results && !scan && mode === 'scan') {
     throw new InputError('gate', 'is false, so the step only submits: give "results" or pages to scan');
   }
   return gate;
 }
+
+/** A whole number from the environment, else null. */
+const count = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : null);
 
 /**
  * GitHub passes no secrets to pull requests from forks: without a key such a run hands its scan to the
@@ -210,6 +225,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
 
   const results = optional(get, 'results');
   const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
+  const mode = modeInput(get, results, scan, fail);
   // The checkout is where the findings' files are: located by default.
   if (scan && !scan.sourceRoot && env.GITHUB_WORKSPACE) scan.sourceRoot = env.GITHUB_WORKSPACE;
   const url = optional(get, 'url');
@@ -222,11 +238,8 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     throw new InputError('repository', `must be "owner/name", got "${repository}"`);
   }
 
-  const attemptText = env.GITHUB_RUN_ATTEMPT;
-  const runAttempt = attemptText && /^\d+$/.test(attemptText) ? Number(attemptText) : null;
-  const delayText = env.A11Y_GATE_RETRY_DELAY_MS;
-  const retryDelayMs = delayText && /^\d+$/.test(delayText) ? Number(delayText) : null;
-
+  const runAttempt = count(env.GITHUB_RUN_ATTEMPT);
+  const retryDelayMs = count(env.A11Y_GATE_RETRY_DELAY_MS);
   const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
   return {
@@ -241,7 +254,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     maxNewIssues,
     repository,
     failOnError: boolean(get, 'fail-on-error', true),
-    gate: gateInput(get, results, scan),
+    gate: gateInput(get, results, scan, mode),
     branch,
     ref,
     runId: env.GITHUB_RUN_ID || null,
@@ -251,6 +264,8 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
     handOff: keyless ? handOffOf(event, results, scan) : null,
+    mode,
+    scanGroup: shardGroup(get, env, { mode, scan, sha: sha.toLowerCase() }, fail),
   };
 }
 
