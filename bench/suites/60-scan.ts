@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import type { BenchSuite } from '../env.js';
 import { measure, type Measured } from '../scan/measure.js';
 import { pageHtml, startBenchSite } from '../scan/site.js';
+import { measureShards } from '../scan/shards.js';
 
 /**
  * Pages per minute for the same 100 loopback pages, on the same machine in the same run: `a11y-gate scan`
@@ -244,7 +245,9 @@ const suite: BenchSuite = {
           peak_rss_mb: axeCli.peakRssMb,
         },
       ]);
-      measured = { ...figures, scan_targets_missed: missed.length, missed };
+      // 1,000 pages as 1, 2 and 4 shards into one scan, and what sharding costs the ingest.
+      const shards = await measureShards(target, { cli, chromium: CHROMIUM });
+      measured = { ...figures, shards, scan_targets_missed: missed.length, missed };
       return measured;
     } finally {
       await site.close();
