@@ -135,6 +135,13 @@ describe.each(dbKinds)('sharded scans (%s)', (db) => {
     expect(judged.body.scan_id).toBe(id);
   });
 
+  test('jobs that open the same group at once all get the one scan', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => openGroup('run-race')));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(await count(h, 'scans', { scan_group: 'run-race' })).toBe(1);
+  });
+
   test('a shard sent again replaces its own pages, never doubles them', async () => {
     const id = (await openGroup('run-2')).body.id;
     await part(id, { shard: 1, pages: shardPages(12, 1, 3) }, 'a-1');
