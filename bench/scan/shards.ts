@@ -92,20 +92,30 @@ async function shardedRun(
   };
 }
 
-/** The pages of the raw results directory as a scan body's pages (axe form). */
-function pagesOf(out: string): Array<{ url: string; axe: unknown }> {
+interface RawResult {
+  url: string;
+  passes: Array<{ id: string }>;
+  inapplicable: Array<{ id: string }>;
+}
+
+/**
+ * The pages of the raw results directory as the CLI submits them (axe form, passes and inapplicable by
+ * rule id only: their nodes would take 1,000 pages past the body limit).
+ */
+export function pagesOf(out: string): Array<{ url: string; axe: unknown }> {
   return fs
     .readdirSync(out)
     .filter((f) => f.endsWith('.json') && !f.endsWith('.failed.json'))
     .sort()
     .map((f) => {
-      const axe = JSON.parse(fs.readFileSync(path.join(out, f), 'utf8')) as { url: string };
-      return { url: axe.url, axe };
+      const raw = JSON.parse(fs.readFileSync(path.join(out, f), 'utf8')) as RawResult;
+      const ids = (list: Array<{ id: string }>) => list.map((r) => ({ id: r.id }));
+      return { url: raw.url, axe: { ...raw, passes: ids(raw.passes), inapplicable: ids(raw.inapplicable) } };
     });
 }
 
 /** Milliseconds to ingest the pages as one whole scan, and as 4 shards of one group. */
-async function ingestOverhead(target: BenchTarget, pages: Array<{ url: string; axe: unknown }>) {
+export async function ingestOverhead(target: BenchTarget, pages: Array<{ url: string; axe: unknown }>) {
   const bench = await startBenchServer(target);
   const headers = { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' };
   const post = async (p: string, body: unknown) => {
