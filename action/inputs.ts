@@ -39,9 +39,8 @@ export interface ActionInputs {
    * artifact for the GitHub App instead of being submitted (action/hand-off.ts).
    */
   handOff: { pullRequest: number | null } | null;
-  /** `scan`: submit (this job's shard of) the pages; `complete`: the final job of a sharded run. */
+  /** `complete`: the final job of a sharded run; `scanGroup`: the key its jobs share (null: not sharded). */
   mode: 'scan' | 'complete';
-  /** The group key of a sharded scan (with `shard` or `mode: complete`); null otherwise. */
   scanGroup: string | null;
 }
 
@@ -238,8 +237,6 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     throw new InputError('repository', `must be "owner/name", got "${repository}"`);
   }
 
-  const runAttempt = count(env.GITHUB_RUN_ATTEMPT);
-  const retryDelayMs = count(env.A11Y_GATE_RETRY_DELAY_MS);
   const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
   return {
@@ -258,8 +255,8 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     branch,
     ref,
     runId: env.GITHUB_RUN_ID || null,
-    runAttempt,
-    retryDelayMs,
+    runAttempt: count(env.GITHUB_RUN_ATTEMPT),
+    retryDelayMs: count(env.A11Y_GATE_RETRY_DELAY_MS),
     scan,
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),

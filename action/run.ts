@@ -122,10 +122,7 @@ export async function run(): Promise<void> {
   try {
     const step = await submitStep(inputs, client);
     upload = step.upload;
-    if (step.waiting) {
-      await waitingOnly(inputs, step.waiting);
-      return;
-    }
+    if (step.waiting) return await waitingOnly(inputs, step.waiting);
     if (!inputs.gate) {
       await submitOnly(inputs, upload);
       return;
