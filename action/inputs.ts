@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
+import { modeInput, shardGroup } from './shard-inputs.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
@@ -46,6 +46,9 @@ export interface ActionInputs {
   comment: boolean | null;
   /** The workflow's token, for the comment without the App. */
   githubToken: string | null;
+  /** `complete`: the final job of a sharded run; `scanGroup`: the key its jobs share (null: not sharded). */
+  mode: 'scan' | 'complete';
+  scanGroup: string | null;
 }
 
 /** A bad input: the message always names the input. */
@@ -60,6 +63,8 @@ export class InputError extends Error {
 }
 
 export type GetInput = (name: string) => string;
+
+const fail = (input: string, message: string) => new InputError(input, message);
 
 const SITE_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 const SHA = /^[0-9a-fA-F]{7,64}$/;
@@ -146,10 +151,6 @@ function branchAndRef(
   return { branch, ref };
 }
 
-function wholeNumber(text: string | undefined): number | null {
-  return text && /^\d+$/.test(text) ? Number(text) : null;
-}
-
 /** The pull request of the run, how its comment is written without the App, a merge group's base. */
 function eventInputs(get: GetInput, env: NodeJS.ProcessEnv, event: GitHubEvent) {
   return {
@@ -160,13 +161,21 @@ function eventInputs(get: GetInput, env: NodeJS.ProcessEnv, event: GitHubEvent) 
   };
 }
 
-function gateInput(get: (name: string) => string, results: string | null, scan: unknown): boolean {
+function gateInput(
+  get: (name: string) => string,
+  results: string | null,
+  scan: unknown,
+  mode: ActionInputs['mode'],
+): boolean {
   const gate = boolean(get, 'gate', true) ?? true;
-  if (!gate && !results && !scan) {
+  if (!gate && !results && !scan && mode === 'scan') {
     throw new InputError('gate', 'is false, so the step only submits: give "results" or pages to scan');
   }
   return gate;
 }
+
+/** A whole number from the environment, else null. */
+const count = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : null);
 
 /**
  * GitHub passes no secrets to pull requests from forks: without a key such a run hands its scan to the
@@ -221,6 +230,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
 
   const results = optional(get, 'results');
   const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
+  const mode = modeInput(get, results, scan, fail);
   // The checkout is where the findings' files are: located by default.
   if (scan && !scan.sourceRoot && env.GITHUB_WORKSPACE) scan.sourceRoot = env.GITHUB_WORKSPACE;
   const url = optional(get, 'url');
@@ -232,9 +242,6 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   if (repository && !REPOSITORY.test(repository)) {
     throw new InputError('repository', `must be "owner/name", got "${repository}"`);
   }
-
-  const runAttempt = wholeNumber(env.GITHUB_RUN_ATTEMPT);
-  const retryDelayMs = wholeNumber(env.A11Y_GATE_RETRY_DELAY_MS);
 
   const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
@@ -250,49 +257,18 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     maxNewIssues,
     repository,
     failOnError: boolean(get, 'fail-on-error', true),
-    gate: gateInput(get, results, scan),
+    gate: gateInput(get, results, scan, mode),
     branch,
     ref,
     runId: env.GITHUB_RUN_ID || null,
-    runAttempt,
-    retryDelayMs,
+    runAttempt: count(env.GITHUB_RUN_ATTEMPT),
+    retryDelayMs: count(env.A11Y_GATE_RETRY_DELAY_MS),
     scan,
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
     handOff: keyless ? handOffOf(event, results, scan) : null,
     ...eventInputs(get, env, event),
+    mode,
+    scanGroup: shardGroup(get, env, { mode, scan, sha: sha.toLowerCase() }, fail),
   };
-}
-
-/**
- * The Idempotency-Key of one request: repository + GITHUB_RUN_ID + GITHUB_RUN_ATTEMPT + site + sha + a
- * digest of the body. Every retry of a request, and the step executed again within the same attempt with
- * the same results, sends the same key, so the service replays its first answer instead of storing a second
- * scan or deploy event. The body digest keeps two different uploads of one run (a browser matrix, two steps
- * for one site) from colliding with `422 idempotency_key_reused`. A re-run of the job is a new attempt: it
- * scanned again (the scan body records `run_attempt`) and the gate is evaluated afresh. Outside Actions
- * (no run id) every invocation is its own run. The service keeps keys for 24 hours.
- *
- * `basis` is what the answer depends on besides the body. For the gate it is the scan this step submitted:
- * the trigger body of two jobs of a browser matrix is the same (site, sha, thresholds), and without the
- * scan id the second job would get the first job's decision replayed, never judging its own results.
- */
-export function idempotencyKey(
-  inputs: ActionInputs,
-  request: string,
-  body: unknown,
-  basis: string | null = null,
-): string {
-  const run = inputs.runId
-    ? `${inputs.repository ?? ''}/${inputs.runId}/${inputs.runAttempt ?? 1}`
-    : `local/${crypto.randomUUID()}`;
-  const bodyDigest = crypto
-    .createHash('sha256')
-    .update(JSON.stringify(body) + (basis === null ? '' : `\n${basis}`))
-    .digest('hex');
-  const digest = crypto
-    .createHash('sha256')
-    .update(`${run}|${inputs.siteId}|${inputs.sha}|${request}|${bodyDigest}`)
-    .digest('hex');
-  return `a11y-gate-action-${request}-${digest.slice(0, 40)}`;
 }

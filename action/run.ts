@@ -3,22 +3,20 @@ import { annotateNewIssues } from './annotations.js';
 import { ApiClient, ApiError } from '../client/api-client.js';
 import type { TriggerRequest } from '../client/wire-types.js';
 import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
-import { idempotencyKey, InputError, parseInputs, type ActionInputs } from './inputs.js';
+import { idempotencyKey } from './idempotency-key.js';
+import { InputError, parseInputs, type ActionInputs } from './inputs.js';
 import {
   errorSummaryMarkdown,
   gateSummaryMarkdown,
-  scanSize,
   submitOnlySummary,
   writeJobSummary,
   type UploadNote,
 } from './job-summary.js';
 import { ResultsFormatError } from './result-formats.js';
 import { commentOnPullRequest } from './pr-comment.js';
-import { collectScan, ScanProblemError, type ScanStep } from './scan-step.js';
-import { submitScan } from './scan-submit.js';
+import { ScanProblemError } from './scan-step.js';
+import { ShardsMissingError, submitStep } from './submit-step.js';
 import { handOffScan } from './hand-off.js';
-import { screenshotsToSend } from '../scanner/scan-body.js';
-import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import { BrowserError } from '../scanner/browser.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { LoginError } from '../scanner/session.js';
@@ -59,50 +57,6 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
   return body;
 }
 
-/**
- * Scan the pages the scanner inputs name and read the `results` files, submit them as one scan, and
- * return what was submitted (nothing when neither is set).
- */
-async function submitStep(inputs: ActionInputs, client: ApiClient): Promise<UploadNote | undefined> {
-  const collected = await collectScan(inputs);
-  if (!collected) return undefined;
-  const { scan, scanned, loaded } = collected;
-  // Large runs go in parts when the service offers them; each request keyed by this run and its body.
-  const res = await submitScan(
-    client,
-    scan,
-    (request, body) => idempotencyKey(inputs, request, body),
-    (line) => core.info(line),
-  );
-  core.info(
-    `Scan ${res.body.id} ${res.replayed ? 'was already submitted by this run (replayed)' : 'submitted'}` +
-      (res.body.summary ? `: ${scanSize(res.body.summary)}` : ''),
-  );
-  for (const w of res.body.warnings ?? []) core.warning(`a11y-gate: ${w.message} (${w.code})`);
-  const shots = scanned ? screenshotsToSend(scanned.run) : [];
-  if (shots.length > 0) {
-    const key = (request: string, body: unknown) => idempotencyKey(inputs, request, body, res.body.id);
-    const sent = await sendScreenshots(client, res.body.id, shots, key, (line) => core.info(line));
-    core.info(screenshotsLine(res.body.id, sent));
-  }
-  return {
-    scan: res.body,
-    files: loaded?.files.length ?? 0,
-    replayed: res.replayed,
-    ...(scanned ? { scanned: summaryOf(scanned) } : {}),
-  };
-}
-
-function summaryOf(step: ScanStep): NonNullable<UploadNote['scanned']> {
-  return {
-    pages: step.run.pages.length,
-    failed: step.run.pages.filter((p) => !p.ok).map((p) => ({ url: p.url, error: p.ok ? '' : p.error })),
-    seconds: step.seconds,
-    findings: step.findings,
-    located: step.located,
-  };
-}
-
 /** The console's page when the service has a public URL; else the deploy event in the API. */
 function detailsUrlOf(
   res: { pageUrl: string | null; location: string | null },
@@ -124,6 +78,17 @@ function clientFor(inputs: ActionInputs): ApiClient {
     ...(inputs.retryDelayMs !== null ? { retryDelayMs: inputs.retryDelayMs } : {}),
     log: (message) => core.info(message),
   });
+}
+
+/** A shard sent while others have not reported (or a complete sharded scan with `gate: false`): no verdict. */
+async function waitingOnly(
+  inputs: ActionInputs,
+  waiting: { scanId: string; message: string },
+): Promise<void> {
+  for (const name of ['passed', 'deploy-id', 'new-issues', 'details-url']) core.setOutput(name, '');
+  core.setOutput('scan-id', waiting.scanId);
+  await writeJobSummary(`## a11y-gate: \`${inputs.siteId}\`\n\n${waiting.message}\n`);
+  core.info(waiting.message);
 }
 
 /** `gate: false`: the scan is submitted and reported, no verdict asked for. */
@@ -162,7 +127,9 @@ export async function run(): Promise<void> {
 
   let upload: UploadNote | undefined;
   try {
-    upload = await submitStep(inputs, client);
+    const step = await submitStep(inputs, client);
+    upload = step.upload;
+    if (step.waiting) return await waitingOnly(inputs, step.waiting);
     if (!inputs.gate) {
       await submitOnly(inputs, upload);
       return;
@@ -172,8 +139,9 @@ export async function run(): Promise<void> {
     const res = await client.post<DeployEvent>(
       '/api/v1/deploy/trigger',
       body,
-      // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey).
-      idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null),
+      // A step that submitted a scan asks about that scan: keyed by it (see idempotencyKey); every job of
+      // a sharded scan shares one key, so the gate decides once.
+      step.gateKey?.(body) ?? idempotencyKey(inputs, 'gate', body, upload?.scan.id ?? null),
     );
     const event = res.body;
     assertDeployEvent(event, res.status);
@@ -253,6 +221,7 @@ async function handleError(
     InputError,
     ResultsFormatError,
     ScanProblemError,
+    ShardsMissingError,
     BrowserError,
     PageSourceError,
     LoginError,

@@ -11,6 +11,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate complete --scan-group KEY --api-url URL --site-id ID --sha SHA [--gate]
        a11y-gate --version
 
 Pages:
@@ -19,6 +20,7 @@ Pages:
   --crawl N                follow same-origin links from the given pages, up to N pages
   --urls-file FILE         URLs, one a line
   --exclude GLOB           never scan matching URLs (repeatable)
+  --shard I/N              scan only shard I of N of the pages (a job of a parallel run; not with --crawl)
 Browser:
   --chrome-path PATH       else CHROME_PATH, /usr/bin/google-chrome, chromium on PATH
   --concurrency N          pages at a time (default: the CPU count)
@@ -36,6 +38,7 @@ Signed-in pages:
 Service (optional):
   --api-url URL --api-key KEY (or A11Y_GATE_API_KEY) --site-id ID --sha SHA --branch NAME
   --gate                   call the deploy gate for the sha; exit 1 when it fails
+  --scan-group KEY         the one scan every shard of a run sends to (default: the sha and the CI run id)
   --fail-on-critical  --fail-on-serious  --max-new-issues N
 Switches are on when given bare; --no-NAME or --NAME=false turns one off.
 Source (findings located in the repository, see docs/cli.md):
@@ -50,7 +53,8 @@ Reports:
   --junit FILE             JUnit XML, one test case per page
   --sarif FILE             SARIF 2.1.0
 
-Exit codes: 0 passed, 1 the gate failed, 2 usage or scan error.`;
+Exit codes: 0 passed (or a shard sent while other shards are still running), 1 the gate failed
+(or complete found shards missing), 2 usage or scan error.`;
 
 /** Flags that take a value; those marked repeatable collect their values one a line. */
 const VALUE_FLAGS = new Set([
@@ -59,6 +63,8 @@ const VALUE_FLAGS = new Set([
   'crawl',
   'urls-file',
   'exclude',
+  'shard',
+  'scan-group',
   'chrome-path',
   'concurrency',
   'timeout',
@@ -93,6 +99,7 @@ const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;
 
 export interface CommandLine {
+  command: 'scan' | 'complete';
   urls: string[];
   values: Map<string, string>;
   switches: Set<string>;
@@ -126,8 +133,9 @@ function readBoolean(
 export function parseArgs(argv: string[]): CommandLine {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h')
-    return { urls: [], values: new Map(), switches: new Set(['help']) };
-  if (command !== 'scan') throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+    return { command: 'scan', urls: [], values: new Map(), switches: new Set(['help']) };
+  if (command !== 'scan' && command !== 'complete')
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   const urls: string[] = [];
   const values = new Map<string, string>();
   const switches = new Set<string>();
@@ -154,5 +162,8 @@ export function parseArgs(argv: string[]): CommandLine {
     if (before !== undefined && !REPEATABLE.has(name)) throw new UsageError(`--${name} is given twice`);
     values.set(name, before === undefined ? value : `${before}\n${value}`);
   }
-  return { urls, values, switches };
+  if (command === 'complete' && urls.length > 0) {
+    throw new UsageError('complete takes no pages: it completes the scan the shards sent to');
+  }
+  return { command, urls, values, switches };
 }

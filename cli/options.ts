@@ -1,6 +1,7 @@
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
+import { defaultScanGroup } from '../action/shard-submit.js';
 
 /** The service part of the command line; null `apiUrl`: scan and report only. */
 export interface ServiceOptions {
@@ -13,6 +14,8 @@ export interface ServiceOptions {
   failOnCritical: boolean | null;
   failOnSerious: boolean | null;
   maxNewIssues: number | null;
+  /** The group key of a sharded scan (with --shard, or for `complete`); null: not sharded. */
+  group: string | null;
 }
 
 export interface CliOptions {
@@ -32,7 +35,21 @@ function bool(cl: CommandLine, name: string): boolean | null {
   throw fail(name, `must be true or false, got "${v}"`);
 }
 
-function service(cl: CommandLine, env: NodeJS.ProcessEnv): ServiceOptions | null {
+const GROUP = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+/** --scan-group, else the default from the sha and the CI run id; null when neither can be had. */
+function groupOf(cl: CommandLine, env: NodeJS.ProcessEnv, sha: string | null): string | null {
+  const given = cl.values.get('scan-group');
+  if (given !== undefined && !GROUP.test(given)) {
+    throw fail(
+      'scan-group',
+      'must be 1-200 letters, digits, ".", "_", ":" or "-", starting with a letter or digit',
+    );
+  }
+  return given ?? defaultScanGroup(sha, env);
+}
+
+function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): ServiceOptions | null {
   const apiUrl = cl.values.get('api-url') ?? null;
   const gate = cl.values.get('gate') === 'true';
   if (!apiUrl) {
@@ -48,7 +65,14 @@ function service(cl: CommandLine, env: NodeJS.ProcessEnv): ServiceOptions | null
   if (gate && (!sha || !siteId)) throw new UsageError('--gate needs --site-id and --sha');
   const max = cl.values.get('max-new-issues');
   if (max !== undefined && !/^\d+$/.test(max)) throw fail('max-new-issues', 'must be a non-negative integer');
+  const group = sharded ? groupOf(cl, env, sha) : null;
+  if (sharded && !group) {
+    throw new UsageError(
+      'give --scan-group: no CI run id was found (GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID) to name the scan every shard sends to',
+    );
+  }
   return {
+    group,
     apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
     apiKey,
     siteId,
@@ -73,9 +97,21 @@ export function cliOptions(cl: CommandLine, env: NodeJS.ProcessEnv = process.env
   if (!scan) throw new UsageError('give at least one URL, --sitemap or --urls-file');
   return {
     scan,
-    service: service(cl, env),
+    service: service(cl, env, scan.shard !== null),
     out: cl.values.get('out') ?? null,
     junit: cl.values.get('junit') ?? null,
     sarif: cl.values.get('sarif') ?? null,
   };
+}
+
+/** `a11y-gate complete`: the service options of the final job of a sharded run. */
+export function completeOptions(
+  cl: CommandLine,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceOptions & { group: string; siteId: string } {
+  if (!cl.values.get('api-url'))
+    throw new UsageError('complete needs --api-url (the service the shards sent to)');
+  const svc = service(cl, env, true)!;
+  if (!svc.siteId) throw new UsageError('complete needs --site-id (a group key names a scan of one site)');
+  return { ...svc, group: svc.group!, siteId: svc.siteId };
 }

@@ -10,8 +10,10 @@ import { toSarif } from '../scanner/sarif.js';
 import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
 import { submittedPages } from '../scanner/scan-body.js';
 import { LoginError } from '../scanner/session.js';
-import { parseArgs, USAGE, UsageError } from './args.js';
-import { cliOptions, type CliOptions } from './options.js';
+import { parseArgs, USAGE, UsageError, type CommandLine } from './args.js';
+import { cliOptions, completeOptions, type CliOptions } from './options.js';
+import { completeGroup, sendShard, type ShardResult } from './shards.js';
+import type { DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { stderrProgress } from './progress.js';
 import { submitAndGate } from './service.js';
 import { gateText } from './gate-text.js';
@@ -48,6 +50,42 @@ function printScan(run: ScanRun, seconds: number): void {
   for (const p of failed) process.stdout.write(`  not scanned: ${p.url}: ${p.error}\n`);
 }
 
+/** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */
+async function shardExit(
+  result: ShardResult,
+  junit: ((g: DeployEvent) => Promise<void>) | null,
+): Promise<number> {
+  if ('missing' in result) {
+    err(`a11y-gate: ${result.missing}`);
+    return EXIT.gateFailed;
+  }
+  if ('waiting' in result) {
+    process.stdout.write(`${result.waiting}\n`);
+    return EXIT.passed;
+  }
+  process.stdout.write(gateText(result.gate, result.detailsUrl));
+  if (junit) await junit(result.gate);
+  return result.gate.passed ? EXIT.passed : EXIT.gateFailed;
+}
+
+/** `a11y-gate complete …`: the final job of a sharded run. */
+async function complete(cl: CommandLine): Promise<number> {
+  let service: ReturnType<typeof completeOptions>;
+  try {
+    service = completeOptions(cl);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`a11y-gate: ${e.message}\n\n${USAGE}`);
+    return EXIT.error;
+  }
+  try {
+    return await shardExit(await completeGroup(service, err), null);
+  } catch (e) {
+    err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.error;
+  }
+}
+
 /** `a11y-gate scan …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
 export async function main(argv: string[]): Promise<number> {
   let options: CliOptions;
@@ -57,6 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return EXIT.passed;
     }
+    if (cl.command === 'complete') return await complete(cl);
     options = cliOptions(cl);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -75,6 +114,15 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.error;
     }
     if (!options.service) return EXIT.passed;
+    if (options.scan.shard) {
+      const sent = await sendShard(options.service, options.scan.shard, run, submittedPages(run), err);
+      return await shardExit(
+        sent,
+        options.junit
+          ? (g) => writeFile(options.junit!, toJunit(run.pages, findingsOf(run.pages), seconds, g))
+          : null,
+      );
+    }
     const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
     if (!outcome.gate) return EXIT.passed;
     const g = outcome.gate;

@@ -11,7 +11,7 @@ import type { ServiceOptions } from './options.js';
 /** One invocation is one run: retries within it reuse their keys, a new invocation scans afresh. */
 const RUN = crypto.randomUUID();
 
-function keyFor(service: ServiceOptions, request: string, body: unknown): string {
+export function keyFor(service: ServiceOptions, request: string, body: unknown): string {
   const digest = crypto
     .createHash('sha256')
     .update(`${RUN}|${service.siteId ?? ''}|${service.sha ?? ''}|${request}|${JSON.stringify(body)}`)
@@ -32,25 +32,8 @@ export async function submitAndGate(
   pages: ScanBodyPage[],
   log: (line: string) => void,
 ): Promise<ServiceOutcome> {
-  const client = new ApiClient({
-    baseUrl: service.apiUrl,
-    apiKey: service.apiKey,
-    userAgent: 'a11y-gate-cli',
-    log,
-    ...(process.env.A11Y_GATE_RETRY_DELAY_MS
-      ? { retryDelayMs: Number(process.env.A11Y_GATE_RETRY_DELAY_MS) }
-      : {}),
-  });
-  const first = new URL(run.pages[0].url);
-  // Without --site-id the service names the site after the host; without --sha the scan has no commit.
-  const body = {
-    url: first.origin + '/',
-    ...(service.siteId ? { siteId: service.siteId } : {}),
-    ...(service.sha ? { sha: service.sha } : {}),
-    ...(service.branch ? { branch: service.branch } : {}),
-    engine: run.engine,
-    pages,
-  } as ScanRequest;
+  const client = cliClient(service, log);
+  const body = scanBody(service, run, pages);
   const scan = (await submitScan(client, body, (request, b) => keyFor(service, request, b), log)).body;
   log(`Scan ${scan.id} submitted: ${scan.summary.pages} pages, ${scan.summary.issues} issues`);
   const shots = screenshotsToSend(run);
@@ -59,18 +42,51 @@ export async function submitAndGate(
     log(screenshotsLine(scan.id, await sendScreenshots(client, scan.id, shots, key, log)));
   }
   if (!service.gate) return { scan, gate: null, detailsUrl: null };
+  return {
+    scan,
+    ...(await askGate(client, service, (trigger) => keyFor(service, 'gate', { trigger, scan: scan.id }))),
+  };
+}
 
+/** The service's client for the command line. */
+export function cliClient(service: ServiceOptions, log: (line: string) => void): ApiClient {
+  return new ApiClient({
+    baseUrl: service.apiUrl,
+    apiKey: service.apiKey,
+    userAgent: 'a11y-gate-cli',
+    log,
+    ...(process.env.A11Y_GATE_RETRY_DELAY_MS
+      ? { retryDelayMs: Number(process.env.A11Y_GATE_RETRY_DELAY_MS) }
+      : {}),
+  });
+}
+
+/** The scan body of the scanned pages: the site is the first listed page's origin. */
+export function scanBody(service: ServiceOptions, run: ScanRun, pages: ScanBodyPage[]): ScanRequest {
+  // Without --site-id the service names the site after the host; without --sha the scan has no commit.
+  return {
+    url: run.siteUrl ?? new URL(run.pages[0].url).origin + '/',
+    ...(service.siteId ? { siteId: service.siteId } : {}),
+    ...(service.sha ? { sha: service.sha } : {}),
+    ...(service.branch ? { branch: service.branch } : {}),
+    engine: run.engine,
+    pages,
+  } as ScanRequest;
+}
+
+/** Asks the gate about the sha; `keyOf` gives the request's Idempotency-Key for its trigger body. */
+export async function askGate(
+  client: ApiClient,
+  service: ServiceOptions,
+  keyOf: (trigger: TriggerRequest) => string,
+): Promise<{ gate: DeployEvent; detailsUrl: string }> {
   const trigger: TriggerRequest = { siteId: service.siteId as string, sha: service.sha as string };
   if (service.failOnCritical !== null) trigger.fail_on_critical = service.failOnCritical;
   if (service.failOnSerious !== null) trigger.fail_on_serious = service.failOnSerious;
   if (service.maxNewIssues !== null) trigger.max_total = service.maxNewIssues;
-  const res = await client.post<DeployEvent>(
-    '/api/v1/deploy/trigger',
-    trigger,
-    keyFor(service, 'gate', { trigger, scan: scan.id }),
-  );
+  const res = await client.post<DeployEvent>('/api/v1/deploy/trigger', trigger, keyOf(trigger));
   // The console page for people when the service has a PUBLIC_URL; else the deploy event in the API.
   const detailsUrl =
     res.pageUrl ?? res.location ?? `${service.apiUrl}/api/v1/deploy/${encodeURIComponent(res.body.id)}`;
-  return { scan, gate: res.body, detailsUrl };
+  return { gate: res.body, detailsUrl };
 }

@@ -15,6 +15,10 @@ export class ApiError extends Error {
       detail?: string;
       requestId?: string;
       errors?: { pointer: string; detail: string }[];
+      /** A sharded scan refused completion: the shards that have not reported. */
+      missingShards?: number[];
+      /** A part was refused because the scan is complete already. */
+      scanComplete?: boolean;
       attempts: number;
     },
   ) {

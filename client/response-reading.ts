@@ -11,6 +11,8 @@ interface Problem {
   code?: string;
   request_id?: string;
   errors?: { pointer: string; detail: string }[];
+  missing_shards?: unknown;
+  scan_status?: unknown;
 }
 
 export interface AnswerContext {
@@ -50,6 +52,14 @@ export function readAnswer<T>(ctx: AnswerContext, res: Response, text: string): 
     attempts: ctx.attempt,
   };
   const message = describe(ctx.path, res.status, problem, detail);
+  // Shards that have not reported are the scan's state, not a request still running: no retry changes it.
+  if (res.status === 409 && Array.isArray(problem.missing_shards)) {
+    const missingShards = problem.missing_shards.filter((n): n is number => typeof n === 'number');
+    throw new ApiError('rejected', message, { ...details, missingShards });
+  }
+  if (res.status === 409 && problem.scan_status === 'complete') {
+    throw new ApiError('rejected', message, { ...details, scanComplete: true });
+  }
   if (!isTransient(res.status)) throw new ApiError('rejected', message, details);
   if (ctx.last) throw new ApiError('outage', `${message} (after ${ctx.attempt} attempts)`, details);
   return {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { SourceMapping } from './locate/static.js';
 import { defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
+import type { Shard } from './shards.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -28,6 +29,8 @@ export interface PageSources {
   maxPages: number;
   /** Globs of URLs (or paths) never scanned. */
   exclude: string[];
+  /** Scan only this shard's share of the pages (a job of a parallel run); null: every page. */
+  shard: Shard | null;
 }
 
 export interface ScanOptions extends PageSources {
@@ -76,6 +79,7 @@ export function defaultScanOptions(): ScanOptions {
     crawl: false,
     maxPages: DEFAULT_MAX_PAGES,
     exclude: [],
+    shard: null,
     chromePath: null,
     bypassCsp: true,
     axeTags: [...DEFAULT_AXE_TAGS],

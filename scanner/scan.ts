@@ -4,6 +4,7 @@ import { launchBrowser, resolveBrowser } from './browser.js';
 import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
 import { PageWorker, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
+import { shardOf } from './shards.js';
 import { openBrowserSession } from './session.js';
 import { SourceLocator } from './locate/locator.js';
 import { looksLikePage, withoutFragment, globsMatcher } from './url-match.js';
@@ -15,6 +16,10 @@ export interface ScanRun {
   browser: string;
   /** Pages the crawl found beyond max-pages, not scanned. */
   notScanned: number;
+  /** The site: the origin of the first page listed (also when this shard got no page). */
+  siteUrl?: string;
+  /** With a shard: how many pages the whole list has (every shard's together). */
+  listed?: number;
 }
 
 /**
@@ -74,9 +79,17 @@ export async function scan(
 ): Promise<ScanRun> {
   const executable = resolveBrowser({ chromePath: options.chromePath, env });
   let level = await startPages(options, options.headers);
+  const siteUrl = new URL(level[0]).origin + '/';
+  const listed = level.length;
   const origins = new Set(level.map((u) => new URL(u).origin));
   const seen = new Set(level);
   if (options.crawl) level = level.slice(0, options.maxPages);
+  if (options.shard) {
+    level = shardOf(level, options.shard);
+    progress.note(
+      `Shard ${options.shard.index} of ${options.shard.total}: ${level.length} of the ${listed} pages listed`,
+    );
+  }
   progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
   const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
   const locator = options.sourceRoot
@@ -113,7 +126,8 @@ export async function scan(
   } finally {
     await browser.close();
   }
-  return { pages, engine: { name: 'axe-core', version: AXE_VERSION }, browser: executable, notScanned };
+  const engine = { name: 'axe-core' as const, version: AXE_VERSION };
+  return { pages, engine, browser: executable, notScanned, siteUrl, ...(options.shard ? { listed } : {}) };
 }
 
 function describe(o: PageOutcome): { url: string; ok: boolean; detail: string } {

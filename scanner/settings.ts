@@ -5,6 +5,7 @@ import {
   SCREENSHOTS_PER_SCAN,
   type ScreenshotLimits,
 } from './screenshots.js';
+import { parseShard, type Shard } from './shards.js';
 
 /**
  * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same
@@ -108,6 +109,7 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
   if (crawl && urls.length === 0 && !urlsFile) {
     throw fail('crawl', 'starts from "urls" or "urls-file": give at least one page');
   }
+  const shard = shardSetting(get, fail, crawl);
   const waitUntil = get('wait-until').trim() || d.waitUntil;
   if (!(WAIT_UNTIL as readonly string[]).includes(waitUntil)) {
     throw fail('wait-until', `must be one of ${WAIT_UNTIL.join(', ')}, got "${waitUntil}"`);
@@ -121,6 +123,7 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     crawl,
     maxPages: integer(get, fail, 'max-pages', d.maxPages, 1),
     exclude: list(get('exclude')),
+    shard,
     chromePath: get('chrome-path').trim() || null,
     bypassCsp: bool(get, fail, 'bypass-csp', true),
     axeTags: axeTags.length > 0 ? axeTags : d.axeTags,
@@ -151,6 +154,22 @@ function screenshotSettings(get: GetSetting, fail: SettingFailure): ScreenshotLi
     perScan: upTo('screenshots-per-scan', SCREENSHOTS_PER_SCAN),
     maxBytes: Math.max(1, upTo('screenshot-max-kb', SCREENSHOT_MAX_KB)) * 1024,
   };
+}
+
+/** `shard`: `I/N`; a crawl cannot be split, since its pages are found only as it goes. */
+function shardSetting(get: GetSetting, fail: SettingFailure, crawl: boolean): Shard | null {
+  const text = get('shard').trim();
+  if (!text) return null;
+  const shard = parseShard(text);
+  if (typeof shard === 'string') throw fail('shard', shard);
+  if (crawl) {
+    throw fail(
+      'shard',
+      'cannot split a crawl: the pages a crawl finds are known only as it goes, so every job would crawl ' +
+        'the same pages. Give the pages as urls, urls-file or a sitemap to scan them in shards',
+    );
+  }
+  return shard;
 }
 
 function sourceSettings(

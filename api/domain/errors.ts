@@ -39,7 +39,8 @@ export const domainErrors = {
     ),
   /** Over a configured size limit (pages or issues of a scan). */
   tooLarge: (errors: FieldError[], detail: string) => new DomainError('too_large', detail, errors),
-  conflict: (detail: string) => new DomainError('conflict', detail),
+  conflict: (detail: string, extra?: Record<string, unknown>) =>
+    new DomainError('conflict', detail, undefined, extra),
   forbidden: (detail: string) => new DomainError('forbidden', detail),
   preconditionFailed: (detail: string, extra: Record<string, unknown>) =>
     new DomainError('precondition_failed', detail, undefined, extra),

@@ -52,7 +52,7 @@ function fromDomainError(err: DomainError): HttpProblem {
     case 'too_large':
       return new HttpProblem(413, 'payload_too_large', err.message, err.errors);
     case 'conflict':
-      return problems.conflict(err.message);
+      return new HttpProblem(409, 'conflict', err.message, undefined, {}, err.extra);
     case 'forbidden':
       return problems.forbidden(err.message);
     case 'precondition_failed':

@@ -683,7 +683,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(408);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(508);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -713,7 +713,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 408:
+/***/ 508:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -892,6 +892,14 @@ function readAnswer(ctx, res, text) {
         attempts: ctx.attempt,
     };
     const message = describe(ctx.path, res.status, problem, detail);
+    // Shards that have not reported are the scan's state, not a request still running: no retry changes it.
+    if (res.status === 409 && Array.isArray(problem.missing_shards)) {
+        const missingShards = problem.missing_shards.filter((n) => typeof n === 'number');
+        throw new ApiError('rejected', message, { ...details, missingShards });
+    }
+    if (res.status === 409 && problem.scan_status === 'complete') {
+        throw new ApiError('rejected', message, { ...details, scanComplete: true });
+    }
     if (!isTransient(res.status))
         throw new ApiError('rejected', message, details);
     if (ctx.last)
@@ -2084,6 +2092,7 @@ function defaultScanOptions() {
         crawl: false,
         maxPages: DEFAULT_MAX_PAGES,
         exclude: [],
+        shard: null,
         chromePath: null,
         bypassCsp: true,
         axeTags: [...DEFAULT_AXE_TAGS],
@@ -2219,6 +2228,32 @@ class PageWorker {
         this.page = null;
         await page?.close().catch(() => { });
     }
+}
+
+;// CONCATENATED MODULE: ./scanner/shards.ts
+/**
+ * A page list split across parallel CI jobs. Every job reads the same list (urls, a URL file, a sitemap)
+ * and keeps its own share: page p of the list goes to shard (p mod N) + 1. Dealing the list out like cards
+ * keeps the shards within one page of each other in size, and spreads a site's sections (which sitemaps
+ * list together, and which cost alike) over every shard instead of giving one job all the slow pages.
+ */
+const MAX_SHARDS = 1000;
+/** `I/N` (`2/4`): the shard's number and the number of shards; a problem text when it is not that. */
+function parseShard(text) {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+    if (!m)
+        return `must be "I/N" (this job's shard and the number of shards, such as 2/4), got "${text}"`;
+    const index = Number(m[1]);
+    const total = Number(m[2]);
+    if (total < 1 || total > MAX_SHARDS)
+        return `must have 1 to ${MAX_SHARDS} shards, got ${total}`;
+    if (index < 1 || index > total)
+        return `must name a shard from 1 to ${total}, got ${index}`;
+    return { index, total };
+}
+/** This shard's pages of the list, in the list's order. */
+function shardOf(pages, shard) {
+    return pages.filter((_, p) => p % shard.total === shard.index - 1);
 }
 
 ;// CONCATENATED MODULE: ./scanner/session.ts
@@ -15599,6 +15634,7 @@ class SourceLocator {
 
 
 
+
 /**
  * A pool of workers, one browser context and tab each, taking pages from a shared list. Results keep the
  * list's order whatever order the workers finish in.
@@ -15641,10 +15677,16 @@ function discover(level, origins, seen, exclude) {
 async function scan(options, progress = silentProgress, env = process.env) {
     const executable = resolveBrowser({ chromePath: options.chromePath, env });
     let level = await startPages(options, options.headers);
+    const siteUrl = new URL(level[0]).origin + '/';
+    const listed = level.length;
     const origins = new Set(level.map((u) => new URL(u).origin));
     const seen = new Set(level);
     if (options.crawl)
         level = level.slice(0, options.maxPages);
+    if (options.shard) {
+        level = shardOf(level, options.shard);
+        progress.note(`Shard ${options.shard.index} of ${options.shard.total}: ${level.length} of the ${listed} pages listed`);
+    }
     progress.note(`Scanning with axe-core ${AXE_VERSION} in ${executable}`);
     const isLoginPage = options.loginUrl ? globsMatcher([options.loginUrl]) : () => false;
     const locator = options.sourceRoot
@@ -15682,7 +15724,8 @@ async function scan(options, progress = silentProgress, env = process.env) {
     finally {
         await browser.close();
     }
-    return { pages, engine: { name: 'axe-core', version: AXE_VERSION }, browser: executable, notScanned };
+    const engine = { name: 'axe-core', version: AXE_VERSION };
+    return { pages, engine, browser: executable, notScanned, siteUrl, ...(options.shard ? { listed } : {}) };
 }
 function scan_describe(o) {
     if (!o.ok)
@@ -15744,6 +15787,7 @@ class UsageError extends Error {
     }
 }
 const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate complete --scan-group KEY --api-url URL --site-id ID --sha SHA [--gate]
        a11y-gate --version
 
 Pages:
@@ -15752,6 +15796,7 @@ Pages:
   --crawl N                follow same-origin links from the given pages, up to N pages
   --urls-file FILE         URLs, one a line
   --exclude GLOB           never scan matching URLs (repeatable)
+  --shard I/N              scan only shard I of N of the pages (a job of a parallel run; not with --crawl)
 Browser:
   --chrome-path PATH       else CHROME_PATH, /usr/bin/google-chrome, chromium on PATH
   --concurrency N          pages at a time (default: the CPU count)
@@ -15769,6 +15814,7 @@ Signed-in pages:
 Service (optional):
   --api-url URL --api-key KEY (or A11Y_GATE_API_KEY) --site-id ID --sha SHA --branch NAME
   --gate                   call the deploy gate for the sha; exit 1 when it fails
+  --scan-group KEY         the one scan every shard of a run sends to (default: the sha and the CI run id)
   --fail-on-critical  --fail-on-serious  --max-new-issues N
 Switches are on when given bare; --no-NAME or --NAME=false turns one off.
 Source (findings located in the repository, see docs/cli.md):
@@ -15783,7 +15829,8 @@ Reports:
   --junit FILE             JUnit XML, one test case per page
   --sarif FILE             SARIF 2.1.0
 
-Exit codes: 0 passed, 1 the gate failed, 2 usage or scan error.`;
+Exit codes: 0 passed (or a shard sent while other shards are still running), 1 the gate failed
+(or complete found shards missing), 2 usage or scan error.`;
 /** Flags that take a value; those marked repeatable collect their values one a line. */
 const VALUE_FLAGS = new Set([
     'sitemap',
@@ -15791,6 +15838,8 @@ const VALUE_FLAGS = new Set([
     'crawl',
     'urls-file',
     'exclude',
+    'shard',
+    'scan-group',
     'chrome-path',
     'concurrency',
     'timeout',
@@ -15846,8 +15895,8 @@ function readBoolean(rest, i, name, eq, values) {
 function parseArgs(argv) {
     const [command, ...rest] = argv;
     if (command === '--help' || command === '-h')
-        return { urls: [], values: new Map(), switches: new Set(['help']) };
-    if (command !== 'scan')
+        return { command: 'scan', urls: [], values: new Map(), switches: new Set(['help']) };
+    if (command !== 'scan' && command !== 'complete')
         throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
     const urls = [];
     const values = new Map();
@@ -15878,10 +15927,14 @@ function parseArgs(argv) {
             throw new UsageError(`--${name} is given twice`);
         values.set(name, before === undefined ? value : `${before}\n${value}`);
     }
-    return { urls, values, switches };
+    if (command === 'complete' && urls.length > 0) {
+        throw new UsageError('complete takes no pages: it completes the scan the shards sent to');
+    }
+    return { command, urls, values, switches };
 }
 
 ;// CONCATENATED MODULE: ./scanner/settings.ts
+
 
 
 /** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`). */
@@ -15979,6 +16032,7 @@ function parseScanSettings(get, fail) {
     if (crawl && urls.length === 0 && !urlsFile) {
         throw fail('crawl', 'starts from "urls" or "urls-file": give at least one page');
     }
+    const shard = shardSetting(get, fail, crawl);
     const waitUntil = get('wait-until').trim() || d.waitUntil;
     if (!WAIT_UNTIL.includes(waitUntil)) {
         throw fail('wait-until', `must be one of ${WAIT_UNTIL.join(', ')}, got "${waitUntil}"`);
@@ -15992,6 +16046,7 @@ function parseScanSettings(get, fail) {
         crawl,
         maxPages: integer(get, fail, 'max-pages', d.maxPages, 1),
         exclude: list(get('exclude')),
+        shard,
         chromePath: get('chrome-path').trim() || null,
         bypassCsp: bool(get, fail, 'bypass-csp', true),
         axeTags: axeTags.length > 0 ? axeTags : d.axeTags,
@@ -16023,6 +16078,20 @@ function screenshotSettings(get, fail) {
         maxBytes: Math.max(1, upTo('screenshot-max-kb', SCREENSHOT_MAX_KB)) * 1024,
     };
 }
+/** `shard`: `I/N`; a crawl cannot be split, since its pages are found only as it goes. */
+function shardSetting(get, fail, crawl) {
+    const text = get('shard').trim();
+    if (!text)
+        return null;
+    const shard = parseShard(text);
+    if (typeof shard === 'string')
+        throw fail('shard', shard);
+    if (crawl) {
+        throw fail('shard', 'cannot split a crawl: the pages a crawl finds are known only as it goes, so every job would crawl ' +
+            'the same pages. Give the pages as urls, urls-file or a sitemap to scan them in shards');
+    }
+    return shard;
+}
 function sourceSettings(get, fail) {
     const sourceAttribute = get('source-attribute').trim() || null;
     if (sourceAttribute && !ATTRIBUTE_NAME.test(sourceAttribute)) {
@@ -16032,108 +16101,6 @@ function sourceSettings(get, fail) {
         sourceRoot: get('source-root').trim() || null,
         sourceMaps: parseSourceMaps(fail, get('source-map')),
         sourceAttribute,
-    };
-}
-
-;// CONCATENATED MODULE: ./cli/options.ts
-
-
-const fail = (name, problem) => new UsageError(`--${name} ${problem}`);
-function options_bool(cl, name) {
-    const v = cl.values.get(name);
-    if (v === undefined)
-        return null;
-    if (/^(true|false)$/i.test(v))
-        return /^true$/i.test(v);
-    throw fail(name, `must be true or false, got "${v}"`);
-}
-function service(cl, env) {
-    const apiUrl = cl.values.get('api-url') ?? null;
-    const gate = cl.values.get('gate') === 'true';
-    if (!apiUrl) {
-        if (gate)
-            throw new UsageError('--gate needs --api-url (the service that keeps the baseline)');
-        return null;
-    }
-    if (!/^https?:\/\//i.test(apiUrl) || !URL.canParse(apiUrl))
-        throw fail('api-url', 'must be an http(s) URL');
-    const apiKey = cl.values.get('api-key') ?? env.A11Y_GATE_API_KEY ?? '';
-    if (!apiKey)
-        throw new UsageError('--api-key (or A11Y_GATE_API_KEY) is required with --api-url');
-    const sha = cl.values.get('sha') ?? null;
-    if (sha !== null && !/^[0-9a-fA-F]{7,64}$/.test(sha))
-        throw fail('sha', 'must be a hex commit sha');
-    const siteId = cl.values.get('site-id') ?? null;
-    if (gate && (!sha || !siteId))
-        throw new UsageError('--gate needs --site-id and --sha');
-    const max = cl.values.get('max-new-issues');
-    if (max !== undefined && !/^\d+$/.test(max))
-        throw fail('max-new-issues', 'must be a non-negative integer');
-    return {
-        apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
-        apiKey,
-        siteId,
-        sha: sha?.toLowerCase() ?? null,
-        branch: cl.values.get('branch') ?? null,
-        gate,
-        failOnCritical: options_bool(cl, 'fail-on-critical'),
-        failOnSerious: options_bool(cl, 'fail-on-serious'),
-        maxNewIssues: max === undefined ? null : Number(max),
-    };
-}
-function cliOptions(cl, env = process.env) {
-    const crawl = cl.values.get('crawl');
-    const names = { headers: 'header', cookies: 'cookie', 'max-pages': 'crawl' };
-    const get = (name) => {
-        if (name === 'urls')
-            return cl.urls.join('\n');
-        if (name === 'crawl')
-            return crawl === undefined ? '' : 'true';
-        return cl.values.get(names[name] ?? name) ?? '';
-    };
-    const scan = parseScanSettings(get, fail);
-    if (!scan)
-        throw new UsageError('give at least one URL, --sitemap or --urls-file');
-    return {
-        scan,
-        service: service(cl, env),
-        out: cl.values.get('out') ?? null,
-        junit: cl.values.get('junit') ?? null,
-        sarif: cl.values.get('sarif') ?? null,
-    };
-}
-
-;// CONCATENATED MODULE: ./cli/progress.ts
-/**
- * Progress on stderr, so stdout stays for the result: a bar redrawn in place on a terminal, one line per
- * page otherwise (CI logs).
- */
-function stderrProgress(stream = process.stderr) {
-    const tty = stream.isTTY === true;
-    const bar = (done, total) => {
-        const width = 30;
-        const filled = total ? Math.round((done / total) * width) : 0;
-        return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`;
-    };
-    return {
-        planned: (total) => {
-            if (!tty)
-                stream.write(`${total} pages to scan\n`);
-        },
-        page: (p, done, total) => {
-            const line = `${p.ok ? 'ok' : 'FAILED'} ${p.url}: ${p.detail}`;
-            if (tty) {
-                if (!p.ok)
-                    stream.write(`\r\x1b[K${line}\n`);
-                stream.write(`\r\x1b[K${bar(done, total)} ${p.url.slice(0, 60)}`);
-                if (done === total)
-                    stream.write('\n');
-            }
-            else {
-                stream.write(`[${done}/${total}] ${line}\n`);
-            }
-        },
-        note: (message) => stream.write(`${message}\n`),
     };
 }
 
@@ -16194,6 +16161,189 @@ async function submitScan(client, scan, keyFor, log, partBytes = PART_BYTES) {
     return client.post(`/api/v1/scans/${id}/complete`, {}, keyFor('scan-complete', opened.body.id), {
         timeoutMs: SCAN_TIMEOUT_MS,
     });
+}
+
+;// CONCATENATED MODULE: ./action/shard-submit.ts
+
+
+
+/**
+ * One job of a sharded run: its pages go to the one open scan the run's group key names (the first job
+ * opens it, the others find it), in parts that name the job's shard. The service completes the scan when
+ * the last shard reports, and the job whose part completed it is the one that asks the gate. A final job
+ * may complete the scan by its group key instead. Both faces (the Action and the CLI) send shards this way.
+ */
+const shard_submit_SCAN_TIMEOUT_MS = 120_000;
+/**
+ * The default group key: the commit and the CI system's id of the run, which every job of the run shares
+ * and a re-run of a job keeps (so a re-run finds the scan its first attempt sent to).
+ */
+function defaultScanGroup(sha, env) {
+    const run = env.GITHUB_RUN_ID || env.CI_PIPELINE_ID || env.CIRCLE_WORKFLOW_ID || env.BUILDKITE_BUILD_ID || null;
+    if (!run)
+        return null;
+    return `${sha ? `${sha.slice(0, 12)}-` : ''}run-${run}`.replace(/[^A-Za-z0-9._:-]/g, '-');
+}
+async function submitShard(client, scan, job, keyFor, log, partBytes = PART_BYTES) {
+    const { index, total } = job.shard;
+    const opening = { ...scan, pages: [], complete: false, scan_group: job.group, shards: total };
+    const opened = await client.post('/api/v1/scans', opening, keyFor(`shard-${index}-open`, opening));
+    const id = opened.body.id;
+    if (opened.body.status === 'complete')
+        return { state: 'complete-before', scanId: id };
+    const parts = scan.pages.length > 0 ? batches(scan.pages, partBytes) : [[]];
+    let last = null;
+    for (const [i, pages] of parts.entries()) {
+        const body = { shard: index, shard_part: i + 1, shard_parts: parts.length, pages };
+        try {
+            const res = await client.post(`/api/v1/scans/${encodeURIComponent(id)}/pages`, body, keyFor(`shard-${index}-part-${i}`, body), { timeoutMs: shard_submit_SCAN_TIMEOUT_MS });
+            last = res.body;
+        }
+        catch (err) {
+            // Another job completed the scan while this one was sending (its own re-run came too late).
+            if (err instanceof ApiError && err.details.scanComplete)
+                return { state: 'complete-before', scanId: id };
+            throw err;
+        }
+        log(`Scan ${id}, shard ${index} of ${total}: part ${i + 1} of ${parts.length} sent (${pages.length} pages)`);
+    }
+    if (last?.status === 'complete' && last.scan)
+        return { state: 'completed', scan: last.scan };
+    return { state: 'open', scanId: id, shards: last?.shards ?? { total, reported: [], missing: [] } };
+}
+/** The final job of a sharded run: completes the group's scan, or learns which shards are missing. */
+async function completeScanGroup(client, siteId, group, keyFor) {
+    const body = { siteId, scan_group: group };
+    try {
+        const res = await client.post('/api/v1/scans/complete', body, keyFor('scan-group-complete', body));
+        return {
+            state: 'complete',
+            scanId: res.body.id,
+            completedNow: res.body.completed_now,
+            shards: res.body.shards,
+        };
+    }
+    catch (err) {
+        if (err instanceof ApiError && err.details.missingShards) {
+            return {
+                state: 'missing',
+                missing: err.details.missingShards,
+                message: err.details.detail ?? err.message,
+            };
+        }
+        throw err;
+    }
+}
+/**
+ * The gate's Idempotency-Key for a sharded scan: the same for every job that asks about that scan with the
+ * same thresholds, so the gate decides once, and a job that asks again (a re-run, or the final job after the
+ * last shard completed the scan) gets that decision replayed.
+ */
+function shardGateKey(scanId, trigger) {
+    const digest = external_node_crypto_default().createHash('sha256')
+        .update(`${scanId}|${JSON.stringify(trigger)}`)
+        .digest('hex');
+    return `a11y-gate-shards-gate-${digest.slice(0, 40)}`;
+}
+/** "shards 2 and 3 of 4 have not reported", as the service words it. */
+function waitingText(shards) {
+    const m = shards.missing;
+    if (m.length === 0)
+        return 'the scan completes when the final job completes it';
+    const names = m.length === 1 ? `${m[0]}` : `${m.slice(0, -1).join(', ')} and ${m[m.length - 1]}`;
+    return `${m.length === 1 ? 'shard' : 'shards'} ${names} of ${shards.total ?? '?'} ${m.length === 1 ? 'has' : 'have'} not reported yet`;
+}
+
+;// CONCATENATED MODULE: ./cli/options.ts
+
+
+
+const fail = (name, problem) => new UsageError(`--${name} ${problem}`);
+function options_bool(cl, name) {
+    const v = cl.values.get(name);
+    if (v === undefined)
+        return null;
+    if (/^(true|false)$/i.test(v))
+        return /^true$/i.test(v);
+    throw fail(name, `must be true or false, got "${v}"`);
+}
+const GROUP = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+/** --scan-group, else the default from the sha and the CI run id; null when neither can be had. */
+function groupOf(cl, env, sha) {
+    const given = cl.values.get('scan-group');
+    if (given !== undefined && !GROUP.test(given)) {
+        throw fail('scan-group', 'must be 1-200 letters, digits, ".", "_", ":" or "-", starting with a letter or digit');
+    }
+    return given ?? defaultScanGroup(sha, env);
+}
+function service(cl, env, sharded = false) {
+    const apiUrl = cl.values.get('api-url') ?? null;
+    const gate = cl.values.get('gate') === 'true';
+    if (!apiUrl) {
+        if (gate)
+            throw new UsageError('--gate needs --api-url (the service that keeps the baseline)');
+        return null;
+    }
+    if (!/^https?:\/\//i.test(apiUrl) || !URL.canParse(apiUrl))
+        throw fail('api-url', 'must be an http(s) URL');
+    const apiKey = cl.values.get('api-key') ?? env.A11Y_GATE_API_KEY ?? '';
+    if (!apiKey)
+        throw new UsageError('--api-key (or A11Y_GATE_API_KEY) is required with --api-url');
+    const sha = cl.values.get('sha') ?? null;
+    if (sha !== null && !/^[0-9a-fA-F]{7,64}$/.test(sha))
+        throw fail('sha', 'must be a hex commit sha');
+    const siteId = cl.values.get('site-id') ?? null;
+    if (gate && (!sha || !siteId))
+        throw new UsageError('--gate needs --site-id and --sha');
+    const max = cl.values.get('max-new-issues');
+    if (max !== undefined && !/^\d+$/.test(max))
+        throw fail('max-new-issues', 'must be a non-negative integer');
+    const group = sharded ? groupOf(cl, env, sha) : null;
+    if (sharded && !group) {
+        throw new UsageError('give --scan-group: no CI run id was found (GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID) to name the scan every shard sends to');
+    }
+    return {
+        group,
+        apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
+        apiKey,
+        siteId,
+        sha: sha?.toLowerCase() ?? null,
+        branch: cl.values.get('branch') ?? null,
+        gate,
+        failOnCritical: options_bool(cl, 'fail-on-critical'),
+        failOnSerious: options_bool(cl, 'fail-on-serious'),
+        maxNewIssues: max === undefined ? null : Number(max),
+    };
+}
+function cliOptions(cl, env = process.env) {
+    const crawl = cl.values.get('crawl');
+    const names = { headers: 'header', cookies: 'cookie', 'max-pages': 'crawl' };
+    const get = (name) => {
+        if (name === 'urls')
+            return cl.urls.join('\n');
+        if (name === 'crawl')
+            return crawl === undefined ? '' : 'true';
+        return cl.values.get(names[name] ?? name) ?? '';
+    };
+    const scan = parseScanSettings(get, fail);
+    if (!scan)
+        throw new UsageError('give at least one URL, --sitemap or --urls-file');
+    return {
+        scan,
+        service: service(cl, env, scan.shard !== null),
+        out: cl.values.get('out') ?? null,
+        junit: cl.values.get('junit') ?? null,
+        sarif: cl.values.get('sarif') ?? null,
+    };
+}
+/** `a11y-gate complete`: the service options of the final job of a sharded run. */
+function completeOptions(cl, env = process.env) {
+    if (!cl.values.get('api-url'))
+        throw new UsageError('complete needs --api-url (the service the shards sent to)');
+    const svc = service(cl, env, true);
+    if (!svc.siteId)
+        throw new UsageError('complete needs --site-id (a group key names a scan of one site)');
+    return { ...svc, group: svc.group, siteId: svc.siteId };
 }
 
 ;// CONCATENATED MODULE: ./client/screenshots.ts
@@ -16279,25 +16429,8 @@ function keyFor(service, request, body) {
 }
 /** Submits the scanned pages (in parts when large and offered), then asks the gate about the sha. */
 async function submitAndGate(service, run, pages, log) {
-    const client = new ApiClient({
-        baseUrl: service.apiUrl,
-        apiKey: service.apiKey,
-        userAgent: 'a11y-gate-cli',
-        log,
-        ...(process.env.A11Y_GATE_RETRY_DELAY_MS
-            ? { retryDelayMs: Number(process.env.A11Y_GATE_RETRY_DELAY_MS) }
-            : {}),
-    });
-    const first = new URL(run.pages[0].url);
-    // Without --site-id the service names the site after the host; without --sha the scan has no commit.
-    const body = {
-        url: first.origin + '/',
-        ...(service.siteId ? { siteId: service.siteId } : {}),
-        ...(service.sha ? { sha: service.sha } : {}),
-        ...(service.branch ? { branch: service.branch } : {}),
-        engine: run.engine,
-        pages,
-    };
+    const client = cliClient(service, log);
+    const body = scanBody(service, run, pages);
     const scan = (await submitScan(client, body, (request, b) => keyFor(service, request, b), log)).body;
     log(`Scan ${scan.id} submitted: ${scan.summary.pages} pages, ${scan.summary.issues} issues`);
     const shots = screenshotsToSend(run);
@@ -16307,6 +16440,37 @@ async function submitAndGate(service, run, pages, log) {
     }
     if (!service.gate)
         return { scan, gate: null, detailsUrl: null };
+    return {
+        scan,
+        ...(await askGate(client, service, (trigger) => keyFor(service, 'gate', { trigger, scan: scan.id }))),
+    };
+}
+/** The service's client for the command line. */
+function cliClient(service, log) {
+    return new ApiClient({
+        baseUrl: service.apiUrl,
+        apiKey: service.apiKey,
+        userAgent: 'a11y-gate-cli',
+        log,
+        ...(process.env.A11Y_GATE_RETRY_DELAY_MS
+            ? { retryDelayMs: Number(process.env.A11Y_GATE_RETRY_DELAY_MS) }
+            : {}),
+    });
+}
+/** The scan body of the scanned pages: the site is the first listed page's origin. */
+function scanBody(service, run, pages) {
+    // Without --site-id the service names the site after the host; without --sha the scan has no commit.
+    return {
+        url: run.siteUrl ?? new URL(run.pages[0].url).origin + '/',
+        ...(service.siteId ? { siteId: service.siteId } : {}),
+        ...(service.sha ? { sha: service.sha } : {}),
+        ...(service.branch ? { branch: service.branch } : {}),
+        engine: run.engine,
+        pages,
+    };
+}
+/** Asks the gate about the sha; `keyOf` gives the request's Idempotency-Key for its trigger body. */
+async function askGate(client, service, keyOf) {
     const trigger = { siteId: service.siteId, sha: service.sha };
     if (service.failOnCritical !== null)
         trigger.fail_on_critical = service.failOnCritical;
@@ -16314,10 +16478,84 @@ async function submitAndGate(service, run, pages, log) {
         trigger.fail_on_serious = service.failOnSerious;
     if (service.maxNewIssues !== null)
         trigger.max_total = service.maxNewIssues;
-    const res = await client.post('/api/v1/deploy/trigger', trigger, keyFor(service, 'gate', { trigger, scan: scan.id }));
+    const res = await client.post('/api/v1/deploy/trigger', trigger, keyOf(trigger));
     // The console page for people when the service has a PUBLIC_URL; else the deploy event in the API.
     const detailsUrl = res.pageUrl ?? res.location ?? `${service.apiUrl}/api/v1/deploy/${encodeURIComponent(res.body.id)}`;
-    return { scan, gate: res.body, detailsUrl };
+    return { gate: res.body, detailsUrl };
+}
+
+;// CONCATENATED MODULE: ./cli/shards.ts
+
+
+const withGate = async (service, client, scanId) => askGate(client, service, (trigger) => shardGateKey(scanId, trigger));
+async function sendShard(service, shard, run, pages, log) {
+    if (!service.group)
+        throw new Error('sendShard needs a group key');
+    const client = cliClient(service, log);
+    const job = { shard, group: service.group };
+    const outcome = await submitShard(client, scanBody(service, run, pages), job, (r, b) => keyFor(service, r, b), log);
+    if (outcome.state === 'open') {
+        return {
+            waiting: `Shard ${shard.index} of ${shard.total} sent to scan ${outcome.scanId} (group ${service.group}): ` +
+                `${waitingText(outcome.shards)}; the job that completes the scan asks the gate.`,
+        };
+    }
+    const scanId = outcome.state === 'completed' ? outcome.scan.id : outcome.scanId;
+    if (outcome.state === 'completed') {
+        log(`Scan ${scanId} complete: shard ${shard.index} was the last to report (${outcome.scan.summary.pages} pages)`);
+    }
+    else {
+        log(`Scan ${scanId} (group ${service.group}) was already complete: this shard's pages were not sent again`);
+    }
+    if (!service.gate)
+        return { waiting: `Scan ${scanId} is complete; --gate was not given, so the gate was not asked.` };
+    return withGate(service, client, scanId);
+}
+/** `a11y-gate complete`: completes the group's scan, then (with --gate) asks the gate about it once. */
+async function completeGroup(service, log) {
+    const client = cliClient(service, log);
+    const done = await completeScanGroup(client, service.siteId, service.group, (r, b) => keyFor(service, r, b));
+    if (done.state === 'missing')
+        return { missing: `The scan stays open: ${done.message}` };
+    log(`Scan ${done.scanId} (group ${service.group}) ${done.completedNow ? 'completed' : 'was already complete'}: ` +
+        `${done.shards.reported.length} shards reported`);
+    if (!service.gate)
+        return { waiting: `Scan ${done.scanId} is complete; --gate was not given, so the gate was not asked.` };
+    return withGate(service, client, done.scanId);
+}
+
+;// CONCATENATED MODULE: ./cli/progress.ts
+/**
+ * Progress on stderr, so stdout stays for the result: a bar redrawn in place on a terminal, one line per
+ * page otherwise (CI logs).
+ */
+function stderrProgress(stream = process.stderr) {
+    const tty = stream.isTTY === true;
+    const bar = (done, total) => {
+        const width = 30;
+        const filled = total ? Math.round((done / total) * width) : 0;
+        return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`;
+    };
+    return {
+        planned: (total) => {
+            if (!tty)
+                stream.write(`${total} pages to scan\n`);
+        },
+        page: (p, done, total) => {
+            const line = `${p.ok ? 'ok' : 'FAILED'} ${p.url}: ${p.detail}`;
+            if (tty) {
+                if (!p.ok)
+                    stream.write(`\r\x1b[K${line}\n`);
+                stream.write(`\r\x1b[K${bar(done, total)} ${p.url.slice(0, 60)}`);
+                if (done === total)
+                    stream.write('\n');
+            }
+            else {
+                stream.write(`[${done}/${total}] ${line}\n`);
+            }
+        },
+        note: (message) => stream.write(`${message}\n`),
+    };
 }
 
 ;// CONCATENATED MODULE: ./cli/gate-text.ts
@@ -16377,6 +16615,7 @@ function gateText(g, detailsUrl) {
 
 
 
+
 const EXIT = { passed: 0, gateFailed: 1, error: 2 };
 const err = (line) => process.stderr.write(`${line}\n`);
 async function writeFile(file, text) {
@@ -16403,6 +16642,41 @@ function printScan(run, seconds) {
     for (const p of failed)
         process.stdout.write(`  not scanned: ${p.url}: ${p.error}\n`);
 }
+/** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */
+async function shardExit(result, junit) {
+    if ('missing' in result) {
+        err(`a11y-gate: ${result.missing}`);
+        return EXIT.gateFailed;
+    }
+    if ('waiting' in result) {
+        process.stdout.write(`${result.waiting}\n`);
+        return EXIT.passed;
+    }
+    process.stdout.write(gateText(result.gate, result.detailsUrl));
+    if (junit)
+        await junit(result.gate);
+    return result.gate.passed ? EXIT.passed : EXIT.gateFailed;
+}
+/** `a11y-gate complete …`: the final job of a sharded run. */
+async function complete(cl) {
+    let service;
+    try {
+        service = completeOptions(cl);
+    }
+    catch (e) {
+        if (!(e instanceof UsageError))
+            throw e;
+        err(`a11y-gate: ${e.message}\n\n${USAGE}`);
+        return EXIT.error;
+    }
+    try {
+        return await shardExit(await completeGroup(service, err), null);
+    }
+    catch (e) {
+        err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);
+        return EXIT.error;
+    }
+}
 /** `a11y-gate scan …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
 async function main(argv) {
     let options;
@@ -16412,6 +16686,8 @@ async function main(argv) {
             process.stdout.write(`${USAGE}\n`);
             return EXIT.passed;
         }
+        if (cl.command === 'complete')
+            return await complete(cl);
         options = cliOptions(cl);
     }
     catch (e) {
@@ -16433,6 +16709,12 @@ async function main(argv) {
         }
         if (!options.service)
             return EXIT.passed;
+        if (options.scan.shard) {
+            const sent = await sendShard(options.service, options.scan.shard, run, submittedPages(run), err);
+            return await shardExit(sent, options.junit
+                ? (g) => writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g))
+                : null);
+        }
         const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
         if (!outcome.gate)
             return EXIT.passed;

@@ -105,6 +105,9 @@ test('dist/index.js holds the action, the pure gate-report renderers, the issue 
     './api/domain/gate/finding-text.ts',
     './api/domain/gate/report-issues.ts',
     './api/domain/gate/report.ts',
+    // The fork hand-off's artifact layout and the pull request comment the Action writes without the App.
+    './api/domain/github/fork-artifact.ts',
+    './api/domain/github/pr-comment.ts',
     './api/domain/impact.ts',
     // The SARIF's partialFingerprints are the service's fingerprint, computed by the same pure code.
     './api/domain/matching/fingerprint.ts',
@@ -116,9 +119,10 @@ test('dist/index.js holds the action, the pure gate-report renderers, the issue 
     ...new Set((text.match(/\.\/node_modules\/(?:@[\w.-]+\/)?[\w.-]+/g) ?? []).map((m) => m.slice(15))),
   ];
   for (const name of packages) {
-    // The toolkit, and the HTML parser with its selector engine that locate findings in static files.
+    // The toolkit, the HTML parser with its selector engine that locate findings in static files, and the
+    // artifact client of the fork hand-off (its blob storage, protobuf and zip writer, octokit).
     expect(name).toMatch(
-      /^(@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match|parse5|parse5-htmlparser2-tree-adapter|entities|domhandler|domelementtype|domutils|dom-serializer|css-select|css-what|nth-check|boolbase)$/,
+      /^(@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match|parse5|parse5-htmlparser2-tree-adapter|entities|domhandler|domelementtype|domutils|dom-serializer|css-select|css-what|nth-check|boolbase|@azure\/[\w-]+|@typespec\/ts-http-runtime|@protobuf-ts\/[\w-]+|@octokit\/[\w-]+|@nodable\/entities|jwt-decode|archiver|unzip-stream|universal-user-agent|before-after-hook|json-with-bigint|bottleneck|fast-xml-builder|fast-xml-parser|xml-naming|path-expression-matcher|anynum|strnum|is-unsafe)$/,
     );
   }
 });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { idempotencyKey, InputError, parseInputs, type GetInput } from '../../action/inputs.js';
+import { idempotencyKey } from '../../action/idempotency-key.js';
+import { InputError, parseInputs, type GetInput } from '../../action/inputs.js';
 
 function getter(values: Record<string, string>): GetInput {
   return (name) => values[name] ?? '';

@@ -49,6 +49,8 @@ export type ScanList = z.output<typeof scans.ScanList>;
 export type ScanIssue = z.output<typeof scans.ScanIssue>;
 export type ScanPage = z.output<typeof scans.ScanPage>;
 export type ScanPartAccepted = z.output<typeof scans.ScanPartAccepted>;
+export type GroupScanComplete = z.output<typeof scans.GroupScanComplete>;
+export type GroupScanCompleted = z.output<typeof scans.GroupScanCompleted>;
 
 export type Site = z.output<typeof sites.Site>;
 export type SiteList = z.output<typeof sites.SiteList>;

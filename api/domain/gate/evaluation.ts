@@ -3,6 +3,7 @@ import { IMPACTS, type Impact } from '../impact.js';
 import {
   checkThresholds,
   noScanReason,
+  type OpenShardedScan,
   type CategoryCounts,
   type GateCounts,
   type GateReason,
@@ -77,6 +78,8 @@ export interface GateInput {
   engineChanged?: boolean;
   /** How many issues each list shows; the totals are always exact. Default 100. */
   listCap?: number;
+  /** With no head: the commit's sharded scan that is still open, which the reason names. */
+  openScan?: OpenShardedScan;
 }
 
 const SEVERITY: ImpactKey[] = [...IMPACTS, 'unknown'];
@@ -245,7 +248,7 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   if (input.head === null) {
     return {
       passed: false,
-      reasons: [noScanReason(input.siteId, input.sha)],
+      reasons: [noScanReason(input.siteId, input.sha, input.openScan)],
       counts: emptyCounts(),
       thresholds: [],
       newIssues: [],

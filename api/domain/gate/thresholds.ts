@@ -1,6 +1,7 @@
 import { LIMIT_NAMES, type AppliedGateSettings, type ImpactKey, type LimitName } from './settings.js';
 import { type Impact } from '../impact.js';
 import { plural } from '../text/wording.js';
+import { missingShardsText, type ShardStatus } from '../scans/shards.js';
 
 /** The thresholds of a gate decision checked against its counts, with the reasons a failure gives. */
 
@@ -102,7 +103,27 @@ export function baselineRecordedReason(issues: number): GateReason {
   };
 }
 
-export function noScanReason(siteId: string, sha: string): GateReason {
+/** A commit's scan sent in shards that has not completed: the gate says what it waits for. */
+export interface OpenShardedScan {
+  id: string;
+  group: string | null;
+  shards: ShardStatus;
+}
+
+export function noScanReason(siteId: string, sha: string, open?: OpenShardedScan): GateReason {
+  if (open) {
+    const group = open.group ? ` (group "${open.group}")` : '';
+    const waiting =
+      open.shards.missing.length > 0
+        ? `${missingShardsText(open.shards)}, so it stays open`
+        : 'it completes when its final job completes it';
+    return {
+      code: 'no_scan',
+      message:
+        `The scan of site "${siteId}" for commit ${sha.slice(0, 12)} is still open${group}: ${waiting}. ` +
+        'An open scan is not judged: run the missing shards again (or complete the scan), then trigger the gate.',
+    };
+  }
   return {
     code: 'no_scan',
     message:

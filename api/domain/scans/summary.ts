@@ -147,3 +147,17 @@ export function scanWarnings(
   }
   return warnings;
 }
+
+/** A scan's counts without one part's (a shard sent again takes its earlier pages back out). */
+export function subtractSummary(a: ScanSummary, b: ScanSummary): ScanSummary {
+  const s = emptySummary();
+  s.pages = a.pages - b.pages;
+  s.issues = a.issues - b.issues;
+  for (const k of Object.keys(s.by_impact) as Array<keyof ScanSummary['by_impact']>) {
+    s.by_impact[k] = a.by_impact[k] - b.by_impact[k];
+  }
+  for (const k of Object.keys(s.by_kind) as Array<keyof ScanSummary['by_kind']>) {
+    s.by_kind[k] = a.by_kind[k] - b.by_kind[k];
+  }
+  return s;
+}

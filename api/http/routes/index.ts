@@ -8,6 +8,7 @@ import { githubInstallationRoutes } from './github/installations.js';
 import { keyRoutes } from './access/keys.js';
 import { scanIssueRoutes } from './scans/issues.js';
 import { scanPartRoutes } from './scans/parts.js';
+import { scanGroupRoutes } from './scans/groups.js';
 import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { siteHistoryRoutes } from './sites/history.js';
@@ -23,6 +24,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteRoutes(ctx),
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
+    ...scanGroupRoutes(ctx),
     ...scanIssueRoutes(ctx),
     ...scanScreenshotRoutes(ctx),
     ...deletionRoutes(ctx),

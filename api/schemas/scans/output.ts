@@ -67,21 +67,63 @@ export const CreatedScan = z
   })
   .openapi('CreatedScan');
 
+export const ShardStatus = z
+  .object({
+    total: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'How many shards complete the scan; null when it completes on request only.' }),
+    reported: z.array(z.number().int()).openapi({ description: 'The shards whose every part arrived.' }),
+    missing: z
+      .array(z.number().int())
+      .openapi({ description: 'The shards (1 to total) that have not reported; empty when total is null.' }),
+  })
+  .openapi('ShardStatus', { description: 'Which shards of a sharded scan have reported.' });
+
 export const OpenScan = z
   .object({
     id: z.string().openapi({ example: 'scn_4Rk0s2xvB9cQm1pZtY7a' }),
-    status: z.literal('open'),
+    status: z.enum(['open', 'complete']).openapi({
+      description:
+        '`open` while parts may come; `complete` only in the answer to the part that completed a sharded ' +
+        'scan (its shard was the last to report).',
+    }),
     siteId: z.string(),
     url: z.string(),
     sha: z.string().nullable(),
     branch: z.string().nullable(),
-    expires_at: Timestamp.openapi({ description: 'When the scan is removed unless completed before.' }),
+    expires_at: Timestamp.nullable().openapi({
+      description: 'When the scan is removed unless completed before; null once it is complete.',
+    }),
     pages_received: z.number().int().min(0),
     issues_received: z.number().int().min(0),
+    scan_group: z
+      .string()
+      .optional()
+      .openapi({ description: 'The group key that names this scan, when it was opened with one.' }),
+    shards: ShardStatus.optional(),
   })
   .openapi('OpenScan', { description: 'A scan being sent in parts: invisible until completed.' });
 
+/** A scan named by its group key that is already complete: every shard reported, or it was completed. */
+export const GroupScanComplete = CreatedScan.extend({
+  status: z.literal('complete'),
+  scan_group: z.string(),
+  shards: ShardStatus,
+}).openapi('GroupScanComplete');
+
+/** The answer of completing a scan named by its group key. */
+export const GroupScanCompleted = GroupScanComplete.extend({
+  completed_now: z.boolean().openapi({
+    description: 'true when this request completed the scan; false when it was complete already.',
+  }),
+}).openapi('GroupScanCompleted');
+
 export const ScanPartAccepted = OpenScan.extend({
+  scan: CreatedScan.optional().openapi({
+    description: 'The complete scan, when this part completed it (its shard was the last to report).',
+  }),
   part: z
     .object({
       first_page_index: z

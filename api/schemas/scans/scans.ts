@@ -8,6 +8,7 @@ import { PageQuery, Sha, SiteId } from '../common.js';
 import { Impact, IssueKind } from './output.js';
 import { SOURCE_METHODS } from '../../domain/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
+import { MAX_SHARDS, ScanGroup, shardPartFields } from './shards.js';
 import type * as input from '../../domain/scans/input.js';
 
 /**
@@ -224,6 +225,23 @@ export const CreateScanHead = z.object({
         '"tested, nothing found" from "not tested". axe pages add their passes/violations/incomplete/' +
         'inapplicable rule ids; without either it is unknown (null).',
     }),
+  scan_group: ScanGroup.optional().openapi({
+    description:
+      'Names the open scan that the parallel jobs of one CI run share (with `complete: false`): the first ' +
+      'request opens it, the others find it (the same key on the same site answers the same scan). Pages ' +
+      'then come in parts that name their shard.',
+  }),
+  shards: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SHARDS)
+    .optional()
+    .openapi({
+      description:
+        'How many shards complete the scan (with `complete: false`): when the last part of the last shard ' +
+        'arrives, the scan completes. Without it, a sharded scan completes on request only.',
+    }),
   complete: z
     .boolean()
     .default(true)
@@ -251,16 +269,14 @@ type _DomainReadsTheseOutputs = [
   OutputFits<typeof Pa11yInput, input.Pa11yInput>,
 ];
 
-/** A part has nothing but its pages (other members are ignored). */
-export const ScanPartHead = z.object({});
+/** A part's members other than its pages (unknown members are ignored). */
+export const ScanPartHead = z.object(shardPartFields);
 
-export const ScanPartBody = z
-  .object({
-    pages: z
-      .array(ScanPageInput)
-      .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
-  })
-  .openapi('ScanPart');
+export const ScanPartBody = ScanPartHead.extend({
+  pages: z
+    .array(ScanPageInput)
+    .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
+}).openapi('ScanPart');
 export type ScanPartBody = z.infer<typeof ScanPartBody>;
 
 export const ScanListQuery = PageQuery.extend({

@@ -19,6 +19,8 @@ import {
   type IssueDetail,
 } from '../../store/gate/evidence.js';
 import { matchDetails } from '../../store/gate/match-evidence.js';
+import { openShardedScanForSha, shardsOf } from '../../store/scans/shards.js';
+import { shardStatus } from '../../domain/scans/shards.js';
 import type { SiteRecord } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { BaselineView } from './deploy-view.js';
@@ -141,7 +143,9 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     fallbackToBaseBranch: input.baseline_fallback === 'base_branch',
     baseBranch: site.baseBranch,
   });
-  if (!found.head) return { headScan: null, baseline: null };
+  if (!found.head) {
+    return { headScan: null, baseline: null, openScan: await openShardedScan(ctx, org, input) };
+  }
   const baseline = describeBaseline({
     head: found.head,
     baselineSha: input.baseline_sha,
@@ -150,6 +154,18 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     passedOver: found.passedOver ?? null,
   });
   return { headScan: found.head, baseline };
+}
+
+/** The commit's open sharded scan, if any, with its shards: what the gate's answer says it waits for. */
+async function openShardedScan(ctx: ApiContext, org: string, input: DeployTriggerBody) {
+  const open = await openShardedScanForSha(ctx.db, org, input.siteId, input.sha);
+  if (!open) return undefined;
+  const reported = (await shardsOf(ctx.db, open.id)).filter((s) => s.reportedAt !== null);
+  const shards = shardStatus(
+    open.shards,
+    reported.map((s) => s.shard),
+  );
+  return { id: open.id, group: open.group, shards };
 }
 
 export async function decideGate(
@@ -168,7 +184,7 @@ export async function decideGate(
     last = t;
   };
   // The site's active waivers are read beside the choice of scans (unused if there is nothing to compare).
-  const [{ headScan, baseline }, rules] = await Promise.all([
+  const [{ headScan, baseline, openScan }, rules] = await Promise.all([
     chooseScans(ctx, org, input, site),
     activeWaiversForSite(ctx.db, org, input.siteId, now),
   ]);
@@ -179,6 +195,7 @@ export async function decideGate(
       head: null,
       baseline: null,
       waivers: compileWaivers([], now),
+      ...(openScan ? { openScan } : {}),
     });
     return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
   }

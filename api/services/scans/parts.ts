@@ -16,6 +16,8 @@ import {
   type ScanState,
 } from '../../store/scans/parts.js';
 import { markScanComplete, updateScanTotals } from '../../store/scans/writes.js';
+import { nextPageIndex, scanSharding, shardsOf } from '../../store/scans/shards.js';
+import { missingShardsText, shardStatus } from '../../domain/scans/shards.js';
 import type { ScanRecord } from '../../store/scans/scans.js';
 import {
   announceScan,
@@ -35,7 +37,7 @@ import {
  */
 
 /** An open scan of the org that has not run out of time; a finished one is a conflict. */
-async function openScanOf(trx: Knex.Transaction, org: string, id: string): Promise<ScanState> {
+export async function openScanOf(trx: Knex.Transaction, org: string, id: string): Promise<ScanState> {
   const scan = await lockScan(trx, org, id);
   if (
     !scan ||
@@ -73,10 +75,16 @@ export async function appendScanPart(
       }
       return partAnswer(scan, earlier.firstPage, earlier.pageCount, earlier.issueCount, true);
     }
+    if ((await scanSharding(trx, scanId)).shards !== null) {
+      throw domainErrors.invalid([
+        { pointer: '#/shard', detail: 'is required: the scan was opened with `shards`' },
+      ]);
+    }
     const overScan = pageLimitError(pages.count, ctx.config.limits, scan.pageCount);
     if (overScan) throw preparationFailure(overScan);
+    const first = await nextPageIndex(trx, scanId);
     const builder = await scanBuilder(ctx, scan, pages, {
-      pageIndex: scan.pageCount,
+      pageIndex: first,
       issueCount: scan.issueCount,
     });
     await storePages(trx, builder, scanId, pages);
@@ -95,7 +103,7 @@ export async function appendScanPart(
         part.key,
         {
           requestHash: part.requestHash ?? '',
-          firstPage: scan.pageCount,
+          firstPage: first,
           pageCount: builder.pages,
           issueCount: builder.issues,
         },
@@ -103,7 +111,7 @@ export async function appendScanPart(
       );
     }
     const after = { ...scan, pageCount: totals.pageCount, issueCount: totals.issueCount };
-    return partAnswer(after, scan.pageCount, builder.pages, builder.issues, false);
+    return partAnswer(after, first, builder.pages, builder.issues, false);
   });
 }
 
@@ -117,34 +125,67 @@ function partAnswer(scan: ScanState, first: number, pages: number, issues: numbe
 /**
  * Completes an open scan: warnings over every page, the union of the rules that ran, the creation time
  * (which orders "the latest scan"), and the `scan.created` event, in one transaction. Completing a
- * complete scan answers it again without a second event.
+ * complete scan answers it again without a second event. A scan opened with a shard count completes
+ * only when every shard has reported: else it stays open and the answer names the missing shards.
  */
 export async function completeScan(ctx: ApiContext, org: string, scanId: string): Promise<ScanRecord> {
+  return (await finishScan(ctx, org, scanId)).scan;
+}
+
+export async function finishScan(
+  ctx: ApiContext,
+  org: string,
+  scanId: string,
+): Promise<{ scan: ScanRecord; completedNow: boolean }> {
   let completedNow = false;
   const scan = await ctx.db.transaction(async (trx) => {
     const state = await lockScan(trx, org, scanId);
     if (state?.status === 'complete') return state;
     const open = await openScanOf(trx, org, scanId);
-    const facts = await pageFactsOf(trx, scanId);
-    const rules = new Set(open.rulesRun ?? []);
-    const pageLists = await distinctPageRules(trx, scanId);
-    for (const list of pageLists) for (const id of list) rules.add(id);
-    const done = await markScanComplete(trx, scanId, {
-      warnings: scanWarnings(facts, open.htmlTruncated, ctx.config.limits.issueHtmlBytes),
-      rulesRun: open.rulesRun === null && pageLists.length === 0 ? null : [...rules].sort(),
-      createdAt: scanCreatedAt(),
-    });
-    await recordEvent(
-      trx,
-      org,
-      { type: 'scan.created', data: presentCreatedScan(done) },
-      { publicUrl: ctx.config.publicUrl },
-    );
+    const sharding = await scanSharding(trx, scanId);
+    if (sharding.shards !== null) {
+      const reported = (await shardsOf(trx, scanId)).filter((x) => x.reportedAt !== null);
+      const status = shardStatus(
+        sharding.shards,
+        reported.map((x) => x.shard),
+      );
+      if (status.missing.length > 0) {
+        throw domainErrors.conflict(`The scan stays open: ${missingShardsText(status)}.`, {
+          missing_shards: status.missing,
+          shards: status,
+        });
+      }
+    }
     completedNow = true;
-    return done;
+    return completeOpenScan(ctx, trx, org, open);
   });
   if (completedNow) announceScan(ctx, org, scan);
-  return scan;
+  return { scan, completedNow };
+}
+
+/** The completion itself, in the caller's transaction (a shard's last part completes its scan too). */
+export async function completeOpenScan(
+  ctx: ApiContext,
+  trx: Knex.Transaction,
+  org: string,
+  open: ScanState,
+): Promise<ScanRecord> {
+  const facts = await pageFactsOf(trx, open.id);
+  const rules = new Set(open.rulesRun ?? []);
+  const pageLists = await distinctPageRules(trx, open.id);
+  for (const list of pageLists) for (const id of list) rules.add(id);
+  const done = await markScanComplete(trx, open.id, {
+    warnings: scanWarnings(facts, open.htmlTruncated, ctx.config.limits.issueHtmlBytes),
+    rulesRun: open.rulesRun === null && pageLists.length === 0 ? null : [...rules].sort(),
+    createdAt: scanCreatedAt(),
+  });
+  await recordEvent(
+    trx,
+    org,
+    { type: 'scan.created', data: presentCreatedScan(done) },
+    { publicUrl: ctx.config.publicUrl },
+  );
+  return done;
 }
 
 /** Removes open scans whose time ran out, a few at a time, each in short batches of rows. */

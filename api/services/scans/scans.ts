@@ -34,6 +34,7 @@ import type { Knex } from 'knex';
 import { LimitError } from '../../domain/access/limits.js';
 import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
+import { setScanSharding } from '../../store/scans/shards.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -134,7 +135,7 @@ export async function scanBuilder(
   return new ScanBuilder(head.url, head.rulesRun, ctx.config.limits, { criteriaOfAxeRule }, start);
 }
 
-function scanHead(body: CreateScanHead): ScanHead {
+export function scanHead(body: CreateScanHead): ScanHead {
   const siteId = scanSiteId(body);
   if (!siteId) {
     throw preparationFailure(SITE_ID_MISSING);
@@ -166,6 +167,11 @@ export async function ingestScan(
 ): Promise<IngestResult> {
   const tooMany = pageLimitError(pages.count, ctx.config.limits);
   if (tooMany) throw preparationFailure(tooMany);
+  if (head.shards !== undefined && head.complete !== false) {
+    throw domainErrors.invalid([
+      { pointer: '#/complete', detail: 'must be false: a sharded scan is sent in parts' },
+    ]);
+  }
   const scanHeadRow = scanHead(head);
   const builder = await scanBuilder(ctx, scanHeadRow, pages);
   const id = newId('scn');
@@ -183,6 +189,7 @@ export async function ingestScan(
       createdAt,
       expiresAt,
     });
+    if (head.shards !== undefined) await setScanSharding(trx, id, { group: null, shards: head.shards });
     await storePages(trx, builder, id, pages);
     const totals = {
       pageCount: builder.pages,

@@ -16,6 +16,7 @@ import * as m0014 from './0014_source_location.js';
 import * as m0015 from './0015_assessments.js';
 import * as m0019 from './0019_element_screenshots.js';
 import * as m0017 from './0017_engine_upgrade.js';
+import * as m0016 from './0016_scan_shards.js';
 import * as m0021 from './0021_github_sign_in.js';
 import * as m0018 from './0018_pr_comments.js';
 import * as m0023 from './0023_inapplicable_rules.js';
@@ -41,6 +42,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0015_assessments': m0015,
   '0019_element_screenshots': m0019,
   '0017_engine_upgrade': m0017,
+  '0016_scan_shards': m0016,
   '0021_github_sign_in': m0021,
   '0018_pr_comments': m0018,
   '0023_inapplicable_rules': m0023,

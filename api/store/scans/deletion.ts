@@ -30,5 +30,6 @@ export async function deleteScanRows(db: Knex, scanId: string, batch = DELETE_BA
     if (n < batch) break;
   }
   await db('scan_parts').where({ scan_id: scanId }).delete();
+  await db('scan_shards').where({ scan_id: scanId }).delete();
   await db('scans').where({ id: scanId }).delete();
 }

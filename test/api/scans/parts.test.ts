@@ -75,7 +75,7 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     });
     const id = opened.body.id;
     expect(opened.headers.get('location')).toBe(`/api/v1/scans/${id}`);
-    expect(Date.parse(opened.body.expires_at) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(Date.parse(opened.body.expires_at ?? '') - Date.now()).toBeGreaterThan(23 * 3_600_000);
 
     // Invisible: read, list, gate.
     expect((await h.request('GET', `/api/v1/scans/${id}`, { key: h.key })).status).toBe(404);

@@ -4,7 +4,14 @@ import type { ScanWaiverLookup } from '../../../domain/waivers/scan-waivers.js';
 import { ingestScan, presentCreatedScan, scanWaivers } from '../../../services/scans/scans.js';
 import { presentScanIssue, presentScanListItem, presentScanPage } from '../../../services/scans/views.js';
 import { CreateScanBody, CreateScanHead, ScanListQuery } from '../../../schemas/scans/scans.js';
-import { CreatedScan, OpenScan, ScanDetail, ScanList } from '../../../schemas/scans/output.js';
+import {
+  CreatedScan,
+  GroupScanComplete,
+  OpenScan,
+  ScanDetail,
+  ScanList,
+} from '../../../schemas/scans/output.js';
+import { openGroupScan } from '../../../services/scans/groups.js';
 import { z } from '../../../schemas/zod.js';
 import { readPagedBody } from '../../scan-pages.js';
 import {
@@ -83,39 +90,57 @@ async function sendScan(ctx: ApiContext, org: string, id: string, res: Response)
   return 'sent';
 }
 
+/** `POST /api/v1/scans`: a whole scan, a scan opened for parts, or the scan a group key names. */
+function createScanRoute(ctx: ApiContext): AnyRoute {
+  return defineRoute({
+    method: 'post',
+    path: '/api/v1/scans',
+    queued: true,
+    tag: 'Scans',
+    summary: 'Submit a scan: pages with native issues, raw axe-core results or pa11y results',
+    description:
+      'Stored in one transaction (all or nothing). URLs and selectors are normalised and every issue gets a ' +
+      'fingerprint. More pages or issues than the configured limits answer 413 with a pointer; `html` longer ' +
+      'than the limit is truncated with a warning. The site is created on first use. With ' +
+      '`complete: false` the scan is opened for parts (POST /api/v1/scans/{id}/pages, then /complete) and ' +
+      'stays invisible until completed. With `scan_group` the parallel jobs of one CI run open or find one ' +
+      'scan, which each job sends its shard of pages to (docs/scans.md, "Sharded scans").',
+    access: 'ingest',
+    body: CreateScanBody,
+    rawBody: true,
+    responses: {
+      201: {
+        description:
+          'The stored scan: summary and warnings. With `complete: false`, the open scan (status `open`), ' +
+          'to be continued with parts.',
+        schema: z.union([CreatedScan, OpenScan]),
+        headers: { Location: '' },
+      },
+      200: {
+        description:
+          'With `scan_group`: the scan the group key already names on the site, open (`status: open`, ' +
+          'with its shards) or complete (`status: complete`).',
+        schema: z.union([OpenScan, GroupScanComplete]),
+        headers: { Location: '' },
+      },
+    },
+    handler: async ({ org, req }) => {
+      const { head, pages } = readPagedBody(req.rawBody, CreateScanHead, CreateScanBody);
+      if (head.scan_group !== undefined) {
+        const found = await openGroupScan(ctx, org, head, pages);
+        const location = { Location: `/api/v1/scans/${found.body.id}` };
+        return { status: found.created ? 201 : 200, headers: location, body: found.body };
+      }
+      const result = await ingestScan(ctx, org, head, pages);
+      const scan = result.status === 'open' ? result.scan : presentCreatedScan(result.scan);
+      return { status: 201, headers: { Location: `/api/v1/scans/${scan.id}` }, body: scan };
+    },
+  });
+}
+
 export function scanRoutes(ctx: ApiContext): AnyRoute[] {
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/scans',
-      queued: true,
-      tag: 'Scans',
-      summary: 'Submit a scan: pages with native issues, raw axe-core results or pa11y results',
-      description:
-        'Stored in one transaction (all or nothing). URLs and selectors are normalised and every issue gets a ' +
-        'fingerprint. More pages or issues than the configured limits answer 413 with a pointer; `html` longer ' +
-        'than the limit is truncated with a warning. The site is created on first use. With ' +
-        '`complete: false` the scan is opened for parts (POST /api/v1/scans/{id}/pages, then /complete) and ' +
-        'stays invisible until completed.',
-      access: 'ingest',
-      body: CreateScanBody,
-      rawBody: true,
-      responses: {
-        201: {
-          description:
-            'The stored scan: summary and warnings. With `complete: false`, the open scan (status `open`), ' +
-            'to be continued with parts.',
-          schema: z.union([CreatedScan, OpenScan]),
-          headers: { Location: '' },
-        },
-      },
-      handler: async ({ org, req }) => {
-        const { head, pages } = readPagedBody(req.rawBody, CreateScanHead, CreateScanBody);
-        const result = await ingestScan(ctx, org, head, pages);
-        const scan = result.status === 'open' ? result.scan : presentCreatedScan(result.scan);
-        return { status: 201, headers: { Location: `/api/v1/scans/${scan.id}` }, body: scan };
-      },
-    }),
+    createScanRoute(ctx),
     defineRoute({
       method: 'get',
       path: '/api/v1/scans/:id',
