@@ -118,7 +118,7 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
 }
 
 /** Groups or pages folded per turn: a large scan's tallies are built between other requests. */
-const FOLD_BATCH = 10_000;
+const FOLD_BATCH = 2_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

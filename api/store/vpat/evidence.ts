@@ -104,7 +104,7 @@ async function evidencePages(db: Knex, scanId: string): Promise<EvidencePageRow[
 }
 
 /** Issues read per turn: each batch is one short query and one short fold, whatever the scan's size. */
-const BATCH = 5000;
+const BATCH = 2000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
