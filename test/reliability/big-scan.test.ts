@@ -113,7 +113,8 @@ async function scenario(db: DbKind) {
     let others = 0;
     let busy = true;
     const sampler = (async () => {
-      while (busy) {
+      // Stops with the server too: a failed step leaves `busy` set, and the process is gone.
+      while (busy && fs.existsSync(`/proc/${pid}/status`)) {
         peak = Math.max(peak, rssMb(pid));
         await sleep(50);
       }
