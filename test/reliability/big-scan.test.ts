@@ -10,16 +10,23 @@ import {
 /**
  * The largest scan the limits allow: stored in parts up to `pages_per_scan`, one part more refused,
  * then read whole (the streamed GET) and made into a VPAT while another client keeps asking for the
- * site list. The server's resident memory must grow by less than 300 MB; how long other requests
- * waited is logged against the 500 ms goal. CI runs it at 20,000 pages and 100,000 issues (a fifth of the default
- * pages) to stay within its time budget; bench/README.md has the figures at the defaults.
+ * site list. The server's resident memory must grow by less than 300 MB (asserted); how much longer
+ * than the same request took just before on the same server other requests were held is logged
+ * against the issue's 500 ms bound (measured against that baseline so that the load other processes
+ * put on shared cores is not counted as the server holding a request). CI runs it at
+ * 20,000 pages and 100,000 issues (a fifth of the default pages) to stay within its time budget; the
+ * same test at the default limits (BIG_SCAN_PAGES=100000 BIG_SCAN_ISSUES_PER_PAGE=20
+ * BIG_SCAN_PART_PAGES=5000) gives the figures in bench/README.md.
  */
 
-const PART_PAGES = 2_000;
-const PARTS = 10;
-const ISSUES_PER_PAGE = 5;
+const size = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const PART_PAGES = size('BIG_SCAN_PART_PAGES', 2_000);
+const PARTS = Math.ceil(size('BIG_SCAN_PAGES', 20_000) / PART_PAGES);
+const ISSUES_PER_PAGE = size('BIG_SCAN_ISSUES_PER_PAGE', 5);
+const RULES = ['image-alt', 'label', 'color-contrast', 'link-name', 'button-name'];
 const RSS_GROWTH_BOUND_MB = 300;
 const OTHER_REQUEST_BOUND_MS = 500;
+const BASELINE_PROBES = 20;
 
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -31,7 +38,7 @@ function part(from: number) {
     pages: Array.from({ length: PART_PAGES }, (_, p) => ({
       url: `/page/${from + p}`,
       issues: Array.from({ length: ISSUES_PER_PAGE }, (_, i) => ({
-        rule: ['image-alt', 'label', 'color-contrast', 'link-name', 'button-name'][i],
+        rule: RULES[i % RULES.length],
         impact: 'serious',
         selector: `#n${from + p}-${i}`,
         html: `<div id="n${from + p}-${i}">element ${i} of page ${from + p}</div>`,
@@ -50,6 +57,8 @@ async function scenario(db: DbKind) {
       RATE_LIMIT_PER_MINUTE: '100000',
       MAX_PAGES_PER_REQUEST: String(PART_PAGES),
       MAX_PAGES_PER_SCAN: String(PART_PAGES * PARTS),
+      MAX_ISSUES_PER_REQUEST: String(Math.max(200_000, PART_PAGES * ISSUES_PER_PAGE)),
+      MAX_ISSUES_PER_SCAN: String(Math.max(2_000_000, PART_PAGES * PARTS * ISSUES_PER_PAGE)),
       REQUEST_TIMEOUT_MS: '600000',
     },
   });
@@ -78,40 +87,54 @@ async function scenario(db: DbKind) {
     expect((await call('POST', `/api/v1/scans/${id}/complete`)).status).toBe(200);
 
     const pid = server.pid!;
-    await sleep(500);
+    const probe = async () => {
+      const t = performance.now();
+      const res = await call('GET', '/api/v1/sites');
+      await res.arrayBuffer();
+      return performance.now() - t;
+    };
+    // The same request on the same server before the big work: what it costs on this machine now.
+    const baseline: number[] = [];
+    for (let n = 0; n < BASELINE_PROBES; n++) {
+      baseline.push(await probe());
+      await sleep(100);
+    }
+    baseline.sort((a, b) => a - b);
+    const usual = baseline[Math.floor(baseline.length / 2)];
     const before = rssMb(pid);
     let peak = before;
     let slowest = 0;
     let others = 0;
     let busy = true;
     const sampler = (async () => {
-      while (busy) {
+      // Stops with the server too: a failed step leaves `busy` set, and the process is gone.
+      while (busy && fs.existsSync(`/proc/${pid}/status`)) {
         peak = Math.max(peak, rssMb(pid));
         await sleep(50);
       }
     })();
     const other = (async () => {
       while (busy) {
-        const t = performance.now();
-        const res = await call('GET', '/api/v1/sites');
-        await res.arrayBuffer();
-        slowest = Math.max(slowest, performance.now() - t);
+        slowest = Math.max(slowest, await probe());
         others++;
         await sleep(100);
       }
     })();
+    const started = performance.now();
     const read = await call('GET', `/api/v1/scans/${id}`);
     let bytes = 0;
     for await (const chunk of read.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    const readMs = performance.now() - started;
     const report = await call('POST', '/api/v1/vpat/generate', {
       siteId: 'big',
       scan_id: id,
       product: { name: 'Big', version: '1' },
     });
     expect(report.status).toBe(201);
+    const reportMs = performance.now() - started - readMs;
     busy = false;
     await Promise.all([sampler, other]);
-    return { growth: peak - before, slowest, others, bytes };
+    return { growth: peak - before, before, slowest, usual, others, bytes, readMs, reportMs };
   } finally {
     await server.dispose();
     await database?.drop();
@@ -119,16 +142,23 @@ async function scenario(db: DbKind) {
 }
 
 describe.each(dbKinds)('the largest allowed scan (%s)', (db) => {
-  test('stored in parts up to the limit, one part more refused; read and reported in bounded memory and time', async () => {
-    const r = await scenario(db);
-    console.log(
-      `big scan (${db}): ${PART_PAGES * PARTS} pages, ${PART_PAGES * PARTS * ISSUES_PER_PAGE} issues; read ${Math.round(r.bytes / 1e6)} MB; ` +
-        `RSS growth ${Math.round(r.growth)} MB; slowest of ${r.others} other requests ${Math.round(r.slowest)} ms (goal ${OTHER_REQUEST_BOUND_MS})`,
-    );
-    expect(r.growth).toBeLessThan(RSS_GROWTH_BOUND_MB);
-    // Other requests do not yet stay under OTHER_REQUEST_BOUND_MS while this suite's other files run on
-    // the same two cores (909 ms on SQLite, 638 ms on PostgreSQL; bench/README.md): the figure is logged,
-    // not asserted, until reading and reporting yield to other requests.
-    expect(r.others).toBeGreaterThan(0);
-  }, 600_000);
+  test(
+    'stored in parts up to the limit, one part more refused; read and reported in bounded memory and time',
+    async () => {
+      const r = await scenario(db);
+      const held = r.slowest - r.usual;
+      console.log(
+        `big scan (${db}): ${PART_PAGES * PARTS} pages, ${PART_PAGES * PARTS * ISSUES_PER_PAGE} issues; ` +
+          `read ${Math.round(r.bytes / 1e6)} MB in ${Math.round(r.readMs)} ms, VPAT in ${Math.round(r.reportMs)} ms; ` +
+          `RSS ${Math.round(r.before)} MB before, growth ${Math.round(r.growth)} MB; ` +
+          `other requests: ${r.others}, slowest ${Math.round(r.slowest)} ms against ${Math.round(r.usual)} ms before ` +
+          `(held ${Math.round(held)} ms, bound ${OTHER_REQUEST_BOUND_MS})`,
+      );
+      expect(r.growth).toBeLessThan(RSS_GROWTH_BOUND_MB);
+      expect(r.others).toBeGreaterThan(0);
+      // The latency bound is measured and logged, not asserted: on two cores shared with other work it
+      // is met only when the machine is quiet (bench/README.md has the figures and the loads).
+    },
+    size('BIG_SCAN_TIMEOUT_S', 600) * 1000,
+  );
 });

@@ -4,6 +4,9 @@ import { dbKinds, useHarness } from '../helpers/harness.js';
 import { fromSchema, mutate, type OpenApiDoc, type Operation, type Overrides } from './openapi-arbitrary.js';
 import { rowCounts } from './row-counts.js';
 import { ALL_SCOPES, seedResources } from './seed-resources.js';
+import { consoleRequestFor, consoleRoutes, type ConsoleRequest } from './console-arbitrary.js';
+import { ConsoleClient } from '../console/client.js';
+import { consoleRouter } from '../../api/console/index.js';
 
 /**
  * Property-based fuzzing of every operation in the service's own OpenAPI document (so endpoints that
@@ -16,6 +19,17 @@ const SEED = 20261123;
 const RUNS: Record<string, number> = {
   sqlite: Number(process.env.FUZZ_RUNS ?? 5000),
   postgres: Number(process.env.FUZZ_RUNS_PG ?? 1500),
+};
+const CONSOLE_RUNS: Record<string, number> = {
+  sqlite: Number(process.env.FUZZ_CONSOLE_RUNS ?? 1000),
+  postgres: Number(process.env.FUZZ_CONSOLE_RUNS_PG ?? 500),
+};
+/** The console's pages of each kind of id, where its forms are found. */
+const PAGE_OF_PREFIX: Record<string, string> = {
+  scn_: 'scans',
+  vpt_: 'reports',
+  dep_: 'deploys',
+  asm_: 'assessments',
 };
 
 interface Target {
@@ -202,6 +216,107 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
       `fuzz (${db}): ${total} cases over ${targets.length} operations, seed ${SEED}, ${resent} resent after a reset\n` +
         `statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}\n` +
         [...perOperation].map(([k, v]) => `  ${k}: ${v}`).join('\n'),
+    );
+  });
+
+  it(`answers ${CONSOLE_RUNS[db]} hostile requests to the console's pages and forms without a 5xx, storing nothing on rejection`, async () => {
+    const routes = consoleRoutes(consoleRouter(h.server.service.ctx));
+    expect(routes.length).toBeGreaterThan(10);
+    let client = new ConsoleClient(h.url);
+    let csrf = '';
+    // Each session has its own CSRF token: read it from a page with a form after every sign-in.
+    const signIn = async () => {
+      client = new ConsoleClient(h.url);
+      expect(await client.signIn(fullKey)).toBe('/');
+      csrf = ConsoleClient.csrfOf((await client.get('/sign-out')).text);
+    };
+    await signIn();
+    // The forms' own field names, read from the pages that hold them.
+    const fields = new Set<string>();
+    const pages = ['/', '/sites/seed-site', '/sign-out'];
+    for (const id of known) {
+      const kind = PAGE_OF_PREFIX[id.slice(0, 4)];
+      if (kind) pages.push(`/${kind}/${encodeURIComponent(id)}`);
+    }
+    for (const path of pages) {
+      const page = await client.get(path);
+      for (const m of page.text.matchAll(/name="([^"]+)"/g)) fields.add(m[1]);
+    }
+    expect(csrf).not.toBe('');
+    expect(fields.size).toBeGreaterThan(5);
+
+    const perRoute = new Map<string, number>();
+    const statuses = new Map<number, number>();
+    const failures = new Map<string, { count: number; first: string }>();
+    const requestArb = fc.oneof(...routes.map((r) => consoleRequestFor(r, known, [...fields])));
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (r) => {
+        try {
+          await consoleOne(r);
+        } catch (err) {
+          const message = (err as Error).message;
+          const kind = `${r.route.method} ${r.route.template}: ${message.split('\n')[0].slice(0, 160)}`;
+          const seen = failures.get(kind);
+          if (seen) seen.count += 1;
+          else failures.set(kind, { count: 1, first: message.slice(0, 3000) });
+        }
+      }),
+      { seed: SEED, numRuns: CONSOLE_RUNS[db] },
+    );
+
+    async function consoleOne(r: ConsoleRequest): Promise<void> {
+      const headers: Record<string, string> = {};
+      if (r.session) headers.cookie = `a11y_session=${client.cookie('a11y_session')}`;
+      const form = r.form;
+      if (form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        if (r.csrf === 'valid') form.set('_csrf', csrf);
+        else if (r.csrf === 'wrong') form.set('_csrf', (csrf[0] === 'A' ? 'B' : 'A') + csrf.slice(1));
+        else form.delete('_csrf');
+      }
+      const before = r.method === 'GET' ? undefined : await rowCounts(h.db);
+      const res = await fetch(h.url + r.path, {
+        method: r.method,
+        headers,
+        body: form?.toString(),
+        redirect: 'manual',
+      });
+      const text = await res.text();
+      const label = `${r.route.method} ${r.route.template}`;
+      perRoute.set(label, (perRoute.get(label) ?? 0) + 1);
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status >= 500) throw new Error(`${res.status} for ${r.describe}\n${text.slice(0, 500)}`);
+      // A form of a signed-in visitor without this session's token is refused (403; 404 when it names
+      // nothing), whatever it holds.
+      const guarded = r.method === 'POST' && r.route.method === 'POST' && r.route.template !== '/sign-in';
+      if (guarded && r.session && r.csrf !== 'valid' && res.status < 400) {
+        throw new Error(`${res.status} for a form without its CSRF token: ${r.describe}`);
+      }
+      if (before && (res.status >= 400 || (guarded && r.csrf !== 'valid'))) {
+        const after = await rowCounts(h.db);
+        if (JSON.stringify(after) !== JSON.stringify(before)) {
+          throw new Error(
+            `rejected request (${res.status}) changed stored rows: ${JSON.stringify(before)} → ${JSON.stringify(after)}\nrequest: ${r.describe}`,
+          );
+        }
+      }
+      // Signing out (a valid form) ends the session the other cases use: sign in again.
+      if (r.route.template === '/sign-out' && r.method === 'POST' && res.status === 303) await signIn();
+    }
+
+    const report = [...failures].map(([kind, f]) => `${f.count} × ${kind}\n${f.first}`);
+    expect(report).toEqual([]);
+    // Every route got a fair share of the cases.
+    for (const route of routes) {
+      expect([
+        route.method,
+        route.template,
+        (perRoute.get(`${route.method} ${route.template}`) ?? 0) > 10,
+      ]).toEqual([route.method, route.template, true]);
+    }
+    console.log(
+      `console fuzz (${db}): ${CONSOLE_RUNS[db]} cases over ${routes.length} routes, seed ${SEED}\n` +
+        `statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
     );
   });
 

@@ -55,6 +55,9 @@ export function actCriteriaOf(axeRule: string): string[] {
   return (LINKS_BY_AXE_RULE.get(axeRule) ?? []).map((l) => l.criterion);
 }
 
+/** Related failures counted so far: per (criterion, rule), its issues and pages. */
+export type RelatedTally = Map<string, { link: ActLink; rule: string; issues: number; pages: Set<number> }>;
+
 /**
  * For each criterion, the violations of rules W3C relates to it that the scan counted for other criteria
  * only. A criterion the scan itself attributes the failure to is not "related": it already fails.
@@ -63,18 +66,34 @@ export function relatedFailures(
   groups: readonly EvidenceGroup[],
   coverage: RuleCoverage,
 ): Map<string, RelatedFailure[]> {
-  const acc = new Map<string, { link: ActLink; rule: string; issues: number; pages: Set<number> }>();
+  return relatedFrom(tallyRelated(groups, coverage));
+}
+
+/** Adds these groups to the tally (groups may come a batch at a time). */
+export function tallyRelated(
+  groups: readonly EvidenceGroup[],
+  coverage: RuleCoverage,
+  acc: RelatedTally = new Map(),
+): RelatedTally {
+  // Groups repeat a few (rule, criteria) pairs over every page: each pair's related links are found once.
+  const relatedOf = new Map<string, ActLink[]>();
+  const linksOf = (g: EvidenceGroup): ActLink[] => {
+    const pairKey = `${g.rule}\u0000${g.wcag ?? ''}`;
+    let related = relatedOf.get(pairKey);
+    if (!related) {
+      const named = (g.wcag ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      const own = new Set(named.length > 0 ? named : (coverage.byRule.get(g.rule) ?? []));
+      related = (LINKS_BY_AXE_RULE.get(g.rule) ?? []).filter((l) => !own.has(l.criterion));
+      relatedOf.set(pairKey, related);
+    }
+    return related;
+  };
   for (const g of groups) {
     if (g.kind === 'incomplete') continue;
-    const links = LINKS_BY_AXE_RULE.get(g.rule);
-    if (!links) continue;
-    const named = (g.wcag ?? '')
-      .split(',')
-      .map((c) => c.trim())
-      .filter(Boolean);
-    const own = new Set(named.length > 0 ? named : (coverage.byRule.get(g.rule) ?? []));
-    for (const link of links) {
-      if (own.has(link.criterion)) continue;
+    for (const link of linksOf(g)) {
       const key = `${link.criterion}\u0000${g.rule}`;
       let entry = acc.get(key);
       if (!entry) acc.set(key, (entry = { link, rule: g.rule, issues: 0, pages: new Set() }));
@@ -82,6 +101,10 @@ export function relatedFailures(
       entry.pages.add(g.page);
     }
   }
+  return acc;
+}
+
+export function relatedFrom(acc: RelatedTally): Map<string, RelatedFailure[]> {
   const out = new Map<string, RelatedFailure[]>();
   for (const { link, rule, issues, pages } of acc.values()) {
     const list = out.get(link.criterion) ?? [];

@@ -1,14 +1,8 @@
-import { relatedFailures, type RelatedFailure } from '../catalog/act-relations.js';
+import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { RuleCoverage } from './rule-coverage.js';
 import { CONFORMANCE_LEVELS, type CatalogRow, type Conformance, type EditionCatalog } from './editions.js';
-import {
-  resultsByRule,
-  rulesRunByPage,
-  tallyByCriterion,
-  violationsByRule,
-  type CriterionTallies,
-  type ScanEvidence,
-} from './evidence-tally.js';
+import type { CriterionTallies, ScanEvidence } from './evidence-tally.js';
+import { foldEvidence, foldResults, type EvidenceFold } from './evidence-fold.js';
 import { suggestNotApplicable } from './not-applicable.js';
 import { answerOf, decideFromEvidence, evidenceOf, type EvidenceFact, type FactContext } from './facts.js';
 import {
@@ -98,9 +92,12 @@ export function deriveReport(input: {
   evidence: ScanEvidence;
   /** At most one per criterion, already validated against the catalog. */
   overrides: readonly OverrideRecord[];
+  /** The evidence's tallies, when the caller folded them batch by batch (else folded here at once). */
+  fold?: EvidenceFold;
 }): Derivation {
   const { catalog, coverage, evidence } = input;
-  const byPage = rulesRunByPage(evidence);
+  const folded = foldResults(input.fold ?? foldEvidence(evidence, coverage), evidence);
+  const { byPage, tallies, related } = folded;
   const ctx: FactContext = {
     coverage,
     pagesTotal: evidence.pages.length,
@@ -110,10 +107,8 @@ export function deriveReport(input: {
     pageUrl: new Map(evidence.pages.map((p) => [p.index, p.url])),
     waiversKnown: evidence.waiversKnown ?? false,
     suspect: evidence.suspect ?? false,
-    ruleResults: resultsByRule(evidence.groups, coverage),
+    ruleResults: folded.ruleResults,
   };
-  const tallies = tallyByCriterion(evidence.groups, coverage);
-  const related = relatedFailures(evidence.groups, coverage);
   const decisions = new Map(input.overrides.map((o) => [o.criterion, o]));
 
   const criteria: ReportCriterion[] = [];
@@ -149,7 +144,7 @@ export function deriveReport(input: {
     overrides: applied,
     refused,
     summary: summarise(criteria, applied),
-    violations: violationsByRule(evidence.groups),
+    violations: folded.violations,
   };
 }
 

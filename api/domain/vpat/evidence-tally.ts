@@ -68,8 +68,8 @@ export interface CriterionTallies {
 export function tallyByCriterion(
   groups: readonly EvidenceGroup[],
   coverage: RuleCoverage,
+  out = new Map<string, CriterionTallies>(),
 ): Map<string, CriterionTallies> {
-  const out = new Map<string, CriterionTallies>();
   const parsed = new Map<string, string[]>();
   for (const g of groups) {
     const key = g.wcag ?? '';
@@ -109,8 +109,9 @@ export interface RuleResults {
 export function resultsByRule(
   groups: readonly EvidenceGroup[],
   coverage: RuleCoverage,
+  out = new Map<string, RuleResults>(),
 ): Map<string, RuleResults> {
-  const out = new Map<string, RuleResults>();
+  const seen = new Set<string>();
   for (const g of groups) {
     let r = out.get(g.rule);
     if (!r) {
@@ -119,6 +120,10 @@ export function resultsByRule(
     }
     if (g.kind === 'incomplete') r.incomplete += g.count;
     else r.violations += g.count;
+    // The criteria of one (rule, wcag) pair are added once, not once per page.
+    const seenKey = `${g.rule}\u0000${g.wcag ?? ''}`;
+    if (seen.has(seenKey)) continue;
+    seen.add(seenKey);
     const named = (g.wcag ?? '')
       .split(',')
       .map((c) => c.trim())
@@ -141,32 +146,63 @@ export interface RulesRunByPage {
 export function rulesRunByPage(
   evidence: Pick<ScanEvidence, 'pages' | 'rulesRun' | 'groups'>,
 ): RulesRunByPage {
-  const pagesByRule = new Map<string, Set<number>>();
-  const add = (rule: string, page: number) => {
-    let set = pagesByRule.get(rule);
-    if (!set) pagesByRule.set(rule, (set = new Set()));
-    set.add(page);
-  };
-  let unknownPages = 0;
-  for (const p of evidence.pages) {
-    const list = p.rulesRun === undefined ? evidence.rulesRun : p.rulesRun;
+  const byPage = rulesRunOnPages(evidence.pages, evidence.rulesRun);
+  rulesReportedIn(evidence.groups, byPage.pagesByRule);
+  byPage.known = rulesRunKnown(byPage, evidence.pages.length, evidence.rulesRun);
+  return byPage;
+}
+
+/** Where each rule ran by the pages' own lists (pages may come a batch at a time into `into`). */
+export function rulesRunOnPages(
+  pages: ReadonlyArray<EvidencePage>,
+  rulesRun: readonly string[] | null,
+  into?: RulesRunByPage,
+): RulesRunByPage {
+  const out = into ?? { pagesByRule: new Map<string, Set<number>>(), known: true, unknownPages: 0 };
+  for (const p of pages) {
+    const list = p.rulesRun === undefined ? rulesRun : p.rulesRun;
     if (list === null) {
-      unknownPages++;
+      out.unknownPages++;
       continue;
     }
-    for (const r of list) add(r, p.index);
+    for (const r of list) addPage(out.pagesByRule, r, p.index);
   }
-  // A rule that reported a result on a page ran there, whatever the page's list says.
-  for (const g of evidence.groups) add(g.rule, g.page);
-  const known = evidence.pages.length > 0 ? unknownPages === 0 : evidence.rulesRun !== null;
-  return { pagesByRule, known, unknownPages };
+  return out;
+}
+
+/** True when every page says which rules ran on it (or, without pages, when the scan does). */
+export function rulesRunKnown(byPage: RulesRunByPage, pageCount: number, rulesRun: readonly string[] | null) {
+  return pageCount > 0 ? byPage.unknownPages === 0 : rulesRun !== null;
+}
+
+/** A rule that reported a result on a page ran there, whatever the page's list says. */
+export function rulesReportedIn(
+  groups: readonly EvidenceGroup[],
+  pagesByRule: Map<string, Set<number>>,
+): void {
+  for (const g of groups) addPage(pagesByRule, g.rule, g.page);
+}
+
+function addPage(pagesByRule: Map<string, Set<number>>, rule: string, page: number): void {
+  let set = pagesByRule.get(rule);
+  if (!set) pagesByRule.set(rule, (set = new Set()));
+  set.add(page);
 }
 
 /** Violations per failing rule (waived ones too), for comparing two reports. */
 export function violationsByRule(
   groups: readonly EvidenceGroup[],
 ): Array<{ rule: string; issues: number; pages_affected: number }> {
-  const acc = new Map<string, { issues: number; pages: Set<number> }>();
+  return violationsFrom(tallyViolations(groups));
+}
+
+/** Violations counted so far per rule (groups may come a batch at a time). */
+export type ViolationTally = Map<string, { issues: number; pages: Set<number> }>;
+
+export function tallyViolations(
+  groups: readonly EvidenceGroup[],
+  acc: ViolationTally = new Map(),
+): ViolationTally {
   for (const g of groups) {
     if (g.kind === 'incomplete') continue;
     let entry = acc.get(g.rule);
@@ -174,6 +210,12 @@ export function violationsByRule(
     entry.issues += g.count;
     entry.pages.add(g.page);
   }
+  return acc;
+}
+
+export function violationsFrom(
+  acc: ViolationTally,
+): Array<{ rule: string; issues: number; pages_affected: number }> {
   return [...acc.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([rule, e]) => ({ rule, issues: e.issues, pages_affected: e.pages.size }));

@@ -5,8 +5,13 @@ import { plural } from '../text/wording.js';
 
 /** The English sentences of a report row, written from the facts (facts.ts). Pure. */
 
-export function listWords(items: readonly string[], max = 5): string {
-  const shown = items.slice(0, max);
+/** The first `max` items as words (each through `show`, which runs on those only), then "n more". */
+export function listWords(
+  items: readonly string[],
+  max = 5,
+  show: (item: string) => string = (x) => x,
+): string {
+  const shown = items.slice(0, max).map(show);
   const rest = items.length - shown.length;
   const words = rest > 0 ? [...shown, `${rest} more`] : shown;
   if (words.length <= 1) return words.join('');
@@ -54,7 +59,7 @@ function violationRemarks(fact: Extract<EvidenceFact, { kind: 'violations' }>): 
   const sentences = [
     `${plural(fact.issues, 'issue')} on ${fact.pagesAffected} of ${plural(fact.pagesTotal, 'page')} (${majority ? 'more than half' : 'half or fewer'} of the pages scanned) ` +
       `failed axe-core ${rulesWord(fact.rules.length)} ${listWords(fact.rules)}.`,
-    `Affected pages: ${listWords(fact.pageUrls.map(publicPath), 3)}.`,
+    `Affected pages: ${listWords(fact.pageUrls, 3, publicPath)}.`,
   ];
   if (fact.waived) {
     sentences.push(

@@ -1,14 +1,12 @@
 import { domainErrors } from '../../domain/errors.js';
 import type { ApiContext } from '../../context.js';
 import {
-  issuesByRule,
   pagesByIndex,
   pagesWithMostIssues,
   ruleGroups,
-  type IssueCursor,
-  type IssueFilter,
   type RuleGroupRecord,
 } from '../../store/scans/browse.js';
+import { readIssues, type IssueCursor, type IssueFilter } from '../../store/scans/issue-cursor.js';
 import {
   findScan,
   listScanPages,
@@ -77,7 +75,7 @@ export async function browseScan(
       ? listScanPages(ctx.db, scan.id)
       : pagesWithMostIssues(ctx.db, scan.id, topPages),
     groupsOf(ctx, scan.id, filter),
-    issuesByRule(ctx.db, scan.id, filter, limit, after),
+    readIssues(ctx.db, scan.id, { order: 'rule', filter, limit, after }),
   ]);
   const wanted = [
     ...issues.map((i) => i.pageIndex),

@@ -8,6 +8,8 @@ import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from '../../domain/vpat/report.js';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
+import { foldGroups, foldPages, startFold, type EvidenceFold } from '../../domain/vpat/evidence-fold.js';
+import type { RuleCoverage } from '../../domain/vpat/rule-coverage.js';
 import { readEvidence, type EvidenceScan } from '../../store/vpat/evidence.js';
 import type { Knex } from 'knex';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
@@ -115,6 +117,24 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
   return warnings;
 }
 
+/** Groups or pages folded per turn: a large scan's tallies are built between other requests. */
+const FOLD_BATCH = 2_000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function foldInTurns(evidence: ScanEvidence, coverage: RuleCoverage): Promise<EvidenceFold> {
+  const fold = startFold();
+  for (let i = 0; i < evidence.pages.length; i += FOLD_BATCH) {
+    foldPages(fold, evidence.pages.slice(i, i + FOLD_BATCH), evidence.rulesRun);
+    await nextTurn();
+  }
+  for (let i = 0; i < evidence.groups.length; i += FOLD_BATCH) {
+    foldGroups(fold, evidence.groups.slice(i, i + FOLD_BATCH), coverage);
+    await nextTurn();
+  }
+  return fold;
+}
+
 /** Reads the scan's evidence and derives one draft version of a report. */
 export async function assembleReport(
   db: Knex,
@@ -125,7 +145,14 @@ export async function assembleReport(
   const coverage = await axeRuleCoverage();
   const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
   const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
-  const derived = deriveReport({ catalog: frame.catalog, coverage, evidence, overrides: frame.decisions });
+  const fold = await foldInTurns(evidence, coverage);
+  const derived = deriveReport({
+    catalog: frame.catalog,
+    coverage,
+    evidence,
+    overrides: frame.decisions,
+    fold,
+  });
   if (!frame.developerLinks) {
     derived.criteria = derived.criteria.map((c) =>
       c.source === 'evidence' ? { ...c, remarks: withoutDeveloperLinks(c.remarks) } : c,

@@ -1,13 +1,6 @@
 import type { Knex } from 'knex';
-import { issueFromRow, type IssueRow, type ScanIssueRecord, type ScanPageRecord } from './scans.js';
-import { dialectOf } from '../db.js';
-
-/** Narrows a scan's issues for reading: by impact (`unknown` = none given), rule and page. */
-export interface IssueFilter {
-  impact?: 'critical' | 'serious' | 'moderate' | 'minor' | 'unknown';
-  rule?: string;
-  pageIndex?: number;
-}
+import type { ScanPageRecord } from './scans.js';
+import { filteredIssues, type IssueFilter } from './issue-cursor.js';
 
 /** The issues of one rule and impact in a scan: how many, which criteria, where to read about it. */
 export interface RuleGroupRecord {
@@ -18,38 +11,12 @@ export interface RuleGroupRecord {
   helpUrl: string | null;
 }
 
-/** Where the previous screen of issues ended, in (rule, impact, id) order. */
-export interface IssueCursor {
-  rule: string;
-  impact: string | null;
-  id: number;
-}
-
-const PAGE_INDEX = 'scan_issues_scan_id_page_index_index';
-
-/**
- * The issues of a scan under a filter. With a page, SQLite is told to read that page's issues by the
- * (scan, page) index: its planner otherwise walks the whole scan in the rule index's order (which the
- * ORDER BY asks for) and reads every row to test the page. PostgreSQL's planner weighs this itself.
- */
-function filtered(db: Knex, scanId: string, filter: IssueFilter): Knex.QueryBuilder {
-  const sqlite = dialectOf(db) === 'sqlite';
-  const from =
-    filter.pageIndex !== undefined && sqlite ? db.raw(`scan_issues indexed by ${PAGE_INDEX}`) : 'scan_issues';
-  const q = db.from(from).where('scan_id', scanId);
-  if (filter.impact === 'unknown') q.whereNull('impact');
-  else if (filter.impact) q.andWhere('impact', filter.impact);
-  if (filter.rule !== undefined) q.andWhere('rule', filter.rule);
-  if (filter.pageIndex !== undefined) q.andWhere('page_index', filter.pageIndex);
-  return q;
-}
-
 /**
  * Issue counts per rule and impact, most issues first (counted from the (scan, rule, impact) index
  * alone), then each rule's criteria and help link from one of its issues.
  */
 export async function ruleGroups(db: Knex, scanId: string, filter: IssueFilter): Promise<RuleGroupRecord[]> {
-  const counts = await filtered(db, scanId, { ...filter, rule: undefined })
+  const counts = await filteredIssues(db, scanId, { ...filter, rule: undefined })
     .groupBy('rule', 'impact')
     .select<
       Array<{
@@ -77,49 +44,6 @@ export async function ruleGroups(db: Knex, scanId: string, filter: IssueFilter):
       };
     })
     .sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
-}
-
-/**
- * Keyset page of the filtered issues in (rule, impact, id) order, each rule's issues together. Issues
- * without an impact come first within a rule on both databases, which the cursor's comparison follows.
- */
-export async function issuesByRule(
-  db: Knex,
-  scanId: string,
-  filter: IssueFilter,
-  limit: number,
-  after?: IssueCursor,
-): Promise<ScanIssueRecord[]> {
-  const pg = dialectOf(db) === 'postgres';
-  const q = filtered(db, scanId, filter)
-    .orderBy('rule', 'asc')
-    .orderByRaw(pg ? 'impact asc nulls first' : 'impact asc')
-    .orderBy('id', 'asc')
-    .limit(limit);
-  if (after) {
-    const { rule, impact, id } = after;
-    // The plain bound lets the index seek to the rule instead of testing every entry before it.
-    q.andWhere('rule', '>=', rule);
-    q.andWhere((w) => {
-      w.where('rule', '>', rule).orWhere((sameRule) => {
-        sameRule.where('rule', rule);
-        if (impact === null) {
-          sameRule.andWhere((x) => {
-            x.whereNotNull('impact').orWhere((y) => {
-              y.whereNull('impact').andWhere('id', '>', id);
-            });
-          });
-        } else {
-          sameRule.andWhere((x) => {
-            x.where('impact', '>', impact).orWhere((y) => {
-              y.where('impact', impact).andWhere('id', '>', id);
-            });
-          });
-        }
-      });
-    });
-  }
-  return (await q.select<IssueRow[]>()).map(issueFromRow);
 }
 
 const PAGE_COLUMNS = [

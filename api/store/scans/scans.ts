@@ -166,35 +166,6 @@ export async function listScanPages(db: Knex, scanId: string): Promise<ScanPageR
   return rows.map(pageFromRow);
 }
 
-/**
- * Issues of a scan in submission order, `limit` at a time after issue id `afterId`: lets a reader walk
- * a 200,000-issue scan without holding it in memory.
- */
-export async function listScanIssues(
-  db: Knex,
-  scanId: string,
-  limit: number,
-  afterId = 0,
-): Promise<ScanIssueRecord[]> {
-  const rows = await db<IssueRow>('scan_issues')
-    .where({ scan_id: scanId })
-    .andWhere('id', '>', afterId)
-    .orderBy('id', 'asc')
-    .limit(limit);
-  return rows.map(issueFromRow);
-}
-
-/** Every issue of a scan (for the gate and the VPAT; scans are bounded by the issue limit). */
-export async function allScanIssues(db: Knex, scanId: string): Promise<ScanIssueRecord[]> {
-  const out: ScanIssueRecord[] = [];
-  for (let after = 0; ;) {
-    const batch = await listScanIssues(db, scanId, 5000, after);
-    out.push(...batch);
-    if (batch.length < 5000) return out;
-    after = batch[batch.length - 1].id;
-  }
-}
-
 export interface ScanFilter {
   siteId?: string;
   sha?: string;

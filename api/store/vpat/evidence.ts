@@ -2,13 +2,15 @@ import type { Knex } from 'knex';
 import type { EvidenceGroup, ScanEvidence } from '../../domain/vpat/evidence-tally.js';
 import { findScan, latestScanOnBranch, type ScanRecord } from '../scans/scans.js';
 import { getSite } from '../sites/sites.js';
-import { countWaived } from './waived.js';
+import { compileWaivers } from '../../domain/waivers/match.js';
+import { scanWaiverLookup } from '../../domain/waivers/scan-waivers.js';
+import { readIssueFacts, type IssueFact } from '../scans/issue-cursor.js';
+import { activeWaiversForSite } from '../waivers/waivers.js';
 
 /**
  * What a VPAT reads from the scan aggregate: one scan (through the scan store), its pages, and its
- * issues aggregated by (rule, kind, wcag, page) in the database, so a 50,000-issue scan never crosses
- * into JavaScript row by row. Active waivers of the site are matched only against the issues of the
- * rules they name, to say how many violations are waived (they still count).
+ * issues through the scan's issue cursor, counted by (rule, kind, wcag, page) and by the site's active
+ * waivers (waived violations still count).
  */
 
 export interface EvidenceScan {
@@ -79,48 +81,6 @@ export async function latestEvidenceScan(
   return scan ? toEvidenceScan(scan) : undefined;
 }
 
-/** The aggregate every report starts from: issue counts by rule, kind, criteria and page. */
-async function issueGroups(db: Knex, scanId: string): Promise<EvidenceGroup[]> {
-  const rows = await db('scan_issues')
-    .where({ scan_id: scanId })
-    .groupBy('rule', 'kind', 'wcag', 'page_index')
-    .select('rule', 'kind', 'wcag', 'page_index')
-    .count<
-      Array<{
-        rule: string;
-        kind: string;
-        wcag: string | null;
-        page_index: number;
-        n: number | string;
-      }>
-    >({ n: '*' });
-  return rows.map((r) => ({
-    rule: r.rule,
-    kind: r.kind,
-    wcag: r.wcag,
-    page: Number(r.page_index),
-    count: Number(r.n),
-    helpUrl: null,
-  }));
-}
-
-/** The help URL the scan stored for each of these rules (one query; only for rules axe-core does not know). */
-async function storedHelpUrls(
-  db: Knex,
-  scanId: string,
-  rules: readonly string[],
-): Promise<Map<string, string>> {
-  if (rules.length === 0) return new Map();
-  const rows = await db('scan_issues')
-    .where({ scan_id: scanId })
-    .whereIn('rule', [...rules])
-    .whereNotNull('help_url')
-    .groupBy('rule')
-    .select('rule')
-    .max<Array<{ rule: string; help_url: string | null }>>({ help_url: 'help_url' });
-  return new Map(rows.filter((r) => r.help_url).map((r) => [r.rule, r.help_url as string]));
-}
-
 interface PageRow {
   page_index: number;
   url: string;
@@ -152,10 +112,19 @@ async function evidencePages(db: Knex, scanId: string): Promise<EvidencePageRow[
   }));
 }
 
+/** Issues read per turn: each batch is one short query and one short fold, whatever the scan's size. */
+const BATCH = 2000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const groupKey = (i: IssueFact) => `${i.rule}\u0000${i.kind}\u0000${i.wcag ?? ''}\u0000${i.pageIndex}`;
+
 /**
- * Everything the derivation needs about one scan. Help URLs of the rules axe-core knows come from the
- * installed package (`knownHelp`); the scan's stored ones are read only for other rules, which keeps
- * the big aggregate as lean as the bench's floor.
+ * Everything the derivation needs about one scan. Its issues are read through the scan's issue cursor
+ * a batch at a time and folded into (rule, kind, criteria, page) groups, with a turn for other requests
+ * between batches. Each violation is matched against the site's active waivers as it passes (the scan
+ * view's matcher: waived violations still count). Help URLs of the rules axe-core knows come from the
+ * installed package (`knownHelp`); the scan's stored ones are kept only for other rules.
  */
 export async function readEvidence(
   db: Knex,
@@ -163,11 +132,45 @@ export async function readEvidence(
   now: string,
   knownHelp: ReadonlySet<string> = new Set(),
 ): Promise<ScanEvidence> {
-  const [pages, groups] = await Promise.all([evidencePages(db, scan.id), issueGroups(db, scan.id)]);
-  const unknown = [...new Set(groups.map((g) => g.rule))].filter((r) => !knownHelp.has(r));
-  const stored = await storedHelpUrls(db, scan.id, unknown);
-  for (const g of groups) g.helpUrl = stored.get(g.rule) ?? null;
-  const waiversKnown = await countWaived(db, scan, pages, groups, now);
+  const pages = await evidencePages(db, scan.id);
+  const matcher = compileWaivers(await activeWaiversForSite(db, scan.org, scan.siteId, now), now);
+  const waiverOf = scanWaiverLookup(matcher, pages);
+  const groups = new Map<string, EvidenceGroup>();
+  const storedHelp = new Map<string, string>();
+  for (let after = 0; ;) {
+    const batch = await readIssueFacts(
+      db,
+      scan.id,
+      { order: 'submission', after, limit: BATCH },
+      matcher.size > 0,
+    );
+    for (const i of batch) {
+      const key = groupKey(i);
+      let g = groups.get(key);
+      if (!g) {
+        g = {
+          rule: i.rule,
+          kind: i.kind,
+          wcag: i.wcag,
+          page: i.pageIndex,
+          count: 0,
+          helpUrl: null,
+          waived: 0,
+        };
+        groups.set(key, g);
+      }
+      g.count++;
+      if (i.kind === 'violation' && waiverOf(i)) g.waived = (g.waived ?? 0) + 1;
+      if (i.helpUrl && !knownHelp.has(i.rule) && i.helpUrl > (storedHelp.get(i.rule) ?? '')) {
+        storedHelp.set(i.rule, i.helpUrl);
+      }
+    }
+    if (batch.length < BATCH) break;
+    after = batch[batch.length - 1].id;
+    await nextTurn();
+  }
+  const all = [...groups.values()];
+  for (const g of all) g.helpUrl = storedHelp.get(g.rule) ?? null;
   return {
     pages: pages.map((p) => ({
       index: p.index,
@@ -176,7 +179,7 @@ export async function readEvidence(
       rulesInapplicable: p.rulesInapplicable,
     })),
     rulesRun: scan.rulesRun,
-    groups,
-    waiversKnown,
+    groups: all,
+    waiversKnown: true,
   };
 }

@@ -4,7 +4,9 @@ import { ScanIssue } from '../../../schemas/scans/output.js';
 import { z } from '../../../schemas/zod.js';
 import { scanWaivers } from '../../../services/scans/scans.js';
 import { presentScanIssue } from '../../../services/scans/views.js';
-import { findScan, listScanIssues, listScanPages } from '../../../store/scans/scans.js';
+import { pagesByIndex } from '../../../store/scans/browse.js';
+import { readIssues } from '../../../store/scans/issue-cursor.js';
+import { findScan } from '../../../store/scans/scans.js';
 import { decodeCursor, toPage } from '../../pagination.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
@@ -46,8 +48,17 @@ export function scanIssueRoutes(ctx: ApiContext): AnyRoute[] {
             { pointer: '#/query/cursor', detail: 'is not a cursor this API issued' },
           ]);
         }
-        const rows = await listScanIssues(ctx.db, scan.id, query.limit + 1, after ?? 0);
-        const pages = await listScanPages(ctx.db, scan.id);
+        const rows = await readIssues(ctx.db, scan.id, {
+          order: 'submission',
+          after: after ?? 0,
+          limit: query.limit + 1,
+        });
+        // Only the pages of this page's issues: a scan may have 100,000.
+        const pages = await pagesByIndex(
+          ctx.db,
+          scan.id,
+          rows.map((i) => i.pageIndex),
+        );
         const pageUrls = new Map(pages.map((p) => [p.index, p.url]));
         const waiverOf = await scanWaivers(ctx, scan, pages);
         const page = toPage(

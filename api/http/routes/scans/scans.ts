@@ -14,9 +14,9 @@ import {
 import { openGroupScan } from '../../../services/scans/groups.js';
 import { z } from '../../../schemas/zod.js';
 import { readPagedBody } from '../../scan-pages.js';
+import { readIssues } from '../../../store/scans/issue-cursor.js';
 import {
   findScan,
-  listScanIssues,
   listScanPages,
   listScans,
   type ScanPageRecord,
@@ -28,12 +28,15 @@ import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { writeChunk } from './stream.js';
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
 const STREAM_BATCH = 2000;
 
 /**
- * Streams `{…scan, pages: […], issues: […], waived}`: the head is built in memory (pages are bounded by
- * the page limit), the issues are read from the database and written in batches with back-pressure.
+ * Streams `{…scan, pages: […], issues: […], waived}`: the pages are held (bounded by the page limit) and
+ * written in batches, the issues are read through the issue cursor and written in batches with
+ * back-pressure.
  * Each issue is matched against the site's active waivers in memory as it passes, so the count of
  * waived issues is known only at the end and is written after the issues (JSON objects are unordered).
  */
@@ -48,16 +51,22 @@ async function streamScan(
   const head = JSON.stringify({
     ...presentScanListItem(scan),
     rules_run: scan.rulesRun,
-    pages: pages.map(presentScanPage),
   });
   res.status(200).type('application/json');
-  await writeChunk(res, head.slice(0, -1) + ',"issues":[');
+  // Pages too are written a batch at a time, so no single turn serialises all of them.
+  await writeChunk(res, head.slice(0, -1) + ',"pages":[');
+  for (let from = 0; from < pages.length; from += STREAM_BATCH) {
+    const text = pages.slice(from, from + STREAM_BATCH).map((p) => JSON.stringify(presentScanPage(p)));
+    await writeChunk(res, (from === 0 ? '' : ',') + text.join(','));
+    await nextTurn();
+  }
+  await writeChunk(res, '],"issues":[');
   let after = 0;
   let first = true;
   let waived = 0;
   for (;;) {
     if (res.destroyed) return;
-    const batch = await listScanIssues(ctx.db, scan.id, STREAM_BATCH, after);
+    const batch = await readIssues(ctx.db, scan.id, { order: 'submission', after, limit: STREAM_BATCH });
     if (batch.length > 0) {
       const text = batch
         .map((i) => {
