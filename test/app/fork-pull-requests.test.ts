@@ -13,7 +13,7 @@ import { parseOutputFile, runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
 import { startArtifactStore, type ArtifactStore } from '../fixtures/github/artifact-store.js';
 import { hostileZip } from '../fixtures/github/hostile-zip.js';
-import { assertGitHubRequest } from '../fixtures/github/openapi.js';
+import { assertGitHubRequest, checkAgainstGitHub } from '../fixtures/github/openapi.js';
 import {
   signWebhook,
   testProbot,
@@ -258,7 +258,7 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
       return { scope, created: () => created };
     }
 
-    test("a fork's artifact becomes a scan, a deploy event and a check run on the fork's head sha", async () => {
+    test("a fork's artifact becomes a scan, a deploy event, a check run on the fork's head sha and the pull request's comment", async () => {
       const before = await counts();
       const gh = github(artifact);
       // The publisher asks, as the App, which installation the repository has.
@@ -267,11 +267,27 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
         .matchHeader('authorization', /^bearer ey/i)
         .reply(200, { id: INSTALLATION, account: { login: 'acme' } });
       const check = checkRunPosted();
+      // …and the pull request GitHub listed for the head sha gets the comment, with the same installation.
+      const comments: Array<{ body: string }> = [];
+      const conversation = nock(GITHUB)
+        .get(`/repos/acme/shop/issues/${PULL}/comments`)
+        .query(true)
+        .matchHeader('authorization', 'token ghs_fork_installation')
+        .reply(200, [])
+        .post(`/repos/acme/shop/issues/${PULL}/comments`, (b: { body: string }) => (comments.push(b), true))
+        .matchHeader('authorization', 'token ghs_fork_installation')
+        .reply(201, { id: 9001 });
+      const refusals = checkAgainstGitHub(conversation);
 
       const res = await deliver(completedRun());
       expect(res.status).toBe(200);
       await h.server.publisher!.idle();
       expect(gh.api.isDone() && gh.storage.isDone() && lookup.isDone() && check.scope.isDone()).toBe(true);
+      expect(conversation.isDone()).toBe(true);
+      expect(refusals).toEqual([]);
+      expect(comments).toHaveLength(1);
+      expect(comments[0].body.split('\n')[0]).toBe('<!-- a11y-gate:shop -->');
+      expect(comments[0].body).toContain('button-name');
       expect(await counts()).toEqual({ scans: before.scans + 1, deploys: before.deploys + 1 });
 
       const list = await h.request<DeployList>('GET', '/api/v1/deploys?siteId=shop', { key: h.key });
