@@ -18,6 +18,7 @@ import {
   WEBHOOK_SECRET,
   webhookExample,
 } from '../fixtures/github/test-app.js';
+import { onlyFakeGitHub } from '../helpers/github-network.js';
 
 /**
  * The GitHub App through the real server: API triggers → check runs on a GitHub faked with nock, and signed
@@ -53,15 +54,7 @@ function held() {
   return { release, released };
 }
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-afterEach(() => {
-  nock.abortPendingRequests();
-  nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+onlyFakeGitHub();
 
 describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
   const probotLog = capturingLogger();

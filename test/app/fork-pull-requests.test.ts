@@ -20,6 +20,7 @@ import {
   webhookExample,
   type CreatedCheckRun,
 } from '../fixtures/github/test-app.js';
+import { onlyFakeGitHub } from '../helpers/github-network.js';
 
 /**
  * A pull request from a fork, end to end: the bundled Action runs in the fork's workflow without an API
@@ -139,15 +140,7 @@ function artifactList() {
   };
 }
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-afterEach(() => {
-  nock.abortPendingRequests();
-  nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+onlyFakeGitHub();
 
 describeWith(chromium, 'pull requests from forks, through the artifact', () => {
   let artifact: Buffer;

@@ -10,6 +10,7 @@ import {
   webhookExample,
 } from '../fixtures/github/test-app.js';
 import { checkAgainstGitHub } from '../fixtures/github/openapi.js';
+import { onlyFakeGitHub } from '../helpers/github-network.js';
 
 /**
  * The pull request comment and the merge queue through the real server: triggers and signed webhooks
@@ -25,15 +26,7 @@ interface SentComment {
   body: string;
 }
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-afterEach(() => {
-  nock.abortPendingRequests();
-  nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+onlyFakeGitHub();
 
 describe.each(dbKinds)('pull request comment and merge queue (%s)', (db) => {
   const probotLog = capturingLogger();

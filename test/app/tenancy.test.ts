@@ -4,6 +4,7 @@ import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';
+import { onlyFakeGitHub } from '../helpers/github-network.js';
 
 /**
  * Who may post where: org A's installation of the App covers acme/shop; org B must never get a check run
@@ -19,15 +20,7 @@ interface DeployRow {
   id: string;
 }
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-afterEach(() => {
-  nock.abortPendingRequests();
-  nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+onlyFakeGitHub();
 
 describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
   // Org A's key is h.key; org B's is made below.
