@@ -49,6 +49,8 @@ export function describeBaseline(input: {
    * baseline is then the latest made with the head's engine).
    */
   passedOver?: ScanRef | null;
+  /** `baselineSha` had no scan and the request asked for the base branch instead (`baseline_fallback`). */
+  fellBack?: boolean;
 }): BaselineChoice {
   const choice = strategyOf(input);
   if (!choice.scan && !input.baselineSha && input.head.branch === input.baseBranch) {
@@ -98,9 +100,10 @@ function strategyOf(input: {
   baselineSha?: string | null;
   baseBranch: string;
   scan: ScanRef | null;
+  fellBack?: boolean;
 }): BaselineChoice {
   const { scan, baseBranch } = input;
-  if (input.baselineSha && scan && scan.sha?.toLowerCase() !== input.baselineSha.toLowerCase()) {
+  if (input.baselineSha && scan && input.fellBack) {
     // The request asked to fall back to the base branch when its baseline_sha has no scan.
     return {
       scan,

@@ -152,6 +152,7 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     baseBranch: site.baseBranch,
     scan: found.baseline ?? null,
     passedOver: found.passedOver ?? null,
+    fellBack: found.fellBack ?? false,
   });
   return { headScan: found.head, baseline };
 }

@@ -88,17 +88,26 @@ export async function findGateScans(
     fallbackToBaseBranch?: boolean;
     baseBranch: string;
   },
-): Promise<{ head: ScanRef | undefined; baseline: ScanRef | undefined; passedOver?: ScanRef }> {
+): Promise<{
+  head: ScanRef | undefined;
+  baseline: ScanRef | undefined;
+  passedOver?: ScanRef;
+  /** The named `baselineSha` had no scan and the request asked for the base branch instead. */
+  fellBack?: boolean;
+}> {
   const [head, named] = await Promise.all([
     latestScanForSha(db, q.org, q.siteId, q.sha),
     q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
   ]);
   if (!head || (q.baselineSha && (named || !q.fallbackToBaseBranch))) return { head, baseline: named };
+  const fellBack = q.baselineSha ? { fellBack: true } : {};
   const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
   const latest = await latestOnBranchBefore(db, scope, head.createdAt, head.sha);
-  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest };
+  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest, ...fellBack };
   const same = await latestOnBranchBefore(db, scope, head.createdAt, head.sha, head.engine!);
-  return same ? { head, baseline: same, passedOver: latest } : { head, baseline: latest };
+  return same
+    ? { head, baseline: same, passedOver: latest, ...fellBack }
+    : { head, baseline: latest, ...fellBack };
 }
 
 /** The latest scan of the site with that sha (the head scan), if any. */

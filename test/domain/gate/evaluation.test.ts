@@ -84,6 +84,20 @@ describe('describeBaseline', () => {
     expect(c.reason).toBe('The latest scan of baseline_sha bbb0001, as the request asked.');
   });
 
+  test('a baseline_sha without a scan names the base branch when the request asked to fall back', () => {
+    const c = describeBaseline({
+      head: headScan,
+      baselineSha: 'ccc0000',
+      baseBranch: 'main',
+      scan: found,
+      fellBack: true,
+    });
+    expect(c).toMatchObject({ strategy: 'base_branch', scan: { id: 'scn_m2' } });
+    expect(c.reason).toMatch(
+      /^The request named baseline_sha ccc0000, which has no scan, so the latest scan on the base branch "main"/,
+    );
+  });
+
   test('an unknown baseline_sha means no baseline (never a silent substitute)', () => {
     const c = describeBaseline({ head: headScan, baselineSha: 'ccc0000', baseBranch: 'main', scan: null });
     expect(c.scan).toBeNull();
