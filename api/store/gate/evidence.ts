@@ -100,14 +100,12 @@ export async function findGateScans(
     q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
   ]);
   if (!head || (q.baselineSha && (named || !q.fallbackToBaseBranch))) return { head, baseline: named };
-  const fellBack = q.baselineSha ? { fellBack: true } : {};
+  const fellBack = Boolean(q.baselineSha);
   const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
   const latest = await latestOnBranchBefore(db, scope, head.createdAt, head.sha);
-  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest, ...fellBack };
+  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest, fellBack };
   const same = await latestOnBranchBefore(db, scope, head.createdAt, head.sha, head.engine!);
-  return same
-    ? { head, baseline: same, passedOver: latest, ...fellBack }
-    : { head, baseline: latest, ...fellBack };
+  return same ? { head, baseline: same, passedOver: latest, fellBack } : { head, baseline: latest, fellBack };
 }
 
 /** The latest scan of the site with that sha (the head scan), if any. */
