@@ -22,7 +22,7 @@ const RUNS: Record<string, number> = {
 };
 const CONSOLE_RUNS: Record<string, number> = {
   sqlite: Number(process.env.FUZZ_CONSOLE_RUNS ?? 1000),
-  postgres: Number(process.env.FUZZ_CONSOLE_RUNS_PG ?? 500),
+  postgres: Number(process.env.FUZZ_CONSOLE_RUNS_PG ?? 1000),
 };
 /** The console's pages of each kind of id, where its forms are found. */
 const PAGE_OF_PREFIX: Record<string, string> = {

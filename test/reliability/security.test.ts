@@ -126,6 +126,25 @@ describe.each(dbKinds)('security (%s)', (db) => {
         checked.push('POST /api/v1/vpat/generate (A inherit_overrides_from)');
       }
     }
+    // Element pictures of A's scan: B may neither add one (a valid picture, so only the org can refuse it)
+    // nor read one through A's scan.
+    const scanOfA = idsOfA.find((i) => i.startsWith('scn_'));
+    if (scanOfA && doc.paths['/api/v1/scans/{id}/screenshots']?.post) {
+      const png =
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+      const image = { page_url: 'https://a.example/', rule: 'button-name', selector: '#buy', png };
+      const posted = await h.request<Problem>('POST', `/api/v1/scans/${scanOfA}/screenshots`, {
+        key: keyB,
+        body: { images: [image] },
+      });
+      expect([posted.status, posted.body?.code]).toEqual([404, 'not_found']);
+      checked.push('POST /api/v1/scans/{id}/screenshots');
+      const read = await h.request<Problem>('GET', `/api/v1/scans/${scanOfA}/screenshots/img_0000000000`, {
+        key: keyB,
+      });
+      expect([read.status, read.body?.code]).toEqual([404, 'not_found']);
+      checked.push('GET /api/v1/scans/{id}/screenshots/{image}');
+    }
     if (doc.paths['/api/v1/deploy/trigger']?.post) {
       const res = await h.request('POST', '/api/v1/deploy/trigger', {
         key: keyB,
