@@ -134,6 +134,54 @@ describe.each(dbKinds)('console sessions and pages over HTTP (%s)', (db) => {
     expect((await c.get(`/sites/${s.siteId}`)).text).toContain('other scans 14 days');
   });
 
+  test('saving the settings form keeps every gate and pull request setting the API set', async () => {
+    const site = 'settings-kept';
+    const scan = await h.request('POST', '/api/v1/scans', {
+      key: s.key,
+      body: {
+        siteId: site,
+        url: 'https://shop.example/',
+        sha: 'a'.repeat(40),
+        pages: [{ url: 'https://shop.example/', issues: [] }],
+      },
+    });
+    expect(scan.status).toBe(201);
+    const gate = {
+      fail_on_critical: false,
+      fail_on_serious: true,
+      new_only: false,
+      include_incomplete: true,
+      engine_upgrade: 'fail',
+      max_critical: 0,
+      max_serious: 2,
+      max_moderate: 5,
+      max_minor: 9,
+      max_total: 20,
+    };
+    const patch = { gate, pr_comment: false, merge_group_scans: true };
+    expect((await h.request('PATCH', `/api/v1/sites/${site}`, { key: s.key, body: patch })).status).toBe(200);
+    const c = new ConsoleClient(h.url);
+    await c.signIn(s.key);
+    const page = (await c.get(`/sites/${site}`)).text;
+    // The form as a browser would send it: every named input's value, checked boxes only, the selected option.
+    const form: Record<string, string> = {};
+    for (const m of page.matchAll(/<input\s([^>]*)>/g)) {
+      const name = /name="([^"]+)"/.exec(m[1])?.[1];
+      if (!name || (/type="checkbox"/.test(m[1]) && !/\schecked\b/.test(m[1]))) continue;
+      form[name] = /type="checkbox"/.test(m[1]) ? 'on' : (/value="([^"]*)"/.exec(m[1])?.[1] ?? '');
+    }
+    form.engine_upgrade = /<option value="(\w+)" selected/.exec(page)?.[1] ?? '';
+    form.other_branch_days = '21';
+    expect((await c.post(`/sites/${site}/settings`, form)).status).toBe(303);
+    const after = (await h.request<Site>('GET', `/api/v1/sites/${site}`, { key: s.key })).body;
+    expect(after.gate).toEqual(gate);
+    expect(after).toMatchObject({ pr_comment: false, merge_group_scans: true });
+    expect(after.retention.other_branch_days).toBe(21);
+    const bad = await c.post(`/sites/${site}/settings`, { ...form, engine_upgrade: 'ignore' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id="engine_upgrade-error"');
+  });
+
   test('revoking a key ends its sessions; signing out ends one', async () => {
     const key = await h.createKey({ org: 'acme', scopes: ['read'] });
     const c = new ConsoleClient(h.url);

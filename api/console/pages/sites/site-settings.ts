@@ -7,11 +7,30 @@ import { markup, type Html } from '../../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 import { field } from '../../guard.js';
 
-const LIMITS = ['max_critical', 'max_serious', 'max_total'] as const;
+// Every gate field is in the form: the API replaces the stored gate as a whole, so a field left out
+// would be lost on each save.
+const LIMITS = [
+  ['max_critical', 'Most new critical issues allowed'],
+  ['max_serious', 'Most new serious issues allowed'],
+  ['max_moderate', 'Most new moderate issues allowed'],
+  ['max_minor', 'Most new minor issues allowed'],
+  ['max_total', 'Most new issues in total'],
+] as const;
+const LIMIT_NAMES: readonly string[] = LIMITS.map(([n]) => n);
 const SWITCHES = [
   ['fail_on_critical', 'Fail on any new critical issue', true],
   ['fail_on_serious', 'Fail on any new serious issue', false],
   ['new_only', 'Count only new issues (not the debt the base branch already has)', true],
+  ['include_incomplete', 'Count “needs review” results as issues', false],
+] as const;
+// Site fields (not gate fields) with their defaults.
+const SITE_SWITCHES = [
+  ['pr_comment', 'Write a comment on each pull request with the results', 'prComment'],
+  ['merge_group_scans', 'Gate merge-queue commits (the workflow scans merge groups)', 'mergeGroupScans'],
+] as const;
+const ENGINE_UPGRADE = [
+  ['warn', 'Warn: count them apart and fail nothing on them'],
+  ['fail', 'Fail: judge them as new and fixed issues'],
 ] as const;
 
 // Form field (the API's name), label, and the record's field.
@@ -39,7 +58,9 @@ export function settingsValues(site: Site): SettingsValues {
     repository: site.repository ?? '',
   };
   for (const [name, , dflt] of SWITCHES) v[name] = (g[name] ?? dflt) ? 'on' : '';
-  for (const name of LIMITS) v[name] = g[name] === null || g[name] === undefined ? '' : String(g[name]);
+  for (const [name] of LIMITS) v[name] = g[name] === null || g[name] === undefined ? '' : String(g[name]);
+  v.engine_upgrade = g.engine_upgrade ?? 'warn';
+  for (const [name, , key] of SITE_SWITCHES) v[name] = site[key] ? 'on' : '';
   for (const [name, , field] of RETENTION) v[name] = String(site.retention[field]);
   return v;
 }
@@ -51,9 +72,10 @@ export function parseSettings(req: Request): {
   problems: FieldProblem[];
 } {
   const values: SettingsValues = {};
-  const texts = ['name', 'base_branch', 'repository', ...LIMITS, ...RETENTION.map(([n]) => n)];
+  const texts = ['name', 'base_branch', 'repository', ...LIMIT_NAMES, ...RETENTION.map(([n]) => n)];
   for (const name of texts) values[name] = field(req, name).trim();
-  for (const [name] of SWITCHES) values[name] = field(req, name) === 'on' ? 'on' : '';
+  for (const [name] of [...SWITCHES, ...SITE_SWITCHES]) values[name] = field(req, name) === 'on' ? 'on' : '';
+  values.engine_upgrade = field(req, 'engine_upgrade');
   const limit = (s: string) => (s === '' ? null : /^\d{1,9}$/.test(s) ? Number(s) : Number.NaN);
   const body = {
     name: values.name || null,
@@ -63,8 +85,13 @@ export function parseSettings(req: Request): {
       fail_on_critical: values.fail_on_critical === 'on',
       fail_on_serious: values.fail_on_serious === 'on',
       new_only: values.new_only === 'on',
-      ...Object.fromEntries(LIMITS.map((n) => [n, limit(values[n])])),
+      include_incomplete: values.include_incomplete === 'on',
+      // Absent is the default; anything but the two policies is refused by the schema, beside the field.
+      engine_upgrade: values.engine_upgrade || undefined,
+      ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, limit(values[n])])),
     },
+    pr_comment: values.pr_comment === 'on',
+    merge_group_scans: values.merge_group_scans === 'on',
     // Empty keeps the stored period (a partial retention patch).
     retention: Object.fromEntries(
       RETENTION.filter(([n]) => values[n] !== '').map(([n]) => [
@@ -109,8 +136,34 @@ function text(
       value=${values[name]}
       aria-describedby=${described || undefined}
       aria-invalid=${problem ? 'true' : undefined}
-      inputmode=${LIMITS.includes(name as never) || RETENTION.some(([n]) => n === name) ? 'numeric' : undefined}
+      inputmode=${LIMIT_NAMES.includes(name) || RETENTION.some(([n]) => n === name) ? 'numeric' : undefined}
     />
+  </div>`;
+}
+
+function checkbox(name: string, label: string, values: SettingsValues): Html {
+  return markup`<div>
+    <input type="checkbox" id=${name} name=${name} checked=${values[name] === 'on'} />
+    <label for=${name} class="inline-label">${label}</label>
+  </div>`;
+}
+
+function engineUpgrade(values: SettingsValues, problems: FieldProblem[]): Html {
+  const problem = problems.find((p) => p.field === 'engine_upgrade');
+  return markup`<div class="field">
+    <label for="engine_upgrade">When the baseline was scanned by another engine version</label>
+    ${problem ? markup`<span class="field-error" id="engine_upgrade-error">Error: ${problem.message}</span>` : null}
+    <select
+      id="engine_upgrade"
+      name="engine_upgrade"
+      aria-describedby=${problem ? 'engine_upgrade-error' : undefined}
+      aria-invalid=${problem ? 'true' : undefined}
+    >
+      ${ENGINE_UPGRADE.map(
+        ([value, label]) =>
+          markup`<option value=${value} selected=${values.engine_upgrade === value}>${label}</option>`,
+      )}
+    </select>
   </div>`;
 }
 
@@ -130,16 +183,13 @@ export function settingsForm(
       ${text('repository', 'Repository', values, problems, 'owner/name on GitHub, for check runs.')}
       <fieldset>
         <legend>Gate defaults</legend>
-        ${SWITCHES.map(
-          ([name, label]) =>
-            markup`<div>
-              <input type="checkbox" id=${name} name=${name} checked=${values[name] === 'on'} />
-              <label for=${name} class="inline-label">${label}</label>
-            </div>`,
-        )}
-        ${text('max_critical', 'Most new critical issues allowed', values, problems, 'Empty: not checked.')}
-        ${text('max_serious', 'Most new serious issues allowed', values, problems, 'Empty: not checked.')}
-        ${text('max_total', 'Most new issues in total', values, problems, 'Empty: not checked.')}
+        ${SWITCHES.map(([name, label]) => checkbox(name, label, values))}
+        ${LIMITS.map(([name, label]) => text(name, label, values, problems, 'Empty: not checked.'))}
+        ${engineUpgrade(values, problems)}
+      </fieldset>
+      <fieldset>
+        <legend>Pull requests</legend>
+        ${SITE_SWITCHES.map(([name, label]) => checkbox(name, label, values))}
       </fieldset>
       <fieldset>
         <legend>Retention</legend>
