@@ -141,22 +141,63 @@ describe.each(dbKinds)('assessments (%s)', (db) => {
     expect((await h.request('GET', path, { key: h.key })).status).toBe(200);
   });
 
-  test('an Accessibility Insights file imports as an assessment of its page, every result mapped', async () => {
-    const res = await h.request<AssessmentDetail>('POST', `/api/v1/assessments/import?siteId=${SITE}`, {
-      key: h.key,
-      raw: fs.readFileSync('test/fixtures/assessments/insights-current.a11ywebassessment'),
-      headers: { 'content-type': 'application/json' },
-    });
+  test('Accessibility Insights files, current and earlier, import as assessments of their page, every result mapped', async () => {
+    const post = (name: string) =>
+      h.request<AssessmentDetail>('POST', `/api/v1/assessments/import?siteId=${SITE}`, {
+        key: h.key,
+        raw: fs.readFileSync(`test/fixtures/assessments/${name}.a11ywebassessment`),
+        headers: { 'content-type': 'application/json' },
+      });
+    const res = await post('insights-current');
     expect(res.status).toBe(201);
     expect(res.body.origin).toBe('accessibility-insights');
-    expect(res.body.results.map((r) => [r.criterion, r.page, r.outcome])).toEqual([
-      ['1.1.1', 'https://shop.example/cart', 'passed'],
-      ['2.1.1', 'https://shop.example/cart', 'cantTell'],
-      ['2.4.4', 'https://shop.example/cart', 'failed'],
-      ['3.1.1', 'https://shop.example/cart', 'passed'],
-      ['4.1.2', 'https://shop.example/cart', 'failed'],
+    const cart = 'https://shop.example/cart';
+    expect(res.body.sample.pages.map((p) => p.url)).toEqual([cart]);
+    // The API lists results by criterion id as text (2.4.11 before 2.4.3); here in WCAG's order.
+    const byNumber = (a: { criterion: string }, b: { criterion: string }) =>
+      a.criterion.localeCompare(b.criterion, 'en', { numeric: true });
+    expect(res.body.results.sort(byNumber).map((r) => [r.criterion, r.page, r.outcome])).toEqual(
+      [
+        ['1.1.1', 'passed'],
+        ['1.2.3', 'passed'],
+        ['1.2.5', 'passed'],
+        ['1.3.1', 'failed'],
+        ['2.1.1', 'cantTell'],
+        ['2.1.2', 'passed'],
+        ['2.4.1', 'passed'],
+        ['2.4.3', 'failed'],
+        ['2.4.4', 'failed'],
+        ['2.4.6', 'failed'],
+        ['2.4.7', 'passed'],
+        ['2.4.11', 'passed'],
+        ['2.5.8', 'passed'],
+        ['3.1.1', 'passed'],
+        ['3.2.1', 'failed'],
+        ['3.3.7', 'passed'],
+        ['4.1.2', 'failed'],
+      ].map(([c, o]) => [c, cart, o]),
+    );
+    expect(res.body.progress).toMatchObject({ decided: 16, passed: 10, failed: 6 });
+    expect(res.body.notes).toEqual([]);
+
+    const old = await post('insights-earlier');
+    expect(old.status).toBe(201);
+    expect(old.body.results.sort(byNumber).map((r) => `${r.criterion} ${r.outcome}`)).toEqual([
+      '1.3.1 failed',
+      '1.3.5 passed',
+      '1.4.1 cantTell',
+      '1.4.3 failed',
+      '1.4.4 passed',
+      '2.4.4 passed',
+      '2.5.3 failed',
+      '3.1.1 passed',
+      '3.3.1 passed',
+      '3.3.2 passed',
+      '4.1.2 passed',
+      '4.1.3 failed',
     ]);
-    expect(res.body.progress).toMatchObject({ decided: 4, passed: 2, failed: 2 });
+    expect(old.body.results.every((r) => r.page === 'https://shop.example/checkout')).toBe(true);
+    expect(old.body.notes).toEqual(['4.1.1 Parsing is obsolete in WCAG 2.2 and counts for nothing']);
   });
 
   test('deleting the site deletes its assessments with their results and history', async () => {

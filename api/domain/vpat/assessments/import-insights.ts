@@ -55,9 +55,13 @@ function readStatuses(data: Json, prefix: string, errors: FieldError[], ignored:
         continue;
       }
       const criteria = criteriaOf.get(`${assessment}/${requirement}`);
-      if (!criteria) {
+      if (!criteria || criteria.length === 0) {
         if (status !== 'unknown')
-          ignored.add(`${assessment}/${requirement} bears on no criterion this service knows`);
+          ignored.add(
+            criteria
+              ? `${assessment}/${requirement} has no WCAG guidance link`
+              : `${assessment}/${requirement} bears on no criterion this service knows`,
+          );
         continue;
       }
       for (const c of criteria) {
@@ -96,7 +100,11 @@ export function importInsights(doc: unknown): ImportedAssessment {
     const outcome = outcomeOf(decisions);
     if (!outcome) continue;
     if (!assessed.has(criterion)) {
-      ignored.add(`${criterion} is not a Level A or AA criterion of WCAG 2.2`);
+      ignored.add(
+        criterion === '4.1.1'
+          ? '4.1.1 Parsing is obsolete in WCAG 2.2 and counts for nothing'
+          : `${criterion} is not a Level A or AA criterion of WCAG 2.2`,
+      );
       continue;
     }
     const notes = decisions.map((d) => `${d.requirement}: ${d.status}`).join('; ');
