@@ -2,6 +2,7 @@ import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
 import type { ReportCriterion, VpatReport } from '../report.js';
 import { statusLine } from '../status.js';
+import { shownSuggestion } from './suggestion.js';
 
 /**
  * One self-contained, printable HTML page in the ITI VPAT® layout: product information, evaluation
@@ -46,8 +47,14 @@ function criterionHeader(c: ReportCriterion): string {
   return `${escapeHtml(c.id)} ${escapeHtml(c.title)}${level}`;
 }
 
-function remarksCell(c: ReportCriterion): string {
+function remarksCell(report: VpatReport, c: ReportCriterion): string {
   const parts = [`<p>${linkify(c.remarks)}</p>`];
+  const suggestion = shownSuggestion(report, c);
+  if (suggestion) {
+    parts.push(
+      `<p class="suggestion"><strong>${escapeHtml(suggestion.label)}</strong> ${linkify(suggestion.text)}</p>`,
+    );
+  }
   if (c.override) {
     const who = `${escapeHtml(c.override.author)}, ${escapeHtml(c.override.created_at.slice(0, 10))}`;
     const carried = c.override.inherited_from
@@ -86,6 +93,7 @@ th, td { border: 1px solid #595959; padding: 0.4rem 0.5rem; text-align: left; ve
 thead th { background: #e8e8e8; }
 tbody th { font-weight: 600; width: 24%; } tbody td:nth-child(2) { width: 14%; }
 td p { margin: 0 0 0.4rem; } .meta { font-style: italic; }
+.suggestion { border-left: 4px solid #595959; padding-left: 0.5rem; }
 a { color: #0645ad; text-decoration: underline; overflow-wrap: anywhere; }
 .status { border: 2px solid #1a1a1a; padding: 0.5rem 0.75rem; }
 dt { font-weight: 600; } dd { margin: 0 0 0.5rem 1rem; }
@@ -103,7 +111,7 @@ function chapterTables(report: VpatReport): string {
           (c) =>
             `<tr id="c-${escapeHtml(c.id)}"><th scope="row">${criterionHeader(c)}</th>` +
             `<td>${escapeHtml(CONFORMANCE_LABELS[c.conformance])}${c.override?.stale ? ' <strong>(stale override)</strong>' : ''}</td>` +
-            `<td>${remarksCell(c)}</td></tr>`,
+            `<td>${remarksCell(report, c)}</td></tr>`,
         )
         .join('\n');
       const note = ch.note ? `<p>${linkify(ch.note)}</p>` : '';

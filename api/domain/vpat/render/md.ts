@@ -3,6 +3,7 @@ import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
 import { CONFORMANCE_LABELS, summarySentence } from './html.js';
 import type { ReportCriterion, VpatReport } from '../report.js';
+import { shownSuggestion } from './suggestion.js';
 
 /** User text shows as text: angle brackets become entities, so no HTML in it is rendered. */
 function text(value: string): string {
@@ -20,14 +21,15 @@ function cell(value: string): string {
     .replace(/[ \t]*(?:\r?\n|\r)\s*/g, ' ');
 }
 
-function remarks(c: ReportCriterion): string {
+function remarks(report: VpatReport, c: ReportCriterion): string {
   let value = c.remarks;
   if (c.override) {
     value += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${
       c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : ''
     }.)`;
   }
-  return cell(value);
+  const suggestion = shownSuggestion(report, c);
+  return cell(value) + (suggestion ? ` **${suggestion.label}** ${cell(suggestion.text)}` : '');
 }
 
 /** The report as Markdown, in the ITI VPAT® order, one table per chapter. */
@@ -88,7 +90,7 @@ export function renderVpatMarkdown(report: VpatReport): string {
       const level = c.level ? ` (Level ${c.level})` : '';
       const stale = c.override?.stale ? ' (stale override)' : '';
       lines.push(
-        `| ${cell(`${c.id} ${c.title}${level}`)} | ${CONFORMANCE_LABELS[c.conformance]}${stale} | ${remarks(c)} |`,
+        `| ${cell(`${c.id} ${c.title}${level}`)} | ${CONFORMANCE_LABELS[c.conformance]}${stale} | ${remarks(report, c)} |`,
       );
     }
   }

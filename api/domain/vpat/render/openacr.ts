@@ -1,6 +1,7 @@
 import { statusLine } from '../status.js';
 import yaml from 'js-yaml';
 import type { ReportCriterion, VpatReport } from '../report.js';
+import { suggestionText } from './suggestion.js';
 
 /**
  * The report as an OpenACR document (GSA's open, machine-readable ACR format, schema openacr-0.1.0):
@@ -18,12 +19,15 @@ interface OpenAcrContact {
   address?: string;
 }
 
-function notes(c: ReportCriterion): string {
+function notes(report: VpatReport, c: ReportCriterion): string {
   let text = c.remarks;
   if (c.override) {
     const carried = c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : '';
     text += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${carried}.)`;
   }
+  // OpenACR has no field for a suggestion: it goes where the VPAT's remarks go, after them.
+  const suggestion = suggestionText(report, c);
+  if (suggestion) text += ` ${suggestion}`;
   if (c.conformance === 'not-evaluated' && c.level !== 'AAA' && !text.startsWith('Not evaluated')) {
     text = `Not evaluated (needs human review; the VPAT allows Not Evaluated only for Level AAA): ${text}`;
   }
@@ -52,7 +56,7 @@ export function openAcrDocument(report: VpatReport): Record<string, unknown> {
         components: [
           {
             name: c.level ? 'web' : 'none',
-            adherence: { level: c.conformance, notes: notes(c) },
+            adherence: { level: c.conformance, notes: notes(report, c) },
           },
         ],
       })),

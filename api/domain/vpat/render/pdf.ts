@@ -3,6 +3,7 @@ import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
 import { CONFORMANCE_LABELS, summarySentence } from './html.js';
 import { statusLine } from '../status.js';
+import { suggestionText } from './suggestion.js';
 import type { ReportCriterion, VpatReport } from '../report.js';
 
 /**
@@ -75,8 +76,10 @@ function list(doc: Doc, parent: Struct, items: string[]): void {
   doc.moveDown(0.4);
 }
 
-function remarks(c: ReportCriterion): string {
+function remarks(report: VpatReport, c: ReportCriterion): string {
   const parts = [c.remarks];
+  const suggestion = suggestionText(report, c);
+  if (suggestion) parts.push(suggestion);
   if (c.override) {
     parts.push(`Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}.`);
   } else if (c.basis === 'rules-passed') {
@@ -85,7 +88,7 @@ function remarks(c: ReportCriterion): string {
   return parts.join('\n');
 }
 
-function chapterTable(doc: Doc, parent: Struct, rows: ReportCriterion[]): void {
+function chapterTable(doc: Doc, parent: Struct, report: VpatReport, rows: ReportCriterion[]): void {
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const head = (text: string) => ({
     text,
@@ -109,7 +112,7 @@ function chapterTable(doc: Doc, parent: Struct, rows: ReportCriterion[]): void {
           font: { src: BOLD },
         },
         { text: `${CONFORMANCE_LABELS[c.conformance]}${c.override?.stale ? ' (stale override)' : ''}` },
-        { text: safe(remarks(c)) },
+        { text: safe(remarks(report, c)) },
       ]),
     ],
   } as unknown as Parameters<Doc['table']>[0]);
@@ -195,7 +198,7 @@ export function renderVpatPdf(report: VpatReport): Promise<Buffer> {
     root.add(sect);
     heading(doc, sect, 'H3', ch.label);
     if (ch.note) paragraph(doc, sect, ch.note);
-    chapterTable(doc, sect, rows);
+    chapterTable(doc, sect, report, rows);
     sect.end();
   }
   heading(doc, root, 'H2', 'Legal disclaimer');
