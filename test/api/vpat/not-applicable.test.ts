@@ -1,4 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Ajv, type SchemaObject } from 'ajv';
+import yaml from 'js-yaml';
 import type { CreatedScan, VpatReport } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 
@@ -8,6 +13,14 @@ const axeOf = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../fixtures/axe/${name}.json`, import.meta.url), 'utf8')) as {
     inapplicable: Array<{ id: string }>;
   };
+
+const validateOpenAcr = new Ajv({ allErrors: true, strict: false }).compile(
+  JSON.parse(
+    readFileSync(new URL('../../fixtures/openacr/openacr-0.1.0.json', import.meta.url), 'utf8'),
+  ) as SchemaObject,
+);
+const tmp = mkdtempSync(path.join(tmpdir(), 'a11y-suggested-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe.each(dbKinds)('Not Applicable suggested from inapplicable rules (%s)', (db) => {
   const h = useHarness({ db });
@@ -100,5 +113,77 @@ describe.each(dbKinds)('Not Applicable suggested from inapplicable rules (%s)', 
     ]);
     const r = await generate('unsaid');
     expect(row(r, '1.2.2').suggestion).toBeUndefined();
+  });
+
+  test('every download of the draft shows each suggestion in its row; the answered version shows none', async () => {
+    await scan('downloads', [
+      { url: '/', axe: axeOf('clean') },
+      { url: '/account', axe: axeOf('nested') },
+    ]);
+    const r = await generate('downloads');
+    const suggested = r.criteria.filter((c) => c.suggestion).map((c) => c.id);
+    expect(suggested).toContain('1.2.2');
+    const reason = row(r, '1.2.2').suggestion!.reason;
+    expect(reason).toMatch(/^Suggested: Not Applicable\. /);
+    const downloads = async (id: string) => {
+      const get = (format: string) =>
+        fetch(`${h.url}/api/v1/vpat/${id}?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
+      const file = path.join(tmp, `${db}-${id}.pdf`);
+      writeFileSync(file, Buffer.from(await (await get('pdf')).arrayBuffer()));
+      return {
+        html: await (await get('html')).text(),
+        md: await (await get('md')).text(),
+        openacr: await (await get('openacr')).text(),
+        pdf: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' '),
+      };
+    };
+    const draft = await downloads(r.id);
+    // As many suggestions in each format as rows carry one: a row's remarks, never another's (YAML folds
+    // long lines, so whitespace is compared as one space).
+    for (const [format, text] of Object.entries(draft)) {
+      expect([format, text.replace(/\s+/g, ' ').match(/Suggested: Not Applicable\./g)?.length]).toEqual([
+        format,
+        suggested.length,
+      ]);
+    }
+    const htmlRow = draft.html.slice(draft.html.indexOf('<tr id="c-1.2.2"'));
+    expect(htmlRow.slice(0, htmlRow.indexOf('</tr>'))).toContain(
+      '<p class="suggestion"><strong>Suggested: Not Applicable.</strong>',
+    );
+    expect(draft.md.split('\n').find((l) => l.startsWith('| 1.2.2 '))).toContain('| Not Evaluated |');
+    const acr = yaml.load(draft.openacr) as {
+      chapters: Record<
+        string,
+        {
+          criteria: Array<{
+            num: string;
+            components: Array<{ adherence: { level: string; notes: string } }>;
+          }>;
+        }
+      >;
+    };
+    expect(validateOpenAcr(acr)).toBe(true);
+    const adherence = acr.chapters.success_criteria_level_a.criteria.find((c) => c.num === '1.2.2')!
+      .components[0].adherence;
+    expect(adherence.level).toBe('not-evaluated');
+    expect(adherence.notes.endsWith(reason)).toBe(true);
+    expect(draft.pdf.replace(/-/g, '')).toContain(reason.replace(/\s+/g, ' ').replace(/-/g, ''));
+
+    // A person answers every suggested row: the next version's downloads show no suggestion.
+    const next = await h.request<VpatReport>('POST', `/api/v1/vpat/${r.id}/review`, {
+      key,
+      body: {
+        author: 'Grace Officer',
+        decisions: suggested.map((criterion) => ({
+          criterion,
+          conformance: 'not-applicable',
+          remarks: 'Not on this site.',
+        })),
+      },
+    });
+    expect(next.status).toBe(201);
+    for (const [format, text] of Object.entries(await downloads(next.body.id))) {
+      expect([format, text.includes('Suggested')]).toEqual([format, false]);
+    }
   });
 });
