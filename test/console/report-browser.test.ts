@@ -57,6 +57,14 @@ describeInBrowser('the report page in Chromium', () => {
       .locator('input[value="confirm"]');
     expect(await confirm.count()).toBe(1);
     expect(await page.locator('input[value="confirm"]').count()).toBe(1);
+    // Its rule had nothing to test on any page: the row shows the suggestion, and no other row does.
+    const suggested = page.locator('.review-row').filter({ hasText: 'Suggested: Not Applicable.' });
+    expect(await suggested.locator('h3').allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^${s.confirmable.replace(/\./g, '\\.')} `)),
+    ]);
+    expect(await suggested.textContent()).toContain(
+      'The axe-core rule that tests this criterion (video-caption) found nothing to test on any of the 2 scanned pages.',
+    );
     await check('queue');
   });
 

@@ -181,7 +181,7 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
     expect(again.text).toContain('already final');
   });
 
-  test('every download comes from the export service, PDF included', async () => {
+  test('every download comes from the export service, PDF included, the suggestion in the draft', async () => {
     for (const [format, type] of [
       ['html', 'text/html'],
       ['md', 'text/markdown'],
@@ -197,6 +197,13 @@ describe.each(dbKinds)('the report page’s forms over HTTP (%s)', (db) => {
         type,
       ]);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="vpt_\w+\.\w+"$/);
+      // The draft's suggested row (its rule had nothing to test) says so in the text formats' remarks.
+      if (format !== 'pdf') {
+        expect([format, (await res.text()).replace(/\s+/g, ' ')]).toEqual([
+          format,
+          expect.stringContaining('Suggested: Not Applicable.'),
+        ]);
+      }
     }
     expect((await c.get(`/reports/${s.reportId}/download/docx`)).status).toBe(404);
   });

@@ -10,11 +10,21 @@ export interface ReportSeed {
   reportId: string;
   /** The rows still waiting for a person in version 2. */
   left: string[];
-  /** Of `left`, the row whose automated evidence can be confirmed (its rules ran everywhere, found nothing). */
+  /**
+   * Of `left`, the row whose automated evidence can be confirmed (its rules ran everywhere, found nothing):
+   * 1.2.2, whose rule had nothing to test on any page, so it also carries a Not Applicable suggestion.
+   */
   confirmable: string;
 }
 
-const RULES_RUN = ['document-title', 'html-has-lang', 'html-lang-valid', 'image-alt', 'color-contrast'];
+const RULES_RUN = [
+  'document-title',
+  'html-has-lang',
+  'html-lang-valid',
+  'image-alt',
+  'color-contrast',
+  'video-caption',
+];
 
 /**
  * A site whose base-branch scan says which rules ran, a report generated from it, and a version where
@@ -32,6 +42,8 @@ export async function seedReport(h: Harness, org = 'acme'): Promise<ReportSeed> 
       rules_run: RULES_RUN,
       pages: ['/', '/guide'].map((p) => ({
         url: `https://docs.example${p}`,
+        // No video on the site: video-caption (1.2.2) ran and had nothing to test.
+        rules_inapplicable: ['video-caption'],
         issues: [
           { rule: 'image-alt', impact: 'critical', selector: 'main img', wcag: ['1.1.1'], message: 'no alt' },
         ],
@@ -48,8 +60,10 @@ export async function seedReport(h: Harness, org = 'acme'): Promise<ReportSeed> 
   });
   if (gen.status !== 201) throw new Error(`vpat: ${gen.status} ${gen.text}`);
   const waiting = gen.body.criteria.filter((c) => c.needs_review);
-  const confirmable = waiting.find((c) => c.basis === 'rules-passed' && c.related.length === 0);
-  if (!confirmable) throw new Error('no confirmable row in the seeded report');
+  const confirmable = waiting.find(
+    (c) => c.basis === 'rules-passed' && c.related.length === 0 && c.suggestion,
+  );
+  if (!confirmable) throw new Error('no confirmable row with a suggestion in the seeded report');
   const others = waiting.filter((c) => c !== confirmable);
   const left = [others[0].id, others[1].id, confirmable.id];
   const review = await h.request<VpatReport>('POST', `/api/v1/vpat/${gen.body.id}/review`, {
