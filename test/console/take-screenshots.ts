@@ -1,7 +1,7 @@
 /**
  * `npx tsx test/console/take-screenshots.ts [DIR]`: screenshots of every console page type, light and dark,
  * on a desktop and a 320 px wide screen, from a server seeded like the browser tests (docs/console.md
- * shows them). Long pages are cut at 2,400 px.
+ * shows them). Long pages are cut at 2,400 px; the review queue's picture starts at its heading.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,14 +53,16 @@ async function main(): Promise<void> {
       key: r.key,
       body: { publisher: 'Grace Officer' },
     });
-    const pages: Array<[string, string]> = [
+    // [name, address, where the picture starts (the page's top unless a selector says)]
+    const pages: Array<[string, string, string?]> = [
       ['sign-in', '/sign-in'],
       ['sites', '/'],
       ['site', `/sites/${s.siteId}`],
       ['scan', `/scans/${s.headScanId}`],
       ['deploy', `/deploys/${s.deployId}`],
       ['report', `/reports/${s.reportId}`],
-      ['report-queue', `/reports/${r.reportId}`],
+      // From the queue's heading, so the one review form shows whole on a desktop.
+      ['report-queue', `/reports/${r.reportId}`, '#queue'],
       ['report-published', `/reports/${final.body.id}`],
       ['report-changes', `/reports/${final.body.id}/changes?against=${r.firstId}`],
     ];
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
       ] as const) {
         const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
         const page = await context.newPage();
-        for (const [name, url] of pages) {
+        for (const [name, url, from] of pages) {
           if (name === 'sign-in') {
             await page.goto(h.url + url);
           } else if (!page.url().startsWith(h.url) || new URL(page.url()).pathname === '/sign-in') {
@@ -85,11 +87,13 @@ async function main(): Promise<void> {
           const full = await page.evaluate(
             () => (globalThis as unknown as PageGlobals).document.documentElement.scrollHeight,
           );
+          const top = from ? await page.locator(from).evaluate((e) => e.getBoundingClientRect().top) : 0;
+          const y = Math.max(0, Math.floor(top) - 16);
           const file = path.join(dir, `${name}-${device}-${scheme}.png`);
           await page.screenshot({
             path: file,
             fullPage: true,
-            clip: { x: 0, y: 0, width, height: Math.min(full, 2400) },
+            clip: { x: 0, y, width, height: Math.min(full - y, 2400) },
           });
           console.log(file);
         }
