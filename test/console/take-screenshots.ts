@@ -87,7 +87,7 @@ async function main(): Promise<void> {
           const full = await page.evaluate(
             () => (globalThis as unknown as PageGlobals).document.documentElement.scrollHeight,
           );
-          const top = from ? await page.locator(from).evaluate((e) => e.getBoundingClientRect().top) : 0;
+          const top = (from ? await page.locator(from).boundingBox() : null)?.y ?? 0;
           const y = Math.max(0, Math.floor(top) - 16);
           const file = path.join(dir, `${name}-${device}-${scheme}.png`);
           await page.screenshot({
