@@ -97,7 +97,7 @@ describeWith(chromiumPart, 'element screenshots in Chromium', () => {
     const png = PNG.sync.read(inner.png);
     expectSize(png, 50, 30);
     expect(pixel(png, png.width >> 1, png.height >> 1)).toEqual([0, 80, 255]);
-  });
+  }, 60_000);
 
   test('at most the limits: per page, per scan, by size; none when turned off, and none of incomplete results', async () => {
     const urls = [`${base}/many`, `${base}/many2`];
@@ -128,7 +128,8 @@ describeWith(chromiumPart, 'element screenshots in Chromium', () => {
       }),
     );
     expect((off.pages[0] as ScannedPage).screenshots).toEqual([]);
-  });
+    // Four scans, each starting its own browser.
+  }, 120_000);
 });
 
 test('the settings read the screenshot options and refuse limits past the service', () => {
