@@ -241,9 +241,8 @@ export async function shootViolations(
       // Taken from the budget before the picture, which other workers wait on meanwhile.
       budget.left--;
       const path = typeof last === 'string' ? [last] : [...(last ?? [])];
-      const png = await (element
-        ? shoot(page, element, limits.maxBytes)
-        : shootInTop(page, path, !prepared, limits.maxBytes)
+      const png = await (
+        element ? shoot(page, element, limits.maxBytes) : shootInTop(page, path, !prepared, limits.maxBytes)
       ).catch(() => null);
       prepared ||= inTop;
       if (!png) {

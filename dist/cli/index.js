@@ -2146,9 +2146,7 @@ async function shootViolations(page, axe, limits, budget) {
             // Taken from the budget before the picture, which other workers wait on meanwhile.
             budget.left--;
             const path = typeof last === 'string' ? [last] : [...(last ?? [])];
-            const png = await (element
-                ? shoot(page, element, limits.maxBytes)
-                : shootInTop(page, path, !prepared, limits.maxBytes)).catch(() => null);
+            const png = await (element ? shoot(page, element, limits.maxBytes) : shootInTop(page, path, !prepared, limits.maxBytes)).catch(() => null);
             prepared ||= inTop;
             if (!png) {
                 budget.left++;
