@@ -59,6 +59,22 @@ export function foldGroups(
   tallyViolations(groups, fold.violations);
 }
 
+/**
+ * The scan's stored help URL of each rule in `help`, in every tally that names the rule: groups folded a
+ * range at a time carry none, since a rule's URL is known only once every range is read.
+ */
+export function foldHelpUrls(fold: EvidenceFold, help: ReadonlyMap<string, string>): void {
+  if (help.size === 0) return;
+  for (const t of fold.tallies.values()) {
+    for (const tally of [t.violations, t.incomplete]) {
+      for (const rule of tally.rules.keys()) {
+        const url = help.get(rule);
+        if (url) tally.rules.set(rule, url);
+      }
+    }
+  }
+}
+
 /** The whole evidence folded at once (small scans, and the derivation when handed no fold). */
 export function foldEvidence(evidence: ScanEvidence, coverage: RuleCoverage): EvidenceFold {
   const fold = startFold();

@@ -8,9 +8,16 @@ import type { AssessmentEvidence } from '../assessments/for-report.js';
 import type { EditionCatalog } from '../../domain/vpat/editions.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from '../../domain/vpat/report.js';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
-import { foldGroups, foldPages, startFold, type EvidenceFold } from '../../domain/vpat/evidence-fold.js';
+import {
+  foldGroups,
+  foldHelpUrls,
+  foldPages,
+  startFold,
+  type EvidenceFold,
+} from '../../domain/vpat/evidence-fold.js';
 import type { RuleCoverage } from '../../domain/vpat/rule-coverage.js';
 import { readEvidence, type EvidenceScan } from '../../store/vpat/evidence.js';
+import { evidenceGroups } from '../../store/vpat/evidence-groups.js';
 import type { Knex } from 'knex';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
 
@@ -117,22 +124,35 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
   return warnings;
 }
 
-/** Groups or pages folded per turn: a large scan's tallies are built between other requests. */
+/** Pages folded per turn: a large scan's tallies are built between other requests. */
 const FOLD_BATCH = 2_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function foldInTurns(evidence: ScanEvidence, coverage: RuleCoverage): Promise<EvidenceFold> {
+/**
+ * The scan's evidence folded into the report's tallies: its pages a batch per turn, then its issue
+ * groups a page range per turn as the store counts them, so neither the groups nor a long turn is held.
+ */
+async function foldInTurns(
+  db: Knex,
+  scan: EvidenceScan,
+  now: string,
+  coverage: RuleCoverage,
+): Promise<{ evidence: ScanEvidence; fold: EvidenceFold }> {
+  const { evidence, pages } = await readEvidence(db, scan);
   const fold = startFold();
   for (let i = 0; i < evidence.pages.length; i += FOLD_BATCH) {
     foldPages(fold, evidence.pages.slice(i, i + FOLD_BATCH), evidence.rulesRun);
     await nextTurn();
   }
-  for (let i = 0; i < evidence.groups.length; i += FOLD_BATCH) {
-    foldGroups(fold, evidence.groups.slice(i, i + FOLD_BATCH), coverage);
+  const help = new Map<string, string>();
+  const knownHelp = new Set(coverage.helpUrls.keys());
+  for await (const groups of evidenceGroups(db, scan, pages, now, knownHelp, help)) {
+    foldGroups(fold, groups, coverage);
     await nextTurn();
   }
-  return fold;
+  foldHelpUrls(fold, help);
+  return { evidence, fold };
 }
 
 /** Reads the scan's evidence and derives one draft version of a report. */
@@ -143,9 +163,8 @@ export async function assembleReport(
 ): Promise<{ report: VpatReport; refused: RefusedDecision[] }> {
   const now = nowIso();
   const coverage = await axeRuleCoverage();
-  const evidence = await readEvidence(db, scan, now, new Set(coverage.helpUrls.keys()));
+  const { evidence, fold } = await foldInTurns(db, scan, now, coverage);
   const warnings = [...evidenceWarnings(scan, evidence), ...frame.warnings];
-  const fold = await foldInTurns(evidence, coverage);
   const derived = deriveReport({
     catalog: frame.catalog,
     coverage,

@@ -4,8 +4,9 @@ import { issueFromRow, type IssueRow, type ScanIssueRecord } from './scans.js';
 
 /**
  * The one cursor over a scan's issues. Every reader of issue rows walks it a keyset page at a time: the
- * paged `GET /api/v1/scans/{id}/issues`, the streamed `GET /api/v1/scans/{id}`, the console's scan page
- * and the VPAT's evidence. A page costs the same memory and time at any depth of any scan.
+ * paged `GET /api/v1/scans/{id}/issues`, the streamed `GET /api/v1/scans/{id}` and the console's scan
+ * page. A page costs the same memory and time at any depth of any scan. (The VPAT reads counts, not
+ * rows: store/vpat/evidence-groups.ts.)
  */
 
 /** Narrows a scan's issues for reading: by impact (`unknown` = none given), rule and page. */
@@ -90,52 +91,4 @@ function cursorQuery(db: Knex, scanId: string, page: IssuePage): Knex.QueryBuild
 /** One page of a scan's issues, every field. */
 export async function readIssues(db: Knex, scanId: string, page: IssuePage): Promise<ScanIssueRecord[]> {
   return (await cursorQuery(db, scanId, page).select<IssueRow[]>()).map(issueFromRow);
-}
-
-/** What the VPAT's evidence reads of an issue (selector and fingerprint only when waivers ask for them). */
-export interface IssueFact {
-  id: number;
-  pageIndex: number;
-  rule: string;
-  kind: string;
-  wcag: string | null;
-  helpUrl: string | null;
-  selector: string | null;
-  fingerprint: string;
-}
-
-/**
- * One page of a scan's issues in submission order, only the columns a tally needs: the same cursor as
- * `readIssues`, without the element's HTML, message and location a tally never reads.
- */
-export async function readIssueFacts(
-  db: Knex,
-  scanId: string,
-  page: IssuePage & { order: 'submission' },
-  withIdentity: boolean,
-): Promise<IssueFact[]> {
-  const columns = ['id', 'page_index', 'rule', 'kind', 'wcag', 'help_url'];
-  if (withIdentity) columns.push('selector', 'fingerprint');
-  const rows = await cursorQuery(db, scanId, page).select<
-    Array<{
-      id: number | string;
-      page_index: number;
-      rule: string;
-      kind: string;
-      wcag: string | null;
-      help_url: string | null;
-      selector?: string | null;
-      fingerprint?: string;
-    }>
-  >(columns);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    pageIndex: Number(r.page_index),
-    rule: r.rule,
-    kind: r.kind,
-    wcag: r.wcag,
-    helpUrl: r.help_url,
-    selector: r.selector ?? null,
-    fingerprint: r.fingerprint ?? '',
-  }));
 }
