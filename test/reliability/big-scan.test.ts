@@ -91,7 +91,7 @@ async function scenario(db: DbKind) {
     // held its loop since the previous scrape, whatever the test process was doing meanwhile.
     const loopHeldMs = async () => {
       const res = await fetch(`${server.url}/metrics`, {
-        headers: { authorization: `Bearer ${server.adminToken}` },
+        headers: { 'x-admin-token': server.adminToken },
       });
       const text = await res.text();
       return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]) * 1000;

@@ -124,7 +124,7 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
   return warnings;
 }
 
-/** Pages folded per turn: a large scan's tallies are built between other requests. */
+/** Pages or groups folded per turn: a large scan's tallies are built between other requests. */
 const FOLD_BATCH = 2_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -148,8 +148,10 @@ async function foldInTurns(
   const help = new Map<string, string>();
   const knownHelp = new Set(coverage.helpUrls.keys());
   for await (const groups of evidenceGroups(db, scan, pages, now, knownHelp, help)) {
-    foldGroups(fold, groups, coverage);
-    await nextTurn();
+    for (let i = 0; i < groups.length; i += FOLD_BATCH) {
+      foldGroups(fold, groups.slice(i, i + FOLD_BATCH), coverage);
+      await nextTurn();
+    }
   }
   foldHelpUrls(fold, help);
   return { evidence, fold };

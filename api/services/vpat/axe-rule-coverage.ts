@@ -1,16 +1,41 @@
-import { buildRuleCoverage, type RuleCoverage } from '../../domain/vpat/rule-coverage.js';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { buildRuleCoverage, type AxeRuleInfo, type RuleCoverage } from '../../domain/vpat/rule-coverage.js';
 
 let loaded: Promise<RuleCoverage> | undefined;
 
 /**
+ * axe-core's rule list read in a worker thread: the module is large, and compiling it on the server's
+ * own thread held every other request for as long as that took (bench/README.md, "Large scans"). The
+ * worker sends back only the rule ids, tags and help URLs, and exits.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const axe = require(workerData);
+parentPort.postMessage({
+  version: axe.version,
+  rules: axe.getRules().map((r) => ({ ruleId: r.ruleId, tags: r.tags, helpUrl: r.helpUrl })),
+});
+`;
+
+function readAxeRules(): Promise<{ version: string; rules: AxeRuleInfo[] }> {
+  const axePath = createRequire(import.meta.url).resolve('axe-core');
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: axePath });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`axe-core rule worker exited with ${code}`)));
+  });
+}
+
+/**
  * Rule coverage of the installed axe-core package (`axe.getRules()`: every rule with its tags), read once
- * per process and only when first needed: a report, or a pa11y page (axe-core is a large module to load).
+ * per process and only when first needed: a report, or a pa11y page.
  */
 export function axeRuleCoverage(): Promise<RuleCoverage> {
-  loaded ??= import('axe-core').then((mod) => {
-    const axe = (mod as unknown as { default?: typeof import('axe-core') }).default ?? mod;
-    return buildRuleCoverage(axe.getRules(), axe.version);
-  });
+  loaded ??= readAxeRules().then(({ rules, version }) => buildRuleCoverage(rules, version));
+  // A failed read is tried again by the next caller rather than remembered.
+  loaded.catch(() => (loaded = undefined));
   return loaded;
 }
 

@@ -161,9 +161,22 @@ export async function findScan(db: Knex, org: string, id: string): Promise<ScanR
   return row ? scanFromRow(row) : undefined;
 }
 
+/** Pages read per query: a scan's page list comes in keyset batches with a turn for other requests between. */
+const PAGE_BATCH = 5_000;
+
 export async function listScanPages(db: Knex, scanId: string): Promise<ScanPageRecord[]> {
-  const rows = await db<PageRow>('scan_pages').where({ scan_id: scanId }).orderBy('page_index', 'asc');
-  return rows.map(pageFromRow);
+  const pages: ScanPageRecord[] = [];
+  for (let after = -1; ;) {
+    const rows = await db<PageRow>('scan_pages')
+      .where({ scan_id: scanId })
+      .andWhere('page_index', '>', after)
+      .orderBy('page_index', 'asc')
+      .limit(PAGE_BATCH);
+    for (const r of rows) pages.push(pageFromRow(r));
+    if (rows.length < PAGE_BATCH) return pages;
+    after = pages[pages.length - 1].index;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 export interface ScanFilter {

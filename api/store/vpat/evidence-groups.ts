@@ -13,7 +13,7 @@ import { activeWaiversForSite } from '../waivers/waivers.js';
  */
 
 /** Issues counted per query (the page range is sized from the scan's average issues per page). */
-export const ISSUES_PER_RANGE = 25_000;
+export const ISSUES_PER_RANGE = 10_000;
 
 const PAGE_INDEX = 'scan_issues_scan_id_page_index_index';
 
@@ -148,11 +148,13 @@ export async function* evidenceGroups(
   now: string,
   knownHelp: ReadonlySet<string>,
   help: Map<string, string>,
+  perRange = ISSUES_PER_RANGE,
 ): AsyncGenerator<EvidenceGroup[]> {
   const waivers = await siteWaivers(db, scan, pages, now);
   const ranges = pageRanges(
     pages.map((p) => p.index),
     scan.issueCount,
+    perRange,
   );
   for (const range of ranges) {
     const rows = await inRange(db, scan.id, range)

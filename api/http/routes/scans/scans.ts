@@ -31,7 +31,7 @@ import { writeChunk } from './stream.js';
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
-const STREAM_BATCH = 2000;
+const STREAM_BATCH = 1000;
 
 /**
  * Streams `{…scan, pages: […], issues: […], waived}`: the pages are held (bounded by the page limit) and
@@ -80,6 +80,7 @@ async function streamScan(
       after = batch[batch.length - 1].id;
     }
     if (batch.length < STREAM_BATCH) break;
+    await nextTurn();
   }
   res.end(`],"waived":${waived}}`);
 }
