@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
 import {
   createPgDatabase,
@@ -31,6 +32,26 @@ const BASELINE_PROBES = 20;
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]) / 1024;
+}
+
+/** How long each thread of a process has waited for a core while it could run (Linux schedstat), ms. */
+function waits(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e6);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** The longest any one thread waited for a core between two readings. */
+function longestWait(before: Map<string, number>, after: Map<string, number>): number {
+  let longest = 0;
+  for (const [tid, ms] of after) longest = Math.max(longest, ms - (before.get(tid) ?? 0));
+  return longest;
 }
 
 function part(from: number) {
@@ -96,25 +117,34 @@ async function scenario(db: DbKind) {
       const text = await res.text();
       return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]) * 1000;
     };
+    // A request's time less the longest any thread of either process (the server's main thread, or the
+    // pool thread running its SQLite query; the test's) spent waiting for a core meanwhile: on cores
+    // shared with other work, what is left is the time the server itself kept the request waiting.
     const probe = async () => {
+      const server0 = waits(pid);
+      const test0 = waits(process.pid);
       const t = performance.now();
       const res = await call('GET', '/api/v1/sites');
       await res.arrayBuffer();
-      return performance.now() - t;
+      const ms = performance.now() - t;
+      const waited = Math.max(longestWait(server0, waits(pid)), longestWait(test0, waits(process.pid)));
+      return { ms, held: Math.max(0, ms - waited) };
     };
     // The same request on the same server before the big work: what it costs on this machine now.
-    const baseline: number[] = [];
+    const baseline: Array<{ ms: number; held: number }> = [];
     await loopHeldMs();
     for (let n = 0; n < BASELINE_PROBES; n++) {
       baseline.push(await probe());
       await sleep(100);
     }
-    baseline.sort((a, b) => a - b);
-    const usual = baseline[Math.floor(baseline.length / 2)];
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const usual = median(baseline.map((b) => b.ms));
+    const usualHeld = median(baseline.map((b) => b.held));
     const loopBefore = await loopHeldMs();
     const before = rssMb(pid);
     let peak = before;
     let slowest = 0;
+    let longestHeld = 0;
     let others = 0;
     let busy = true;
     const sampler = (async () => {
@@ -126,7 +156,9 @@ async function scenario(db: DbKind) {
     })();
     const other = (async () => {
       while (busy) {
-        slowest = Math.max(slowest, await probe());
+        const p = await probe();
+        slowest = Math.max(slowest, p.ms);
+        longestHeld = Math.max(longestHeld, p.held);
         others++;
         await sleep(100);
       }
@@ -154,6 +186,8 @@ async function scenario(db: DbKind) {
       before,
       slowest,
       usual,
+      longestHeld,
+      usualHeld,
       others,
       bytes,
       readMs,
@@ -171,20 +205,20 @@ describe.each(dbKinds)('the largest allowed scan (%s)', (db) => {
     'stored in parts up to the limit, one part more refused; read and reported in bounded memory and time',
     async () => {
       const r = await scenario(db);
-      const held = r.slowest - r.usual;
+      const held = r.longestHeld - r.usualHeld;
       console.log(
         `big scan (${db}): ${PART_PAGES * PARTS} pages, ${PART_PAGES * PARTS * ISSUES_PER_PAGE} issues; ` +
           `read ${Math.round(r.bytes / 1e6)} MB in ${Math.round(r.readMs)} ms, VPAT in ${Math.round(r.reportMs)} ms; ` +
           `RSS ${Math.round(r.before)} MB before, growth ${Math.round(r.growth)} MB; ` +
-          `other requests: ${r.others}, slowest ${Math.round(r.slowest)} ms against ${Math.round(r.usual)} ms before ` +
-          `(held ${Math.round(held)} ms, bound ${OTHER_REQUEST_BOUND_MS}); ` +
+          `load ${os.loadavg()[0].toFixed(1)}; other requests: ${r.others}, ` +
+          `slowest ${Math.round(r.slowest)} ms against ${Math.round(r.usual)} ms before; ` +
+          `held by the server ${Math.round(held)} ms (bound ${OTHER_REQUEST_BOUND_MS}); ` +
           `server's longest event-loop delay: ${Math.round(r.loop.before)} ms idle before, ` +
           `${Math.round(r.loop.read)} ms reading, ${Math.round(r.loop.report)} ms reporting`,
       );
       expect(r.growth).toBeLessThan(RSS_GROWTH_BOUND_MB);
       expect(r.others).toBeGreaterThan(0);
-      // The latency bound is measured and logged, not asserted: on two cores shared with other work it
-      // is met only when the machine is quiet (bench/README.md has the figures and the loads).
+      expect(held).toBeLessThan(OTHER_REQUEST_BOUND_MS);
     },
     size('BIG_SCAN_TIMEOUT_S', 600) * 1000,
   );

@@ -12,8 +12,12 @@ import { activeWaiversForSite } from '../waivers/waivers.js';
  * waiver has to be matched against.
  */
 
-/** Issues counted per query (the page range is sized from the scan's average issues per page). */
-export const ISSUES_PER_RANGE = 10_000;
+/**
+ * Issues counted per query (the page range is sized from the scan's average issues per page). SQLite's
+ * one connection is held by each query, so its ranges are smaller; PostgreSQL answers other requests on
+ * other connections meanwhile, and fewer round trips keep a report close to the one `GROUP BY`.
+ */
+export const ISSUES_PER_RANGE = { sqlite: 10_000, postgres: 50_000 } as const;
 
 const PAGE_INDEX = 'scan_issues_scan_id_page_index_index';
 
@@ -21,7 +25,7 @@ const PAGE_INDEX = 'scan_issues_scan_id_page_index_index';
 export function pageRanges(
   pageIndexes: readonly number[],
   issueCount: number,
-  perRange = ISSUES_PER_RANGE,
+  perRange: number,
 ): Array<{ from?: number; to?: number }> {
   if (pageIndexes.length === 0) return [{}];
   const perPage = Math.max(1, issueCount) / pageIndexes.length;
@@ -148,7 +152,7 @@ export async function* evidenceGroups(
   now: string,
   knownHelp: ReadonlySet<string>,
   help: Map<string, string>,
-  perRange = ISSUES_PER_RANGE,
+  perRange: number = ISSUES_PER_RANGE[dialectOf(db)],
 ): AsyncGenerator<EvidenceGroup[]> {
   const waivers = await siteWaivers(db, scan, pages, now);
   const ranges = pageRanges(

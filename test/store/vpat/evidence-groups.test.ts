@@ -9,7 +9,7 @@ import { dbKinds, startHarness, type Harness } from '../../helpers/harness.js';
  */
 
 test('page ranges cover every page once, the first open below and the last open above', () => {
-  expect(pageRanges([], 10)).toEqual([{}]);
+  expect(pageRanges([], 10, 100)).toEqual([{}]);
   expect(pageRanges([0, 1, 2, 3, 4], 10, 100)).toEqual([{ from: undefined, to: undefined }]);
   // 2 issues a page, 4 per range: 2 pages a range.
   expect(pageRanges([0, 1, 2, 3, 4], 10, 4)).toEqual([
