@@ -48,10 +48,16 @@ export function defaultScanGroup(sha: string | null, env: NodeJS.ProcessEnv): st
   return `${sha ? `${sha.slice(0, 12)}-` : ''}run-${run}`.replace(/[^A-Za-z0-9._:-]/g, '-');
 }
 
+/**
+ * Sends the job's shard. With `pictures` (the job has element screenshots to send), the shard's pages go
+ * first in parts that do not report it, then the pictures of those pages (`pictures(scanId)`), then an
+ * empty last part that reports the shard: every shard's pictures are stored before the scan can complete,
+ * so the gate and its check run see them all.
+ */
 export async function submitShard(
   client: ApiClient,
   scan: ScanRequest,
-  job: { shard: Shard; group: string },
+  job: { shard: Shard; group: string; pictures?: (scanId: string) => Promise<void> },
   keyFor: KeyFor,
   log: (line: string) => void,
   partBytes: number = PART_BYTES,
@@ -66,8 +72,10 @@ export async function submitShard(
   const id = opened.body.id;
   if (opened.body.status === 'complete') return { state: 'complete-before', scanId: id };
   const parts: ScanBodyPage[][] = scan.pages.length > 0 ? batches(scan.pages, partBytes) : [[]];
+  if (job.pictures && scan.pages.length > 0) parts.push([]);
   let last: PartAnswer | null = null;
   for (const [i, pages] of parts.entries()) {
+    if (job.pictures && scan.pages.length > 0 && i === parts.length - 1) await job.pictures(id);
     const body = { shard: index, shard_part: i + 1, shard_parts: parts.length, pages };
     try {
       const res = await client.post<PartAnswer>(

@@ -81,7 +81,14 @@ export async function submitStep(inputs: ActionInputs, client: ApiClient): Promi
   const scan = composeScan(inputs, null, scanned);
   if (scanned.run.siteUrl && !inputs.url) scan.url = scanned.run.siteUrl;
   const keyFor = (request: string, body: unknown) => idempotencyKey(inputs, request, body);
-  const job = { shard, group: inputs.scanGroup };
+  const shots = screenshotsToSend(scanned.run);
+  const pictures = async (scanId: string) => {
+    const key = (request: string, body: unknown) => idempotencyKey(inputs, request, body, scanId);
+    core.info(
+      screenshotsLine(scanId, await sendScreenshots(client, scanId, shots, key, (l) => core.info(l))),
+    );
+  };
+  const job = { shard, group: inputs.scanGroup, ...(shots.length > 0 ? { pictures } : {}) };
   const outcome = await submitShard(client, scan, job, keyFor, (line) => core.info(line));
   const note = { files: 0, replayed: false, scanned: summaryOf(scanned) };
   if (outcome.state === 'open') {

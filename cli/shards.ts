@@ -1,6 +1,8 @@
 import type { DeployEvent } from '../api/domain/gate/deploy-event.js';
 import { completeScanGroup, shardGateKey, submitShard, waitingText } from '../action/shard-submit.js';
+import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import type { ScanBodyPage } from '../client/wire-types.js';
+import { screenshotsToSend } from '../scanner/scan-body.js';
 import type { ScanRun } from '../scanner/scan.js';
 import type { Shard } from '../scanner/shards.js';
 import type { ServiceOptions } from './options.js';
@@ -30,7 +32,12 @@ export async function sendShard(
 ): Promise<ShardResult> {
   if (!service.group) throw new Error('sendShard needs a group key');
   const client = cliClient(service, log);
-  const job = { shard, group: service.group };
+  const shots = screenshotsToSend(run);
+  const pictures = async (scanId: string) => {
+    const key = (r: string, b: unknown) => keyFor(service, r, { scan: scanId, b });
+    log(screenshotsLine(scanId, await sendScreenshots(client, scanId, shots, key, log)));
+  };
+  const job = { shard, group: service.group, ...(shots.length > 0 ? { pictures } : {}) };
   const outcome = await submitShard(
     client,
     scanBody(service, run, pages),

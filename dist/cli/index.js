@@ -16273,6 +16273,12 @@ function defaultScanGroup(sha, env) {
         return null;
     return `${sha ? `${sha.slice(0, 12)}-` : ''}run-${run}`.replace(/[^A-Za-z0-9._:-]/g, '-');
 }
+/**
+ * Sends the job's shard. With `pictures` (the job has element screenshots to send), the shard's pages go
+ * first in parts that do not report it, then the pictures of those pages (`pictures(scanId)`), then an
+ * empty last part that reports the shard: every shard's pictures are stored before the scan can complete,
+ * so the gate and its check run see them all.
+ */
 async function submitShard(client, scan, job, keyFor, log, partBytes = PART_BYTES) {
     const { index, total } = job.shard;
     const opening = { ...scan, pages: [], complete: false, scan_group: job.group, shards: total };
@@ -16281,8 +16287,12 @@ async function submitShard(client, scan, job, keyFor, log, partBytes = PART_BYTE
     if (opened.body.status === 'complete')
         return { state: 'complete-before', scanId: id };
     const parts = scan.pages.length > 0 ? batches(scan.pages, partBytes) : [[]];
+    if (job.pictures && scan.pages.length > 0)
+        parts.push([]);
     let last = null;
     for (const [i, pages] of parts.entries()) {
+        if (job.pictures && scan.pages.length > 0 && i === parts.length - 1)
+            await job.pictures(id);
         const body = { shard: index, shard_part: i + 1, shard_parts: parts.length, pages };
         try {
             const res = await client.post(`/api/v1/scans/${encodeURIComponent(id)}/pages`, body, keyFor(`shard-${index}-part-${i}`, body), { timeoutMs: shard_submit_SCAN_TIMEOUT_MS });
@@ -16576,12 +16586,19 @@ async function askGate(client, service, keyOf) {
 ;// CONCATENATED MODULE: ./cli/shards.ts
 
 
+
+
 const withGate = async (service, client, scanId) => askGate(client, service, (trigger) => shardGateKey(scanId, trigger));
 async function sendShard(service, shard, run, pages, log) {
     if (!service.group)
         throw new Error('sendShard needs a group key');
     const client = cliClient(service, log);
-    const job = { shard, group: service.group };
+    const shots = screenshotsToSend(run);
+    const pictures = async (scanId) => {
+        const key = (r, b) => keyFor(service, r, { scan: scanId, b });
+        log(screenshotsLine(scanId, await sendScreenshots(client, scanId, shots, key, log)));
+    };
+    const job = { shard, group: service.group, ...(shots.length > 0 ? { pictures } : {}) };
     const outcome = await submitShard(client, scanBody(service, run, pages), job, (r, b) => keyFor(service, r, b), log);
     if (outcome.state === 'open') {
         return {

@@ -63,6 +63,17 @@ const scanOf = async (siteId: string, sha: string) => {
   return (await h.request<ScanDetail>('GET', `/api/v1/scans/${list.body.data[0].id}`, { key })).body;
 };
 
+/** A scan's element screenshots by page, rule and element, each tied to an issue on its own page. */
+async function pictures(scanId: string) {
+  const rows = await h
+    .db('scan_screenshots as s')
+    .join('scan_issues as i', 'i.id', 's.issue_id')
+    .join('scan_pages as p', (j) => j.on('p.scan_id', 's.scan_id').andOn('p.page_index', 'i.page_index'))
+    .where('s.scan_id', scanId)
+    .select<Array<{ url: string; rule: string; selector: string }>>('p.url', 's.rule', 's.selector');
+  return rows.map((r) => `${r.url}|${r.rule}|${r.selector}`).sort();
+}
+
 describeWith(chromium, 'the bundled Action in a sharded matrix', () => {
   test('three jobs with `shard` fill one scan equal to the unsharded one; the missing shard is named; a re-run changes nothing', async () => {
     const whole = await job(
@@ -102,7 +113,11 @@ describeWith(chromium, 'the bundled Action in a sharded matrix', () => {
     expect(deployId).toMatch(/^dep_/);
     const scan = await scanOf('matrix', sha);
     expect(scan.pages).toHaveLength(PAGES);
-    expect(scanContents(scan)).toEqual(scanContents(await scanOf('whole', 'a'.repeat(40))));
+    const wholeScan = await scanOf('whole', 'a'.repeat(40));
+    expect(scanContents(scan)).toEqual(scanContents(wholeScan));
+    // Every job sent its pages' element screenshots: the same pictures as the unsharded scan's.
+    expect((await pictures(wholeScan.id)).length).toBeGreaterThan(0);
+    expect(await pictures(scan.id)).toEqual(await pictures(wholeScan.id));
 
     // "Re-run failed jobs": shard 2 in attempt 2 of the same run finds the scan complete; same decision.
     const rerun = await shard(2, { id: run.id, attempt: '2' });

@@ -38,7 +38,12 @@ function upgrade(
         existing: 3,
         new: policy === 'fail' ? 2 : 0,
         engine_changed: 3,
-        by_impact: { critical: zero, serious: zero, moderate: zero, minor: zero },
+        by_impact: {
+          critical: { ...zero, engine_changed: 0 },
+          serious: { ...zero, engine_changed: 2 },
+          moderate: { ...zero, engine_changed: 1 },
+          minor: { ...zero, engine_changed: 0 },
+        },
       },
       thresholds: [],
       new_issues: policy === 'fail' ? labelled : [],
@@ -64,6 +69,12 @@ describe('check run of an engine upgrade', () => {
       '#### Engine upgrade\n\nThe engine changed from axe-core 4.10.3 (baseline) to axe-core 4.14.1 (this ' +
         "commit): 3 issues differ (2 only in this commit's scan, 1 only in the baseline's); they are counted " +
         'apart and fail nothing (engine_upgrade: warn).',
+    );
+    // The impact table counts the issues that differ per impact, in a column of their own.
+    expect(run.output.summary).toContain(
+      '| Impact | New | Existing | Fixed | Waived | Engine changed |\n|---|---:|---:|---:|---:|---:|\n' +
+        '| critical | 0 | 0 | 0 | 0 | 0 |\n| serious | 0 | 0 | 0 | 0 | 2 |\n| moderate | 0 | 0 | 0 | 0 | 1 |\n' +
+        '| minor | 0 | 0 | 0 | 0 | 0 |\n| **Total** | **0** | **3** | **0** | **0** | **3** |',
     );
     expect(run.output.text).toMatch(/^No new accessibility issues\.\n/);
     expect(run.output.text).toContain(

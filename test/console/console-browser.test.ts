@@ -128,6 +128,11 @@ describeInBrowser('the console in Chromium', () => {
     );
     expect(text).toContain('it differs only because the baseline was made with another engine');
     expect(await page.locator('h2#engine-change ~ ol.issues li').count()).toBe(1);
+    // The impact table counts them in a column of their own; its impacts add up to its total.
+    const table = page.locator('table', { has: page.locator('th', { hasText: 'Engine changed' }) });
+    const column = await table.locator('tbody tr td:last-child').allInnerTexts();
+    expect(column.at(-1)).toBe('2');
+    expect(column.slice(0, -1).reduce((n, c) => n + Number(c), 0)).toBe(2);
     if (process.env.CONSOLE_SCREENSHOT_DIR) {
       await page.screenshot({
         path: `${process.env.CONSOLE_SCREENSHOT_DIR}/deploy-engine.png`,

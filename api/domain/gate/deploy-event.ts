@@ -52,10 +52,15 @@ export interface DeployBaseline {
   reason: string;
 }
 
+/** One impact's counts; under an engine change also its issues that differ because of it (both sides). */
+export interface ImpactCounts extends CategoryCounts {
+  engine_changed?: number;
+}
+
 export interface DeployCounts extends CategoryCounts {
   /** Issues that differ because the engine changed (both sides), counted apart from new and fixed. */
   engine_changed?: number;
-  by_impact: Record<Impact, CategoryCounts> & { unknown?: CategoryCounts };
+  by_impact: Record<Impact, ImpactCounts> & { unknown?: ImpactCounts };
 }
 
 export interface DeployCheckRun {

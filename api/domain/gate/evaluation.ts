@@ -54,8 +54,8 @@ export interface GateEvaluation {
   /** Existing issues paired by similarity (not fingerprint), most severe first, at most `listCap`. */
   similarIssues: PairedIssue[];
   similarIssuesTotal: number;
-  /** With an engine change: how many issues differ on each side (none without one). */
-  engineChange: { appeared: number; disappeared: number } | null;
+  /** With an engine change: how many issues differ on each side, and both sides by impact (none without one). */
+  engineChange: EngineTally | null;
   /** Head issues that differ because the engine changed, most severe first, at most `listCap`. */
   engineChangedIssues: GateScanIssue[];
 }
@@ -137,8 +137,14 @@ interface Tally {
   similarTotal: number;
   /** Head indices. */
   engineList: Buckets<number>;
+  engine: EngineTally;
+}
+
+/** Issues that differ because the engine changed: head issues paired with none, baseline ones, by impact. */
+export interface EngineTally {
   appeared: number;
   disappeared: number;
+  byImpact: Partial<Record<ImpactKey, number>>;
 }
 
 function emptyCounts(): GateCounts {
@@ -162,8 +168,7 @@ function tallyIssues(
     similarList: buckets(),
     similarTotal: 0,
     engineList: buckets(),
-    appeared: 0,
-    disappeared: 0,
+    engine: { appeared: 0, disappeared: 0, byImpact: {} },
   };
   // Under an engine change, what is unpaired is the engine's doing: judged only when the site says so.
   const engine = input.engineChanged === true;
@@ -202,7 +207,8 @@ function tallyIssues(
       }
     } else {
       if (engine) {
-        t.appeared++;
+        t.engine.appeared++;
+        t.engine.byImpact[key] = (t.engine.byImpact[key] ?? 0) + 1;
         t.engineList[key].push(i);
         if (!judged) continue;
       }
@@ -214,10 +220,14 @@ function tallyIssues(
   for (let j = 0; j < baseline.length; j++) {
     const code = baseline.codes[j];
     if ((!all && code & 1) || (matching && matching.baselineToHead[j] >= 0)) continue;
-    if (engine) t.disappeared++;
+    const impact = IMPACT_OF_CODE[code >> 1];
+    if (engine) {
+      t.engine.disappeared++;
+      t.engine.byImpact[impact ?? 'unknown'] = (t.engine.byImpact[impact ?? 'unknown'] ?? 0) + 1;
+    }
     if (!judged) continue;
     t.counts.fixed++;
-    bucketOf(t.counts, IMPACT_OF_CODE[code >> 1]).fixed++;
+    bucketOf(t.counts, impact).fixed++;
   }
   return t;
 }
@@ -284,7 +294,7 @@ export function evaluateGate(input: GateInput): GateEvaluation {
       return pairedView(head.issue(i), i, matching, baseline.issue(j), matching!.similar.get(i));
     }),
     similarIssuesTotal: t.similarTotal,
-    engineChange: input.engineChanged ? { appeared: t.appeared, disappeared: t.disappeared } : null,
+    engineChange: input.engineChanged ? t.engine : null,
     engineChangedIssues: take(t.engineList, cap, headRef).map((i) => head.issue(i)),
   };
 }

@@ -53,12 +53,22 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
   }
 
   lines.push('', '#### Issues by impact', '');
-  lines.push('| Impact | New | Existing | Fixed | Waived |', '|---|---:|---:|---:|---:|');
+  // Under an engine change a last column counts, per impact, the issues that differ because of it.
+  const engine = result.engine_change ? ' Engine changed |' : '';
+  lines.push(
+    `| Impact | New | Existing | Fixed | Waived |${engine}`,
+    `|---|---:|---:|---:|---:|${engine && '---:|'}`,
+  );
   const rows = impactRows(result);
   for (const row of rows)
-    lines.push(`| ${row.impact} | ${row.new} | ${row.existing} | ${row.fixed} | ${row.waived} |`);
+    lines.push(
+      `| ${row.impact} | ${row.new} | ${row.existing} | ${row.fixed} | ${row.waived} |${engine && ` ${row.engine} |`}`,
+    );
   const c = result.counts;
-  lines.push(`| **Total** | **${c.new}** | **${c.existing}** | **${c.fixed}** | **${c.waived}** |`);
+  const engineTotal = engine && ` **${c.engine_changed ?? 0}** |`;
+  lines.push(
+    `| **Total** | **${c.new}** | **${c.existing}** | **${c.fixed}** | **${c.waived}** |${engineTotal}`,
+  );
   if (rows.some((r) => r.existing === '–')) {
     lines.push('', '_Per-impact figures are for new issues; totals cover every category._');
   }
@@ -123,6 +133,7 @@ interface ImpactRow {
   existing: number | string;
   fixed: number | string;
   waived: number | string;
+  engine: number | string;
 }
 
 function impactRows(result: GateResult): ImpactRow[] {
@@ -137,10 +148,11 @@ function impactRows(result: GateResult): ImpactRow[] {
         existing: v.existing ?? 0,
         fixed: v.fixed ?? 0,
         waived: v.waived ?? 0,
+        engine: 'engine_changed' in v ? (v.engine_changed ?? 0) : '–',
       };
     }
     const n = typeof v === 'number' ? v : impact === 'unknown' ? 0 : newByImpact(result)[impact];
-    return { impact, new: n, existing: '–', fixed: '–', waived: '–' };
+    return { impact, new: n, existing: '–', fixed: '–', waived: '–', engine: '–' };
   });
 }
 

@@ -2,6 +2,7 @@ import { CHECK_RUN_STATUSES } from '../../domain/github/check-run.js';
 import { IMPACTS } from '../../domain/impact.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
+import { DeployCounts } from './counts.js';
 import { GateSettings } from './settings.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
@@ -123,13 +124,6 @@ export const WaivedGateIssue = GateIssue.extend({
   status: z.enum(['new', 'existing']).openapi({ description: 'What the issue would have been unwaived.' }),
 }).openapi('WaivedGateIssue');
 
-const CategoryCounts = z.object({
-  new: z.number().int(),
-  existing: z.number().int(),
-  fixed: z.number().int(),
-  waived: z.number().int(),
-});
-
 export const ReasonCode = z.enum([
   'no_scan',
   'baseline_recorded',
@@ -210,33 +204,7 @@ export const DeployEvent = z
       .nullable()
       .openapi({ description: 'Which scan the head was compared with, and why; null without a head scan.' }),
     settings: AppliedGateSettings,
-    counts: CategoryCounts.extend({
-      engine_changed: z
-        .number()
-        .int()
-        .optional()
-        .openapi({
-          description:
-            'Issues that differ (on either side) only because the baseline was made with another engine; counted ' +
-            'here and not as new or fixed unless `engine_upgrade` is `fail`. Always present in events recorded ' +
-            'by this version.',
-        }),
-      by_impact: z
-        .object({
-          critical: CategoryCounts,
-          serious: CategoryCounts,
-          moderate: CategoryCounts,
-          minor: CategoryCounts,
-          unknown: CategoryCounts.optional(),
-        })
-        .openapi({
-          description: '`unknown`: issues submitted without an impact (only present when there are some).',
-        }),
-    }).openapi({
-      description:
-        'Issues of the head scan by category. Waived issues count only as `waived`; `incomplete` issues only when ' +
-        '`include_incomplete` is on.',
-    }),
+    counts: DeployCounts,
     thresholds: z
       .array(
         z.object({

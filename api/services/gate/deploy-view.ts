@@ -1,4 +1,5 @@
 import type { GateCounts } from '../../domain/gate/thresholds.js';
+import type { ImpactKey } from '../../domain/gate/settings.js';
 import type { PairedIssue } from '../../domain/gate/evaluation.js';
 import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
 import type { DeployEvent, GateIssue } from '../../domain/gate/deploy-event.js';
@@ -60,14 +61,29 @@ function snippet(html: string): string {
   return html.length <= HTML_SNIPPET_CHARS ? html : `${html.slice(0, HTML_SNIPPET_CHARS - 1)}…`;
 }
 
-export function countsView(c: GateCounts, engineChanged = 0): DeployEvent['counts'] {
+/**
+ * The counts a deploy event records. Under an engine change every impact also says how many of its issues
+ * differ because of it (`engine_changed`, both sides), as the total does.
+ */
+export function countsView(
+  c: GateCounts,
+  engine: { appeared: number; disappeared: number; byImpact: Partial<Record<ImpactKey, number>> } | null,
+): DeployEvent['counts'] {
+  const byImpact = engine
+    ? (Object.fromEntries(
+        Object.entries(c.byImpact).map(([k, v]) => [
+          k,
+          { ...v, engine_changed: engine.byImpact[k as ImpactKey] ?? 0 },
+        ]),
+      ) as DeployEvent['counts']['by_impact'])
+    : c.byImpact;
   return {
     new: c.new,
     existing: c.existing,
     fixed: c.fixed,
     waived: c.waived,
-    engine_changed: engineChanged,
-    by_impact: c.byImpact,
+    engine_changed: engine ? engine.appeared + engine.disappeared : 0,
+    by_impact: byImpact,
   };
 }
 

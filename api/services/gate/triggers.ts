@@ -139,10 +139,7 @@ function deployRecord(
       strategy: baseline.strategy,
       reason: baseline.reason,
     },
-    counts: countsView(
-      evaluation.counts,
-      engineChange ? engineChange.appeared + engineChange.disappeared : 0,
-    ),
+    counts: countsView(evaluation.counts, engineChange ? evaluation.engineChange : null),
     thresholds: evaluation.thresholds,
     newIssues: evaluation.newIssues.map(newView),
     newIssuesTotal: evaluation.newIssuesTotal,
@@ -169,7 +166,8 @@ function engineChangeOf(decision: GateDecision, settings: AppliedGateSettings): 
   const head = decision.headScan?.engine;
   const baseline = decision.baseline?.scan?.engine;
   if (!change || !head || !baseline) return null;
-  return { head, baseline, engine_upgrade: settings.engine_upgrade, ...change };
+  const { appeared, disappeared } = change;
+  return { head, baseline, engine_upgrade: settings.engine_upgrade, appeared, disappeared };
 }
 
 export async function getDeploy(ctx: ApiContext, org: string, id: string): Promise<DeployEvent> {

@@ -4,8 +4,7 @@ import type { ApiContext } from '../../context.js';
 import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { checkPng, SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../domain/scans/screenshot.js';
-import { holdScans, lockScansForStatus } from '../../store/scans/holds.js';
-import { findScan } from '../../store/scans/scans.js';
+import { lockScan } from '../../store/scans/parts.js';
 import {
   countScreenshots,
   findScreenshotOfIssue,
@@ -109,9 +108,11 @@ function checkLimits(stored: StoredScreenshot[], counts: Awaited<ReturnType<type
 }
 
 /**
- * Stores pictures of a complete scan's violations, all or none: every PNG is checked before anything is
- * written, and a picture that names no violation, or one that would pass the limits, refuses the whole
- * request. The same picture of an issue sent again stores nothing new; a different one is a conflict.
+ * Stores pictures of a scan's violations, all or none: every PNG is checked before anything is written,
+ * and a picture that names no violation, or one that would pass the limits, refuses the whole request.
+ * The same picture of an issue sent again stores nothing new; a different one is a conflict. An open scan
+ * (sent in parts or shards) takes pictures of the pages it holds so far, so that a shard's pictures are in
+ * before its last part reports it; nobody reads them until the scan completes.
  */
 export async function addScreenshots(
   ctx: ApiContext,
@@ -120,16 +121,22 @@ export async function addScreenshots(
   uploads: ScreenshotUpload[],
 ): Promise<StoredScreenshot[]> {
   const pictures = checked(uploads);
-  if (!(await findScan(ctx.db, org, scanId))) throw domainErrors.notFound('scan');
   return ctx.db.transaction(async (trx) => {
-    // The scan's row locked (PostgreSQL): two uploads of one scan take turns, so the counts and the
-    // one-picture-per-issue check hold, and retention cannot remove the scan in between.
-    await lockScansForStatus(trx, [scanId]);
-    if (!(await holdScans(trx, [scanId]))) throw domainErrors.notFound('scan');
+    // The scan's row locked (PostgreSQL): two uploads of one scan, or an upload and a shard's part that
+    // replaces pages, take turns, so the counts and the one-picture-per-issue check hold, and retention
+    // cannot remove the scan in between.
+    const scan = await lockScan(trx, org, scanId);
+    if (!scan || !takesPictures(scan)) throw domainErrors.notFound('scan');
     const counts = await countScreenshots(trx, scanId);
     const stored: StoredScreenshot[] = [];
     for (const [i, u] of pictures.entries()) stored.push(await storeOne(trx, org, scanId, u, i));
     checkLimits(stored, counts);
     return stored;
   });
+}
+
+/** A complete scan, or an open one still inside its time to complete (past it, it is as good as gone). */
+function takesPictures(scan: { status: string; expiresAt: string | null }): boolean {
+  if (scan.status === 'complete') return true;
+  return scan.status === 'open' && (scan.expiresAt === null || scan.expiresAt >= nowIso());
 }

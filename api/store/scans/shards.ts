@@ -135,9 +135,13 @@ export async function nextPageIndex(trx: Knex.Transaction, scanId: string): Prom
   return last === null ? 0 : Number(last) + 1;
 }
 
-/** Removes a shard's pages and their issues (a shard sent again replaces what it sent before). */
+/**
+ * Removes a shard's pages, their issues and the pictures of those issues (a shard sent again replaces what
+ * it sent before, and its run sends its pictures again).
+ */
 export async function deleteShardRows(trx: Knex.Transaction, scanId: string, shard: number): Promise<void> {
   const pages = trx('scan_pages').where({ scan_id: scanId, shard }).select('page_index');
+  await trx('scan_screenshots').where({ scan_id: scanId }).whereIn('page_index', pages).delete();
   for (;;) {
     const n = await trx('scan_issues')
       .whereIn(

@@ -165,6 +165,14 @@ describeWith(chromiumPart, 'engine upgrades, two axe-core versions in Chromium',
         disappeared: 1,
       });
       expect(e.counts).toMatchObject({ new: 0, fixed: 0, engine_changed: 3 });
+      // Per impact, as axe rates the rules: aria-tab-name and label-content-name-mismatch are serious,
+      // landmark-complementary-is-top-level (only in the baseline's scan) moderate.
+      expect(e.counts.by_impact).toMatchObject({
+        critical: { engine_changed: 0 },
+        serious: { engine_changed: 2 },
+        moderate: { engine_changed: 1 },
+        minor: { engine_changed: 0 },
+      });
       expect(e.counts.existing).toBeGreaterThan(0);
       expect(e.new_issues).toEqual([]);
       expect(e.engine_changed_issues.map((i) => `${i.rule} ${new URL(i.page_url).pathname}`).sort()).toEqual([
@@ -183,6 +191,8 @@ describeWith(chromiumPart, 'engine upgrades, two axe-core versions in Chromium',
       expect(judged.passed).toBe(false);
       expect(judged.reasons.map((r) => r.code)).toEqual(['serious_issues']);
       expect(judged.counts).toMatchObject({ new: 2, fixed: 1, engine_changed: 3 });
+      expect(judged.counts.by_impact.serious).toMatchObject({ new: 2, engine_changed: 2 });
+      expect(judged.counts.by_impact.moderate).toMatchObject({ fixed: 1, engine_changed: 1 });
       expect(judged.engine_change?.engine_upgrade).toBe('fail');
       expect(judged.new_issues.map((i) => [i.rule, i.engine_change]).sort()).toEqual([
         ['aria-tab-name', true],
@@ -201,6 +211,8 @@ describeWith(chromiumPart, 'engine upgrades, two axe-core versions in Chromium',
       expect(stale.baseline).toMatchObject({ sha: first, strategy: 'base_branch' });
       expect(stale.baseline?.reason).toContain('same engine');
       expect(stale.counts).toMatchObject({ new: 0, fixed: 0, engine_changed: 0 });
+      // No engine change: the impacts carry no engine_changed, as before.
+      expect(stale.counts.by_impact.serious).not.toHaveProperty('engine_changed');
       // A branch on the new engine is compared with the upgraded base-branch scan, as usual.
       const fresh = await trigger('site2', await submit('site2', 'feature/new', pinned.pages));
       expect(fresh).toMatchObject({ passed: true, engine_change: null });

@@ -80,7 +80,7 @@ describe('the gate under an engine change', () => {
     expect(r.counts).toMatchObject({ new: 0, existing: 1, fixed: 0 });
     expect(r.counts.byImpact.serious.new).toBe(0);
     expect(r.counts.byImpact.moderate.fixed).toBe(0);
-    expect(r.engineChange).toEqual({ appeared: 1, disappeared: 1 });
+    expect(r.engineChange).toEqual({ appeared: 1, disappeared: 1, byImpact: { serious: 1, moderate: 1 } });
     expect(r.engineChangedIssues.map((i) => i.fingerprint)).toEqual(['added']);
     expect(r.newIssues).toEqual([]);
     expect(r.thresholds.find((t) => t.name === 'fail_on_serious')).toMatchObject({ actual: 0, passed: true });
@@ -91,7 +91,7 @@ describe('the gate under an engine change', () => {
     expect(r.passed).toBe(false);
     expect(r.reasons.map((x) => x.code)).toEqual(['serious_issues']);
     expect(r.counts).toMatchObject({ new: 1, existing: 1, fixed: 1 });
-    expect(r.engineChange).toEqual({ appeared: 1, disappeared: 1 });
+    expect(r.engineChange).toEqual({ appeared: 1, disappeared: 1, byImpact: { serious: 1, moderate: 1 } });
     expect(r.newIssues.map((i) => i.fingerprint)).toEqual(['added']);
     expect(r.engineChangedIssues.map((i) => i.fingerprint)).toEqual(['added']);
   });
@@ -99,7 +99,7 @@ describe('the gate under an engine change', () => {
   it('keeps paired issues existing: an engine change never hides what both engines report', () => {
     const r = gate([issue('shared', 'critical')], [issue('shared', 'critical')], true);
     expect(r.counts).toMatchObject({ new: 0, existing: 1, fixed: 0 });
-    expect(r.engineChange).toEqual({ appeared: 0, disappeared: 0 });
+    expect(r.engineChange).toEqual({ appeared: 0, disappeared: 0, byImpact: {} });
   });
 
   it('takes `engine_upgrade` from the request, then the site, then `warn`', () => {

@@ -20,6 +20,8 @@ import { engineChangeSection } from './deploy-engine.js';
 
 function countsTable(e: DeployEvent): Html {
   const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
+  // Under an engine change, a column of the issues that differ because of it (counted apart).
+  const engine = e.engine_change !== null;
   return tableWrap(
     'Issues by impact',
     markup`<table>
@@ -33,6 +35,7 @@ function countsTable(e: DeployEvent): Html {
           <th scope="col" class="num">Existing</th>
           <th scope="col" class="num">Fixed</th>
           <th scope="col" class="num">Waived</th>
+          ${engine ? markup`<th scope="col" class="num">Engine changed</th>` : null}
         </tr>
       </thead>
       <tbody>
@@ -44,6 +47,7 @@ function countsTable(e: DeployEvent): Html {
             <td class="num">${c.existing}</td>
             <td class="num">${c.fixed}</td>
             <td class="num">${c.waived}</td>
+            ${engine ? markup`<td class="num">${c.engine_changed ?? 0}</td>` : null}
           </tr>`;
         })}
         <tr>
@@ -52,6 +56,7 @@ function countsTable(e: DeployEvent): Html {
           <td class="num">${e.counts.existing}</td>
           <td class="num">${e.counts.fixed}</td>
           <td class="num">${e.counts.waived}</td>
+          ${engine ? markup`<td class="num">${e.counts.engine_changed ?? 0}</td>` : null}
         </tr>
       </tbody>
     </table>`,

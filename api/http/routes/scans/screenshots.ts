@@ -6,7 +6,7 @@ import { readScanScreenshot } from '../../../services/scans/screenshot-links.js'
 import { addScreenshots } from '../../../services/scans/screenshots.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
-/** Pictures of a scan's violations: sent by the scanner after the scan, read back by the scan's readers. */
+/** Pictures of a scan's violations: sent by the scanner after its pages, read back by the scan's readers. */
 export function scanScreenshotRoutes(ctx: ApiContext): AnyRoute[] {
   return [
     defineRoute({
@@ -14,13 +14,15 @@ export function scanScreenshotRoutes(ctx: ApiContext): AnyRoute[] {
       path: '/api/v1/scans/:id/screenshots',
       queued: true,
       tag: 'Scans',
-      summary: "Store pictures of a complete scan's violations",
+      summary: "Store pictures of a scan's violations",
       description:
         'Each picture names its violation by the page (`page_url`, as the scan lists it), the rule and the ' +
         'selector, and is a PNG of at most 100 KB and 4096 pixels a side, checked chunk by chunk. All or ' +
         'nothing: 422 when a picture is not a valid PNG or names no violation of the scan, 413 past 20 ' +
         'pictures a page or 500 a scan. The same picture of a violation sent again stores nothing (`created: ' +
-        'false`); a different one answers 409. Stored with the scan: retention and deletion remove them.',
+        'false`); a different one answers 409. An open scan (sent in parts or shards) takes pictures of the ' +
+        "pages it holds so far, read only once it completes; a shard sent again drops its pages' pictures. " +
+        'Stored with the scan: retention and deletion remove them.',
       access: 'ingest',
       params: IdParam,
       body: ScreenshotUpload,
