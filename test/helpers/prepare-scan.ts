@@ -35,7 +35,12 @@ export function prepareScan(
   if (tooMany) return { ok: false, error: tooMany };
   const siteId = scanSiteId(body);
   if (!siteId) return { ok: false, error: SITE_ID_MISSING };
-  const builder = new ScanBuilder(body.url, body.rules_run, limits, options);
+  const declared = body.engine ? { name: body.engine.name, version: body.engine.version ?? null } : null;
+  const builder = new ScanBuilder(body.url, body.rules_run, limits, options, {
+    pageIndex: 0,
+    issueCount: 0,
+    engine: declared,
+  });
   const pages: PreparedPage[] = [];
   const issues: PreparedIssue[] = [];
   for (let index = 0; index < body.pages.length; index++) {
@@ -44,9 +49,7 @@ export function prepareScan(
     pages.push(added.page);
     for (const issue of added.issues) issues.push(issue);
   }
-  const engine = body.engine
-    ? { name: body.engine.name, version: body.engine.version ?? null }
-    : builder.engine;
+  const engine = declared ?? builder.engine;
   return {
     ok: true,
     scan: {

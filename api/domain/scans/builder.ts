@@ -30,6 +30,8 @@ export interface BuilderStart {
   pageIndex: number;
   /** Issues already stored in earlier parts (the issue limit counts per request). */
   issueCount: number;
+  /** The engine the scan already names (declared, or from its earlier parts' pages). */
+  engine?: PageEngine | null;
 }
 
 function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedIssue[] {
@@ -108,6 +110,7 @@ export class ScanBuilder {
     this.declaredRules = declaredRules ? [...new Set(declaredRules)].sort() : null;
     this.pageIndex = this.firstIndex = start.pageIndex;
     this.issueCount = this.startIssues = start.issueCount;
+    this.engine = start.engine ?? null;
   }
 
   /** Pages prepared by this builder. */
@@ -129,6 +132,8 @@ export class ScanBuilder {
     const normalized = normalizeUrl(page.url, this.scanUrl);
     if (!normalized)
       return fail(422, `#/pages/${bodyIndex}/url`, 'must be an http(s) URL, absolute or relative to `url`');
+    const clash = this.engineClash(page);
+    if (clash) return fail(422, `#/pages/${bodyIndex}/axe/testEngine`, clash);
     const more = pageIssueCount(page);
     const over = issueLimitError(this.limits, this.issues + more, this.issueCount + more, bodyIndex);
     if (over) return { ok: false as const, error: over };
@@ -207,6 +212,21 @@ export class ScanBuilder {
     this.axeRules ??= new Set();
     for (const id of ran) this.axeRules.add(id);
     return [...ran].sort();
+  }
+
+  /**
+   * One scan is judged by one engine (the gate compares it with a baseline made by the same one), so a
+   * page scanned by another version of the scan's engine is refused rather than judged by the wrong one.
+   */
+  private engineClash(page: ScanPageInput): string | null {
+    const axe = page.axe?.testEngine;
+    const known = this.engine;
+    if (!axe?.name || !axe.version || !known?.version || known.name !== axe.name) return null;
+    if (axe.version === known.version) return null;
+    return (
+      `names ${axe.name} ${axe.version}, but this scan's pages were scanned with ${known.name} ` +
+      `${known.version}: one scan is made by one engine version (send these pages as another scan)`
+    );
   }
 
   private noteEngine(page: ScanPageInput): void {

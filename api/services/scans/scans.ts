@@ -132,7 +132,8 @@ export async function scanBuilder(
   // pa11y's axe runner drops axe's tags: the criteria come from the installed axe-core, a large module
   // loaded only when a pa11y page may come.
   const criteriaOfAxeRule = pages.mayHavePa11y ? await axeRuleCriteria() : undefined;
-  return new ScanBuilder(head.url, head.rulesRun, ctx.config.limits, { criteriaOfAxeRule }, start);
+  const from = { pageIndex: 0, issueCount: 0, ...start, engine: head.engine };
+  return new ScanBuilder(head.url, head.rulesRun, ctx.config.limits, { criteriaOfAxeRule }, from);
 }
 
 export function scanHead(body: CreateScanHead): ScanHead {

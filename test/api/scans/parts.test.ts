@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { removeExpiredOpenScans } from '../../../api/services/scans/parts.js';
 import type {
   CreatedScan,
@@ -158,6 +159,27 @@ describe.each(dbKinds)('scans in parts (%s)', (db) => {
     expect(await count(h, 'scan_pages', { scan_id: id })).toBe(1);
     const done = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
     expect(done.body.summary.pages).toBe(1);
+  });
+
+  test('a part scanned by another axe-core version than the scan is refused, and stores nothing', async () => {
+    const axe = JSON.parse(
+      readFileSync(new URL('../../fixtures/axe/defects.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    const id = (await open({ pages: [{ url: '/a', axe }] })).body.id;
+    const older = { ...axe, testEngine: { name: 'axe-core', version: '4.10.3' } };
+    const bad = await part<Problem>(id, [
+      { url: '/b', axe },
+      { url: '/c', axe: older },
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors![0].pointer).toBe('#/pages/1/axe/testEngine');
+    expect(bad.body.errors![0].detail).toContain('4.14.1');
+    expect(await count(h, 'scan_pages', { scan_id: id })).toBe(1);
+    expect((await part(id, [{ url: '/b', axe }])).status).toBe(200);
+    const done = await h.request<CreatedScan>('POST', `/api/v1/scans/${id}/complete`, { key: h.key });
+    expect(done.body.summary.pages).toBe(2);
+    const read = await h.request<{ engine: unknown }>('GET', `/api/v1/scans/${id}`, { key: h.key });
+    expect(read.body.engine).toEqual({ name: 'axe-core', version: '4.14.1' });
   });
 
   test("another org's key gets 404 for an open scan, and a missing scan is 404", async () => {

@@ -225,4 +225,37 @@ describe('prepareScan', () => {
       error: { status: 422, pointer: '#/pages/1/url' },
     });
   });
+
+  test('one scan, one engine version: a page scanned by another version of it is 422 with a pointer', () => {
+    const older = { ...axeFixture('nested'), testEngine: { name: 'axe-core', version: '4.10.3' } };
+    const mixed = prepare({
+      url: 'https://a.example/',
+      pages: [
+        { url: '/', axe: axeFixture('defects') },
+        { url: '/b', axe: older },
+      ],
+    });
+    expect(mixed).toMatchObject({ ok: false, error: { status: 422, pointer: '#/pages/1/axe/testEngine' } });
+    if (mixed.ok) return;
+    expect(mixed.error.detail).toContain('axe-core 4.10.3');
+    expect(mixed.error.detail).toContain('axe-core 4.14.1');
+    // A declared engine speaks for the scan: pages of another version are refused against it too.
+    const declared = prepare({
+      url: 'https://a.example/',
+      engine: { name: 'axe-core', version: '4.10.3' },
+      pages: [{ url: '/', axe: axeFixture('defects') }],
+    });
+    expect(declared).toMatchObject({ ok: false, error: { pointer: '#/pages/0/axe/testEngine' } });
+    // Another engine altogether (pa11y beside axe), or a version nobody names, is no clash.
+    const unnamed = { ...axeFixture('nested'), testEngine: { name: 'axe-core' } };
+    const fine = prepare({
+      url: 'https://a.example/',
+      pages: [
+        { url: '/', axe: axeFixture('defects') },
+        { url: '/b', axe: unnamed },
+        { url: '/c', pa11y: pa11yFixture('htmlcs-issues') },
+      ],
+    });
+    expect(fine.ok).toBe(true);
+  });
 });
