@@ -63,19 +63,25 @@ function locate(page: Page, target: Target): Locator | null {
   return element.first();
 }
 
-/** One element's picture: scrolled into view, the margin around it, cut to the viewport. */
-async function shoot(page: Page, element: Locator, maxBytes: number): Promise<Buffer | null> {
-  await element.scrollIntoViewIfNeeded({ timeout: SHOT_TIMEOUT_MS });
-  const box = await element.boundingBox({ timeout: SHOT_TIMEOUT_MS });
-  const viewport = page.viewportSize();
+type Box = { x: number; y: number; width: number; height: number };
+
+/** The element's box with the margin around it, cut to the viewport (in the viewport's coordinates). */
+function clipAround(box: Box | null, viewport: { width: number; height: number } | null): Box | null {
   if (!box || !viewport || box.width < 1 || box.height < 1) return null;
   const x = Math.max(0, Math.floor(box.x - SCREENSHOT_MARGIN));
   const y = Math.max(0, Math.floor(box.y - SCREENSHOT_MARGIN));
   const right = Math.min(viewport.width, Math.ceil(box.x + box.width + SCREENSHOT_MARGIN));
   const bottom = Math.min(viewport.height, Math.ceil(box.y + box.height + SCREENSHOT_MARGIN));
-  if (right - x < 1 || bottom - y < 1) return null;
+  return right - x < 1 || bottom - y < 1 ? null : { x, y, width: right - x, height: bottom - y };
+}
+
+/** One element's picture: scrolled into view, the margin around it, cut to the viewport. */
+async function shoot(page: Page, element: Locator, maxBytes: number): Promise<Buffer | null> {
+  await element.scrollIntoViewIfNeeded({ timeout: SHOT_TIMEOUT_MS });
+  const clip = clipAround(await element.boundingBox({ timeout: SHOT_TIMEOUT_MS }), page.viewportSize());
+  if (!clip) return null;
   const png = await page.screenshot({
-    clip: { x, y, width: right - x, height: bottom - y },
+    clip,
     type: 'png',
     scale: 'css',
     animations: 'disabled',
@@ -190,16 +196,11 @@ async function shootInTop(
   maxBytes: number,
 ): Promise<Buffer | null> {
   const box = await within(SHOT_TIMEOUT_MS, page.evaluate(topBox, { path, prepare }));
-  const viewport = page.viewportSize();
-  if (!box || !viewport || box.width < 1 || box.height < 1) return null;
-  const x = Math.max(0, Math.floor(box.x - SCREENSHOT_MARGIN));
-  const y = Math.max(0, Math.floor(box.y - SCREENSHOT_MARGIN));
-  const right = Math.min(viewport.width, Math.ceil(box.x + box.width + SCREENSHOT_MARGIN));
-  const bottom = Math.min(viewport.height, Math.ceil(box.y + box.height + SCREENSHOT_MARGIN));
-  if (right - x < 1 || bottom - y < 1) return null;
+  const inView = clipAround(box, page.viewportSize());
+  if (!box || !inView) return null;
   let session = sessions.get(page);
   if (!session) sessions.set(page, (session = page.context().newCDPSession(page)));
-  const clip = { x: box.left + x, y: box.top + y, width: right - x, height: bottom - y, scale: 1 };
+  const clip = { ...inView, x: box.left + inView.x, y: box.top + inView.y, scale: 1 };
   const { data } = await within(
     SHOT_TIMEOUT_MS,
     (await session).send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: false }),
