@@ -683,7 +683,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(508);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(392);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -713,7 +713,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 508:
+/***/ 392:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -951,6 +951,7 @@ function describe(path, status, problem, detail) {
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+var external_node_zlib_default = /*#__PURE__*/__nccwpck_require__.n(external_node_zlib_namespaceObject);
 ;// CONCATENATED MODULE: ./client/request.ts
 
 function postRequest(body, idempotencyKey, options) {
@@ -1966,16 +1967,332 @@ function forSubmission(result) {
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: ./scanner/clip.ts
+/** CSS pixels of the page shown around the element, so it is seen in its place. */
+const SCREENSHOT_MARGIN = 8;
+/** Time one round trip of a picture (a box, a scroll, a capture) may take. */
+const SHOT_TIMEOUT_MS = 3_000;
+/** The element's box with the margin around it, cut to the viewport (in the viewport's coordinates). */
+function clipAround(box, viewport) {
+    if (!box || !viewport || box.width < 1 || box.height < 1)
+        return null;
+    const x = Math.max(0, Math.floor(box.x - SCREENSHOT_MARGIN));
+    const y = Math.max(0, Math.floor(box.y - SCREENSHOT_MARGIN));
+    const right = Math.min(viewport.width, Math.ceil(box.x + box.width + SCREENSHOT_MARGIN));
+    const bottom = Math.min(viewport.height, Math.ceil(box.y + box.height + SCREENSHOT_MARGIN));
+    return right - x < 1 || bottom - y < 1 ? null : { x, y, width: right - x, height: bottom - y };
+}
+/** The element is wholly in view: scrolling it "into view if needed" would not move the page. */
+function inView(box, viewport) {
+    return (box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height);
+}
+/** The smallest box holding all of them. */
+function union(boxes) {
+    const x = Math.min(...boxes.map((b) => b.x));
+    const y = Math.min(...boxes.map((b) => b.y));
+    const right = Math.max(...boxes.map((b) => b.x + b.width));
+    const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+    return { x, y, width: right - x, height: bottom - y };
+}
+/** Rejects after `ms`: a page that stops answering costs the pictures, never the scan. */
+function within(ms, work) {
+    let timer;
+    const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), ms);
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+;// CONCATENATED MODULE: ./scanner/png.ts
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++)
+        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+});
+function crc32(bytes) {
+    let c = 0xffffffff;
+    for (const b of bytes)
+        c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+}
+function paeth(a, b, c) {
+    const p = a + b - c;
+    const pa = Math.abs(p - a);
+    const pb = Math.abs(p - b);
+    const pc = Math.abs(p - c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+/** Undoes one row's filter in place (`prev` is the row above, already unfiltered, or zeros). */
+function unfilter(type, row, prev, bpp) {
+    const n = row.length;
+    if (type === 0)
+        return true;
+    if (type === 1)
+        for (let i = bpp; i < n; i++)
+            row[i] = (row[i] + row[i - bpp]) & 0xff;
+    else if (type === 2)
+        for (let i = 0; i < n; i++)
+            row[i] = (row[i] + prev[i]) & 0xff;
+    else if (type === 3)
+        for (let i = 0; i < n; i++)
+            row[i] = (row[i] + (((i >= bpp ? row[i - bpp] : 0) + prev[i]) >> 1)) & 0xff;
+    else if (type === 4)
+        for (let i = 0; i < n; i++) {
+            const left = i >= bpp;
+            row[i] = (row[i] + paeth(left ? row[i - bpp] : 0, prev[i], left ? prev[i - bpp] : 0)) & 0xff;
+        }
+    else
+        return false;
+    return true;
+}
+function decodePng(png) {
+    if (png.length < 33 || !png.subarray(0, 8).equals(SIGNATURE))
+        return null;
+    let width = 0;
+    let height = 0;
+    let channels = 4;
+    const idat = [];
+    for (let at = 8; at + 8 <= png.length;) {
+        const length = png.readUInt32BE(at);
+        const type = png.toString('latin1', at + 4, at + 8);
+        const body = png.subarray(at + 8, at + 8 + length);
+        if (type === 'IHDR') {
+            const [depth, colour, , , interlace] = body.subarray(8, 13);
+            if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6))
+                return null;
+            width = body.readUInt32BE(0);
+            height = body.readUInt32BE(4);
+            channels = colour === 2 ? 3 : 4;
+        }
+        else if (type === 'IDAT')
+            idat.push(body);
+        else if (type === 'IEND')
+            break;
+        at += 12 + length;
+    }
+    if (width < 1 || height < 1 || idat.length === 0)
+        return null;
+    let raw;
+    try {
+        raw = external_node_zlib_default().inflateSync(Buffer.concat(idat));
+    }
+    catch {
+        return null;
+    }
+    const stride = width * channels;
+    if (raw.length < (stride + 1) * height)
+        return null;
+    const data = Buffer.alloc(stride * height);
+    let prev = Buffer.alloc(stride);
+    for (let y = 0; y < height; y++) {
+        const row = data.subarray(y * stride, (y + 1) * stride);
+        raw.copy(row, 0, y * (stride + 1) + 1, (y + 1) * (stride + 1));
+        if (!unfilter(raw[y * (stride + 1)], row, prev, channels))
+            return null;
+        prev = row;
+    }
+    return { width, height, channels, data };
+}
+/** The rectangle of `from` at (x, y), of the given size, which must lie inside it. */
+function cropPixels(from, x, y, width, height) {
+    const stride = width * from.channels;
+    const data = Buffer.alloc(stride * height);
+    for (let row = 0; row < height; row++) {
+        const start = ((y + row) * from.width + x) * from.channels;
+        from.data.copy(data, row * stride, start, start + stride);
+    }
+    return { width, height, channels: from.channels, data };
+}
+/** The byte filter `type` makes of `row[i]`. */
+function filtered(type, row, prev, bpp, i) {
+    const a = i >= bpp ? row[i - bpp] : 0;
+    const b = prev[i];
+    if (type === 0)
+        return row[i];
+    if (type === 1)
+        return (row[i] - a) & 0xff;
+    if (type === 2)
+        return (row[i] - b) & 0xff;
+    if (type === 3)
+        return (row[i] - ((a + b) >> 1)) & 0xff;
+    return (row[i] - paeth(a, b, i >= bpp ? prev[i - bpp] : 0)) & 0xff;
+}
+/** Each row filtered as libpng chooses by default: the filter whose bytes sum smallest (as signed). */
+function filterRow(row, prev, bpp, out) {
+    let best = 0;
+    let bestSum = Infinity;
+    for (let type = 0; type <= 4; type++) {
+        let sum = 0;
+        for (let i = 0; i < row.length && sum < bestSum; i++) {
+            const v = filtered(type, row, prev, bpp, i);
+            sum += v < 128 ? v : 256 - v;
+        }
+        if (sum < bestSum)
+            [best, bestSum] = [type, sum];
+    }
+    out[0] = best;
+    for (let i = 0; i < row.length; i++)
+        out[i + 1] = filtered(best, row, prev, bpp, i);
+}
+function chunk(type, body) {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
+    return Buffer.concat([head, body, crc]);
+}
+function encodePng(pixels) {
+    const { width, height, channels, data } = pixels;
+    const stride = width * channels;
+    const rows = Buffer.alloc((stride + 1) * height);
+    let prev = Buffer.alloc(stride);
+    for (let y = 0; y < height; y++) {
+        const row = data.subarray(y * stride, (y + 1) * stride);
+        filterRow(row, prev, channels, rows.subarray(y * (stride + 1), (y + 1) * (stride + 1)));
+        prev = row;
+    }
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(width, 0);
+    header.writeUInt32BE(height, 4);
+    header.set([8, channels === 3 ? 2 : 6, 0, 0, 0], 8);
+    return Buffer.concat([
+        SIGNATURE,
+        chunk('IHDR', header),
+        chunk('IDAT', external_node_zlib_default().deflateSync(rows)),
+        chunk('IEND', Buffer.alloc(0)),
+    ]);
+}
+
+;// CONCATENATED MODULE: ./scanner/top-shots.ts
+
+
+/**
+ * In the page: the elements of targets in the top document (through open shadow roots, as axe names
+ * them); the first one found is scrolled into view where it is not (centred, as Playwright scrolls), then
+ * every box is read. With `prepare` it first does what Playwright does before each of its screenshots:
+ * the caret hidden, animations finished or stopped, web fonts loaded. Self-contained: it runs in the page.
+ */
+async function topBoxes(arg) {
+    const g = globalThis;
+    const doc = g.document;
+    if (arg.prepare) {
+        for (const el of Array.from(doc.querySelectorAll('input,textarea,[contenteditable]')))
+            el.style.setProperty('caret-color', 'transparent', 'important');
+        for (const animation of doc.getAnimations?.() ?? []) {
+            try {
+                if (Number.isFinite(animation.effect?.getComputedTiming().endTime))
+                    animation.finish();
+                else
+                    animation.cancel();
+            }
+            catch {
+                // An animation that cannot be finished is pictured as it is.
+            }
+        }
+        await doc.fonts?.ready;
+    }
+    // Plain loops, no named inner functions: bundlers wrap those in helpers the page does not have.
+    const elements = [];
+    for (const path of arg.paths) {
+        let root = doc;
+        let el = null;
+        for (const [i, selector] of path.entries()) {
+            el = root ? root.querySelector(selector) : null;
+            root = i < path.length - 1 && el ? el.shadowRoot : null;
+        }
+        elements.push(el && el.isConnected ? el : null);
+    }
+    const first = elements.find((el) => el !== null);
+    if (first?.scrollIntoViewIfNeeded)
+        first.scrollIntoViewIfNeeded(true);
+    else
+        first?.scrollIntoView({ block: 'center', inline: 'center' });
+    const boxes = elements.map((el) => {
+        if (!el)
+            return null;
+        const r = el.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+    const left = g.visualViewport?.pageLeft ?? g.scrollX;
+    const top = g.visualViewport?.pageTop ?? g.scrollY;
+    return { boxes, left, top };
+}
+const sessions = new WeakMap();
+/** Chromium's own capture of a clip of the viewport (the scanner's contexts keep a device scale of 1). */
+async function capture(page, clip, view, fast) {
+    let session = sessions.get(page);
+    if (!session)
+        sessions.set(page, (session = page.context().newCDPSession(page)));
+    const { data } = await within(SHOT_TIMEOUT_MS, (await session).send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...clip, x: view.left + clip.x, y: view.top + clip.y, scale: 1 },
+        captureBeyondViewport: false,
+        // The capture is decoded and cut here, so its size does not matter; the pictures are encoded again.
+        ...(fast ? { optimizeForSpeed: true } : {}),
+    }));
+    return Buffer.from(data, 'base64');
+}
+/**
+ * The pictures of one view: one capture of the clip that holds them all, cut into each element's picture;
+ * a single clip is captured as it is. Where the capture cannot be read, each clip is captured alone.
+ */
+async function shootView(page, clips, view) {
+    if (clips.length > 1) {
+        const whole = union(clips);
+        const pixels = decodePng(await capture(page, whole, view, true));
+        if (pixels && pixels.width === whole.width && pixels.height === whole.height)
+            return clips.map((c) => encodePng(cropPixels(pixels, c.x - whole.x, c.y - whole.y, c.width, c.height)));
+    }
+    const out = [];
+    for (const clip of clips)
+        out.push(await capture(page, clip, view, false));
+    return out;
+}
+/**
+ * Pictures of elements of the top document, in the order given (null where one cannot be pictured). Each
+ * round: one call into the page scrolls the first element left into view and reads every box, then the
+ * elements wholly in view (as they would be without scrolling) are pictured together from one capture.
+ * A page of five violating elements on one screen costs two round trips instead of ten.
+ */
+async function shootTopElements(page, paths, o) {
+    const out = paths.map(() => null);
+    let left = paths.map((_, i) => i);
+    let prepare = o.prepare;
+    while (left.length > 0 && Date.now() <= o.until) {
+        const view = await within(SHOT_TIMEOUT_MS, page.evaluate(topBoxes, { paths: left.map((i) => paths[i]), prepare }));
+        prepare = false;
+        const viewport = page.viewportSize();
+        const firstFound = view.boxes.findIndex((b) => b !== null);
+        if (firstFound < 0 || !viewport)
+            break;
+        const now = left.filter((_, j) => {
+            const box = view.boxes[j];
+            return j === firstFound || (box !== null && inView(box, viewport));
+        });
+        const clips = now.map((i) => clipAround(view.boxes[left.indexOf(i)], viewport));
+        const shown = now.filter((_, k) => clips[k] !== null);
+        const pngs = await shootView(page, clips.filter((c) => c !== null), view);
+        // Too large to send: left out rather than cut, which could show the wrong part of the element.
+        shown.forEach((i, k) => (out[i] = pngs[k].length <= o.maxBytes ? pngs[k] : null));
+        left = left.filter((i, j) => view.boxes[j] !== null && !now.includes(i));
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./scanner/screenshots.ts
+
+
+
 
 /** The service's limits, and the defaults: 20 a page, 500 a scan, 100 KB each. */
 const SCREENSHOTS_PER_PAGE = 20;
 const SCREENSHOTS_PER_SCAN = 500;
 const SCREENSHOT_MAX_KB = 100;
-/** CSS pixels of the page shown around the element, so it is seen in its place. */
-const SCREENSHOT_MARGIN = 8;
-/** Time one element may take to scroll into view and be pictured, and all of a page's pictures. */
-const SHOT_TIMEOUT_MS = 3_000;
+/** Time all of a page's pictures may take. */
 const PAGE_SHOTS_MS = 20_000;
 function defaultScreenshotLimits() {
     return {
@@ -2005,16 +2322,6 @@ function locate(page, target) {
         element = element.locator(part);
     return element.first();
 }
-/** The element's box with the margin around it, cut to the viewport (in the viewport's coordinates). */
-function clipAround(box, viewport) {
-    if (!box || !viewport || box.width < 1 || box.height < 1)
-        return null;
-    const x = Math.max(0, Math.floor(box.x - SCREENSHOT_MARGIN));
-    const y = Math.max(0, Math.floor(box.y - SCREENSHOT_MARGIN));
-    const right = Math.min(viewport.width, Math.ceil(box.x + box.width + SCREENSHOT_MARGIN));
-    const bottom = Math.min(viewport.height, Math.ceil(box.y + box.height + SCREENSHOT_MARGIN));
-    return right - x < 1 || bottom - y < 1 ? null : { x, y, width: right - x, height: bottom - y };
-}
 /** One element's picture: scrolled into view, the margin around it, cut to the viewport. */
 async function shoot(page, element, maxBytes) {
     await element.scrollIntoViewIfNeeded({ timeout: SHOT_TIMEOUT_MS });
@@ -2036,120 +2343,72 @@ function pngSize(png) {
     return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 /**
- * In the page: the element of a target in the top document (through open shadow roots, as axe names
- * them), scrolled into view where it is not (centred, as Playwright scrolls), and its box. The page's first
- * call also does once what Playwright does before each of its screenshots: the caret hidden, animations
- * finished or stopped, web fonts loaded. Self-contained: it runs in the page.
+ * The violating elements worth a picture, in axe's order (never incomplete results), each element once a
+ * rule. Elements in a frame inside a shadow root cannot be reached and are left out.
  */
-async function topBox(arg) {
-    const g = globalThis;
-    const doc = g.document;
-    if (arg.prepare) {
-        for (const el of Array.from(doc.querySelectorAll('input,textarea,[contenteditable]')))
-            el.style.setProperty('caret-color', 'transparent', 'important');
-        for (const animation of doc.getAnimations?.() ?? []) {
-            try {
-                if (Number.isFinite(animation.effect?.getComputedTiming().endTime))
-                    animation.finish();
-                else
-                    animation.cancel();
-            }
-            catch {
-                // An animation that cannot be finished is pictured as it is.
-            }
-        }
-        await doc.fonts?.ready;
-    }
-    let root = doc;
-    let el = null;
-    for (const [i, selector] of arg.path.entries()) {
-        el = root.querySelector(selector);
-        if (!el)
-            return null;
-        if (i < arg.path.length - 1) {
-            if (!el.shadowRoot)
-                return null;
-            root = el.shadowRoot;
+function pictureCandidates(axe) {
+    const out = [];
+    const seen = new Set();
+    for (const rule of axe.violations) {
+        for (const node of rule.nodes) {
+            const target = node.target;
+            const selector = selectorOf(target);
+            const key = `${rule.id}\n${selector}`;
+            const last = target[target.length - 1];
+            if (!selector || last === undefined || seen.has(key))
+                continue;
+            if (target.slice(0, -1).some((frame) => typeof frame !== 'string'))
+                continue;
+            seen.add(key);
+            const top = target.length === 1 ? (typeof last === 'string' ? [last] : [...last]) : null;
+            out.push({ rule: rule.id, selector, top, target });
         }
     }
-    if (!el || !el.isConnected)
-        return null;
-    if (el.scrollIntoViewIfNeeded)
-        el.scrollIntoViewIfNeeded(true);
-    else
-        el.scrollIntoView({ block: 'center', inline: 'center' });
-    const r = el.getBoundingClientRect();
-    const left = g.visualViewport?.pageLeft ?? g.scrollX;
-    const top = g.visualViewport?.pageTop ?? g.scrollY;
-    return { x: r.x, y: r.y, width: r.width, height: r.height, left, top };
+    return out;
 }
-/** Rejects after `ms`: a page that stops answering costs the pictures, never the scan. */
-function within(ms, work) {
-    let timer;
-    const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), ms);
-    });
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-const sessions = new WeakMap();
-/**
- * An element of the top document pictured in two round trips to the browser (its box, then the capture
- * of that clip) instead of Playwright's locator and screenshot, which wait for the element to be stable,
- * prepare and restore every frame, and ask for the page's metrics around each picture. Chromium's own
- * capture: the scanner only drives Chromium, whose contexts keep a device scale factor of 1.
- */
-async function shootInTop(page, path, prepare, maxBytes) {
-    const box = await within(SHOT_TIMEOUT_MS, page.evaluate(topBox, { path, prepare }));
-    const inView = clipAround(box, page.viewportSize());
-    if (!box || !inView)
-        return null;
-    let session = sessions.get(page);
-    if (!session)
-        sessions.set(page, (session = page.context().newCDPSession(page)));
-    const clip = { ...inView, x: box.left + inView.x, y: box.top + inView.y, scale: 1 };
-    const { data } = await within(SHOT_TIMEOUT_MS, (await session).send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: false }));
-    const png = Buffer.from(data, 'base64');
-    // Too large to send: left out rather than cut, which could show the wrong part of the element.
-    return png.length <= maxBytes ? png : null;
+/** One batch's pictures, in its order: the top document's together, those in frames one by one. */
+async function shootBatch(page, batch, o) {
+    const tops = batch.filter((c) => c.top);
+    const topPngs = tops.length > 0
+        ? await shootTopElements(page, tops.map((c) => c.top), o)
+        : [];
+    const out = [];
+    for (const c of batch) {
+        if (c.top)
+            out.push(topPngs[tops.indexOf(c)]);
+        else if (Date.now() > o.until)
+            out.push(null);
+        else
+            out.push(await shoot(page, locate(page, c.target), o.maxBytes).catch(() => null));
+    }
+    return out;
 }
 /**
- * Pictures of the page's violating elements (never of incomplete results), in axe's order, at most
- * `perPage` of the page and what the scan's budget has left. An element that cannot be pictured (hidden,
- * gone, outside the viewport, too large) is skipped: pictures help, they never fail a scan. Elements of
- * the top document take the short way; those in frames are found through Playwright's frame locators.
+ * Pictures of the page's violating elements, in axe's order, at most `perPage` of the page and what the
+ * scan's budget has left. An element that cannot be pictured (hidden, gone, outside the viewport, too
+ * large) is skipped and the next one takes its place: pictures help, they never fail a scan.
  */
 async function shootViolations(page, axe, limits, budget) {
     const out = [];
     if (!limits.enabled)
         return out;
-    const seen = new Set();
+    const candidates = pictureCandidates(axe);
     const until = Date.now() + PAGE_SHOTS_MS;
-    let prepared = false;
-    for (const rule of axe.violations) {
-        for (const node of rule.nodes) {
-            if (out.length >= limits.perPage || budget.left <= 0 || Date.now() > until)
-                return out;
-            const target = node.target;
-            const selector = selectorOf(target);
-            const key = `${rule.id}\n${selector}`;
-            if (!selector || seen.has(key))
-                continue;
-            seen.add(key);
-            const last = target[target.length - 1];
-            const inTop = target.length === 1 && last !== undefined;
-            const element = inTop ? null : locate(page, target);
-            if (!inTop && !element)
-                continue;
-            // Taken from the budget before the picture, which other workers wait on meanwhile.
-            budget.left--;
-            const path = typeof last === 'string' ? [last] : [...(last ?? [])];
-            const png = await (element ? shoot(page, element, limits.maxBytes) : shootInTop(page, path, !prepared, limits.maxBytes)).catch(() => null);
-            prepared ||= inTop;
-            if (!png) {
+    let next = 0;
+    let prepare = true;
+    while (next < candidates.length && out.length < limits.perPage && budget.left > 0 && Date.now() <= until) {
+        const batch = candidates.slice(next, next + Math.min(limits.perPage - out.length, budget.left));
+        next += batch.length;
+        // Taken from the budget before the pictures, which other workers wait on meanwhile.
+        budget.left -= batch.length;
+        const o = { prepare, maxBytes: limits.maxBytes, until };
+        prepare = false;
+        const pngs = await shootBatch(page, batch, o).catch(() => batch.map(() => null));
+        for (const [k, png] of pngs.entries()) {
+            if (png)
+                out.push({ rule: batch[k].rule, selector: batch[k].selector, png, ...pngSize(png) });
+            else
                 budget.left++;
-                continue;
-            }
-            out.push({ rule: rule.id, selector, png, ...pngSize(png) });
         }
     }
     return out;

@@ -29,6 +29,17 @@ const PAGES: Record<string, string> = {
   ),
   '/inner': html('Inner', button('#0050ff', 50, 30)).replace('main{padding:100px}', 'main{padding:10px}'),
   '/many': html('Many', Array.from({ length: 30 }, () => button('#ff8000', 30, 10)).join('')),
+  // Two on the first screen, two far below it, one below those: pictured from three scroll positions.
+  '/tall': html(
+    'Tall',
+    button('#ff00ff', 120, 40) +
+      button('#00b000', 64, 24) +
+      '<div style="height:1500px"></div>' +
+      button('#0050ff', 50, 30) +
+      button('#e0e000', 90, 20) +
+      '<div style="height:2000px"></div>' +
+      button('#00e0e0', 40, 40),
+  ),
   '/many2': html('Many 2', Array.from({ length: 30 }, () => button('#ff8000', 30, 10)).join('')),
 };
 
@@ -97,6 +108,29 @@ describeWith(chromiumPart, 'element screenshots in Chromium', () => {
     const png = PNG.sync.read(inner.png);
     expectSize(png, 50, 30);
     expect(pixel(png, png.width >> 1, png.height >> 1)).toEqual([0, 80, 255]);
+  }, 60_000);
+
+  test('elements on several screens of a long page: each pictured in its place, in axe order', async () => {
+    const run = await scan(options({ urls: [`${base}/tall`] }));
+    const shots = (run.pages[0] as ScannedPage).screenshots;
+    const expected = [
+      { colour: [255, 0, 255], w: 120, h: 40 },
+      { colour: [0, 176, 0], w: 64, h: 24 },
+      { colour: [0, 80, 255], w: 50, h: 30 },
+      { colour: [224, 224, 0], w: 90, h: 20 },
+      { colour: [0, 224, 224], w: 40, h: 40 },
+    ];
+    expect(shots).toHaveLength(expected.length);
+    const nodes = (run.pages[0] as ScannedPage).axe.violations.find((v) => v.id === 'button-name')!.nodes;
+    for (const [i, shot] of shots.entries()) {
+      save(`tall-${i}`, shot.png);
+      const png = PNG.sync.read(shot.png);
+      expectSize(png, expected[i].w, expected[i].h);
+      expect([shot.width, shot.height]).toEqual([png.width, png.height]);
+      expect(pixel(png, png.width >> 1, png.height >> 1)).toEqual(expected[i].colour);
+      expect(pixel(png, 1, 1)).toEqual([255, 255, 255]);
+      expect(shot.selector).toBe(nodes[i].target.join(' |> '));
+    }
   }, 60_000);
 
   test('at most the limits: per page, per scan, by size; none when turned off, and none of incomplete results', async () => {
