@@ -95,6 +95,8 @@ const SPECS: Record<string, Spec> = {
       a11y_gate_peak_rss_mb: ['a11y_gate_peak_rss_mb'],
       locating_time_ratio: ['locating_time_ratio'],
       scan_ratio_to_floor: ['scan_ratio_to_floor'],
+      scan_axe_floor_ratio_to_floor: ['scan_axe_floor_ratio_to_floor'],
+      scan_ratio_to_axe_floor: ['scan_ratio_to_axe_floor'],
       scan_targets_missed: ['scan_targets_missed'],
     },
     target: {

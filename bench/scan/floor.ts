@@ -2,24 +2,38 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_AXE_TAGS } from '../../scanner/options.js';
 import { measure, type Measured } from './measure.js';
 
 /**
  * The scanner beside its floor: the same pages loaded by the same browser (the same launch arguments),
  * with the same concurrency (one context and one reused tab per worker, as the scanner has) and no axe-core
- * run: what the browser alone costs. Both are separate processes timed from start to exit, so both pay
- * Node's start and the browser's launch. Rounds alternate (scan, floor, and an earlier build of the CLI
+ * run: what the browser alone costs. Beside both, the axe-core floor: the same process that also loads
+ * axe-core into each page and runs it with the scanner's tags, keeping nothing of its result: the least
+ * any scanner that runs axe-core's rules can cost, so the share of the scan that is the scanner's own is
+ * seen apart from axe-core's. All are separate processes timed from start to exit, so all pay Node's start
+ * and the browser's launch. Rounds alternate (scan, floor, axe-core floor, and an earlier build of the CLI
  * when one is named) so a machine that gets busier slows all alike; the medians are reported.
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The floor's process: playwright-core from the repository, the scanner's browser arguments. */
+/**
+ * The floor's process: playwright-core from the repository, the scanner's browser arguments. With `axe`,
+ * each tab defines axe-core's script in every document as a function (as the scanner does, the cheapest way
+ * found), and each page loads it and runs it in one call, its result left in the page.
+ */
 function floorScript(): string {
   const playwright = JSON.stringify(path.join(root, 'node_modules', 'playwright-core', 'index.mjs'));
+  const axeSource = JSON.stringify(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'));
   return `import { chromium } from ${playwright};
 import fs from 'node:fs';
-const [urlsFile, concurrency, executablePath] = process.argv.slice(2);
+const [urlsFile, concurrency, executablePath, axeTags] = process.argv.slice(2);
+const tags = axeTags ? axeTags.split(',') : null;
+const loader = tags
+  ? 'Object.defineProperty(globalThis, "__floorAxe", { value: function () {\\n' +
+    fs.readFileSync(${axeSource}, 'utf8') + '\\n} });'
+  : null;
 const urls = fs.readFileSync(urlsFile, 'utf8').split('\\n').filter(Boolean);
 const args = ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--disable-component-update'];
 const browser = await chromium.launch({ executablePath, args, headless: true, chromiumSandbox: false });
@@ -28,10 +42,17 @@ let loaded = 0;
 await Promise.all(Array.from({ length: Math.min(Number(concurrency), urls.length) }, async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  if (loader) await page.addInitScript(loader);
   while (next < urls.length) {
     const url = urls[next++];
     const response = await page.goto(url, { waitUntil: 'load', timeout: 30000 });
-    if (response && response.status() < 400 && (await page.title())) loaded++;
+    // Only a count crosses back, to show axe-core ran.
+    const ran = !tags || typeof (await page.evaluate(async (values) => {
+      globalThis.__floorAxe();
+      const options = { runOnly: { type: 'tag', values }, resultTypes: ['violations', 'incomplete'] };
+      return (await globalThis.axe.run(document, options)).violations.length;
+    }, tags)) === 'number';
+    if (ran && response && response.status() < 400 && (await page.title())) loaded++;
   }
 }));
 await browser.close();
@@ -46,9 +67,14 @@ export interface FloorFigures {
   scan_full_pages_per_min: number;
   /** The full scan's speed as a share of the floor's: 1 would be axe-core for free. */
   scan_ratio_to_floor: number;
+  scan_axe_floor_pages_per_min: number;
+  /** axe-core's own run as a share of the floor: the best ratio any scanner running axe-core can reach. */
+  scan_axe_floor_ratio_to_floor: number;
+  /** The full scan's speed as a share of the axe-core floor's: 1 would be a scanner costing nothing of its own. */
+  scan_ratio_to_axe_floor: number;
   scan_before_pages_per_min?: number;
   scan_before_ratio_to_floor?: number;
-  scan_floor_seconds: { floor: number[]; scan: number[]; before?: number[] };
+  scan_floor_seconds: { floor: number[]; axe_floor: number[]; scan: number[]; before?: number[] };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -79,31 +105,37 @@ export async function scanBesideFloor(o: {
   fs.writeFileSync(script, floorScript());
   const before = process.env.BENCH_SCAN_BEFORE_CLI;
   const env = { CHROME_PATH: o.chromium };
-  const seconds = { floor: [] as number[], scan: [] as number[], before: [] as number[] };
+  const seconds = { floor: [] as number[], axe: [] as number[], scan: [] as number[], before: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
     seconds.scan.push(
       await run('scan', [o.cli, 'scan', '--urls-file', o.urlsFile, ...out('full')], env, o.dir),
     );
-    seconds.floor.push(await run('floor', [script, o.urlsFile, String(concurrency), o.chromium], {}, o.dir));
+    const floorArgs = [script, o.urlsFile, String(concurrency), o.chromium];
+    seconds.floor.push(await run('floor', floorArgs, {}, o.dir));
+    seconds.axe.push(await run('axe-core floor', [...floorArgs, DEFAULT_AXE_TAGS.join(',')], {}, o.dir));
     if (before) {
       const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
       seconds.before.push(await run('scan (before)', args, env, o.dir));
     }
     console.log(
       `scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
-        `${seconds.floor[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}`,
+        `${seconds.floor[r].toFixed(1)} s, axe-core floor ${seconds.axe[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}`,
     );
   }
   const perMin = (s: number) => round((o.pages / s) * 60);
   const floor = median(seconds.floor);
   const scan = median(seconds.scan);
+  const axeFloor = median(seconds.axe);
   return {
     scan_floor_concurrency: concurrency,
     scan_floor_rounds: rounds,
     scan_floor_pages_per_min: perMin(floor),
     scan_full_pages_per_min: perMin(scan),
     scan_ratio_to_floor: round(floor / scan, 2),
+    scan_axe_floor_pages_per_min: perMin(axeFloor),
+    scan_axe_floor_ratio_to_floor: round(floor / axeFloor, 2),
+    scan_ratio_to_axe_floor: round(axeFloor / scan, 2),
     ...(before
       ? {
           scan_before_pages_per_min: perMin(median(seconds.before)),
@@ -112,6 +144,7 @@ export async function scanBesideFloor(o: {
       : {}),
     scan_floor_seconds: {
       floor: seconds.floor.map((s) => round(s, 2)),
+      axe_floor: seconds.axe.map((s) => round(s, 2)),
       scan: seconds.scan.map((s) => round(s, 2)),
       ...(before ? { before: seconds.before.map((s) => round(s, 2)) } : {}),
     },
