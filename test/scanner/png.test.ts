@@ -1,4 +1,5 @@
 import { PNG } from 'pngjs';
+import { checkPng } from '../../api/domain/scans/screenshot.js';
 import { cropPixels, decodePng, encodePng, type Pixels } from '../../scanner/png.js';
 
 // pngjs, a separate codec, is the ground truth: what we write it must read, and what it writes (each of
@@ -51,8 +52,11 @@ test('what we encode, pngjs decodes to the same pixels (RGB and RGBA, odd sizes)
     [5, 200, 3],
   ] as const) {
     const pixels = sample(w, h, c);
-    const png = PNG.sync.read(encodePng(pixels));
+    const encoded = encodePng(pixels);
+    const png = PNG.sync.read(encoded);
     expect([png.width, png.height]).toEqual([w, h]);
+    // And the service takes it as a picture (chunks, checksums, the end).
+    expect(checkPng(encoded)).toEqual({ ok: true, width: w, height: h });
     expect(Buffer.compare(png.data, rgba(pixels))).toBe(0);
   }
 });
