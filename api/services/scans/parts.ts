@@ -159,7 +159,7 @@ export async function finishScan(
     completedNow = true;
     return completeOpenScan(ctx, trx, org, open);
   });
-  if (completedNow) announceScan(ctx, org, scan);
+  if (completedNow) await announceScan(ctx, org, scan);
   return { scan, completedNow };
 }
 

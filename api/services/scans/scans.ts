@@ -35,6 +35,7 @@ import { LimitError } from '../../domain/access/limits.js';
 import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import { setScanSharding } from '../../store/scans/shards.js';
+import { refreshIssueStatistics } from '../../store/scans/statistics.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -233,12 +234,19 @@ export async function ingestScan(
       },
     };
   }
-  announceScan(ctx, org, stored);
+  await announceScan(ctx, org, stored);
   return { status: 'complete', scan: stored };
 }
 
-/** After the commit: in-process listeners and the log. */
-export function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): void {
+/** After the commit: the database's statistics where the scan outgrew them, in-process listeners, the log. */
+export async function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): Promise<void> {
+  try {
+    if (await refreshIssueStatistics(ctx.db, scan.issueCount))
+      ctx.logger.info({ scan_id: scan.id, issues: scan.issueCount }, 'scan issues analyzed');
+  } catch (err) {
+    // Reads stay correct, only slower; the scan is committed and must not answer 500.
+    ctx.logger.error({ err, scan_id: scan.id }, 'analyzing scan issues failed');
+  }
   try {
     ctx.notices.emit('scan.created', { org, scan: presentCreatedScan(scan) });
   } catch (err) {

@@ -191,7 +191,7 @@ export async function appendShardPart(
     }
     return { ...presentOpenScan(after), shards: status, part: stored };
   });
-  if (completed) announceScan(ctx, org, completed);
+  if (completed) await announceScan(ctx, org, completed);
   return answer;
 }
 

@@ -74,7 +74,8 @@ function afterRuleKey(q: Knex.QueryBuilder, { rule, impact, id }: IssueCursor): 
   });
 }
 
-function cursorQuery(db: Knex, scanId: string, page: IssuePage): Knex.QueryBuilder {
+/** The query of one keyset page (exported for the tests that read its plan). */
+export function cursorQuery(db: Knex, scanId: string, page: IssuePage): Knex.QueryBuilder {
   const q = filteredIssues(db, scanId, page.filter ?? {}).limit(page.limit);
   if (page.order === 'submission') {
     q.andWhere('id', '>', page.after).orderBy('id', 'asc');
