@@ -1,4 +1,4 @@
-import zlib from 'node:zlib';
+import zlib, { crc32 } from 'node:zlib';
 
 /**
  * Just enough PNG to cut one capture of the browser into the pictures of several elements: Chromium's
@@ -15,18 +15,6 @@ export interface Pixels {
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
@@ -131,7 +119,8 @@ function filterRow(row: Buffer, prev: Buffer, bpp: number, out: Buffer): void {
   for (let i = 0; i < row.length; i++) out[i + 1] = filtered(best, row, prev, bpp, i);
 }
 
-function chunk(type: string, body: Buffer): Buffer {
+/** One chunk: length, type, body and its checksum. */
+export function pngChunk(type: string, body: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(body.length, 0);
   head.write(type, 4, 'latin1');
@@ -156,8 +145,8 @@ export function encodePng(pixels: Pixels): Buffer {
   header.set([8, channels === 3 ? 2 : 6, 0, 0, 0], 8);
   return Buffer.concat([
     SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }

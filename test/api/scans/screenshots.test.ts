@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { ApiClient } from '../../../client/api-client.js';
 import { sendScreenshots } from '../../../client/screenshots.js';
 import { submitScan } from '../../../action/scan-submit.js';
 import { defaultScanOptions } from '../../../scanner/options.js';
+import { pngChunk as chunk } from '../../../scanner/png.js';
 import { scan } from '../../../scanner/scan.js';
 import { screenshotsToSend, submittedPages } from '../../../scanner/scan-body.js';
 import { issueScreenshots, signedScreenshotPath } from '../../../api/services/scans/screenshot-links.js';
@@ -33,16 +33,6 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 });
 afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
-
-/** A chunk with a correct CRC, for building PNGs whose header lies. */
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 function hugeCanvas(): Buffer {
   const real = elementPng([1, 2, 3], 4, 4);
