@@ -2006,18 +2006,6 @@ function within(ms, work) {
 ;// CONCATENATED MODULE: ./scanner/png.ts
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++)
-        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-});
-function crc32(bytes) {
-    let c = 0xffffffff;
-    for (const b of bytes)
-        c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-}
 function paeth(a, b, c) {
     const p = a + b - c;
     const pa = Math.abs(p - a);
@@ -2137,12 +2125,13 @@ function filterRow(row, prev, bpp, out) {
     for (let i = 0; i < row.length; i++)
         out[i + 1] = filtered(best, row, prev, bpp, i);
 }
-function chunk(type, body) {
+/** One chunk: length, type, body and its checksum. */
+function pngChunk(type, body) {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(body.length, 0);
     head.write(type, 4, 'latin1');
     const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
+    crc.writeUInt32BE((0,external_node_zlib_namespaceObject.crc32)(Buffer.concat([head.subarray(4), body])), 0);
     return Buffer.concat([head, body, crc]);
 }
 function encodePng(pixels) {
@@ -2161,9 +2150,9 @@ function encodePng(pixels) {
     header.set([8, channels === 3 ? 2 : 6, 0, 0, 0], 8);
     return Buffer.concat([
         SIGNATURE,
-        chunk('IHDR', header),
-        chunk('IDAT', external_node_zlib_default().deflateSync(rows)),
-        chunk('IEND', Buffer.alloc(0)),
+        pngChunk('IHDR', header),
+        pngChunk('IDAT', external_node_zlib_default().deflateSync(rows)),
+        pngChunk('IEND', Buffer.alloc(0)),
     ]);
 }
 
