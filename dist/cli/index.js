@@ -2211,7 +2211,11 @@ async function topBoxes(arg) {
     return { boxes, left, top };
 }
 const sessions = new WeakMap();
-/** Chromium's own capture of a clip of the viewport (the scanner's contexts keep a device scale of 1). */
+/**
+ * Chromium's own capture of a clip of the viewport (the scanner's contexts keep a device scale of 1), not
+ * Playwright's locator and screenshot, which wait for the element to be stable, prepare and restore every
+ * frame, and ask for the page's metrics around each picture.
+ */
 async function capture(page, clip, view, fast) {
     let session = sessions.get(page);
     if (!session)
@@ -2242,32 +2246,32 @@ async function shootView(page, clips, view) {
     return out;
 }
 /**
- * Pictures of elements of the top document, in the order given (null where one cannot be pictured). Each
- * round: one call into the page scrolls the first element left into view and reads every box, then the
- * elements wholly in view (as they would be without scrolling) are pictured together from one capture.
- * A page of five violating elements on one screen costs two round trips instead of ten.
+ * Pictures of elements of the top document, in the order given (null where one cannot be pictured).
+ * Each round: one call into the page scrolls the first element still to picture into view and reads
+ * every box, then the elements wholly in view (as they would be without scrolling) are pictured together
+ * from one capture: two round trips a screen instead of two an element.
  */
 async function shootTopElements(page, paths, o) {
     const out = paths.map(() => null);
-    let left = paths.map((_, i) => i);
+    let pending = paths.map((_, i) => i);
     let prepare = o.prepare;
-    while (left.length > 0 && Date.now() <= o.until) {
-        const view = await within(SHOT_TIMEOUT_MS, page.evaluate(topBoxes, { paths: left.map((i) => paths[i]), prepare }));
+    while (pending.length > 0 && Date.now() <= o.until) {
+        const view = await within(SHOT_TIMEOUT_MS, page.evaluate(topBoxes, { paths: pending.map((i) => paths[i]), prepare }));
         prepare = false;
         const viewport = page.viewportSize();
         const firstFound = view.boxes.findIndex((b) => b !== null);
         if (firstFound < 0 || !viewport)
             break;
-        const now = left.filter((_, j) => {
+        const now = pending.filter((_, j) => {
             const box = view.boxes[j];
             return j === firstFound || (box !== null && inView(box, viewport));
         });
-        const clips = now.map((i) => clipAround(view.boxes[left.indexOf(i)], viewport));
+        const clips = now.map((i) => clipAround(view.boxes[pending.indexOf(i)], viewport));
         const shown = now.filter((_, k) => clips[k] !== null);
         const pngs = await shootView(page, clips.filter((c) => c !== null), view);
         // Too large to send: left out rather than cut, which could show the wrong part of the element.
         shown.forEach((i, k) => (out[i] = pngs[k].length <= o.maxBytes ? pngs[k] : null));
-        left = left.filter((i, j) => view.boxes[j] !== null && !now.includes(i));
+        pending = pending.filter((i, j) => view.boxes[j] !== null && !now.includes(i));
     }
     return out;
 }
