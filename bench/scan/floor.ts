@@ -105,7 +105,12 @@ export async function scanBesideFloor(o: {
   fs.writeFileSync(script, floorScript());
   const before = process.env.BENCH_SCAN_BEFORE_CLI;
   const env = { CHROME_PATH: o.chromium };
-  const seconds = { floor: [] as number[], axe: [] as number[], scan: [] as number[], before: [] as number[] };
+  const seconds = {
+    floor: [] as number[],
+    axe: [] as number[],
+    scan: [] as number[],
+    before: [] as number[],
+  };
   for (let r = 0; r < rounds; r++) {
     const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
     seconds.scan.push(
