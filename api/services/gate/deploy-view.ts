@@ -1,6 +1,6 @@
 import type { GateCounts } from '../../domain/gate/thresholds.js';
 import type { ImpactKey } from '../../domain/gate/settings.js';
-import type { PairedIssue } from '../../domain/gate/evaluation.js';
+import type { EngineTally, PairedIssue } from '../../domain/gate/evaluation.js';
 import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
 import type { DeployEvent, GateIssue } from '../../domain/gate/deploy-event.js';
 import type { EngineChange } from '../../domain/gate/engine.js';
@@ -65,10 +65,7 @@ function snippet(html: string): string {
  * The counts a deploy event records. Under an engine change every impact also says how many of its issues
  * differ because of it (`engine_changed`, both sides), as the total does.
  */
-export function countsView(
-  c: GateCounts,
-  engine: { appeared: number; disappeared: number; byImpact: Partial<Record<ImpactKey, number>> } | null,
-): DeployEvent['counts'] {
+export function countsView(c: GateCounts, engine: EngineTally | null): DeployEvent['counts'] {
   const byImpact = engine
     ? (Object.fromEntries(
         Object.entries(c.byImpact).map(([k, v]) => [

@@ -20,6 +20,7 @@ import { readEvidence, type EvidenceScan } from '../../store/vpat/evidence.js';
 import { evidenceGroups } from '../../store/vpat/evidence-groups.js';
 import type { Knex } from 'knex';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
+import { nextTurn } from '../../domain/turns.js';
 
 /** Scan warnings that say the scanned pages may not be the real ones (not `html_truncated`, not `no_pages`). */
 const SUSPICIONS = new Set(['http_error_pages', 'shared_final_url', 'shared_title']);
@@ -126,8 +127,6 @@ function evidenceWarnings(scan: EvidenceScan, evidence: ScanEvidence): string[] 
 
 /** Pages or groups folded per turn: a large scan's tallies are built between other requests. */
 const FOLD_BATCH = 2_000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The scan's evidence folded into the report's tallies: its pages a batch per turn, then its issue

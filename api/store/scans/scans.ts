@@ -6,6 +6,7 @@ import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation
 import type { IssueSource, SourceMethod } from '../../domain/scans/imported-issue.js';
 import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
 import { newestFirst } from '../keyset.js';
+import { scanPageRows } from './page-rows.js';
 
 /**
  * The scan aggregate: one `scans` row, its pages and its issues (written by writes.ts). Reads here
@@ -161,22 +162,11 @@ export async function findScan(db: Knex, org: string, id: string): Promise<ScanR
   return row ? scanFromRow(row) : undefined;
 }
 
-/** Pages read per query: a scan's page list comes in keyset batches with a turn for other requests between. */
-const PAGE_BATCH = 5_000;
-
 export async function listScanPages(db: Knex, scanId: string): Promise<ScanPageRecord[]> {
   const pages: ScanPageRecord[] = [];
-  for (let after = -1; ;) {
-    const rows = await db<PageRow>('scan_pages')
-      .where({ scan_id: scanId })
-      .andWhere('page_index', '>', after)
-      .orderBy('page_index', 'asc')
-      .limit(PAGE_BATCH);
+  for await (const rows of scanPageRows<PageRow>(db, scanId, '*'))
     for (const r of rows) pages.push(pageFromRow(r));
-    if (rows.length < PAGE_BATCH) return pages;
-    after = pages[pages.length - 1].index;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  return pages;
 }
 
 export interface ScanFilter {

@@ -7,6 +7,7 @@ import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
 import { writeGateColumns } from './gate-columns.js';
 import { pagesSql, pushPageValues } from './page-rows.js';
 import { SqliteInsertQueue } from './sqlite-queue.js';
+import { nextTurn } from '../../domain/turns.js';
 
 /**
  * Writing the scan aggregate: the `scans` row first, then pages and issues as they are prepared (in
@@ -253,7 +254,7 @@ async function flushScanRows(w: ScanRowWriter, final: boolean): Promise<void> {
   // Handled when awaited; this only stops it from counting as unhandled in between.
   inflight.catch(() => undefined);
   // Lets the driver take the statement before the caller goes on preparing (else nothing overlaps).
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
 }
 
 /** Full batches of issues or pages (and what is left, at the end), each run queued in order. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
 import { findScan, latestScanOnBranch, type ScanRecord } from '../scans/scans.js';
 import { getSite } from '../sites/sites.js';
+import { scanPageRows } from '../scans/page-rows.js';
 
 /**
  * What a VPAT reads from the scan aggregate: one scan (through the scan store) and its pages; its
@@ -84,11 +85,6 @@ interface PageRow {
   rules_inapplicable: string | null;
 }
 
-/** Pages read per query: the page list is read in keyset order, a turn for other requests between. */
-const PAGE_BATCH = 5_000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** The scan's pages, each with the rules that ran on it (null: the page did not say). */
 export async function evidencePages(db: Knex, scanId: string): Promise<EvidencePageRow[]> {
   // Native pages share the body's list, and axe pages of one site mostly ran the same rules: parse each
@@ -100,13 +96,8 @@ export async function evidencePages(db: Knex, scanId: string): Promise<EvidenceP
     return ids;
   };
   const pages: EvidencePageRow[] = [];
-  for (let after = -1; ;) {
-    const rows: PageRow[] = await db('scan_pages')
-      .where({ scan_id: scanId })
-      .andWhere('page_index', '>', after)
-      .orderBy('page_index')
-      .limit(PAGE_BATCH)
-      .select('page_index', 'url', 'normalized_url', 'rules_run', 'rules_inapplicable');
+  const columns = ['page_index', 'url', 'normalized_url', 'rules_run', 'rules_inapplicable'];
+  for await (const rows of scanPageRows<PageRow>(db, scanId, columns)) {
     for (const r of rows) {
       pages.push({
         index: Number(r.page_index),
@@ -116,10 +107,8 @@ export async function evidencePages(db: Knex, scanId: string): Promise<EvidenceP
         rulesInapplicable: r.rules_inapplicable === null ? null : list(r.rules_inapplicable),
       });
     }
-    if (rows.length < PAGE_BATCH) return pages;
-    after = pages[pages.length - 1].index;
-    await nextTurn();
   }
+  return pages;
 }
 
 /**

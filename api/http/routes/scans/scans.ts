@@ -27,8 +27,7 @@ import { newestFirstPage } from '../../pagination.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { writeChunk } from './stream.js';
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { nextTurn } from '../../../domain/turns.js';
 
 /** Issues are read and written this many at a time: memory stays flat whatever the scan size. */
 const STREAM_BATCH = 1000;
