@@ -1,6 +1,7 @@
 import { cursorQuery } from '../../../api/store/scans/issue-cursor.js';
 import { refreshIssueStatistics } from '../../../api/store/scans/statistics.js';
-import { dbKinds, useHarness } from '../../helpers/harness.js';
+import { useHarness } from '../../helpers/harness.js';
+import { describeWith, postgres } from '../../helpers/requirements.js';
 
 // PostgreSQL's own EXPLAIN ANALYZE is the ground truth: what it did to read one screen of a large scan
 // that was just stored into a table whose statistics knew nothing of it.
@@ -16,8 +17,8 @@ const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)
 const PAGES = 600;
 const ISSUES_PER_PAGE = 20;
 
-describe.each(dbKinds.filter((k) => k === 'postgres'))('reading a large new scan (%s)', (db) => {
-  const h = useHarness({ db, org: 'plans' });
+describeWith(postgres, 'reading a large new scan (postgres)', () => {
+  const h = useHarness({ db: 'postgres', org: 'plans' });
 
   test('a screen of its issues reads one screen of rows, not the whole scan and a sort of it', async () => {
     const pages = Array.from({ length: PAGES }, (_, p) => ({
