@@ -74,6 +74,31 @@ const layerZones = [
     message: 'the process host imports the service through api/index.ts only (docs/architecture.md).',
   },
   {
+    // The kernel (core/) is what the service, the App, the Action, the CLI and the scanner share: it imports
+    // nothing else of the repository.
+    target: './core',
+    from: [
+      './api',
+      './app',
+      './server',
+      './client',
+      './action',
+      './scanner',
+      './cli',
+      './scripts',
+      './bench',
+      './test',
+    ],
+    message: 'the kernel (core/) imports nothing outside core/ (docs/architecture.md).',
+  },
+  {
+    // What the CLI and the Action both send lives in client/ or the kernel.
+    target: './cli',
+    from: './action',
+    message:
+      'the CLI imports no module of the Action: what both need lives in client/ or core/ (docs/architecture.md).',
+  },
+  {
     // The HTTP client is shared by the Action and the CLI; it knows neither of them.
     target: './client',
     from: ['./action', './cli', './scanner', './app', './server'],
@@ -135,6 +160,7 @@ export default tseslint.config(
   },
   {
     files: [
+      'core/**/*.ts',
       'api/**/*.ts',
       'app/**/*.ts',
       'server/**/*.ts',
@@ -162,7 +188,7 @@ export default tseslint.config(
   {
     // Pure domain code reaches no I/O library and names no wire schema, not even its types: the types the
     // domain reads live in the domain, and the schemas are checked against them.
-    files: ['api/domain/**/*.ts'],
+    files: ['core/**/*.ts', 'api/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -176,8 +202,8 @@ export default tseslint.config(
     },
   },
   {
-    // The Action is bundled on its own: it imports the service's types, and no server code except the
-    // shared pure renderer of the gate report.
+    // The Action, the CLI, the scanner and the client are bundled on their own: of the service they import
+    // types only; what they share with it at run time is the kernel (core/).
     files: ['action/**/*.ts', 'client/**/*.ts', 'scanner/**/*.ts', 'cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -185,11 +211,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Anything under api/ but the pure renderers of the gate report, its findings and the pull request
-              // comment, the impact list, Retry-After, the fork artifact's layout, and the service's issue
-              // fingerprint (the SARIF's partialFingerprints are the same value).
-              regex:
-                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/pr-comment|github/fork-artifact|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
+              group: ['**/api/**'],
+              message: 'of the service, only types; shared code lives in core/ (docs/architecture.md).',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

@@ -1,7 +1,7 @@
 /**
  * Runs once before any test file. A part of the machine a test needs (PostgreSQL, Chromium) is checked by
  * test/helpers/requirements.ts in each file: under CI a missing part fails its tests; elsewhere they are
- * skipped, and this says so once for the whole run (test/helpers/env.ts keeps the files from repeating it).
+ * skipped, and this is the one place that says so, once for the whole run.
  * The conditions are requirements.ts's.
  */
 import { existsSync } from 'node:fs';

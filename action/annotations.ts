@@ -1,12 +1,6 @@
 import * as core from '@actions/core';
-import { type GateIssue } from '../api/domain/gate/deploy-event.js';
-import {
-  fixHeading,
-  fixSteps,
-  htmlSnippet,
-  oneLineMessage,
-  sourceText,
-} from '../api/domain/gate/finding-text.js';
+import { type GateIssue } from '../core/gate/deploy-event.js';
+import { fixHeading, fixSteps, htmlSnippet, oneLineMessage, sourceText } from '../core/gate/finding-text.js';
 
 /**
  * Annotations on the diff: one `::error file=…,line=…,col=…` per located new issue. GitHub shows at most 10

@@ -9,7 +9,7 @@ import {
   MANIFEST_FILE,
   SCAN_FILE,
   type ForkManifest,
-} from '../api/domain/github/fork-artifact.js';
+} from '../core/github/fork-artifact.js';
 import type { ActionInputs } from './inputs.js';
 import { writeJobSummary } from './job-summary.js';
 import { collectScan } from './scan-step.js';

@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
-import { newIssuesTable } from '../api/domain/gate/report-issues.js';
-import { gateReportSummary } from '../api/domain/gate/report.js';
+import { newIssuesTable } from '../core/gate/report-issues.js';
+import { gateReportSummary } from '../core/gate/report.js';
 import type { ScanCreated } from '../client/wire-types.js';
-import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../core/gate/deploy-event.js';
 
 /**
  * The job summary: the same markdown the GitHub App posts as the check run (one renderer, so both faces

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
-import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
-import { commentMarker, renderPullRequestComment } from '../api/domain/github/pr-comment.js';
+import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { commentMarker, renderPullRequestComment } from '../core/github/pr-comment.js';
 import type { ActionInputs } from './inputs.js';
 
 /** What became of the comment, for the log (and the tests). */

@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { annotateNewIssues } from './annotations.js';
 import { ApiClient, ApiError } from '../client/api-client.js';
 import type { TriggerRequest } from '../client/wire-types.js';
-import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../core/gate/deploy-event.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { InputError, parseInputs, type ActionInputs } from './inputs.js';
 import {

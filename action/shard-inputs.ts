@@ -1,5 +1,5 @@
 import type { ScanOptions } from '../scanner/options.js';
-import { defaultScanGroup } from './shard-submit.js';
+import { defaultScanGroup } from '../client/shard-submit.js';
 
 /** The inputs of a sharded run: which job this is (`mode`) and the group key its jobs share. */
 

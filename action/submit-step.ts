@@ -4,10 +4,10 @@ import type { ActionInputs } from './inputs.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { scanSize, type UploadNote } from './job-summary.js';
 import { collectScan, composeScan, scanStep, type ScanStep } from './scan-step.js';
-import { submitScan } from './scan-submit.js';
+import { submitScan } from '../client/scan-submit.js';
 import { screenshotsToSend } from '../scanner/scan-body.js';
 import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
-import { completeScanGroup, shardGateKey, submitShard, waitingText } from './shard-submit.js';
+import { completeScanGroup, shardGateKey, submitShard, waitingText } from '../client/shard-submit.js';
 
 /** The sharded run's complete job found shards that have not reported: the scan stays open. */
 export class ShardsMissingError extends Error {

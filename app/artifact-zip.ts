@@ -7,7 +7,7 @@ import {
   MANIFEST_FILE,
   SCAN_FILE,
   type ZipLimits,
-} from '../api/domain/github/fork-artifact.js';
+} from '../core/github/fork-artifact.js';
 
 /** The two files the App reads from an `a11y-gate-scan` artifact, still untrusted. */
 export interface ArtifactFiles {

@@ -3,16 +3,16 @@
  * markdown (api/domain/gate/report.ts) and annotations. Pure: no I/O, so it is unit tested and also renders
  * the README sample (`npm run docs:generate`).
  */
-import { engineChangedList, newIssuesTable } from '../api/domain/gate/report-issues.js';
+import { engineChangedList, newIssuesTable } from '../core/gate/report-issues.js';
 import {
   byteLength,
   GITHUB_TEXT_LIMIT,
   gateReportSummary,
   gateReportTitle,
   truncate,
-} from '../api/domain/gate/report.js';
-import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
-import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../api/domain/gate/finding-text.js';
+} from '../core/gate/report.js';
+import { type GateIssue, type GateResult } from '../core/gate/deploy-event.js';
+import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../core/gate/finding-text.js';
 
 /** GitHub accepts at most 50 annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;

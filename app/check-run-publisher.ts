@@ -2,8 +2,8 @@ import { consolePaths } from '../api/domain/console-links.js';
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import type { CheckRunUpdate } from '../api/domain/github/check-run.js';
-import { type GateResult } from '../api/domain/gate/deploy-event.js';
+import type { CheckRunUpdate } from '../core/github/check-run.js';
+import { type GateResult } from '../core/gate/deploy-event.js';
 import { annotationBatches, buildCheckRun, type IssuePicture } from './check-run-payload.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
 

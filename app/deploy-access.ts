@@ -1,6 +1,6 @@
 import type { DeployAccess, PublishableDeploy } from './check-run-publisher.js';
 import type { IssuePicture } from './check-run-payload.js';
-import { type CheckRunUpdate } from '../api/domain/github/check-run.js';
+import { type CheckRunUpdate } from '../core/github/check-run.js';
 
 /**
  * The deploy event as the check-run publisher reads it. Structural, so the publisher does not depend on

@@ -7,7 +7,7 @@ import {
   type ListedPullRequest,
   zipLimits,
   type ZipLimits,
-} from '../api/domain/github/fork-artifact.js';
+} from '../core/github/fork-artifact.js';
 import { readArtifactZip, type ArtifactFiles } from './artifact-zip.js';
 import { checkRunName } from './check-run-payload.js';
 import { describe, withDeadline } from './github-requests.js';

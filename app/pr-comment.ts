@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
-import type { GateIssue, GateResult } from '../api/domain/gate/deploy-event.js';
-import { commentMarker, renderPullRequestComment } from '../api/domain/github/pr-comment.js';
+import type { GateIssue, GateResult } from '../core/gate/deploy-event.js';
+import { commentMarker, renderPullRequestComment } from '../core/github/pr-comment.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
 
 /** An installation's Octokit, as `probot.auth(installationId)` gives it. */

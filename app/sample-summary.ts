@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
+import { type GateIssue, type GateResult } from '../core/gate/deploy-event.js';
 import { buildCheckRun } from './check-run-payload.js';
 
 export const SAMPLE_START =

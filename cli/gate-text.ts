@@ -1,4 +1,4 @@
-import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../core/gate/deploy-event.js';
 import {
   fixHeading,
   fixSteps,
@@ -6,7 +6,7 @@ import {
   oneLineMessage,
   reproduceCommand,
   sourceText,
-} from '../api/domain/gate/finding-text.js';
+} from '../core/gate/finding-text.js';
 
 /** At most this many new issues are printed; the console page lists the rest. */
 const PRINTED = 20;

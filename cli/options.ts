@@ -1,7 +1,7 @@
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
-import { defaultScanGroup } from '../action/shard-submit.js';
+import { defaultScanGroup } from '../client/shard-submit.js';
 
 /** The service part of the command line; null `apiUrl`: scan and report only. */
 export interface ServiceOptions {

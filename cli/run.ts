@@ -13,7 +13,7 @@ import { LoginError } from '../scanner/session.js';
 import { parseArgs, USAGE, UsageError, type CommandLine } from './args.js';
 import { cliOptions, completeOptions, type CliOptions } from './options.js';
 import { completeGroup, sendShard, type ShardResult } from './shards.js';
-import type { DeployEvent } from '../api/domain/gate/deploy-event.js';
+import type { DeployEvent } from '../core/gate/deploy-event.js';
 import { stderrProgress } from './progress.js';
 import { submitAndGate } from './service.js';
 import { gateText } from './gate-text.js';

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { ApiClient } from '../client/api-client.js';
 import type { ScanCreated, ScanBodyPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
-import { type DeployEvent } from '../api/domain/gate/deploy-event.js';
-import { submitScan } from '../action/scan-submit.js';
+import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { submitScan } from '../client/scan-submit.js';
 import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import { screenshotsToSend } from '../scanner/scan-body.js';
 import type { ScanRun } from '../scanner/scan.js';

@@ -1,10 +1,10 @@
-import type { DeployEvent } from '../api/domain/gate/deploy-event.js';
-import { completeScanGroup, shardGateKey, submitShard, waitingText } from '../action/shard-submit.js';
+import type { DeployEvent } from '../core/gate/deploy-event.js';
+import { completeScanGroup, shardGateKey, submitShard, waitingText } from '../client/shard-submit.js';
 import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import type { ScanBodyPage } from '../client/wire-types.js';
 import { screenshotsToSend } from '../scanner/scan-body.js';
 import type { ScanRun } from '../scanner/scan.js';
-import type { Shard } from '../scanner/shards.js';
+import type { Shard } from '../core/scans/shards.js';
 import type { ServiceOptions } from './options.js';
 import { askGate, cliClient, keyFor, scanBody } from './service.js';
 

@@ -6,7 +6,7 @@ import { backoff, networkReason, seconds, type BackoffPolicy } from './retry.js'
 
 export type { ApiResponse };
 export { ApiError, type ApiErrorKind } from './errors.js';
-export { parseRetryAfter } from '../api/domain/retry-after.js';
+export { parseRetryAfter } from '../core/retry-after.js';
 
 /**
  * A small client for the a11y-gate REST API: JSON over fetch, every POST with an Idempotency-Key, and

@@ -1,6 +1,6 @@
 import { ApiError } from './errors.js';
 import { responseLinks, type ApiResponse } from './response.js';
-import { parseRetryAfter } from '../api/domain/retry-after.js';
+import { parseRetryAfter } from '../core/retry-after.js';
 import { isTransient } from './retry.js';
 
 /** How one answer to a POST reads: the response, a transient failure worth another attempt, or an ApiError. */

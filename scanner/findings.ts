@@ -1,5 +1,5 @@
 import type { PageOutcome, ScannedPage } from './page-scan.js';
-import { selectorOf } from './selector.js';
+import { axeTargetToSelector } from '../core/scans/axe-target.js';
 import type { LocatedNode, NodeSource } from './locate/locator.js';
 
 /** One axe finding per element: what the SARIF and JUnit reports list. */
@@ -33,7 +33,7 @@ export function findingsOf(pages: PageOutcome[]): Finding[] {
             kind,
             impact: node.impact ?? rule.impact ?? null,
             message: node.failureSummary?.trim() || rule.help,
-            selector: selectorOf(node.target),
+            selector: axeTargetToSelector(node.target),
             html: node.html,
             helpUrl: rule.helpUrl,
             help: rule.help,

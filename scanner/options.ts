@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { SourceMapping } from './locate/static.js';
 import { defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
-import type { Shard } from './shards.js';
+import type { Shard } from '../core/scans/shards.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own

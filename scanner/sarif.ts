@@ -1,8 +1,8 @@
 import type * as Sarif from 'sarif';
-import { issueFingerprint } from '../api/domain/matching/fingerprint.js';
-import { normalizeUrl, pageKey } from '../api/domain/url-normalisation.js';
+import { issueFingerprint } from '../core/matching/fingerprint.js';
+import { normalizeUrl, pageKey } from '../core/url-normalisation.js';
 import type { Finding } from './findings.js';
-import { fixSteps } from '../api/domain/gate/finding-text.js';
+import { fixSteps } from '../core/gate/finding-text.js';
 
 /**
  * SARIF 2.1.0 for GitHub code scanning. Code scanning keeps a result only with a physical location in the

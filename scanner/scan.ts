@@ -4,7 +4,7 @@ import { launchBrowser, resolveBrowser } from './browser.js';
 import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
 import { PageWorker, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
-import { shardOf } from './shards.js';
+import { shardOf } from '../core/scans/shards.js';
 import { openBrowserSession } from './session.js';
 import { SourceLocator } from './locate/locator.js';
 import { looksLikePage, withoutFragment, globsMatcher } from './url-match.js';

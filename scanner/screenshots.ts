@@ -1,7 +1,7 @@
 import type { AxeResults } from 'axe-core';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { clipAround, SHOT_TIMEOUT_MS } from './clip.js';
-import { selectorOf } from './selector.js';
+import { axeTargetToSelector, type AxeTarget } from '../core/scans/axe-target.js';
 import { shootTopElements } from './top-shots.js';
 
 export { SCREENSHOT_MARGIN } from './clip.js';
@@ -44,13 +44,11 @@ export interface ShotBudget {
   left: number;
 }
 
-type Target = ReadonlyArray<string | readonly string[]>;
-
 /**
  * The element of an axe target: frames by their selectors, then the element, through open shadow roots
  * by chaining (Playwright's CSS reaches into them). Null for a frame inside a shadow root.
  */
-function locate(page: Page, target: Target): Locator | null {
+function locate(page: Page, target: AxeTarget): Locator | null {
   let scope: Page | FrameLocator = page;
   for (const frame of target.slice(0, -1)) {
     if (typeof frame !== 'string') return null;
@@ -90,7 +88,7 @@ export interface Candidate {
   rule: string;
   selector: string;
   top: string[] | null;
-  target: Target;
+  target: AxeTarget;
 }
 
 /**
@@ -102,8 +100,8 @@ export function pictureCandidates(axe: Pick<AxeResults, 'violations'>): Candidat
   const seen = new Set<string>();
   for (const rule of axe.violations) {
     for (const node of rule.nodes) {
-      const target = node.target as unknown as Target;
-      const selector = selectorOf(target as unknown[]);
+      const target = node.target as unknown as AxeTarget;
+      const selector = axeTargetToSelector(target);
       const key = `${rule.id}\n${selector}`;
       const last = target[target.length - 1];
       if (!selector || last === undefined || seen.has(key)) continue;

@@ -5,7 +5,7 @@ import {
   SCREENSHOTS_PER_SCAN,
   type ScreenshotLimits,
 } from './screenshots.js';
-import { parseShard, type Shard } from './shards.js';
+import { parseShard, type Shard } from '../core/scans/shards.js';
 
 /**
  * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-const ROOTS = ['api', 'app', 'server', 'client', 'action', 'scanner', 'cli'];
+const ROOTS = ['core', 'api', 'app', 'server', 'client', 'action', 'scanner', 'cli'];
 
 function sourceFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { nowIso } from '../domain/ids.js';
 import type { SecretBox } from '../secret-box.js';
 import type { ClaimedDelivery } from '../store/webhooks/delivery-queue.js';
-import { parseRetryAfter } from '../domain/retry-after.js';
+import { parseRetryAfter } from '../../core/retry-after.js';
 import { signDelivery } from './signer.js';
 import { checkTargetUrl, guardedLookup, type Resolver } from './ssrf-guard.js';
 

@@ -683,7 +683,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(392);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(863);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -713,7 +713,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 392:
+/***/ 863:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -816,7 +816,7 @@ function htmlAlternate(header) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./api/domain/retry-after.ts
+;// CONCATENATED MODULE: ./core/retry-after.ts
 /**
  * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date, as milliseconds from `now`; null when
  * absent or unreadable. Read by the API client on the service's answers and by the webhook worker on a
@@ -1167,10 +1167,20 @@ async function launchBrowser(executablePath) {
     }
 }
 
-;// CONCATENATED MODULE: ./scanner/selector.ts
-/** The same selector the service stores: frames joined with ` |> `, shadow roots with ` >>> `. */
-function selectorOf(target) {
-    return target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' |> ');
+;// CONCATENATED MODULE: ./core/scans/axe-target.ts
+/** Between shadow-DOM hosts and the element inside (the old shadow-piercing combinator). */
+const SHADOW_SEPARATOR = ' >>> ';
+/** Between an iframe and a selector inside its document. */
+const FRAME_SEPARATOR = ' |> ';
+/**
+ * One entry per frame level (outermost first); an entry that is an array is a path through shadow roots.
+ * Joined so both paths survive and stay readable: `["iframe#pay", ["#host", "button"]]` →
+ * `iframe#pay |> #host >>> button`. The scanner and the service store the same selector.
+ */
+function axeTargetToSelector(target) {
+    return target
+        .map((level) => (typeof level === 'string' ? level : level.join(SHADOW_SEPARATOR)))
+        .join(FRAME_SEPARATOR);
 }
 
 ;// CONCATENATED MODULE: ./scanner/findings.ts
@@ -1188,7 +1198,7 @@ function findingsOf(pages) {
                         kind,
                         impact: node.impact ?? rule.impact ?? null,
                         message: node.failureSummary?.trim() || rule.help,
-                        selector: selectorOf(node.target),
+                        selector: axeTargetToSelector(node.target),
                         html: node.html,
                         helpUrl: rule.helpUrl,
                         help: rule.help,
@@ -1206,7 +1216,7 @@ function findingsOf(pages) {
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 var external_node_crypto_default = /*#__PURE__*/__nccwpck_require__.n(external_node_crypto_namespaceObject);
-;// CONCATENATED MODULE: ./api/domain/matching/selector-normalisation.ts
+;// CONCATENATED MODULE: ./core/matching/selector-normalisation.ts
 /**
  * CSS selector normalisation for fingerprints: a selector that differs between two builds only by a
  * generated class name or id must give the same fingerprint. The generated part is replaced by `*`
@@ -1291,7 +1301,7 @@ function normalizeSelector(selector) {
     return s;
 }
 
-;// CONCATENATED MODULE: ./api/domain/matching/fingerprint.ts
+;// CONCATENATED MODULE: ./core/matching/fingerprint.ts
 
 
 /**
@@ -1310,7 +1320,7 @@ function issueFingerprint(input) {
     return (0,external_node_crypto_namespaceObject.hash)('sha256', `${input.rule}|${input.pageKey}|${selector}`, 'hex');
 }
 
-;// CONCATENATED MODULE: ./api/domain/url-normalisation.ts
+;// CONCATENATED MODULE: ./core/url-normalisation.ts
 /**
  * Page URL normalisation, so the same page scanned twice has the same key even when the crawler added
  * a fragment, a default port, a tracking parameter or a session id. The normalised URL is stored per
@@ -1436,8 +1446,18 @@ function defaultSiteId(url) {
         return undefined;
     }
 }
+/** A page as a customer knows it: its public path, not the host the scan ran against. Pure. */
+function publicPath(url) {
+    try {
+        const u = new URL(url);
+        return u.pathname + u.search;
+    }
+    catch {
+        return url;
+    }
+}
 
-;// CONCATENATED MODULE: ./api/domain/gate/finding-text.ts
+;// CONCATENATED MODULE: ./core/gate/finding-text.ts
 /** axe-core's failure summary as steps: "Fix any of the following:\n  a\n  b" → ["a", "b"]. */
 function fixSteps(message) {
     if (!message)
@@ -2345,7 +2365,7 @@ function pictureCandidates(axe) {
     for (const rule of axe.violations) {
         for (const node of rule.nodes) {
             const target = node.target;
-            const selector = selectorOf(target);
+            const selector = axeTargetToSelector(target);
             const key = `${rule.id}\n${selector}`;
             const last = target[target.length - 1];
             if (!selector || last === undefined || seen.has(key))
@@ -2568,13 +2588,26 @@ class PageWorker {
     }
 }
 
-;// CONCATENATED MODULE: ./scanner/shards.ts
+;// CONCATENATED MODULE: ./core/scans/shards.ts
 /**
- * A page list split across parallel CI jobs. Every job reads the same list (urls, a URL file, a sitemap)
- * and keeps its own share: page p of the list goes to shard (p mod N) + 1. Dealing the list out like cards
- * keeps the shards within one page of each other in size, and spreads a site's sections (which sitemaps
- * list together, and which cost alike) over every shard instead of giving one job all the slow pages.
+ * Shards of one scan: which have reported, which are missing, and how to say so. A scan knows its shard
+ * count when it was opened with one; without it only a request completes it, and nothing is "missing".
  */
+function shardStatus(total, reported) {
+    const done = [...new Set(reported)].sort((a, b) => a - b);
+    const missing = [];
+    if (total !== null)
+        for (let i = 1; i <= total; i++)
+            if (!done.includes(i))
+                missing.push(i);
+    return { total, reported: done, missing };
+}
+/** "shard 3 of 3 has" / "shards 2 and 3 of 4 have", for answers and the gate's reason. */
+function missingShardsText(status) {
+    const m = status.missing;
+    const names = m.length === 1 ? `${m[0]}` : `${m.slice(0, -1).join(', ')} and ${m[m.length - 1]}`;
+    return `${m.length === 1 ? 'shard' : 'shards'} ${names} of ${status.total ?? '?'} ${m.length === 1 ? 'has' : 'have'} not reported`;
+}
 const MAX_SHARDS = 1000;
 /** `I/N` (`2/4`): the shard's number and the number of shards; a problem text when it is not that. */
 function parseShard(text) {
@@ -15928,7 +15961,7 @@ class SourceLocator {
                 file = this.files.fileFor(url, body);
             if (!file)
                 return;
-            const found = this.inRoot(this.files.locate(file, selectorOf(node.target), node.html));
+            const found = this.inRoot(this.files.locate(file, axeTargetToSelector(node.target), node.html));
             if (found)
                 node.source = { ...found, method: 'static' };
         });
@@ -16442,7 +16475,7 @@ function sourceSettings(get, fail) {
     };
 }
 
-;// CONCATENATED MODULE: ./action/scan-submit.ts
+;// CONCATENATED MODULE: ./client/scan-submit.ts
 /**
  * Sends a scan: in one request, as every version of the service takes it, or in parts when the body is large
  * and the service offers scans in parts (`POST /api/v1/scans` with `complete: false`, then batches to
@@ -16501,7 +16534,7 @@ async function submitScan(client, scan, keyFor, log, partBytes = PART_BYTES) {
     });
 }
 
-;// CONCATENATED MODULE: ./action/shard-submit.ts
+;// CONCATENATED MODULE: ./client/shard-submit.ts
 
 
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AxeResults, NodeResult } from 'axe-core';
 import type { Page } from 'playwright-core';
-import { selectorOf } from '../selector.js';
+import { axeTargetToSelector } from '../../core/scans/axe-target.js';
 import { markLocation, readPageMarks, type RawLocation } from './attributes.js';
 import { StaticFiles, type SourceMapping } from './static.js';
 
@@ -68,7 +68,7 @@ export class SourceLocator {
       if (targets[i].length !== 1 || typeof targets[i][0] !== 'string') return;
       if (file === undefined) file = this.files.fileFor(url, body);
       if (!file) return;
-      const found = this.inRoot(this.files.locate(file, selectorOf(node.target), node.html));
+      const found = this.inRoot(this.files.locate(file, axeTargetToSelector(node.target), node.html));
       if (found) node.source = { ...found, method: 'static' };
     });
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScanDetail, ScanList } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';

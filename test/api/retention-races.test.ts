@@ -1,7 +1,7 @@
 import { RetentionSweep } from '../../api/services/retention.js';
 import { holdScans } from '../../api/store/scans/holds.js';
 import type { Problem } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { agedScan, shaOf } from '../helpers/aged-scans.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';
 

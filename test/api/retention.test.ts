@@ -1,6 +1,6 @@
 import { RetentionSweep, type SweepLimits } from '../../api/services/retention.js';
 import type { VpatReport } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { agedScan, daysAgo, shaOf } from '../helpers/aged-scans.js';
 import { storedGateFingerprints } from '../helpers/gate-columns.js';
 import { dbKinds, useHarness, type Harness } from '../helpers/harness.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import type { CreatedScan } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { dbKinds, startHarness, useHarness } from '../helpers/harness.js';
 import {
   APP_ID,

@@ -1,4 +1,4 @@
-import { ArtifactRefused, zipLimits } from '../../api/domain/github/fork-artifact.js';
+import { ArtifactRefused, zipLimits } from '../../core/github/fork-artifact.js';
 import { readArtifactZip } from '../../app/artifact-zip.js';
 import { hostileZip } from '../fixtures/github/hostile-zip.js';
 

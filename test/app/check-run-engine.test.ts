@@ -1,6 +1,6 @@
-import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
-import { GITHUB_TEXT_LIMIT } from '../../api/domain/gate/report.js';
-import { engineChangedList } from '../../api/domain/gate/report-issues.js';
+import { type GateIssue, type GateResult } from '../../core/gate/deploy-event.js';
+import { GITHUB_TEXT_LIMIT } from '../../core/gate/report.js';
+import { engineChangedList } from '../../core/gate/report-issues.js';
 import { buildCheckRun } from '../../app/check-run-payload.js';
 import { gateIssue, gateResultOf } from '../helpers/gate-result.js';
 

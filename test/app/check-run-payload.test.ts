@@ -1,6 +1,6 @@
-import { newIssuesTable } from '../../api/domain/gate/report-issues.js';
-import { gateReportTitle, GITHUB_TEXT_LIMIT } from '../../api/domain/gate/report.js';
-import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
+import { newIssuesTable } from '../../core/gate/report-issues.js';
+import { gateReportTitle, GITHUB_TEXT_LIMIT } from '../../core/gate/report.js';
+import { type GateIssue, type GateResult } from '../../core/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 import { annotationBatches, annotationsFor, buildCheckRun } from '../../app/check-run-payload.js';
 

@@ -6,8 +6,8 @@ import {
   type DeployAccess,
   type PublishableDeploy,
 } from '../../app/check-run-publisher.js';
-import { type CheckRunUpdate } from '../../api/domain/github/check-run.js';
-import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
+import { type CheckRunUpdate } from '../../core/github/check-run.js';
+import { type GateIssue, type GateResult } from '../../core/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 import type { CheckRunAnnotation } from '../../app/check-run-payload.js';
 import { testProbot, type CreatedCheckRun, type UpdatedCheckRun } from '../fixtures/github/test-app.js';

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { claimStalePendingCheckRuns } from '../../api/index.js';
 import { startCheckRunRecovery } from '../../app/check-run-recovery.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import { testProbot } from '../fixtures/github/test-app.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nock from 'nock';
 import yauzl from 'yauzl';
-import type { DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import type { DeployEvent } from '../../core/gate/deploy-event.js';
 import type { CreatedScan, DeployList, ScanDetail } from '../helpers/api-types.js';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import type { CreatedScan } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import {
   capturingLogger,

@@ -6,7 +6,7 @@ import {
   SAMPLE_RESULT,
   withSample,
 } from '../../app/sample-summary.js';
-import { gateReportSummary } from '../../api/domain/gate/report.js';
+import { gateReportSummary } from '../../core/gate/report.js';
 
 describe('the check-run sample in the README', () => {
   const doc = fs.readFileSync(DOC_PATH, 'utf8');

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import type { InstallationLinkList, InstallationLinkView, Problem, Site } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreatedScan, VpatReport } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import type { Harness } from '../helpers/harness.js';
 import { elementPng } from '../helpers/element-png.js';
 

@@ -1,6 +1,6 @@
-import type { DeployCounts, GateIssue, GateResult } from '../../api/domain/gate/deploy-event.js';
-import type { CategoryCounts } from '../../api/domain/gate/thresholds.js';
-import { IMPACTS, type Impact } from '../../api/domain/impact.js';
+import type { DeployCounts, GateIssue, GateResult } from '../../core/gate/deploy-event.js';
+import type { CategoryCounts } from '../../core/gate/thresholds.js';
+import { IMPACTS, type Impact } from '../../core/impact.js';
 
 /** A listed issue of a deploy event, with the given fields and the rest as an unmatched new issue has them. */
 export function gateIssue(extra: Partial<GateIssue> & Pick<GateIssue, 'rule'>): GateIssue {

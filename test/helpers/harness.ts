@@ -15,13 +15,10 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 
 /**
  * SQLite always; PostgreSQL when TEST_DATABASE_URL is set, and always under CI, where a missing
- * TEST_DATABASE_URL fails the PostgreSQL variants (startHarness refuses) instead of skipping them.
+ * TEST_DATABASE_URL fails the PostgreSQL variants (startHarness refuses) instead of skipping them. Elsewhere
+ * jest.global-setup.js says once per run that they are skipped.
  */
 export const dbKinds: DbKind[] = pgUrl || inCI ? ['sqlite', 'postgres'] : ['sqlite'];
-if (!pgUrl && !inCI && !(globalThis as { __pgSkipNoted?: boolean }).__pgSkipNoted) {
-  (globalThis as { __pgSkipNoted?: boolean }).__pgSkipNoted = true;
-  console.warn('TEST_DATABASE_URL is not set: PostgreSQL variants of the tests are SKIPPED (SQLite only).');
-}
 
 export interface HarnessOptions {
   db?: DbKind;

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 
 /**
  * Tests that need a part of the machine (PostgreSQL, Chromium). CI (CI=true) must run every one of them, so
- * there a missing part FAILS the tests that need it; on a developer's machine those tests are skipped and a
- * test of their own says so (jest prints nothing of a file whose tests are all skipped).
+ * there a missing part FAILS the tests that need it; on a developer's machine those tests are skipped, and
+ * jest.global-setup.js says once per run which part is missing.
  */
 export const inCI = !!process.env.CI && process.env.CI !== 'false';
 
@@ -31,19 +31,16 @@ export function describeWith(part: Part, name: string, body: () => void): void {
     });
     return;
   }
-  test(`SKIPPED ${name}: needs ${part.missing}`, () => {
-    console.warn(`SKIPPED "${name}": ${part.missing}.`);
-  });
+  // The run's notice (jest.global-setup.js) names the missing part.
   describe.skip(name, body);
 }
 
 /**
  * For a check inside a test: true when the part is there; under CI a missing part throws (the test fails);
- * elsewhere it warns and returns false, and the test ends there.
+ * elsewhere it returns false (the run's notice says what is missing), and the test ends there.
  */
 export function partAvailable(part: Part, what: string): boolean {
   if (part.available) return true;
   if (inCI) throw new Error(`${part.missing}: ${what} cannot run, and CI runs everything`);
-  console.warn(`${part.missing}: ${what} is SKIPPED.`);
   return false;
 }

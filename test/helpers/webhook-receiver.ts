@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { sleep } from './wait.js';
 
 export interface Received {
   /** The webhook-id header (one per message; a redelivery repeats it). */
@@ -71,8 +72,6 @@ function parse(body: string): Received['payload'] {
     return { type: '', timestamp: '', data: {} };
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const delayMs = options.delayMs ?? 0;

@@ -1,7 +1,7 @@
 import { WriteQueue, WriteQueueTimeout } from '../../api/write-queue.js';
+import { nextTurn } from '../../api/domain/turns.js';
 
 /** Resolves after the current microtasks, so a turn handed over has been taken. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('the write queue', () => {
   it('lets `concurrency` writes work at once and starts the others in arrival order', async () => {
@@ -14,16 +14,16 @@ describe('the write queue', () => {
         leaves[n] = leave;
       }),
     );
-    await settle();
+    await nextTurn();
     expect(started).toEqual([1, 2]);
     expect(queue.size).toEqual({ running: 2, waiting: 3 });
 
     leaves[2]();
-    await settle();
+    await nextTurn();
     expect(started).toEqual([1, 2, 3]);
     leaves[1]();
     leaves[3]();
-    await settle();
+    await nextTurn();
     expect(started).toEqual([1, 2, 3, 4, 5]);
     expect(queue.size).toEqual({ running: 2, waiting: 0 });
     leaves[4]();
@@ -41,7 +41,7 @@ describe('the write queue', () => {
     const leave = await second;
     expect(queue.size).toEqual({ running: 1, waiting: 0 });
     const third = queue.enter();
-    await settle();
+    await nextTurn();
     expect(queue.size).toEqual({ running: 1, waiting: 1 });
     leave();
     (await third)();

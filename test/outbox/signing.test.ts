@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseRetryAfter } from '../../api/domain/retry-after.js';
+import { parseRetryAfter } from '../../core/retry-after.js';
 import { nextRetryDelay, DEFAULT_RETRY_DELAYS_MS } from '../../api/outbox/retry-schedule.js';
 import { SecretBox, secretBoxFor } from '../../api/secret-box.js';
 import { generateWebhookSecret, signDelivery } from '../../api/outbox/signer.js';

@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
-import {
-  createPgDatabase,
-  sleep,
-  startServerProcess,
-  type FreshPgDatabase,
-} from '../helpers/server-process.js';
+import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
+import { sleep } from '../helpers/wait.js';
 
 /**
  * The largest scan the limits allow: stored in parts up to `pages_per_scan`, one part more refused,

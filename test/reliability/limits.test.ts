@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { createGzip } from 'node:zlib';
 import type { Problem } from '../helpers/api-types.js';
-import { startServerProcess, sleep, type ServerProcess } from '../helpers/server-process.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import type { OpenApiDoc } from './openapi-arbitrary.js';
+import { sleep } from '../helpers/wait.js';
 
 /**
  * Bodies that try to exhaust the server (too large, too deep, gzip bombs) and clients that try to

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
-import {
-  createPgDatabase,
-  sleep,
-  startServerProcess,
-  type FreshPgDatabase,
-} from '../helpers/server-process.js';
+import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { sleep } from '../helpers/wait.js';
 
 /**
  * One org's dead receivers must not starve another org's webhooks. Org X subscribes 50 URLs whose

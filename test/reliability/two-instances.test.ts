@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createPgDatabase, ServerProcess, sleep, type FreshPgDatabase } from '../helpers/server-process.js';
+import { createPgDatabase, ServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import type { CreatedScan, CreatedWebhook, ScanDetail } from '../helpers/api-types.js';
-import { type DeployEvent } from '../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { describeWith, postgres } from '../helpers/requirements.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { sleep } from '../helpers/wait.js';
 
 /**
  * Two instances of the server on one PostgreSQL database, no proxy in front: clients alternate between

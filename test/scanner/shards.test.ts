@@ -1,4 +1,4 @@
-import { parseShard, shardOf } from '../../scanner/shards.js';
+import { parseShard, shardOf } from '../../core/scans/shards.js';
 import { parseScanSettings } from '../../scanner/settings.js';
 
 const list = Array.from({ length: 10 }, (_, i) => `https://shop.example.com/p/${i}`);

@@ -1,4 +1,5 @@
 import { StatementBatcher } from '../../api/store/access/statement-batcher.js';
+import { nextTurn } from '../../api/domain/turns.js';
 
 /** A statement runner the test answers by hand, recording what each statement was asked. */
 function manualRunner() {
@@ -9,8 +10,6 @@ function manualRunner() {
     });
   return { sent, run };
 }
-
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('statement batcher', () => {
   it('sends a lone request at once, and those arriving while statements are in flight as one', async () => {
@@ -24,7 +23,7 @@ describe('statement batcher', () => {
     expect(sent).toHaveLength(2);
     sent[0].answer();
     expect(await first).toBe('v1');
-    await settle();
+    await nextTurn();
     expect(sent.map((s) => s.keys)).toEqual([[1], [2], [3, 4, 3, 5]]);
     sent[2].answer();
     expect(await Promise.all(later)).toEqual(['v3', 'v4', 'v3', 'v5']);
@@ -39,7 +38,7 @@ describe('statement batcher', () => {
     const waiting = [batcher.load(2), batcher.load(3)];
     sent[0].fail(new Error('connection lost'));
     await expect(first).rejects.toThrow('connection lost');
-    await settle();
+    await nextTurn();
     expect(sent[1].keys).toEqual([2, 3]);
     sent[1].answer();
     expect(await Promise.all(waiting)).toEqual(['v2', 'v3']);
@@ -51,7 +50,7 @@ describe('statement batcher', () => {
     const all = [1, 2, 3, 4, 5, 6, 7].map((k) => batcher.load(k));
     for (let i = 0; i < 3; i++) {
       sent[i].answer();
-      await settle();
+      await nextTurn();
     }
     expect(sent.map((s) => s.keys)).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
     expect(await Promise.all(all)).toEqual(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']);

@@ -1,4 +1,4 @@
-import { type GateIssue } from '../../domain/gate/deploy-event.js';
+import { type GateIssue } from '../../../core/gate/deploy-event.js';
 import {
   fixHeading,
   fixSteps,
@@ -7,7 +7,7 @@ import {
   oneLineMessage,
   sourceText,
   sourceUrl,
-} from '../../domain/gate/finding-text.js';
+} from '../../../core/gate/finding-text.js';
 import { markup, type Html } from '../html.js';
 import { impactBadge } from './parts.js';
 import { externalLink } from './external-link.js';

@@ -2,7 +2,7 @@ import type { TrendPoint } from '../../schemas/sites/trend.js';
 import { markup, type Html } from '../html.js';
 import { dataTable, num } from './data-table.js';
 import { shortSha, when } from './parts.js';
-import { IMPACTS } from '../../domain/impact.js';
+import { IMPACTS } from '../../../core/impact.js';
 
 const W = 640;
 const H = 240;

@@ -1,23 +1,8 @@
 import type { AxeResultsInput } from './input.js';
-import { issueSource, type ImportedIssue } from './imported-issue.js';
-import { type IssueKind } from '../impact.js';
+import { issueSource, type ImportedIssue } from '../../../core/scans/imported-issue.js';
+import { type IssueKind } from '../../../core/impact.js';
 import { criteriaFromAxeTags } from '../catalog/wcag-criteria.js';
-
-/** Between shadow-DOM hosts and the element inside (the old shadow-piercing combinator). */
-export const SHADOW_SEPARATOR = ' >>> ';
-/** Between an iframe and a selector inside its document. */
-export const FRAME_SEPARATOR = ' |> ';
-
-/**
- * axe `target`: one entry per frame level (outermost first); an entry that is an array is a path
- * through shadow roots. Joined so both paths survive and stay readable:
- * `["iframe#pay", ["#host", "button"]]` → `iframe#pay |> #host >>> button`.
- */
-export function axeTargetToSelector(target: ReadonlyArray<string | readonly string[]>): string {
-  return target
-    .map((level) => (typeof level === 'string' ? level : level.join(SHADOW_SEPARATOR)))
-    .join(FRAME_SEPARATOR);
-}
+import { axeTargetToSelector } from '../../../core/scans/axe-target.js';
 
 /**
  * One issue per node of every violation (kind `violation`) and incomplete result (kind

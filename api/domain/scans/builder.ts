@@ -1,7 +1,7 @@
 import type { ScanPageInput } from './input.js';
 import { issuesFromAxe, rulesRunByAxe } from './axe-import.js';
-import { issueFingerprint } from '../matching/fingerprint.js';
-import { issueSource, type ImportedIssue } from './imported-issue.js';
+import { issueFingerprint } from '../../../core/matching/fingerprint.js';
+import { issueSource, type ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { issuesFromPa11y } from './pa11y-import.js';
 import type {
   PreparationError,
@@ -12,8 +12,8 @@ import type {
 } from './preparation.js';
 import { issueLimitError } from './preparation.js';
 import { emptySummary, scanWarnings, type PageFacts, type ScanSummary, type ScanWarning } from './summary.js';
-import { replaceNul, truncateUtf8 } from '../text/truncation.js';
-import { normalizeUrl, pageKey } from '../url-normalisation.js';
+import { replaceNul, truncateUtf8 } from '../../../core/text/truncation.js';
+import { normalizeUrl, pageKey } from '../../../core/url-normalisation.js';
 
 /**
  * Prepares the pages of a scan one at a time: each page's rows are handed back to be stored at once,

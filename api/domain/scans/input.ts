@@ -1,5 +1,5 @@
-import type { Impact, IssueKind } from '../impact.js';
-import type { SourceMethod } from './imported-issue.js';
+import type { Impact, IssueKind } from '../../../core/impact.js';
+import type { SourceMethod } from '../../../core/scans/imported-issue.js';
 
 /**
  * A scan body's pages as the domain reads them once the API's schemas have validated them (defaults

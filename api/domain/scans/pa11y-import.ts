@@ -1,6 +1,6 @@
 import type { Pa11yIssueInput } from './input.js';
-import type { Impact } from '../impact.js';
-import type { ImportedIssue } from './imported-issue.js';
+import type { Impact } from '../../../core/impact.js';
+import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { criterionFromHtmlcsCode } from '../catalog/wcag-criteria.js';
 
 const HTMLCS_IMPACT: Record<string, Impact> = { error: 'serious', warning: 'moderate', notice: 'minor' };

@@ -1,5 +1,5 @@
-import type { ImportedIssue } from './imported-issue.js';
-import { defaultSiteId } from '../url-normalisation.js';
+import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
+import { defaultSiteId } from '../../../core/url-normalisation.js';
 
 /**
  * What a scan becomes before it is stored: its head, its pages with normalised URLs, its issues (every input

@@ -1,4 +1,4 @@
-import type { ImportedIssue } from './imported-issue.js';
+import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 
 export interface ScanSummary {
   pages: number;

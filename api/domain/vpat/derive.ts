@@ -11,6 +11,7 @@ import {
   relatedSentence,
   remarksFor,
   staleSentence,
+  withoutDeveloperLinks,
 } from './remarks.js';
 import type {
   AppliedOverride,
@@ -20,6 +21,7 @@ import type {
   ReportSummary,
   RuleViolations,
 } from './report.js';
+import { applyAssessment, verdictsOf, type HumanEvidence } from './human-evidence.js';
 
 /**
  * Derives every row of a VPAT / ACR from one scan's evidence plus people's decisions:
@@ -94,6 +96,10 @@ export function deriveReport(input: {
   overrides: readonly OverrideRecord[];
   /** The evidence's tallies, when the caller folded them batch by batch (else folded here at once). */
   fold?: EvidenceFold;
+  /** Keep the developers' "How to fix" links in the evidence's remarks (default: kept). */
+  developerLinks?: boolean;
+  /** People's results on a page sample, laid over the automated evidence before anything is summarised. */
+  human?: HumanEvidence;
 }): Derivation {
   const { catalog, coverage, evidence } = input;
   const folded = foldResults(input.fold ?? foldEvidence(evidence, coverage), evidence);
@@ -139,13 +145,31 @@ export function deriveReport(input: {
       }
     }
   }
+  const rows = withHumanEvidence(input, criteria);
   return {
-    criteria,
+    criteria: rows,
     overrides: applied,
     refused,
-    summary: summarise(criteria, applied),
+    summary: summarise(rows, applied),
     violations: folded.violations,
   };
+}
+
+/**
+ * The evidence's rows as a reader gets them: developer links left out where asked (before a person's results,
+ * whose remarks quote the evidence's), then the assessment's verdicts laid over them.
+ */
+function withHumanEvidence(
+  input: { developerLinks?: boolean; human?: HumanEvidence },
+  criteria: ReportCriterion[],
+): ReportCriterion[] {
+  const rows =
+    input.developerLinks === false
+      ? criteria.map((c) =>
+          c.source === 'evidence' ? { ...c, remarks: withoutDeveloperLinks(c.remarks) } : c,
+        )
+      : criteria;
+  return input.human ? applyAssessment(rows, verdictsOf(input.human)) : rows;
 }
 
 /** Why a confirmation of the automated evidence cannot stand, or null when it can. */

@@ -1,6 +1,7 @@
-import type { Verdict } from './assessments/verdict.js';
-import { publicPath } from './public-path.js';
-import type { ReportCriterion } from './report.js';
+import type { Assessment, AssessmentResult } from './assessments/assessment.js';
+import { criterionVerdict, groupByCriterion, type Verdict } from './assessments/verdict.js';
+import { publicPath } from '../../../core/url-normalisation.js';
+import type { ReportCriterion, VpatReport } from './report.js';
 
 /**
  * A report's rows after an assessment's human results (WCAG-EM step 4) are laid over the automated
@@ -70,4 +71,29 @@ export function applyAssessment(
     }
     return humanRow(row, v);
   });
+}
+
+/** People's results on a page sample (an assessment), as a report version reads them. */
+export interface HumanEvidence {
+  assessment: Assessment;
+  results: AssessmentResult[];
+}
+
+/** Each criterion's verdict over the sample. */
+export function verdictsOf(e: HumanEvidence): Map<string, Verdict> {
+  const sample = e.assessment.sample.map((p) => p.url);
+  const out = new Map<string, Verdict>();
+  for (const [criterion, results] of groupByCriterion(e.results))
+    out.set(criterion, criterionVerdict(sample, results));
+  return out;
+}
+
+/** The report's view of the assessment: which one, its sample by public path, and its testers. */
+export function assessmentSummary(e: HumanEvidence): NonNullable<VpatReport['assessment']> {
+  return {
+    id: e.assessment.id,
+    title: e.assessment.title,
+    sample: e.assessment.sample.map((p) => publicPath(p.url)),
+    testers: [...new Set(e.results.map((r) => r.tester))].sort(),
+  };
 }

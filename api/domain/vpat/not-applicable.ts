@@ -1,5 +1,5 @@
 import type { EvidencePage } from './evidence-tally.js';
-import { plural } from '../text/wording.js';
+import { plural } from '../../../core/text/wording.js';
 
 /**
  * A suggestion, never an answer: the rules that test a criterion ran on every scanned page and found

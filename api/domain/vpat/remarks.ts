@@ -1,7 +1,7 @@
-import { publicPath } from './public-path.js';
+import { publicPath } from '../../../core/url-normalisation.js';
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { EvidenceFact, RuleRun } from './facts.js';
-import { plural } from '../text/wording.js';
+import { plural } from '../../../core/text/wording.js';
 
 /** The English sentences of a report row, written from the facts (facts.ts). Pure. */
 

@@ -1,4 +1,4 @@
-import type { WaiverMatcher } from './match.js';
+import type { WaiverMatcher } from '../../../core/waivers/match.js';
 
 /**
  * Which active waiver covers each issue of a stored scan (a waived issue is still shown

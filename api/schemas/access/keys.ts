@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { DEFAULT_SCOPES, SCOPES } from '../../domain/access/api-key.js';
 import { PageQuery, pageOf, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';

@@ -1,5 +1,5 @@
 import { ASSESSMENT_LEVELS, ASSESSMENT_ORIGINS, OUTCOMES } from '../../domain/vpat/assessments/assessment.js';
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
 import { z } from '../zod.js';
 

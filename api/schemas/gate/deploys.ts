@@ -1,16 +1,16 @@
-import { CHECK_RUN_STATUSES } from '../../domain/github/check-run.js';
-import { IMPACTS } from '../../domain/impact.js';
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { CHECK_RUN_STATUSES } from '../../../core/github/check-run.js';
+import { IMPACTS } from '../../../core/impact.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
 import { DeployCounts } from './counts.js';
 import { GateSettings } from './settings.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
-import type * as domain from '../../domain/gate/deploy-event.js';
-import type * as settings from '../../domain/gate/settings.js';
-import type * as engine from '../../domain/gate/engine.js';
-import { ENGINE_UPGRADE_POLICIES } from '../../domain/gate/engine.js';
-import type * as thresholds from '../../domain/gate/thresholds.js';
+import type * as domain from '../../../core/gate/deploy-event.js';
+import type * as settings from '../../../core/gate/settings.js';
+import type * as engine from '../../../core/gate/engine.js';
+import { ENGINE_UPGRADE_POLICIES } from '../../../core/gate/engine.js';
+import type * as thresholds from '../../../core/gate/thresholds.js';
 
 export const Repository = z
   .string()

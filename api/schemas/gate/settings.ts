@@ -1,4 +1,4 @@
-import { ENGINE_UPGRADE_POLICIES } from '../../domain/gate/engine.js';
+import { ENGINE_UPGRADE_POLICIES } from '../../../core/gate/engine.js';
 import { z } from '../zod.js';
 
 const Limit = z

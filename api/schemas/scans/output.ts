@@ -1,8 +1,8 @@
-import { IMPACTS, ISSUE_KINDS } from '../../domain/impact.js';
-import { SOURCE_METHODS } from '../../domain/scans/imported-issue.js';
+import { IMPACTS, ISSUE_KINDS } from '../../../core/impact.js';
+import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { pageOf, Timestamp } from '../common.js';
 import { z, type FitsSchema, type OutputIs } from '../zod.js';
-import type * as impact from '../../domain/impact.js';
+import type * as impact from '../../../core/impact.js';
 import type * as summary from '../../domain/scans/summary.js';
 
 /** What the scans endpoints answer (the input schemas are in scans.ts). */

@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import {
   CRITERION_ID,
   criteriaFromAxeTags,
@@ -6,7 +6,7 @@ import {
 } from '../../domain/catalog/wcag-criteria.js';
 import { PageQuery, Sha, SiteId } from '../common.js';
 import { Impact, IssueKind } from './output.js';
-import { SOURCE_METHODS } from '../../domain/scans/imported-issue.js';
+import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
 import { MAX_SHARDS, ScanGroup, shardPartFields } from './shards.js';
 import type * as input from '../../domain/scans/input.js';

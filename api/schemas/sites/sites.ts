@@ -1,5 +1,5 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
-import { isHttpUrl } from '../../domain/url-normalisation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
+import { isHttpUrl } from '../../../core/url-normalisation.js';
 import { branchName } from '../scans/scans.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from '../gate/settings.js';

@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { z } from '../zod.js';
 
 /** Where a report row's answer comes from (api/domain/vpat/report.ts, `AnswerSource`). */

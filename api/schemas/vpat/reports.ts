@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { CONFORMANCE_LEVELS, EDITIONS } from '../../domain/vpat/editions.js';
 import { WCAG_LEVELS, WCAG_VERSIONS } from '../../domain/catalog/wcag.js';
 import { SiteId, Timestamp } from '../common.js';

@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
 import { z } from '../zod.js';
 

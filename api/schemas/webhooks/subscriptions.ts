@@ -1,4 +1,4 @@
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { EVENT_TYPES } from '../webhook-events.js';
 import { pageOf, Timestamp } from '../common.js';
 import { z } from '../zod.js';

@@ -9,7 +9,7 @@ import {
 import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
+import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { insertAssessment } from '../../store/assessments/assessments.js';
 import { insertChanges, insertResults, listResults } from '../../store/assessments/results.js';
 import { getSite } from '../../store/sites/sites.js';

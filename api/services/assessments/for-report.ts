@@ -1,13 +1,8 @@
 import type { ApiContext } from '../../context.js';
-import type { Assessment, AssessmentResult } from '../../domain/vpat/assessments/assessment.js';
+import type { HumanEvidence } from '../../domain/vpat/human-evidence.js';
 import { domainErrors } from '../../domain/errors.js';
 import { findAssessment, latestAssessment } from '../../store/assessments/assessments.js';
 import { listResults } from '../../store/assessments/results.js';
-
-export interface AssessmentEvidence {
-  assessment: Assessment;
-  results: AssessmentResult[];
-}
 
 /**
  * The assessment a report of `siteId` uses: the one named (which must be of that site), else the site's
@@ -18,7 +13,7 @@ export async function assessmentForReport(
   org: string,
   siteId: string,
   id: string | undefined,
-): Promise<AssessmentEvidence | undefined> {
+): Promise<HumanEvidence | undefined> {
   const assessment = id ? await findAssessment(ctx.db, org, id) : await latestAssessment(ctx.db, org, siteId);
   if (id && !assessment) throw domainErrors.notFound('assessment');
   if (!assessment) return undefined;

@@ -1,12 +1,12 @@
-import { describeBaseline, type BaselineChoice, type ScanRef } from '../../domain/gate/baseline.js';
-import { evaluateGate, type GateEvaluation } from '../../domain/gate/evaluation.js';
-import type { IssueColumns } from '../../domain/gate/issues.js';
-import type { AppliedGateSettings } from '../../domain/gate/settings.js';
-import type { MatchDetails } from '../../domain/matching/element-identity.js';
-import { fingerprintStep, similarityStep, type IssueMatching } from '../../domain/matching/matcher.js';
-import { keepSharedPages } from '../../domain/matching/shared-pages.js';
-import { pageKey } from '../../domain/url-normalisation.js';
-import { compileWaivers } from '../../domain/waivers/match.js';
+import { describeBaseline, type BaselineChoice, type ScanRef } from '../../../core/gate/baseline.js';
+import { evaluateGate, type GateEvaluation } from '../../../core/gate/evaluation.js';
+import type { IssueColumns } from '../../../core/gate/issues.js';
+import type { AppliedGateSettings } from '../../../core/gate/settings.js';
+import type { MatchDetails } from '../../../core/matching/element-identity.js';
+import { fingerprintStep, similarityStep, type IssueMatching } from '../../../core/matching/matcher.js';
+import { keepSharedPages } from '../../../core/matching/shared-pages.js';
+import { pageKey } from '../../../core/url-normalisation.js';
+import { compileWaivers } from '../../../core/waivers/match.js';
 import type { ApiContext } from '../../context.js';
 import type { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../store/gate/evidence.js';
 import { matchDetails } from '../../store/gate/match-evidence.js';
 import { openShardedScanForSha, shardsOf } from '../../store/scans/shards.js';
-import { shardStatus } from '../../domain/scans/shards.js';
+import { shardStatus } from '../../../core/scans/shards.js';
 import type { SiteRecord } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { BaselineView } from './deploy-view.js';

@@ -1,9 +1,9 @@
-import type { GateCounts } from '../../domain/gate/thresholds.js';
-import type { ImpactKey } from '../../domain/gate/settings.js';
-import type { EngineTally, PairedIssue } from '../../domain/gate/evaluation.js';
-import type { GatePage, GateScanIssue } from '../../domain/gate/issues.js';
-import type { DeployEvent, GateIssue } from '../../domain/gate/deploy-event.js';
-import type { EngineChange } from '../../domain/gate/engine.js';
+import type { GateCounts } from '../../../core/gate/thresholds.js';
+import type { ImpactKey } from '../../../core/gate/settings.js';
+import type { EngineTally, PairedIssue } from '../../../core/gate/evaluation.js';
+import type { GatePage, GateScanIssue } from '../../../core/gate/issues.js';
+import type { DeployEvent, GateIssue } from '../../../core/gate/deploy-event.js';
+import type { EngineChange } from '../../../core/gate/engine.js';
 import type { DeployRecord, StoredEngineChange, StoredGateIssue } from '../../store/gate/deploys.js';
 import type { IssueDetail } from '../../store/gate/evidence.js';
 

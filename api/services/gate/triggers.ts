@@ -1,10 +1,10 @@
 import { domainErrors } from '../../domain/errors.js';
-import { resolveGateSettings, type AppliedGateSettings } from '../../domain/gate/settings.js';
+import { resolveGateSettings, type AppliedGateSettings } from '../../../core/gate/settings.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { baselineRecordedReason } from '../../domain/gate/thresholds.js';
+import { baselineRecordedReason } from '../../../core/gate/thresholds.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ApiContext } from '../../context.js';
-import type { DeployEvent } from '../../domain/gate/deploy-event.js';
+import type { DeployEvent } from '../../../core/gate/deploy-event.js';
 import { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
   findDeployAnyOrg,
@@ -17,7 +17,7 @@ import { getSite, type SiteRecord } from '../../store/sites/sites.js';
 import { initialCheckRun } from '../github/check-runs.js';
 import { decideGate, type GateDecision } from './decision.js';
 import { countsView, engineChangedView, issueView, present } from './deploy-view.js';
-import type { EngineChange } from '../../domain/gate/engine.js';
+import type { EngineChange } from '../../../core/gate/engine.js';
 
 /**
  * Evaluates the deploy gate for a commit and records the decision as a deploy event (docs/gate.md).

@@ -1,4 +1,4 @@
-import type { CheckRunUpdate } from '../../domain/github/check-run.js';
+import type { CheckRunUpdate } from '../../../core/github/check-run.js';
 import { nowIso } from '../../domain/ids.js';
 import type { ApiContext } from '../../context.js';
 import {

@@ -7,7 +7,7 @@ import {
   provenanceRefusal,
   readManifest,
   SCAN_FILE,
-} from '../../domain/github/fork-artifact.js';
+} from '../../../core/github/fork-artifact.js';
 import type { ScanPageInput } from '../../domain/scans/input.js';
 import { CreateScanBody } from '../../schemas/scans/scans.js';
 import { getSite } from '../../store/sites/sites.js';

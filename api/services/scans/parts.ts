@@ -17,7 +17,7 @@ import {
 } from '../../store/scans/parts.js';
 import { markScanComplete, updateScanTotals } from '../../store/scans/writes.js';
 import { nextPageIndex, scanSharding, shardsOf } from '../../store/scans/shards.js';
-import { missingShardsText, shardStatus } from '../../domain/scans/shards.js';
+import { missingShardsText, shardStatus } from '../../../core/scans/shards.js';
 import type { ScanRecord } from '../../store/scans/scans.js';
 import {
   announceScan,

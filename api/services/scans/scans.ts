@@ -12,7 +12,7 @@ import {
   type ScanWaiverLookup,
   type WaiverViewPage,
 } from '../../domain/waivers/scan-waivers.js';
-import { compileWaivers } from '../../domain/waivers/match.js';
+import { compileWaivers } from '../../../core/waivers/match.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ApiContext } from '../../context.js';
 import type { ScanPageInput } from '../../domain/scans/input.js';

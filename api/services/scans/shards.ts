@@ -4,7 +4,7 @@ import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';
 import { pageLimitError } from '../../domain/scans/preparation.js';
-import { shardStatus, type ShardStatus } from '../../domain/scans/shards.js';
+import { shardStatus, type ShardStatus } from '../../../core/scans/shards.js';
 import { addSummaries, emptySummary, subtractSummary } from '../../domain/scans/summary.js';
 import { findPart, insertPart, lockScan, type ScanState } from '../../store/scans/parts.js';
 import type { ScanRecord } from '../../store/scans/scans.js';

@@ -1,7 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { isHttpUrl } from '../../domain/url-normalisation.js';
+import { isHttpUrl } from '../../../core/url-normalisation.js';
 import { catalogRowIds, editionCatalog } from '../../domain/vpat/editions.js';
 import {
   carriedOverride,

@@ -1,6 +1,6 @@
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { waiverState } from '../../domain/waivers/match.js';
+import { waiverState } from '../../../core/waivers/match.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ApiContext } from '../../context.js';
 import type { CreateWaiverBody, Waiver } from '../../schemas/waivers/waivers.js';

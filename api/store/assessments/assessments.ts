@@ -5,7 +5,7 @@ import type {
   AssessmentOrigin,
   SamplePage,
 } from '../../domain/vpat/assessments/assessment.js';
-import { isNulFree } from '../../domain/text/truncation.js';
+import { isNulFree } from '../../../core/text/truncation.js';
 import { newestFirst } from '../keyset.js';
 
 /** Assessments: every read and write is scoped to an org. */

@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
-import type { BaselineStrategy } from '../../domain/gate/baseline.js';
+import type { BaselineStrategy } from '../../../core/gate/baseline.js';
 import type {
   DeployCheckRun,
   DeployCounts,
   GateIssue,
   WaivedGateIssue,
-} from '../../domain/gate/deploy-event.js';
-import type { EngineChange } from '../../domain/gate/engine.js';
-import type { AppliedGateSettings } from '../../domain/gate/settings.js';
-import type { GateReason, ThresholdResult } from '../../domain/gate/thresholds.js';
-import type { CheckRunStatus } from '../../domain/github/check-run.js';
-import { isNulFree } from '../../domain/text/truncation.js';
+} from '../../../core/gate/deploy-event.js';
+import type { EngineChange } from '../../../core/gate/engine.js';
+import type { AppliedGateSettings } from '../../../core/gate/settings.js';
+import type { GateReason, ThresholdResult } from '../../../core/gate/thresholds.js';
+import type { CheckRunStatus } from '../../../core/github/check-run.js';
+import { isNulFree } from '../../../core/text/truncation.js';
 
 type MatchField = 'match' | 'baseline_issue' | 'similarity' | 'evidence';
 

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { readGateColumns } from '../scans/gate-columns.js';
 import { sourceFromColumns } from '../scans/scans.js';
-import type { IssueSource } from '../../domain/scans/imported-issue.js';
-import type { ScanRef } from '../../domain/gate/baseline.js';
-import { enginesDiffer, type ScanEngine } from '../../domain/gate/engine.js';
-import type { GatePage } from '../../domain/gate/issues.js';
-import { IssueColumns } from '../../domain/gate/issues.js';
-import { type IssueKind } from '../../domain/impact.js';
-import type { Impact } from '../../domain/impact.js';
+import type { IssueSource } from '../../../core/scans/imported-issue.js';
+import type { ScanRef } from '../../../core/gate/baseline.js';
+import { enginesDiffer, type ScanEngine } from '../../../core/gate/engine.js';
+import type { GatePage } from '../../../core/gate/issues.js';
+import { IssueColumns } from '../../../core/gate/issues.js';
+import { type IssueKind } from '../../../core/impact.js';
+import type { Impact } from '../../../core/impact.js';
 
 /**
  * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text/truncation.js';
+import { isNulFree } from '../../../core/text/truncation.js';
 import type { PageFacts } from '../../domain/scans/summary.js';
-import { normalizeUrl } from '../../domain/url-normalisation.js';
+import { normalizeUrl } from '../../../core/url-normalisation.js';
 import { dialectOf } from '../db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
 

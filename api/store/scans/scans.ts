@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text/truncation.js';
-import type { Impact } from '../../domain/impact.js';
-import { type IssueKind } from '../../domain/impact.js';
+import { isNulFree } from '../../../core/text/truncation.js';
+import type { Impact } from '../../../core/impact.js';
+import { type IssueKind } from '../../../core/impact.js';
 import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
-import type { IssueSource, SourceMethod } from '../../domain/scans/imported-issue.js';
+import type { IssueSource, SourceMethod } from '../../../core/scans/imported-issue.js';
 import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
 import { newestFirst } from '../keyset.js';
 import { scanPageRows } from './page-rows.js';

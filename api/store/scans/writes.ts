@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { FINGERPRINT_VERSION } from '../../domain/matching/fingerprint.js';
+import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
 import type { PreparedIssue, PreparedPage, ScanHead } from '../../domain/scans/preparation.js';
 import { emptySummary, type ScanSummary, type ScanWarning } from '../../domain/scans/summary.js';
 import { dialectOf, MAX_ROWS_PER_INSERT } from '../db.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EvidenceGroup } from '../../domain/vpat/evidence-tally.js';
-import { compileWaivers, waiverState, type WaiverRule } from '../../domain/waivers/match.js';
+import { compileWaivers, waiverState, type WaiverRule } from '../../../core/waivers/match.js';
 import { scanWaiverLookup, type WaiverViewPage } from '../../domain/waivers/scan-waivers.js';
 import { dialectOf } from '../db.js';
 import { activeWaiversForSite } from '../waivers/waivers.js';

@@ -1,3 +1,4 @@
+import type { ReportScan } from '../../domain/vpat/compose.js';
 import type { Knex } from 'knex';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
 import { findScan, latestScanOnBranch, type ScanRecord } from '../scans/scans.js';
@@ -9,24 +10,11 @@ import { scanPageRows } from '../scans/page-rows.js';
  * issues are counted by (rule, kind, wcag, page) in ./evidence-groups.ts.
  */
 
-export interface EvidenceScan {
-  id: string;
+/** A report's scan, with what the store needs to read its evidence. */
+export interface EvidenceScan extends ReportScan {
   org: string;
-  siteId: string;
-  url: string;
-  sha: string | null;
-  branch: string | null;
-  engineName: string | null;
-  engineVersion: string | null;
-  pageCount: number;
-  issueCount: number;
-  /** null = the scan did not say which rules ran. */
-  rulesRun: string[] | null;
   /** The fingerprint version the scan's issues were fingerprinted with. */
   fingerprintVersion: number;
-  /** The scan's own suspicions (login-page trap, HTTP errors, …), as stored at ingest. */
-  warnings: Array<{ code: string; message: string }>;
-  createdAt: string;
 }
 
 function toEvidenceScan(s: ScanRecord): EvidenceScan {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { isNulFree } from '../../domain/text/truncation.js';
-import type { WaiverRule } from '../../domain/waivers/match.js';
+import { isNulFree } from '../../../core/text/truncation.js';
+import type { WaiverRule } from '../../../core/waivers/match.js';
 import { newestFirst } from '../keyset.js';
 
 /** A waiver as stored: the gate's rule plus who made it, for which site, why and who revoked it. */

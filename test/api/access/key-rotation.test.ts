@@ -3,6 +3,7 @@ import { controlClock } from '../../helpers/clock.js';
 import type { AdminKeyInfo, CreatedKey, Problem, RotatedKey } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { ConsoleClient } from '../../console/client.js';
+import { sleep } from '../../helpers/wait.js';
 
 const ALL = ['ingest', 'gate', 'read', 'manage', 'admin'];
 
@@ -170,14 +171,14 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
         clock.set(start + i * 1000);
         expect(await me(made.body.key)).toBe(200);
       }
-      await settle();
+      await sleep(100); // the write of last_used_at does not hold up the answer
       expect(writes).toHaveLength(1);
       const first = await h.request<AdminKeyInfo>('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
       expect(first.body.last_used_at).toBe(new Date(start).toISOString());
       clock.set(start + 61_000);
       await me(made.body.key);
       await me(made.body.key);
-      await settle();
+      await sleep(100); // the write of last_used_at does not hold up the answer
       expect(writes).toHaveLength(2);
       const second = await h.request<AdminKeyInfo>('GET', `/api/v1/keys/${made.body.id}`, { key: admin });
       expect(second.body.last_used_at).toBe(new Date(start + 61_000).toISOString());
@@ -186,8 +187,3 @@ describe.each(dbKinds)('key rotation, expiry and last use (%s)', (db) => {
     }
   });
 });
-
-/** The write of last_used_at does not hold up the answer; give it a moment to reach the database. */
-async function settle(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 100));
-}

@@ -1,7 +1,7 @@
 import { findDeploy, rerunDeploy } from '../../../api/services/gate/triggers.js';
 import { setDeployCheckRun } from '../../../api/services/github/check-runs.js';
 import type { CreatedScan, Problem, Waiver } from '../../helpers/api-types.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { eventPayloads } from '../../helpers/outbox.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { axeTargetToSelector } from '../../../api/domain/scans/axe-import.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { axeTargetToSelector } from '../../../core/scans/axe-target.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 
 /**

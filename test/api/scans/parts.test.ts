@@ -8,7 +8,7 @@ import type {
   ScanList,
   ScanPartAccepted,
 } from '../../helpers/api-types.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, useHarness, type Harness } from '../../helpers/harness.js';
 import { storedGateFingerprints } from '../../helpers/gate-columns.js';
 import { eventPayloads } from '../../helpers/outbox.js';

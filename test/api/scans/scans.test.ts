@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { FINGERPRINT_VERSION } from '../../../api/domain/matching/fingerprint.js';
+import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
 import type { CreatedScan, Problem, ScanDetail, ScanList, Waiver } from '../../helpers/api-types.js';
 import { dbKinds, useHarness, type Harness } from '../../helpers/harness.js';
 import { eventPayloads } from '../../helpers/outbox.js';

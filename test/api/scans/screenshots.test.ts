@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { ApiClient } from '../../../client/api-client.js';
 import { sendScreenshots } from '../../../client/screenshots.js';
-import { submitScan } from '../../../action/scan-submit.js';
+import { submitScan } from '../../../client/scan-submit.js';
 import { defaultScanOptions } from '../../../scanner/options.js';
 import { pngChunk as chunk } from '../../../scanner/png.js';
 import { scan } from '../../../scanner/scan.js';

@@ -1,6 +1,6 @@
 import { RetentionSweep } from '../../../api/services/retention.js';
 import type { CreatedScan, OpenScan, Problem, ScanList, VpatReport } from '../../helpers/api-types.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, useHarness, type Harness } from '../../helpers/harness.js';
 import { eventPayloads } from '../../helpers/outbox.js';
 

@@ -1,24 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { CreatedScan, Problem, VpatReport } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
+import { readPdf } from '../../helpers/pdf.js';
 
 // Real axe-core output of a clean page (it lists the rules that ran), passed through as it is.
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../fixtures/axe/${name}.json`, import.meta.url), 'utf8')) as unknown;
 // The CI preview host the scan ran against: a customer must never read it in the report.
 const PREVIEW = 'http://127.0.0.1:4311';
-const tmp = mkdtempSync(path.join(tmpdir(), 'a11y-public-address-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function pdfText(pdf: Buffer, name: string): string {
-  const file = path.join(tmp, `${name}.pdf`);
-  writeFileSync(file, pdf);
-  return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-}
 
 describe.each(dbKinds)('the product’s public address in the report (%s)', (db) => {
   const h = useHarness({ db });
@@ -77,7 +67,7 @@ describe.each(dbKinds)('the product’s public address in the report (%s)', (db)
     const pdfRes = await fetch(`${h.url}/api/v1/vpat/${r.id}?format=pdf`, {
       headers: { authorization: `Bearer ${key}` },
     });
-    const pdf = pdfText(Buffer.from(await pdfRes.arrayBuffer()), `${db}-default`);
+    const pdf = readPdf(Buffer.from(await pdfRes.arrayBuffer())).text;
     expect(pdf).toContain('Public address: https://shop.example/');
     for (const [format, text] of [
       ['html', html],

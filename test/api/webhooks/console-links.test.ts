@@ -1,6 +1,6 @@
 import { createDeliveryWorker } from '../../../api/jobs/webhooks.js';
 import type { CreatedKey, CreatedScan, CreatedWebhook, VpatReport, Waiver } from '../../helpers/api-types.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, startHarness } from '../../helpers/harness.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 

@@ -3,15 +3,15 @@ import addFormatsModule from 'ajv-formats';
 import { createDeliveryWorker } from '../../../api/jobs/webhooks.js';
 import type { DeliveryWorker } from '../../../api/outbox/delivery-worker.js';
 import type { CreatedScan, CreatedWebhook, VpatReport, Waiver } from '../../helpers/api-types.js';
-import { type DeployEvent } from '../../../api/domain/gate/deploy-event.js';
+import { type DeployEvent } from '../../../core/gate/deploy-event.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.js';
+import { sleep } from '../../helpers/wait.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
 ) => Ajv2020;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SHA_BASE = 'b'.repeat(40);
 const SHA_HEAD = 'c'.repeat(40);
 

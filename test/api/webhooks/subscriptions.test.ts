@@ -8,8 +8,7 @@ import type { EventType } from '../../../api/schemas/webhook-events.js';
 import type { CreatedWebhook, Problem, WebhookAttemptList, WebhookList } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../helpers/wait.js';
 
 /** The columns of the stored rows these tests read. */
 interface SubscriptionRow {

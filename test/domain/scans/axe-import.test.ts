@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { axeTargetToSelector, issuesFromAxe, rulesRunByAxe } from '../../../api/domain/scans/axe-import.js';
+import { axeTargetToSelector } from '../../../core/scans/axe-target.js';
+import { issuesFromAxe, rulesRunByAxe } from '../../../api/domain/scans/axe-import.js';
 import { AxeResults } from '../../../api/schemas/scans/scans.js';
 
 // Real axe-core output (test/fixtures/generate-axe.ts ran axe-core in Chromium on test/fixtures/axe/pages.ts).

@@ -1,5 +1,5 @@
 import { scanWarnings, summarize, type PageFacts } from '../../../api/domain/scans/summary.js';
-import { truncateUtf8 } from '../../../api/domain/text/truncation.js';
+import { truncateUtf8 } from '../../../core/text/truncation.js';
 
 const page = (url: string, o: Partial<PageFacts> = {}): PageFacts => ({
   normalizedUrl: `https://s.example/${url}`,

@@ -1,5 +1,5 @@
 import { scanWaiverLookup } from '../../../api/domain/waivers/scan-waivers.js';
-import { compileWaivers, type WaiverRule } from '../../../api/domain/waivers/match.js';
+import { compileWaivers, type WaiverRule } from '../../../core/waivers/match.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 const LATER = '2026-12-23T12:00:00.000Z';

@@ -1,4 +1,4 @@
-import { FINGERPRINT_VERSION } from '../../../api/domain/matching/fingerprint.js';
+import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
 import { Sha } from '../../../api/schemas/common.js';
 import { findGateScans } from '../../../api/store/gate/evidence.js';
 import { insertScanRow } from '../../../api/store/scans/writes.js';

@@ -1,5 +1,5 @@
-import type { DeployEvent } from '../../../domain/gate/deploy-event.js';
-import { engineChangeSentence } from '../../../domain/gate/engine.js';
+import type { DeployEvent } from '../../../../core/gate/deploy-event.js';
+import { engineChangeSentence } from '../../../../core/gate/engine.js';
 import { markup, type Html } from '../../html.js';
 import { gateIssueCard } from '../../views/gate-issue.js';
 

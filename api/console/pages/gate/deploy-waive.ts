@@ -1,4 +1,4 @@
-import type { DeployEvent, GateIssue } from '../../../domain/gate/deploy-event.js';
+import type { DeployEvent, GateIssue } from '../../../../core/gate/deploy-event.js';
 import { markup, type Html } from '../../html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { domainErrors } from '../../../domain/errors.js';
 import type { ApiContext } from '../../../context.js';
-import type { DeployEvent, GateIssue } from '../../../domain/gate/deploy-event.js';
+import type { DeployEvent, GateIssue } from '../../../../core/gate/deploy-event.js';
 import { CreateWaiverBody } from '../../../schemas/waivers/waivers.js';
 import { getDeploy } from '../../../services/gate/triggers.js';
 import { createWaiver } from '../../../services/waivers/waivers.js';
@@ -11,7 +11,7 @@ import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import { hasScope, type Visitor } from '../../session.js';
 import { decisionBadge, shortSha, tableWrap, when, type FieldProblem } from '../../views/parts.js';
-import { IMPACTS } from '../../../domain/impact.js';
+import { IMPACTS } from '../../../../core/impact.js';
 import { gateIssueCard } from '../../views/gate-issue.js';
 import { pictureFact } from '../../views/screenshot.js';
 import { issueScreenshots } from '../../../services/scans/screenshot-links.js';

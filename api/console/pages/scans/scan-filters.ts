@@ -1,6 +1,6 @@
 import type { ScanBrowse } from '../../../services/scans/browse.js';
 import { markup, type Html } from '../../html.js';
-import { IMPACTS } from '../../../domain/impact.js';
+import { IMPACTS } from '../../../../core/impact.js';
 
 /** Up to this many pages, the page filter is a list of them (the scan page reads them all). */
 export const PAGE_SELECT_MAX = 100;

@@ -7,7 +7,7 @@ import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { decodePageCursor, encodePageCursor } from '../../views/cursor.js';
 import { impactBadge, readableCount, shortSha, tableWrap, when } from '../../views/parts.js';
-import { IMPACTS } from '../../../domain/impact.js';
+import { IMPACTS } from '../../../../core/impact.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 import { externalLink } from '../../views/external-link.js';
 import { pictureFact } from '../../views/screenshot.js';

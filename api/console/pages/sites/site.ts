@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../domain/errors.js';
-import { waiverState } from '../../../domain/waivers/match.js';
+import { waiverState } from '../../../../core/waivers/match.js';
 import { nowIso } from '../../../domain/ids.js';
 import type { ApiContext } from '../../../context.js';
 import { deployHistory, siteTrend } from '../../../services/sites/history.js';
@@ -18,7 +18,7 @@ import { hasScope, type Visitor } from '../../session.js';
 import { encodePageCursor, timeIdCursor } from '../../views/cursor.js';
 import { dataTable, num } from '../../views/data-table.js';
 import { decisionBadge, shortSha, when, type FieldProblem } from '../../views/parts.js';
-import { IMPACTS } from '../../../domain/impact.js';
+import { IMPACTS } from '../../../../core/impact.js';
 import { trendChart } from '../../views/trend-chart.js';
 import {
   parseSettings,

@@ -7,7 +7,7 @@ import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { sparkline } from '../../views/trend-chart.js';
 import { decisionBadge, impactBadge, readableCount, shortSha, when } from '../../views/parts.js';
-import { IMPACTS } from '../../../domain/impact.js';
+import { IMPACTS } from '../../../../core/impact.js';
 
 /** Sites per page of the overview. */
 export const SITES_PER_PAGE = 50;

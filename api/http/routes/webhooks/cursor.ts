@@ -1,4 +1,4 @@
-import { isNulFree } from '../../../domain/text/truncation.js';
+import { isNulFree } from '../../../../core/text/truncation.js';
 import { decodeCursor } from '../../pagination.js';
 import { problems } from '../../problem.js';
 

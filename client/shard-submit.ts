@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { ApiError, type ApiClient } from '../client/api-client.js';
-import type { ScanBodyPage, ScanCreated, ScanRequest } from '../client/wire-types.js';
-import type { Shard } from '../scanner/shards.js';
+import { ApiError, type ApiClient } from './api-client.js';
+import type { ScanBodyPage, ScanCreated, ScanRequest } from './wire-types.js';
+import type { Shard } from '../core/scans/shards.js';
 import { batches, PART_BYTES, type KeyFor } from './scan-submit.js';
 
 /**

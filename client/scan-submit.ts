@@ -1,5 +1,5 @@
-import type { ApiClient, ApiResponse } from '../client/api-client.js';
-import type { ScanCreated, ScanBodyPage, ScanRequest } from '../client/wire-types.js';
+import type { ApiClient, ApiResponse } from './api-client.js';
+import type { ScanCreated, ScanBodyPage, ScanRequest } from './wire-types.js';
 
 /**
  * Sends a scan: in one request, as every version of the service takes it, or in parts when the body is large

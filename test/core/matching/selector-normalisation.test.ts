@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { normalizeSelector } from '../../../api/domain/matching/selector-normalisation.js';
+import { normalizeSelector } from '../../../core/matching/selector-normalisation.js';
 
 describe('normalizeSelector', () => {
   test.each([

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
-import { describeBaseline, type ScanRef } from '../../../api/domain/gate/baseline.js';
-import { evaluateGate } from '../../../api/domain/gate/evaluation.js';
-import type { GateScanIssue } from '../../../api/domain/gate/issues.js';
+import { describeBaseline, type ScanRef } from '../../../core/gate/baseline.js';
+import { evaluateGate } from '../../../core/gate/evaluation.js';
+import type { GateScanIssue } from '../../../core/gate/issues.js';
 import {
   BUILT_IN_GATE_SETTINGS,
   resolveGateSettings,
   type AppliedGateSettings,
-} from '../../../api/domain/gate/settings.js';
-import { type IssueKind } from '../../../api/domain/impact.js';
-import { type Impact } from '../../../api/domain/impact.js';
-import { compileWaivers, type WaiverRule } from '../../../api/domain/waivers/match.js';
+} from '../../../core/gate/settings.js';
+import { type IssueKind } from '../../../core/impact.js';
+import { type Impact } from '../../../core/impact.js';
+import { compileWaivers, type WaiverRule } from '../../../core/waivers/match.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 const page = { url: 'https://shop.example/products/42' };

@@ -4,8 +4,8 @@ import {
   waiverState,
   type WaivableIssue,
   type WaiverRule,
-} from '../../../api/domain/waivers/match.js';
-import { compileGlob, urlMatcher } from '../../../api/domain/waivers/glob.js';
+} from '../../../core/waivers/match.js';
+import { compileGlob, urlMatcher } from '../../../core/waivers/glob.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 const LATER = '2026-12-23T12:00:00.000Z';

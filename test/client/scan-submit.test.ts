@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ApiClient } from '../../client/api-client.js';
 import type { ScanRequest } from '../../client/wire-types.js';
-import { batches, submitScan } from '../../action/scan-submit.js';
+import { batches, submitScan } from '../../client/scan-submit.js';
 import type { ScanList } from '../helpers/api-types.js';
 import { useHarness } from '../helpers/harness.js';
 

@@ -9,7 +9,7 @@ import {
   readManifest,
   zipLimits,
   type ListedPullRequest,
-} from '../../../api/domain/github/fork-artifact.js';
+} from '../../../core/github/fork-artifact.js';
 
 const SHA = 'abcdef0123456789abcdef0123456789abcdef01';
 const OTHER = '0123456789abcdef0123456789abcdef01234567';

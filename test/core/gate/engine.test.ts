@@ -1,15 +1,15 @@
-import { describeBaseline, type ScanRef } from '../../../api/domain/gate/baseline.js';
+import { describeBaseline, type ScanRef } from '../../../core/gate/baseline.js';
 import {
   engineChangeSentence,
   enginesDiffer,
   sameEngine,
   type ScanEngine,
-} from '../../../api/domain/gate/engine.js';
-import { evaluateGate } from '../../../api/domain/gate/evaluation.js';
-import type { GateScanIssue } from '../../../api/domain/gate/issues.js';
-import { BUILT_IN_GATE_SETTINGS, resolveGateSettings } from '../../../api/domain/gate/settings.js';
-import type { Impact } from '../../../api/domain/impact.js';
-import { compileWaivers } from '../../../api/domain/waivers/match.js';
+} from '../../../core/gate/engine.js';
+import { evaluateGate } from '../../../core/gate/evaluation.js';
+import type { GateScanIssue } from '../../../core/gate/issues.js';
+import { BUILT_IN_GATE_SETTINGS, resolveGateSettings } from '../../../core/gate/settings.js';
+import type { Impact } from '../../../core/impact.js';
+import { compileWaivers } from '../../../core/waivers/match.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 const page = { url: 'https://shop.example/' };

@@ -1,5 +1,5 @@
-import { FINGERPRINT_VERSION, issueFingerprint } from '../../../api/domain/matching/fingerprint.js';
-import { normalizeUrl, pageKey } from '../../../api/domain/url-normalisation.js';
+import { FINGERPRINT_VERSION, issueFingerprint } from '../../../core/matching/fingerprint.js';
+import { normalizeUrl, pageKey } from '../../../core/url-normalisation.js';
 
 const key = (url: string) => pageKey(normalizeUrl(url)!);
 

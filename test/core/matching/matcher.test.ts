@@ -4,20 +4,15 @@ import {
   hasOpeningTag,
   identicalHtmlIdentity,
   identicalHtmlParts,
-} from '../../../api/domain/matching/element-identity.js';
+} from '../../../core/matching/element-identity.js';
 import {
   identicalHtmlFloor,
   similarity,
   SIMILARITY_THRESHOLD,
-} from '../../../api/domain/matching/element-similarity.js';
-import { issueFingerprint } from '../../../api/domain/matching/fingerprint.js';
-import {
-  fingerprintStep,
-  matchIssues,
-  matchKind,
-  similarityStep,
-} from '../../../api/domain/matching/matcher.js';
-import { keepSharedPages } from '../../../api/domain/matching/shared-pages.js';
+} from '../../../core/matching/element-similarity.js';
+import { issueFingerprint } from '../../../core/matching/fingerprint.js';
+import { fingerprintStep, matchIssues, matchKind, similarityStep } from '../../../core/matching/matcher.js';
+import { keepSharedPages } from '../../../core/matching/shared-pages.js';
 
 interface Issue {
   fingerprint: string;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { defaultSiteId, isDroppedParam, normalizeUrl, pageKey } from '../../api/domain/url-normalisation.js';
+import { defaultSiteId, isDroppedParam, normalizeUrl, pageKey } from '../../core/url-normalisation.js';
 
 describe('normalizeUrl', () => {
   test.each([

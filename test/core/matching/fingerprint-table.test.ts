@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { FingerprintTable } from '../../../api/domain/matching/fingerprint-table.js';
-import { fingerprintStep } from '../../../api/domain/matching/matcher.js';
+import { FingerprintTable } from '../../../core/matching/fingerprint-table.js';
+import { fingerprintStep } from '../../../core/matching/matcher.js';
 
 // Strings that share what the table's key samples (length, both ends, every fourth character) and
 // differ elsewhere, beside short and empty ones: the table must still tell them apart.

@@ -3,8 +3,8 @@ import {
   commentMarker,
   GITHUB_COMMENT_LIMIT,
   renderPullRequestComment,
-} from '../../../api/domain/github/pr-comment.js';
-import type { GateIssue, GateResult } from '../../../api/domain/gate/deploy-event.js';
+} from '../../../core/github/pr-comment.js';
+import type { GateIssue, GateResult } from '../../../core/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../../helpers/gate-result.js';
 
 const SHA = '3f786850e387550fdab836ed7e6dc881de23001b';
