@@ -3,7 +3,7 @@ import type { Scope } from '../domain/access/api-key.js';
 import { DomainError } from '../domain/errors.js';
 import type { ApiContext } from '../context.js';
 import { rememberVisitor, sendForbidden, sendNotFound } from './errors.js';
-import { csrfMatches, hasScope, redirectToSignIn, visitorOf, type Visitor } from './session.js';
+import { csrfMatches, hasScope, opensPagesOf, redirectToSignIn, visitorOf, type Visitor } from './session.js';
 
 export type PageHandler = (visitor: Visitor, req: Request, res: Response) => Promise<void>;
 
@@ -40,9 +40,9 @@ async function run(
   try {
     // A session limited to some sites (signed in with GitHub) sees only their pages; any other page reads
     // as not found, like another org's.
-    const allowed = visitor.user.sites;
-    if (allowed && siteOf !== 'own' && !(siteOf && allowed.includes(await siteOf(visitor.user.org, req)))) {
-      return sendNotFound(res, visitor);
+    if (visitor.user.sites && siteOf !== 'own') {
+      const site = siteOf ? await siteOf(visitor.user.org, req) : undefined;
+      if (!opensPagesOf(visitor, site)) return sendNotFound(res, visitor);
     }
     await handler(visitor, req, res);
   } catch (err) {

@@ -60,3 +60,13 @@ export function csrfMatches(expected: string, given: unknown): boolean {
 export function hasScope(visitor: Visitor, ...anyOf: Scope[]): boolean {
   return anyOf.length === 0 || anyOf.some((s) => visitor.user.scopes.includes(s));
 }
+
+/**
+ * Whether the visitor may open a page of `site`, or (`undefined`) a page that is not one site's, such as a
+ * report or an assessment: a session limited to some sites (signed in with GitHub) opens only pages of
+ * those. The guard answers other pages with 404 by this rule, and lists leave out links it would refuse.
+ */
+export function opensPagesOf(visitor: Visitor, site: string | undefined): boolean {
+  const allowed = visitor.user.sites;
+  return !allowed || (site !== undefined && allowed.includes(site));
+}

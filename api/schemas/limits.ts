@@ -12,7 +12,8 @@ const DESCRIPTIONS: Record<LimitName, string> = {
   review_request_bytes: 'Bytes of one review request body (413).',
   versions_per_report: 'Stored versions of one report, reviews and regenerations together (422).',
   sessions_per_key: 'Console sessions signed in with one key at once; a new sign-in ends the oldest.',
-  keys_per_org: 'API keys of an org not revoked (422).',
+  keys_per_org:
+    'API keys of an org that still authenticate: not revoked, not expired; a rotated key until its grace period ends (422).',
   webhooks_per_org: 'Webhook subscriptions of an org (422).',
   waivers_per_org: 'Waivers of an org not revoked (422).',
   sites_per_org: 'Sites of an org, created by configuring one or by its first scan (422).',

@@ -163,6 +163,40 @@ describe.each(dbKinds)('sign in with GitHub (%s)', (db) => {
     expect((await c.get(`/deploys/${s.deployId}`)).status).toBe(303);
   });
 
+  test('the site page lists only what the session can open: every link on it opens, no report or assessment title', async () => {
+    const made = await h.request<{ id: string }>('POST', '/api/v1/assessments', {
+      key: s.key,
+      body: {
+        siteId: 'shop-web',
+        title: 'Checkout walk-through',
+        standard: { wcag: '2.2', level: 'AA' },
+        sample: { pages: ['https://shop.example/'], random: 0 },
+      },
+    });
+    expect(made.status).toBe(201);
+    // A key's session sees both, with their links.
+    const keyed = new ConsoleClient(h.url);
+    expect((await keyed.submitSignIn(s.key)).status).toBe(303);
+    const full = (await keyed.get('/sites/shop-web')).text;
+    expect(full).toContain(`href="/reports/${s.reportId}"`);
+    expect(full).toContain(`href="/assessments/${made.body.id}"`);
+
+    const c = new ConsoleClient(h.url);
+    expect((await signInWithGitHub(c, ada, '/sites/shop-web')).back.status).toBe(303);
+    const page = await c.get('/sites/shop-web');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Checkout walk-through');
+    expect(page.text).not.toContain(`/reports/${s.reportId}`);
+    expect(page.text).not.toContain(`/assessments/${made.body.id}`);
+    const links = [...page.text.matchAll(/href="(\/[^"#]*)/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+    expect(links).toContain(`/deploys/${s.deployId}`);
+    for (const link of new Set(links)) {
+      expect([link, (await c.get(link)).status]).not.toEqual([link, 404]);
+    }
+    const signOut = { _csrf: ConsoleClient.csrfOf((await c.get('/sign-out')).text) };
+    expect((await c.post('/sign-out', signOut)).status).toBe(303);
+  });
+
   test('a user who cannot read the repository gets 404 for its deploy page; one who can read none is refused', async () => {
     const c = new ConsoleClient(h.url);
     const { back } = await signInWithGitHub(c, bob, `/deploys/${s.deployId}`);

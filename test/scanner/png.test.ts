@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { checkPng } from '../../api/domain/scans/screenshot.js';
+import { checkPicture } from '../../api/services/scans/picture-check.js';
 import { cropPixels, decodePng, encodePng, type Pixels } from '../../scanner/png.js';
 
 // pngjs, a separate codec, is the ground truth: what we write it must read, and what it writes (each of
@@ -44,7 +44,7 @@ function pngjsEncode(p: Pixels, filterType: number): Buffer {
   });
 }
 
-test('what we encode, pngjs decodes to the same pixels (RGB and RGBA, odd sizes)', () => {
+test('what we encode, pngjs decodes to the same pixels (RGB and RGBA, odd sizes)', async () => {
   for (const [w, h, c] of [
     [1, 1, 4],
     [37, 19, 4],
@@ -55,8 +55,8 @@ test('what we encode, pngjs decodes to the same pixels (RGB and RGBA, odd sizes)
     const encoded = encodePng(pixels);
     const png = PNG.sync.read(encoded);
     expect([png.width, png.height]).toEqual([w, h]);
-    // And the service takes it as a picture (chunks, checksums, the end).
-    expect(checkPng(encoded)).toEqual({ ok: true, width: w, height: h });
+    // And the service takes it as a picture (chunks, checksums, image data that decodes).
+    expect(await checkPicture(encoded)).toEqual({ ok: true, width: w, height: h });
     expect(Buffer.compare(png.data, rgba(pixels))).toBe(0);
   }
 });

@@ -159,6 +159,7 @@ export async function updateKey(
  * Rotation: a new key (same org, name, scopes and expiry) replaces the old one, which keeps working for
  * `graceSeconds` (never past its own expiry) and then stops. One transaction with `key.rotated`; the
  * conditional update of the old key makes a second rotation of it a conflict, also when two race.
+ * With a grace period the new key takes a place under `keys_per_org` like a created one (LimitError 422).
  */
 export async function rotateKey(
   ctx: ApiContext,
@@ -171,6 +172,9 @@ export async function rotateKey(
   const result = await ctx.db.transaction(async (trx) => {
     const old = requireChangeable(await findKey(trx, id, by.org), now);
     const oldEnd = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    // The old key already holds a place; during a grace period both work, so the new one needs another.
+    const limit = { name: 'keys_per_org' as const, value: ctx.config.limits.keysPerOrg };
+    await reserveOrgPlace(trx, 'keys', old.org, limit, oldEnd > now ? 1 : 0);
     const fresh = newKeyRecord(old.org, old.name, old.scopes, old.expiresAt, now);
     await insertKey(trx, fresh.record);
     if (!(await markReplaced(trx, old.id, fresh.record.id, oldEnd))) {

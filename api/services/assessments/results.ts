@@ -10,6 +10,7 @@ import {
   findResult,
   insertChanges,
   listChanges,
+  lockResult,
   listResults,
   writeResult,
 } from '../../store/assessments/results.js';
@@ -44,6 +45,7 @@ async function criterionOf(ctx: ApiContext, org: string, id: string, criterion: 
 /**
  * Records one result. A stale `If-Match` (someone else wrote since the writer read it) is refused with the
  * current result, so concurrent testers never overwrite each other unseen; every write is kept as a change.
+ * Without `If-Match` the write has no condition: writers of one result take turns and the last one wins.
  */
 export async function putResult(
   ctx: ApiContext,
@@ -60,9 +62,10 @@ export async function putResult(
     ]);
   }
   const expected = expectedVersion(ifMatch);
-  const at = nowIso();
   try {
     const written = await ctx.db.transaction(async (trx) => {
+      await lockResult(trx, a.id, ids.criterion, input.page);
+      const at = nowIso();
       const current = await findResult(trx, a.id, ids.criterion, input.page);
       const version = current?.version ?? 0;
       if (expected !== undefined && (expected === '*' ? version === 0 : expected !== version))

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { ApiContext } from '../../context.js';
 import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { checkPng, SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../domain/scans/screenshot.js';
+import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../domain/scans/screenshot.js';
+import { checkPicture } from './picture-check.js';
 import { lockScan } from '../../store/scans/parts.js';
 import {
   countScreenshots,
@@ -26,16 +27,17 @@ export interface StoredScreenshot extends ScreenshotRecord {
   created: boolean;
 }
 
-function checked(uploads: ScreenshotUpload[]): Array<ScreenshotUpload & { width: number; height: number }> {
+async function checked(
+  uploads: ScreenshotUpload[],
+): Promise<Array<ScreenshotUpload & { width: number; height: number }>> {
   const errors: FieldError[] = [];
-  const out = uploads.map((u, i) => {
-    const png = checkPng(u.png);
-    if (!png.ok) {
-      errors.push({ pointer: `#/images/${i}/png`, detail: `The picture ${png.problem}.` });
-      return { ...u, width: 0, height: 0 };
-    }
-    return { ...u, width: png.width, height: png.height };
-  });
+  const out = [];
+  // One at a time: each inflates up to its declared size, and twenty at once would hold twenty of them.
+  for (const [i, u] of uploads.entries()) {
+    const png = await checkPicture(u.png);
+    if (png.ok) out.push({ ...u, width: png.width, height: png.height });
+    else errors.push({ pointer: `#/images/${i}/png`, detail: `The picture ${png.problem}.` });
+  }
   if (errors.length > 0) throw domainErrors.invalid(errors);
   return out;
 }
@@ -120,7 +122,7 @@ export async function addScreenshots(
   scanId: string,
   uploads: ScreenshotUpload[],
 ): Promise<StoredScreenshot[]> {
-  const pictures = checked(uploads);
+  const pictures = await checked(uploads);
   return ctx.db.transaction(async (trx) => {
     // The scan's row locked (PostgreSQL): two uploads of one scan, or an upload and a shard's part that
     // replaces pages, take turns, so the counts and the one-picture-per-issue check hold, and retention

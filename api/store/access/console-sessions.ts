@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../domain/access/api-key.js';
+import { dialectOf } from '../db.js';
 
 /** A console session as stored: the hash of its cookie token, the key it was opened with, its expiry. */
 export interface ConsoleSessionRecord {
@@ -42,10 +43,15 @@ export async function insertSession(db: Knex, s: ConsoleSessionRecord): Promise<
 
 /**
  * Ends the oldest sessions of a key beyond the newest `keep` (a key signs in from many browsers, but
- * not without bound). Returns how many ended.
+ * not without bound). Returns how many ended. Call it in the transaction that inserted the new session:
+ * on PostgreSQL it first takes a per-key lock held to commit, so a sign-in at the same moment waits and
+ * then sees this one's session; without it each would keep its own newest and both survive.
  */
-export async function endOldestSessions(db: Knex, keyId: string, keep: number): Promise<number> {
-  const kept = db('console_sessions')
+export async function endOldestSessions(trx: Knex.Transaction, keyId: string, keep: number): Promise<number> {
+  if (dialectOf(trx) === 'postgres') {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`a11y-gate console sessions ${keyId}`]);
+  }
+  const kept = trx('console_sessions')
     .where({ key_id: keyId })
     .orderBy([
       { column: 'created_at', order: 'desc' },
@@ -53,7 +59,7 @@ export async function endOldestSessions(db: Knex, keyId: string, keep: number): 
     ])
     .limit(keep)
     .select('token_hash');
-  return db('console_sessions').where({ key_id: keyId }).whereNotIn('token_hash', kept).delete();
+  return trx('console_sessions').where({ key_id: keyId }).whereNotIn('token_hash', kept).delete();
 }
 
 export async function findSessionWithKey(db: Knex, tokenHash: string): Promise<SessionWithKey | undefined> {

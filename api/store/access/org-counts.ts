@@ -25,7 +25,13 @@ async function countRows(q: Knex.QueryBuilder): Promise<number> {
 function counted(trx: Knex.Transaction, what: OrgCounted, org: string, now: string): Knex.QueryBuilder {
   switch (what) {
     case 'keys':
-      return trx('api_keys').where({ org }).whereNull('revoked_at');
+      // Keys that still authenticate: a rotated key holds its place until its grace period ends.
+      return trx('api_keys')
+        .where({ org })
+        .whereNull('revoked_at')
+        .andWhere((q) => {
+          q.whereNull('expires_at').orWhere('expires_at', '>', now);
+        });
     case 'waivers':
       return trx('waivers').where({ org }).whereNull('revoked_at');
     case 'sites':

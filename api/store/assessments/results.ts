@@ -5,6 +5,7 @@ import type {
   ResultChange,
   ResultState,
 } from '../../domain/vpat/assessments/assessment.js';
+import { dialectOf } from '../db.js';
 
 /**
  * An assessment's results, one per (criterion, page), each with a version that every write raises (the
@@ -50,6 +51,22 @@ export async function listResults(
     .orderBy(['criterion', 'page'])
     .select<ResultRow[]>('*');
   return rows.map(fromRow);
+}
+
+/**
+ * Holds one result (criterion and page) for the rest of the transaction, before it is read: writers of it
+ * take turns, so a write without a condition reads the latest version and wins after it, instead of
+ * losing the race for the version it read. SQLite has one writer already.
+ */
+export async function lockResult(
+  trx: Knex.Transaction,
+  assessmentId: string,
+  criterion: string,
+  page: string | null,
+): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  const name = `a11y-gate result ${assessmentId}\n${criterion}\n${toPage(page)}`;
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [name]);
 }
 
 export async function findResult(

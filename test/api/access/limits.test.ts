@@ -268,6 +268,57 @@ describe.each(dbKinds)('limits per org, at and past each (%s)', (db) => {
     expect([await at(clients[1]), await at(clients[2])]).toEqual([200, 200]);
   });
 
+  test('sessions_per_key holds when twenty sign-ins with one key arrive at once', async () => {
+    const k = await h.createKey({ org: 'lim-console-race' });
+    const clients = Array.from({ length: 20 }, () => new ConsoleClient(h.url));
+    const statuses = await Promise.all(clients.map(async (c) => (await c.submitSignIn(k)).status));
+    expect(statuses).toEqual(Array(20).fill(303));
+    expect(await count(h, 'console_sessions', { org: 'lim-console-race' })).toBe(2);
+    const signedIn = await Promise.all(clients.map(async (c) => (await c.get('/')).status === 200));
+    expect(signedIn.filter(Boolean)).toHaveLength(2);
+  });
+
+  test('keys_per_org counts rotation: a key in its grace period keeps its place, so chained rotations stop at the limit', async () => {
+    const create = async (name: string) =>
+      (
+        await h.request<{ id: string }>('POST', '/api/v1/keys', {
+          admin: true,
+          body: { org: 'lim-rot', name },
+        })
+      ).body.id;
+    const rotate = (id: string, grace: number) =>
+      h.request<{ id: string }>('POST', `/api/v1/keys/${id}/rotate`, {
+        admin: true,
+        body: { grace_period_seconds: grace },
+      });
+    const [a] = [await create('a'), await create('b')];
+    const first = await rotate(a, 604800);
+    expect(first.status).toBe(201);
+    const chained = await rotate(first.body.id, 604800);
+    expectRefusal(chained, 422, 'keys_per_org', 3);
+    expect(await count(h, 'api_keys', { org: 'lim-rot' })).toBe(3);
+    expect(
+      (
+        await h.request<{ replaced_by: string | null }>('GET', `/api/v1/keys/${first.body.id}`, {
+          admin: true,
+        })
+      ).body.replaced_by,
+    ).toBeNull();
+    // Without a grace period the old key stops at once: a swap, which needs no free place.
+    const swap = await rotate(first.body.id, 0);
+    expect(swap.status).toBe(201);
+    expectRefusal(await rotate(swap.body.id, 604800), 422, 'keys_per_org', 3);
+    // Ending the first grace period early (revoking the old key) frees its place.
+    expect((await h.request('DELETE', `/api/v1/keys/${a}`, { admin: true })).status).toBe(204);
+    expect((await rotate(swap.body.id, 604800)).status).toBe(201);
+    expectRefusal(
+      await h.request('POST', '/api/v1/keys', { admin: true, body: { org: 'lim-rot', name: 'c' } }),
+      422,
+      'keys_per_org',
+      3,
+    );
+  });
+
   test('refusals are counted by limit in /metrics', async () => {
     const res = await fetch(`${h.url}/metrics`, { headers: { 'x-admin-token': h.adminToken } });
     const text = await res.text();

@@ -57,6 +57,27 @@ describe.each(dbKinds)('assessment results, the report and EARL (%s)', (db) => {
     expect(ws.body.procedure.check).toMatch(/language/);
   });
 
+  test('twenty writes of one result at once without If-Match: each is 200, the last writer wins, every write is in the history', async () => {
+    const outcomes = ['passed', 'failed', 'cantTell', 'inapplicable'] as const;
+    const writes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        put('1.3.1', { page: null, outcome: outcomes[i % 4], tester: `Tester ${i}` }),
+      ),
+    );
+    expect(writes.map((w) => w.status)).toEqual(Array(20).fill(200));
+    expect(new Set(writes.map((w) => w.body.etag)).size).toBe(20);
+    const ws = await h.request<AssessmentCriterion>('GET', `/api/v1/assessments/${id}/criteria/1.3.1`, {
+      key: h.key,
+    });
+    expect(ws.body.history).toHaveLength(20);
+    const last = writes.find((w) => w.body.etag === '"r20"')!;
+    expect(ws.body.results).toEqual([last.body]);
+    // Each write read the one before it: the history is one chain.
+    for (const [i, c] of ws.body.history.entries()) {
+      expect(c.before?.tester ?? null).toBe(i === 0 ? null : ws.body.history[i - 1].after.tester);
+    }
+  });
+
   test('refusals: a page outside the sample, a criterion the assessment does not have, a bad outcome', async () => {
     const before = await h.db('assessment_result_changes').count({ n: '*' }).first();
     expect((await put('1.1.1', { page: PAGES[5], outcome: 'passed' })).status).toBe(422);

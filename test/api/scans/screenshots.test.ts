@@ -14,6 +14,7 @@ import { chromium as chromiumPart, describeWith } from '../../helpers/requiremen
 import type { Problem, ScanDetail, StoredScreenshots } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { elementPng } from '../../helpers/element-png.js';
+import { hostilePngs } from '../../helpers/hostile-png.js';
 import { agedScan } from '../../helpers/aged-scans.js';
 import { RetentionSweep } from '../../../api/services/retention.js';
 
@@ -147,6 +148,8 @@ describeWith(chromiumPart, 'element screenshots through the service', () => {
         [[item(Buffer.concat([good, Buffer.from('trailing')]))], 422],
         [[item('!!!not base64!!!')], 422],
         [[item(Buffer.alloc(101 * 1024, 1))], 422],
+        // Sound chunks around image data that does not decode, or that is not one still picture.
+        ...hostilePngs().map(({ png }): [unknown[], number] => [[item(png)], 422]),
         [[item(good, { selector: '#nowhere' })], 422],
         [[item(good, { page_url: 'https://elsewhere.example/' })], 422],
         // A different picture of a violation that has one.

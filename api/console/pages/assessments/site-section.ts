@@ -10,7 +10,7 @@ import { VpatReportService } from '../../../services/vpat/reports.js';
 import { field } from '../../guard.js';
 import { markup, type Html } from '../../html.js';
 import { redirectAfterPost } from '../../respond.js';
-import { hasScope, type Visitor } from '../../session.js';
+import { hasScope, opensPagesOf, type Visitor } from '../../session.js';
 import { csrfField, when } from '../../views/parts.js';
 
 /** A site's reports and assessments, and the form that starts an assessment. */
@@ -54,6 +54,12 @@ export async function reportsAndAssessments(
   siteId: string,
   error: string | null = null,
 ): Promise<Html> {
+  // Reports and assessments are not one site's pages: a session limited to some sites cannot open them,
+  // so it is not shown their titles either.
+  if (!opensPagesOf(v, undefined)) {
+    return markup`<h2 id="reports">Reports and assessments</h2>
+      <p>Reports and assessments are shown to sessions signed in with an API key.</p>`;
+  }
   const org = v.user.org;
   const [reports, assessments] = await Promise.all([
     new VpatReportService(ctx).list(org, siteId, 20),

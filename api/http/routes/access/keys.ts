@@ -117,7 +117,9 @@ function changes(ctx: ApiContext): AnyRoute[] {
       description:
         'Answers a new key (new id and secret; same org, name, scopes and expiry). The old key keeps ' +
         'working for `grace_period_seconds` (default 24 h, at most 7 days, never past its own expiry), then ' +
-        'stops; revoke it to end the grace period early. 409 for a revoked, expired or already rotated key.',
+        'stops; revoke it to end the grace period early. 409 for a revoked, expired or already rotated key. ' +
+        'During the grace period both keys count against `keys_per_org`: 422 naming the limit when the org ' +
+        'has no free place (a rotation with `grace_period_seconds: 0` needs none).',
       secretInAnswer: true,
       access: 'org-admin',
       params: IdParam,

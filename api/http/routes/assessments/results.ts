@@ -23,7 +23,8 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Record a result for a criterion on a sampled page (or the whole sample)',
       description:
         'Outcomes are EARL’s. Every result carries an `ETag`; send it as `If-Match` and a write made in between is ' +
-        'not overwritten: the answer is `412` with the `current` result. Every change is kept as the result’s history.',
+        'not overwritten: the answer is `412` with the `current` result. Without `If-Match` the last writer wins. ' +
+        'Every change is kept as the result’s history.',
       access: 'manage',
       params: ResultParams,
       body: PutResultBody,
