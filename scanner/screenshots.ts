@@ -4,7 +4,6 @@ import { clipAround, SHOT_TIMEOUT_MS } from './clip.js';
 import { axeTargetToSelector, type AxeTarget } from '../core/scans/axe-target.js';
 import { shootTopElements } from './top-shots.js';
 
-export { SCREENSHOT_MARGIN } from './clip.js';
 
 /** A picture of one violating element, with the page's margin around it. */
 export interface ElementShot {

@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { defaultScanOptions, type ScanOptions } from '../../scanner/options.js';
 import type { ScannedPage } from '../../scanner/page-scan.js';
 import { scan } from '../../scanner/scan.js';
-import { SCREENSHOT_MARGIN } from '../../scanner/screenshots.js';
+import { SCREENSHOT_MARGIN } from '../../scanner/clip.js';
 import { parseScanSettings } from '../../scanner/settings.js';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium as chromiumPart, describeWith } from '../helpers/requirements.js';
