@@ -7,6 +7,7 @@ import {
   type ImportedAssessment,
 } from '../../domain/vpat/assessments/import-wcagem.js';
 import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
+import { checkImportCounts, checkSampleUrls } from '../../domain/vpat/assessments/import-bounds.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../domain/text/truncation.js';
@@ -35,8 +36,17 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
 }
 
 function recognise(doc: unknown): ImportedAssessment {
-  if (looksLikeWcagEm(doc)) return refuseNul(importWcagEm(doc));
-  if (looksLikeInsights(doc)) return refuseNul(importInsights(doc));
+  // Counted before any reader maps the file: a file past a limit costs its counting only.
+  checkImportCounts(doc);
+  const imported = looksLikeWcagEm(doc)
+    ? importWcagEm(doc)
+    : looksLikeInsights(doc)
+      ? importInsights(doc)
+      : undefined;
+  if (imported) {
+    checkSampleUrls(imported.sample);
+    return refuseNul(imported);
+  }
   throw domainErrors.invalid(
     [
       {

@@ -61,6 +61,7 @@ function levelOf(doc: Json): AssessmentLevel | 'AAA' {
 function samplePages(doc: Json): { sample: SamplePage[]; byId: Map<string, string> } {
   const select = (pick(doc, 'selectSample', 'wcagem:step3') ?? doc) as Json;
   const sample: SamplePage[] = [];
+  const seen = new Set<string>();
   const byId = new Map<string, string>();
   for (const [key, source] of [
     ['structuredSample', 'chosen'],
@@ -71,7 +72,8 @@ function samplePages(doc: Json): { sample: SamplePage[]; byId: Map<string, strin
     const list = isObject(raw) && raw.webpage !== undefined ? asList(raw.webpage) : asList(raw);
     for (const p of list.filter(isObject)) {
       const url = str(p.source) ?? str(p.description) ?? str(p.title) ?? str(p.handle);
-      if (!url || sample.some((s) => s.url === url)) continue;
+      if (!url || seen.has(url)) continue;
+      seen.add(url);
       sample.push({ url, source });
       const id = idOf(p);
       if (id) byId.set(id, url);
@@ -102,20 +104,33 @@ interface Walk {
   errors: FieldError[];
 }
 
-function readAssertion(a: Json, pointer: string, inherited: string | undefined, w: Walk): void {
+/** Where an assertion is in the file: its parent's place and its own step, made a pointer only when needed. */
+interface Place {
+  parent?: Place;
+  step: string;
+}
+
+const pointerOf = (p: Place): string => {
+  const steps: string[] = [];
+  for (let at: Place | undefined = p; at; at = at.parent) steps.push(at.step);
+  return steps.reverse().join('/');
+};
+
+/** Reads one assertion; answers its test (which its parts inherit), or undefined when its parts are not read. */
+function readAssertion(a: Json, place: Place, inherited: string | undefined, w: Walk): string | undefined {
   const testId = idOf(pick(a, 'test', 'testRequirement', 'testcase')) ?? inherited;
   const criterion = testId ? criterionFromName(testId) : undefined;
   if (!criterion) {
     w.errors.push({
-      pointer: `${pointer}/test`,
+      pointer: `${pointerOf(place)}/test`,
       detail: `"${testId ?? ''}" names no WCAG 2.x success criterion`,
     });
-    return;
+    return undefined;
   }
   const outcome = outcomeOf(a.result);
   if (!outcome) {
-    w.errors.push({ pointer: `${pointer}/result/outcome`, detail: 'is not an EARL outcome' });
-    return;
+    w.errors.push({ pointer: `${pointerOf(place)}/result/outcome`, detail: 'is not an EARL outcome' });
+    return undefined;
   }
   const notes = (isObject(a.result) ? (str(a.result.description) ?? '') : '').slice(0, 5000);
   const data = WCAG_CRITERIA.find((c) => c.id === criterion);
@@ -130,9 +145,26 @@ function readAssertion(a: Json, pointer: string, inherited: string | undefined, 
       w.results.push({ criterion, page: page ?? null, outcome, notes, tester });
     }
   }
-  asList(a.hasPart).forEach((part, i) => {
-    if (isObject(part)) readAssertion(part, `${pointer}/hasPart/${i}`, testId, w);
-  });
+  return testId;
+}
+
+/**
+ * The assertions and their `hasPart` parts in document order, depth first with a stack of its own: a
+ * chain of parts costs memory, not the call stack.
+ */
+function readAssertions(list: unknown[], key: string, w: Walk): void {
+  const stack: Array<{ a: Json; place: Place; inherited?: string }> = [];
+  const push = (items: unknown[], parent: Place | undefined, prefix: string, inherited?: string) => {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const a = items[i];
+      if (isObject(a)) stack.push({ a, place: { parent, step: `${prefix}${i}` }, inherited });
+    }
+  };
+  push(list, undefined, `#/${key}/`);
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const testId = readAssertion(next.a, next.place, next.inherited, w);
+    if (testId !== undefined) push(asList(next.a.hasPart), next.place, 'hasPart/', testId);
+  }
 }
 
 export function importWcagEm(doc: Json): ImportedAssessment {
@@ -150,9 +182,7 @@ export function importWcagEm(doc: Json): ImportedAssessment {
       : doc.auditResult !== undefined
         ? 'auditResult'
         : 'wcagem:step4';
-  asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')).forEach((a, i) => {
-    if (isObject(a)) readAssertion(a, `#/${key}/${i}`, undefined, w);
-  });
+  readAssertions(asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')), key, w);
   if (w.errors.length > 0)
     throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
   const title = str(findings.title) || str(doc.title) || 'Imported WCAG-EM evaluation';

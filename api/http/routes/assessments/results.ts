@@ -7,9 +7,11 @@ import {
   ResultParams,
 } from '../../../schemas/assessments/assessments.js';
 import { importAssessment } from '../../../services/assessments/exchange.js';
+import { importTooDeep, MAX_IMPORT_DEPTH } from '../../../domain/vpat/assessments/import-bounds.js';
 import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
 import type { ApiContext } from '../../../context.js';
 import { z } from '../../../schemas/zod.js';
+import { JsonTooDeep, parseJsonInTurns } from '../../json-turns.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { actorName } from './assessments.js';
@@ -60,6 +62,8 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
         '(`.a11ywebassessment`, versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` ' +
         'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal.',
       access: 'manage',
+      // A file of up to body_bytes is parsed in turns, then counted, mapped and written: a heavy write.
+      queued: true,
       query: ImportQuery,
       body: z.record(z.string(), z.unknown()).openapi({ description: 'The exported file.' }),
       rawBody: true,
@@ -67,15 +71,20 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
         201: { description: 'The assessment.', schema: AssessmentDetail, headers: { Location: '' } },
       },
       handler: async ({ query, org, principal, req }) => {
-        let doc: unknown;
-        try {
-          doc = JSON.parse((req.rawBody ?? Buffer.alloc(0)).toString('utf8'));
-        } catch {
-          throw problems.malformedJson();
-        }
+        const doc = await readImport(req.rawBody ?? Buffer.alloc(0));
         const view = await importAssessment(ctx, org, query.siteId, doc, actorName(principal));
         return { status: 201, headers: { Location: `/api/v1/assessments/${view.id}` }, body: view };
       },
     }),
   ];
+}
+
+/** The file, parsed in turns (a large one never holds the server), its depth refused before parsing. */
+async function readImport(body: Buffer): Promise<unknown> {
+  try {
+    return await parseJsonInTurns(body, { maxDepth: MAX_IMPORT_DEPTH });
+  } catch (err) {
+    if (err instanceof JsonTooDeep) throw importTooDeep();
+    throw problems.malformedJson();
+  }
 }
