@@ -4,8 +4,8 @@ import { QUOTE, skipWhitespace, stringEnd, valueEnd } from './json-split.js';
 /**
  * A JSON body parsed in turns. JSON.parse holds the event loop for as long as the whole text takes
  * (over a second for 25 MB of small values on a busy core), and every other request waits. Here the
- * bytes are first scanned, in turns, for the nesting depth (refused past `maxDepth` before anything is
- * parsed) and the spans of the arrays and objects larger than `wholeBytes`. Those are then put together
+ * bytes are first scanned, in turns, for the nesting depth and the number of values (refused past
+ * `maxDepth` or `maxValues` before anything is parsed) and the spans of the arrays and objects larger than `wholeBytes`. Those are then put together
  * from runs of their smaller values, each run parsed by JSON.parse, with a turn after every `turnBytes`
  * parsed. The result is JSON.parse's: the same values, keys in the same order, the last of a repeated
  * key kept; malformed JSON throws a SyntaxError as JSON.parse does.
@@ -15,8 +15,14 @@ export class JsonTooDeep extends Error {
   override name = 'JsonTooDeep';
 }
 
+export class JsonTooManyValues extends Error {
+  override name = 'JsonTooManyValues';
+}
+
 export interface TurnOptions {
   maxDepth: number;
+  /** Values counted before anything is parsed: each array and object, and each element or member after a first. */
+  maxValues?: number;
   /** A value at most this long is parsed by one JSON.parse (a few milliseconds at most). */
   wholeBytes?: number;
   /** Bytes scanned or parsed between two turns. */
@@ -32,10 +38,12 @@ const COLON = 0x3a;
 
 const malformed = () => new SyntaxError('Malformed JSON');
 
-/** Where each large array or object ends (by where it starts); throws past `maxDepth`. */
-async function scan(b: Buffer, maxDepth: number, wholeBytes: number, turnBytes: number) {
+/** Where each large array or object ends (by where it starts); throws past `maxDepth` or `maxValues`. */
+async function scan(b: Buffer, options: TurnOptions, wholeBytes: number, turnBytes: number) {
+  const { maxDepth, maxValues = Infinity } = options;
   const large = new Map<number, number>();
   const open: number[] = [];
+  let values = 0;
   let turnAt = turnBytes;
   for (let i = 0; i < b.length; i++) {
     if (i >= turnAt) {
@@ -49,7 +57,10 @@ async function scan(b: Buffer, maxDepth: number, wholeBytes: number, turnBytes: 
       i = end - 1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (open.length >= maxDepth) throw new JsonTooDeep(`deeper than ${maxDepth}`);
+      if (++values > maxValues) throw new JsonTooManyValues(`more than ${maxValues} values`);
       open.push(i);
+    } else if (c === COMMA) {
+      if (++values > maxValues) throw new JsonTooManyValues(`more than ${maxValues} values`);
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       const start = open.pop();
       // `}` and `]` are two past `{` and `[`.
@@ -151,7 +162,7 @@ class Builder {
 export async function parseJsonInTurns(b: Buffer, options: TurnOptions): Promise<unknown> {
   const wholeBytes = options.wholeBytes ?? 32 * 1024;
   const turnBytes = options.turnBytes ?? 64 * 1024;
-  const large = await scan(b, options.maxDepth, wholeBytes, turnBytes * 4);
+  const large = await scan(b, options, wholeBytes, turnBytes * 4);
   const root = skipWhitespace(b, 0, b.length);
   const rootEnd = large.get(root);
   // Small enough (or not a large array or object): one JSON.parse, which also gives its usual errors.

@@ -3,7 +3,11 @@ import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
 import type { LimitName } from '../domain/access/limits.js';
 import { MAX_SAMPLE } from '../domain/vpat/assessments/assessment.js';
-import { MAX_IMPORT_DEPTH, MAX_IMPORT_RESULTS } from '../domain/vpat/assessments/import-bounds.js';
+import {
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_RESULTS,
+  MAX_IMPORT_VALUES,
+} from '../domain/vpat/assessments/import-bounds.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
 import type { OpenApiWebhook } from '../schemas/webhook-events.js';
@@ -268,5 +272,6 @@ export function publishedLimits(l: Limits): Record<LimitName, number> {
     pages_per_assessment: MAX_SAMPLE,
     results_per_import: MAX_IMPORT_RESULTS,
     json_depth_per_import: MAX_IMPORT_DEPTH,
+    json_values_per_import: MAX_IMPORT_VALUES,
   };
 }

@@ -1,8 +1,13 @@
 import fc from 'fast-check';
-import { JsonTooDeep, parseJsonInTurns } from '../../api/http/json-turns.js';
+import {
+  JsonTooDeep,
+  JsonTooManyValues,
+  parseJsonInTurns,
+  type TurnOptions,
+} from '../../api/http/json-turns.js';
 
 /** Tiny runs and turns, so every value of a generated document goes through the assembling path. */
-const SMALL = { maxDepth: 64, wholeBytes: 8, turnBytes: 16 };
+const SMALL: TurnOptions = { maxDepth: 64, wholeBytes: 8, turnBytes: 16 };
 
 /** JSON.parse's answer, or its error's name. */
 function whole(text: string): unknown {
@@ -79,6 +84,17 @@ describe('parsing a JSON body in turns', () => {
     // A chain far deeper than any stack: the depth is counted without parsing or recursion.
     const deep = Buffer.from('{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000));
     await expect(parseJsonInTurns(deep, { maxDepth: 64 })).rejects.toBeInstanceOf(JsonTooDeep);
+  });
+
+  test('more values than the limit are refused before anything is parsed', async () => {
+    // Each array and object, and each element or member after a first: [1,{"a":2,"b":[]}] holds five.
+    const text = '[1,{"a":2,"b":[]}]';
+    expect(await inTurns(text, { ...SMALL, maxValues: 5 })).toEqual(JSON.parse(text));
+    expect(await inTurns(text, { ...SMALL, maxValues: 4 })).toBe('JsonTooManyValues');
+    const many = Buffer.from(`[${'{},'.repeat(1_000_000)}{}]`);
+    await expect(parseJsonInTurns(many, { maxDepth: 64, maxValues: 1000 })).rejects.toBeInstanceOf(
+      JsonTooManyValues,
+    );
   });
 
   test('other work runs between the turns of a large body', async () => {

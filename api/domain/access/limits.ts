@@ -25,6 +25,7 @@ export const LIMIT_NAMES = [
   'pages_per_assessment',
   'results_per_import',
   'json_depth_per_import',
+  'json_values_per_import',
 ] as const;
 
 export type LimitName = (typeof LIMIT_NAMES)[number];

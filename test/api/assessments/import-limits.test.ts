@@ -60,6 +60,7 @@ describe.each(dbKinds)('assessment import limits (%s)', (db) => {
       pages_per_assessment: 500,
       results_per_import: RESULTS_PER_IMPORT,
       json_depth_per_import: 64,
+      json_values_per_import: 20 * RESULTS_PER_IMPORT,
     });
   });
 
@@ -87,6 +88,15 @@ describe.each(dbKinds)('assessment import limits (%s)', (db) => {
     const urls = Array.from({ length: 30_000 }, (_, i) => page(i));
     const body = await refused(evaluation(urls), 'pages_per_assessment');
     expect(body.detail).toContain('30000 pages');
+  });
+
+  test('a file of more values than twenty per result it may hold: refused before it is parsed', async () => {
+    const zeros = `[${'0,'.repeat(20 * RESULTS_PER_IMPORT)}0]`;
+    const doc = JSON.stringify(evaluation([page(1)], [])).replace(
+      '"auditSample":[]',
+      `"auditSample":${zeros}`,
+    );
+    await refused(doc, 'json_values_per_import');
   });
 
   test('a page URL of 2001 characters is refused (422), one of 2000 imported', async () => {

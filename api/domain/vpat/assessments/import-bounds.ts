@@ -16,6 +16,12 @@ export const MAX_IMPORT_DEPTH = 64;
 /** One result per WCAG 2.x criterion for each page of the largest sample and one for the whole sample. */
 export const MAX_IMPORT_RESULTS = WCAG_CRITERIA.length * (MAX_SAMPLE + 1);
 
+/**
+ * Values of an imported file's JSON (each object and array, each element or member after a first),
+ * counted before it is parsed: a WCAG-EM Report Tool file spends about eighteen on each result.
+ */
+export const MAX_IMPORT_VALUES = 20 * MAX_IMPORT_RESULTS;
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
@@ -27,6 +33,15 @@ export function importTooDeep(): LimitError {
     MAX_IMPORT_DEPTH,
     422,
     `The file nests deeper than the limit json_depth_per_import (${MAX_IMPORT_DEPTH}).`,
+  );
+}
+
+export function importTooManyValues(): LimitError {
+  return new LimitError(
+    'json_values_per_import',
+    MAX_IMPORT_VALUES,
+    422,
+    `The file holds more values than the limit json_values_per_import (${MAX_IMPORT_VALUES}).`,
   );
 }
 

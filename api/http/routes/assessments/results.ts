@@ -7,11 +7,16 @@ import {
   ResultParams,
 } from '../../../schemas/assessments/assessments.js';
 import { importAssessment } from '../../../services/assessments/exchange.js';
-import { importTooDeep, MAX_IMPORT_DEPTH } from '../../../domain/vpat/assessments/import-bounds.js';
+import {
+  importTooDeep,
+  importTooManyValues,
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_VALUES,
+} from '../../../domain/vpat/assessments/import-bounds.js';
 import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
 import type { ApiContext } from '../../../context.js';
 import { z } from '../../../schemas/zod.js';
-import { JsonTooDeep, parseJsonInTurns } from '../../json-turns.js';
+import { JsonTooDeep, JsonTooManyValues, parseJsonInTurns } from '../../json-turns.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { actorName } from './assessments.js';
@@ -79,12 +84,13 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
   ];
 }
 
-/** The file, parsed in turns (a large one never holds the server), its depth refused before parsing. */
+/** The file, parsed in turns (a large one never holds the server), its depth and size refused before parsing. */
 async function readImport(body: Buffer): Promise<unknown> {
   try {
-    return await parseJsonInTurns(body, { maxDepth: MAX_IMPORT_DEPTH });
+    return await parseJsonInTurns(body, { maxDepth: MAX_IMPORT_DEPTH, maxValues: MAX_IMPORT_VALUES });
   } catch (err) {
     if (err instanceof JsonTooDeep) throw importTooDeep();
+    if (err instanceof JsonTooManyValues) throw importTooManyValues();
     throw problems.malformedJson();
   }
 }
