@@ -35,11 +35,11 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
   throw domainErrors.invalid([{ pointer: '#', detail: NUL_MESSAGE }]);
 }
 
-function recognise(doc: unknown): ImportedAssessment {
+async function recognise(doc: unknown): Promise<ImportedAssessment> {
   // Counted before any reader maps the file: a file past a limit costs its counting only.
   checkImportCounts(doc);
   const imported = looksLikeWcagEm(doc)
-    ? importWcagEm(doc)
+    ? await importWcagEm(doc)
     : looksLikeInsights(doc)
       ? importInsights(doc)
       : undefined;
@@ -68,7 +68,7 @@ export async function importAssessment(
   doc: unknown,
   by: string,
 ) {
-  const imported = recognise(doc);
+  const imported = await recognise(doc);
   if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
   const now = nowIso();
   const a: Assessment = {

@@ -1,4 +1,5 @@
 import { domainErrors, type FieldError } from '../../errors.js';
+import { nextTurn } from '../../turns.js';
 import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
 import { levelIncludes } from '../../catalog/wcag.js';
 import {
@@ -14,7 +15,7 @@ import { criterionFromName } from './criterion-names.js';
  * Reads an evaluation saved by W3C's WCAG-EM Report Tool: the current export (steps under `defineScope`,
  * `selectSample`, `auditSample`, `reportFindings`) and the earlier one (`evaluationScope`,
  * `structuredSample.webpage`, `auditResult`, tests under `testRequirement`). Compacted JSON-LD is read by
- * its terms; the keys of both contexts are accepted. Pure.
+ * its terms; the keys of both contexts are accepted. Pure (it takes turns between batches of assertions).
  */
 
 export interface ImportedResult extends ResultState {
@@ -148,11 +149,14 @@ function readAssertion(a: Json, place: Place, inherited: string | undefined, w: 
   return testId;
 }
 
+/** Assertions read between two turns: a large file never holds the event loop for long. */
+const TURN_ASSERTIONS = 1000;
+
 /**
  * The assertions and their `hasPart` parts in document order, depth first with a stack of its own: a
  * chain of parts costs memory, not the call stack.
  */
-function readAssertions(list: unknown[], key: string, w: Walk): void {
+async function readAssertions(list: unknown[], key: string, w: Walk): Promise<void> {
   const stack: Array<{ a: Json; place: Place; inherited?: string }> = [];
   const push = (items: unknown[], parent: Place | undefined, prefix: string, inherited?: string) => {
     for (let i = items.length - 1; i >= 0; i--) {
@@ -161,13 +165,15 @@ function readAssertions(list: unknown[], key: string, w: Walk): void {
     }
   };
   push(list, undefined, `#/${key}/`);
+  let read = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
+    if (++read % TURN_ASSERTIONS === 0) await nextTurn();
     const testId = readAssertion(next.a, next.place, next.inherited, w);
     if (testId !== undefined) push(asList(next.a.hasPart), next.place, 'hasPart/', testId);
   }
 }
 
-export function importWcagEm(doc: Json): ImportedAssessment {
+export async function importWcagEm(doc: Json): Promise<ImportedAssessment> {
   const target = levelOf(doc);
   const level: AssessmentLevel = target === 'A' ? 'A' : 'AA';
   const { sample, byId } = samplePages(doc);
@@ -182,7 +188,7 @@ export function importWcagEm(doc: Json): ImportedAssessment {
       : doc.auditResult !== undefined
         ? 'auditResult'
         : 'wcagem:step4';
-  readAssertions(asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')), key, w);
+  await readAssertions(asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')), key, w);
   if (w.errors.length > 0)
     throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
   const title = str(findings.title) || str(doc.title) || 'Imported WCAG-EM evaluation';

@@ -65,7 +65,10 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
         'The body is the exported file itself; its format is recognised from its content: a WCAG-EM Report Tool ' +
         'evaluation (JSON-LD, current and earlier exports) or an Accessibility Insights for Web assessment ' +
         '(`.a11ywebassessment`, versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` ' +
-        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal.',
+        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal. ' +
+        'An import is bounded like creating the assessment: `422` naming the limit past `pages_per_assessment` (500 ' +
+        'pages), `results_per_import`, `json_depth_per_import` or `json_values_per_import` (the last two counted ' +
+        'before the file is parsed), and `422` for a page URL over 2,000 characters.',
       access: 'manage',
       // A file of up to body_bytes is parsed in turns, then counted, mapped and written: a heavy write.
       queued: true,
