@@ -105,6 +105,13 @@ describe.each(dbKinds)('assessment import limits (%s)', (db) => {
     expect(body.errors?.[0].detail).toContain('longer than 2000 characters');
     const ok = await send(evaluation([url(2000)]));
     expect([ok.status, ok.body.sample.pages[0].url.length]).toEqual([201, 2000]);
+    // An Accessibility Insights file's page too: refused, not stored cut short.
+    const insights = (u: string) => ({
+      version: 1,
+      assessmentData: { assessments: {}, persistedTabInfo: { url: u } },
+    });
+    await refused(insights(url(2001)), undefined);
+    expect((await send(insights(url(2000)))).status).toBe(201);
   });
 
   test('more results than an assessment can hold: refused with results_per_import, flat or as parts', async () => {
