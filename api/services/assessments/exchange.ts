@@ -60,6 +60,9 @@ async function recognise(doc: unknown): Promise<ImportedAssessment> {
   );
 }
 
+/** Results written per batch of an import. */
+const WRITE_BATCH = 1000;
+
 /** Creates an assessment (with its results and their history) from a tool's export, in one transaction. */
 export async function importAssessment(
   ctx: ApiContext,
@@ -88,19 +91,23 @@ export async function importAssessment(
   const results: AssessmentResult[] = imported.results.map((r) => ({ ...r, version: 1, updatedAt: now }));
   await ctx.db.transaction(async (trx) => {
     await insertAssessment(trx, a);
-    await insertResults(trx, a.id, results);
-    await insertChanges(
-      trx,
-      a.id,
-      results.map((r) => ({
-        criterion: r.criterion,
-        page: r.page,
-        before: null,
-        after: { outcome: r.outcome, notes: r.notes, tester: r.tester },
-        by: `${by} (import)`,
-        at: now,
-      })),
-    );
+    // In batches: the rows of a large import are made a batch at a time, between other requests.
+    for (let i = 0; i < results.length; i += WRITE_BATCH) {
+      const batch = results.slice(i, i + WRITE_BATCH);
+      await insertResults(trx, a.id, batch);
+      await insertChanges(
+        trx,
+        a.id,
+        batch.map((r) => ({
+          criterion: r.criterion,
+          page: r.page,
+          before: null,
+          after: { outcome: r.outcome, notes: r.notes, tester: r.tester },
+          by: `${by} (import)`,
+          at: now,
+        })),
+      );
+    }
   });
   ctx.logger.info(
     { assessment_id: a.id, org, site_id: siteId, format: imported.format },
