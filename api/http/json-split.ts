@@ -14,20 +14,20 @@ export interface JsonMember {
   elements?: Array<[number, number]>;
 }
 
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const WHITESPACE = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[c] = 1;
 const PRIMITIVE_END = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d, 0x2c, 0x5d, 0x7d]) PRIMITIVE_END[c] = 1;
 
-function skipWhitespace(b: Buffer, i: number, end: number): number {
+export function skipWhitespace(b: Buffer, i: number, end: number): number {
   while (i < end && WHITESPACE[b[i]]) i++;
   return i;
 }
 
 /** `b[i]` is a quote: the index after the closing quote, or -1. */
-function stringEnd(b: Buffer, i: number, end: number): number {
+export function stringEnd(b: Buffer, i: number, end: number): number {
   for (let from = i + 1; ;) {
     const q = b.indexOf(QUOTE, from);
     if (q === -1 || q >= end) return -1;
@@ -39,7 +39,7 @@ function stringEnd(b: Buffer, i: number, end: number): number {
 }
 
 /** The index after the value starting at `i`, or -1. */
-function valueEnd(b: Buffer, i: number, end: number): number {
+export function valueEnd(b: Buffer, i: number, end: number): number {
   const c = b[i];
   if (c === QUOTE) return stringEnd(b, i, end);
   if (c === 0x7b || c === 0x5b) {

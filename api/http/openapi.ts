@@ -2,6 +2,12 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import type { ZodType } from 'zod';
 import type { Limits } from '../config.js';
 import type { LimitName } from '../domain/access/limits.js';
+import { MAX_SAMPLE } from '../domain/vpat/assessments/assessment.js';
+import {
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_RESULTS,
+  MAX_IMPORT_VALUES,
+} from '../domain/vpat/assessments/import-bounds.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
 import type { OpenApiWebhook } from '../schemas/webhook-events.js';
@@ -262,5 +268,10 @@ export function publishedLimits(l: Limits): Record<LimitName, number> {
     requests_per_minute_per_key: l.requestsPerMinute,
     auth_failures_per_minute_per_ip: l.authFailuresPerMinute,
     pings_per_minute_per_webhook: l.pingsPerMinutePerWebhook,
+    // Fixed, not configured: the same sample bound as creating an assessment.
+    pages_per_assessment: MAX_SAMPLE,
+    results_per_import: MAX_IMPORT_RESULTS,
+    json_depth_per_import: MAX_IMPORT_DEPTH,
+    json_values_per_import: MAX_IMPORT_VALUES,
   };
 }

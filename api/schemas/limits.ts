@@ -20,6 +20,14 @@ const DESCRIPTIONS: Record<LimitName, string> = {
   requests_per_minute_per_key: 'Requests per minute per API key (429).',
   auth_failures_per_minute_per_ip: 'Failed authentications per minute per client address (429).',
   pings_per_minute_per_webhook: 'Pings per minute per webhook subscription (429).',
+  pages_per_assessment: "Pages of an assessment's sample, created or imported (422).",
+  results_per_import:
+    'Results (EARL assertions, or Accessibility Insights requirements) in one imported file: one per WCAG 2.x ' +
+    'criterion for each page of the largest sample and for the whole sample (422).',
+  json_depth_per_import: "Nesting depth of an imported file's JSON (422).",
+  json_values_per_import:
+    "Values of an imported file's JSON, counted before it is parsed: each object and array, and each element " +
+    'or member after a first (422).',
 };
 
 /** The limits as `GET /api/v1` publishes them: each name says what it counts and per what. */

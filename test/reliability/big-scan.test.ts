@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
+import { heldFor, loopHeldMs } from './held.js';
 import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { sleep } from '../helpers/wait.js';
 
@@ -29,42 +30,6 @@ const BASELINE_PROBES = 20;
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]) / 1024;
-}
-
-/** How long each thread of a process has waited for a core while it could run (Linux schedstat), ms. */
-function waits(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      out.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e6);
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return out;
-}
-
-/** The longest any one thread waited for a core between two readings. */
-function longestWait(before: Map<string, number>, after: Map<string, number>): number {
-  let longest = 0;
-  for (const [tid, ms] of after) {
-    const was = before.get(tid);
-    if (was !== undefined) longest = Math.max(longest, ms - was);
-  }
-  return longest;
-}
-
-/** Every thread of these processes (those gone meanwhile are left out). */
-function waitsOf(pids: readonly number[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const pid of pids) {
-    try {
-      for (const [tid, ms] of waits(pid)) out.set(tid, ms);
-    } catch {
-      // A PostgreSQL connection closed meanwhile.
-    }
-  }
-  return out;
 }
 
 function part(from: number) {
@@ -128,13 +93,7 @@ async function scenario(db: DbKind) {
     }
     // The server's own event-loop delay histogram (Node's, through /metrics): the longest the server
     // held its loop since the previous scrape, whatever the test process was doing meanwhile.
-    const loopHeldMs = async () => {
-      const res = await fetch(`${server.url}/metrics`, {
-        headers: { 'x-admin-token': server.adminToken },
-      });
-      const text = await res.text();
-      return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]) * 1000;
-    };
+    const loopHeld = () => loopHeldMs(server.url, server.adminToken);
     // A request's time less the longest any thread of the server (its main thread, the pool thread
     // running a SQLite query, a PostgreSQL connection's backend) or of the test spent waiting for a core
     // meanwhile: on cores shared with other work, what is left is the time the server itself kept the
@@ -147,23 +106,14 @@ async function scenario(db: DbKind) {
             )
           ).rows.map((r) => r.pid)
         : [];
-    const probe = async () => {
-      const serverPids = [pid, ...(await backends())];
-      const server0 = waitsOf(serverPids);
-      const test0 = waits(process.pid);
-      const t = performance.now();
-      const res = await call('GET', '/api/v1/sites');
-      await res.arrayBuffer();
-      const ms = performance.now() - t;
-      const waited = Math.max(
-        longestWait(server0, waitsOf(serverPids)),
-        longestWait(test0, waits(process.pid)),
-      );
-      return { ms, held: Math.max(0, ms - waited) };
-    };
+    const probe = async () =>
+      heldFor([pid, ...(await backends())], async () => {
+        const res = await call('GET', '/api/v1/sites');
+        await res.arrayBuffer();
+      });
     // The same request on the same server before the big work: what it costs on this machine now.
     const baseline: Array<{ ms: number; held: number }> = [];
-    await loopHeldMs();
+    await loopHeld();
     for (let n = 0; n < BASELINE_PROBES; n++) {
       baseline.push(await probe());
       await sleep(100);
@@ -171,7 +121,7 @@ async function scenario(db: DbKind) {
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const usual = median(baseline.map((b) => b.ms));
     const usualHeld = median(baseline.map((b) => b.held));
-    const loopBefore = await loopHeldMs();
+    const loopBefore = await loopHeld();
     const before = rssMb(pid);
     let peak = before;
     let slowest = 0;
@@ -199,7 +149,7 @@ async function scenario(db: DbKind) {
     let bytes = 0;
     for await (const chunk of read.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     const readMs = performance.now() - started;
-    const loopRead = await loopHeldMs();
+    const loopRead = await loopHeld();
     const report = await call('POST', '/api/v1/vpat/generate', {
       siteId: 'big',
       scan_id: id,
@@ -207,7 +157,7 @@ async function scenario(db: DbKind) {
     });
     expect(report.status).toBe(201);
     const reportMs = performance.now() - started - readMs;
-    const loopReport = await loopHeldMs();
+    const loopReport = await loopHeld();
     busy = false;
     await Promise.all([sampler, other]);
     if (process.env.BIG_SCAN_SERVER_LOG)

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import { fromSchema, mutate, type OpenApiDoc, type Operation, type Overrides } from './openapi-arbitrary.js';
+import { wcagEmText } from './json-ld-arbitrary.js';
 import { rowCounts } from './row-counts.js';
 import { ALL_SCOPES, seedResources } from './seed-resources.js';
 import { consoleRequestFor, consoleRoutes, type ConsoleRequest } from './console-arbitrary.js';
@@ -19,6 +20,10 @@ const SEED = 20261123;
 const RUNS: Record<string, number> = {
   sqlite: Number(process.env.FUZZ_RUNS ?? 5000),
   postgres: Number(process.env.FUZZ_RUNS_PG ?? 1500),
+};
+const IMPORT_RUNS: Record<string, number> = {
+  sqlite: Number(process.env.FUZZ_IMPORT_RUNS ?? 200),
+  postgres: Number(process.env.FUZZ_IMPORT_RUNS_PG ?? 100),
 };
 const CONSOLE_RUNS: Record<string, number> = {
   sqlite: Number(process.env.FUZZ_CONSOLE_RUNS ?? 1000),
@@ -553,4 +558,51 @@ describe.each(dbKinds)('hostile input on every endpoint (%s)', (db) => {
         return;
     }
   }
+});
+
+describe.each(dbKinds)('hostile JSON-LD imports (%s)', (db) => {
+  // The default body limit: wide files reach the import's own counts before body_bytes.
+  const h = useHarness({ db, org: 'fuzz-import', env: { RATE_LIMIT_PER_MINUTE: '10000000' } });
+
+  beforeAll(async () => {
+    const scan = {
+      siteId: 'fuzz-site',
+      url: 'https://fuzz.example/',
+      pages: [{ url: 'https://fuzz.example/' }],
+    };
+    expect((await h.request('POST', '/api/v1/scans', { key: h.key, body: scan })).status).toBe(201);
+  });
+
+  it(`answers ${IMPORT_RUNS[db]} deep and wide WCAG-EM files without a 5xx, within the contract, storing nothing on rejection`, async () => {
+    const statuses = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(wcagEmText, async (raw) => {
+        const before = await rowCounts(h.db);
+        const res = await h.request<{ limit?: string }>(
+          'POST',
+          '/api/v1/assessments/import?siteId=fuzz-site',
+          {
+            key: h.key,
+            raw,
+            headers: { 'content-type': 'application/ld+json' },
+          },
+        );
+        const kind = `${res.status}${res.body.limit ? ` ${res.body.limit}` : ''}`;
+        statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+        expect([res.status < 500, raw.slice(0, 300)]).toEqual([true, raw.slice(0, 300)]);
+        if (res.status >= 400) expect(await rowCounts(h.db)).toEqual(before);
+      }),
+      { seed: SEED, numRuns: IMPORT_RUNS[db] },
+    );
+    console.log(`import fuzz (${db}): ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    // Each limit was met, and files within them were stored.
+    expect([...statuses.keys()]).toEqual(
+      expect.arrayContaining([
+        '201',
+        '422 json_depth_per_import',
+        '422 results_per_import',
+        '422 json_values_per_import',
+      ]),
+    );
+  });
 });

@@ -22,6 +22,10 @@ export const LIMIT_NAMES = [
   'requests_per_minute_per_key',
   'auth_failures_per_minute_per_ip',
   'pings_per_minute_per_webhook',
+  'pages_per_assessment',
+  'results_per_import',
+  'json_depth_per_import',
+  'json_values_per_import',
 ] as const;
 
 export type LimitName = (typeof LIMIT_NAMES)[number];

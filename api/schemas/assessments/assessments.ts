@@ -1,13 +1,16 @@
-import { ASSESSMENT_LEVELS, ASSESSMENT_ORIGINS, OUTCOMES } from '../../domain/vpat/assessments/assessment.js';
+import {
+  ASSESSMENT_LEVELS,
+  ASSESSMENT_ORIGINS,
+  MAX_PAGE_URL,
+  MAX_SAMPLE,
+  OUTCOMES,
+} from '../../domain/vpat/assessments/assessment.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
 import { z } from '../zod.js';
 
 const Text = (max: number) => z.string().trim().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
-const PageUrl = Text(2000).openapi({ description: 'A page as the scan names it (its URL).' });
-
-/** The largest sample WCAG-EM's own tool handles comfortably; 500 pages is far beyond any audit. */
-export const MAX_SAMPLE = 500;
+const PageUrl = Text(MAX_PAGE_URL).openapi({ description: 'A page as the scan names it (its URL).' });
 
 export const SampleInput = z
   .object({

@@ -7,6 +7,7 @@ import {
   type ImportedAssessment,
 } from '../../domain/vpat/assessments/import-wcagem.js';
 import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
+import { checkImportCounts, checkSampleUrls } from '../../domain/vpat/assessments/import-bounds.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
@@ -34,9 +35,18 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
   throw domainErrors.invalid([{ pointer: '#', detail: NUL_MESSAGE }]);
 }
 
-function recognise(doc: unknown): ImportedAssessment {
-  if (looksLikeWcagEm(doc)) return refuseNul(importWcagEm(doc));
-  if (looksLikeInsights(doc)) return refuseNul(importInsights(doc));
+async function recognise(doc: unknown): Promise<ImportedAssessment> {
+  // Counted before any reader maps the file: a file past a limit costs its counting only.
+  checkImportCounts(doc);
+  const imported = looksLikeWcagEm(doc)
+    ? await importWcagEm(doc)
+    : looksLikeInsights(doc)
+      ? importInsights(doc)
+      : undefined;
+  if (imported) {
+    checkSampleUrls(imported.sample);
+    return refuseNul(imported);
+  }
   throw domainErrors.invalid(
     [
       {
@@ -50,6 +60,9 @@ function recognise(doc: unknown): ImportedAssessment {
   );
 }
 
+/** Results written per batch of an import. */
+const WRITE_BATCH = 1000;
+
 /** Creates an assessment (with its results and their history) from a tool's export, in one transaction. */
 export async function importAssessment(
   ctx: ApiContext,
@@ -58,7 +71,7 @@ export async function importAssessment(
   doc: unknown,
   by: string,
 ) {
-  const imported = recognise(doc);
+  const imported = await recognise(doc);
   if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
   const now = nowIso();
   const a: Assessment = {
@@ -78,19 +91,23 @@ export async function importAssessment(
   const results: AssessmentResult[] = imported.results.map((r) => ({ ...r, version: 1, updatedAt: now }));
   await ctx.db.transaction(async (trx) => {
     await insertAssessment(trx, a);
-    await insertResults(trx, a.id, results);
-    await insertChanges(
-      trx,
-      a.id,
-      results.map((r) => ({
-        criterion: r.criterion,
-        page: r.page,
-        before: null,
-        after: { outcome: r.outcome, notes: r.notes, tester: r.tester },
-        by: `${by} (import)`,
-        at: now,
-      })),
-    );
+    // In batches: the rows of a large import are made a batch at a time, between other requests.
+    for (let i = 0; i < results.length; i += WRITE_BATCH) {
+      const batch = results.slice(i, i + WRITE_BATCH);
+      await insertResults(trx, a.id, batch);
+      await insertChanges(
+        trx,
+        a.id,
+        batch.map((r) => ({
+          criterion: r.criterion,
+          page: r.page,
+          before: null,
+          after: { outcome: r.outcome, notes: r.notes, tester: r.tester },
+          by: `${by} (import)`,
+          at: now,
+        })),
+      );
+    }
   });
   ctx.logger.info(
     { assessment_id: a.id, org, site_id: siteId, format: imported.format },

@@ -18,6 +18,12 @@ export type AssessmentLevel = (typeof ASSESSMENT_LEVELS)[number];
 export const ASSESSMENT_ORIGINS = ['created', 'wcag-em-report-tool', 'accessibility-insights'] as const;
 export type AssessmentOrigin = (typeof ASSESSMENT_ORIGINS)[number];
 
+/** The largest sample WCAG-EM's own tool handles comfortably; 500 pages is far beyond any audit. */
+export const MAX_SAMPLE = 500;
+
+/** The longest page URL a sample holds, created or imported. */
+export const MAX_PAGE_URL = 2000;
+
 export interface SamplePage {
   url: string;
   /** `chosen` by a person (WCAG-EM's structured sample) or `random` (drawn with the recorded seed). */

@@ -87,7 +87,7 @@ export function importInsights(doc: unknown): ImportedAssessment {
     throw domainErrors.invalid([{ pointer: '#', detail: 'is not an Accessibility Insights assessment' }]);
   const { data, prefix } = found;
   const tab = isObject(data.persistedTabInfo) ? data.persistedTabInfo : {};
-  const page = typeof tab.url === 'string' && tab.url ? tab.url.slice(0, 2000) : undefined;
+  const page = typeof tab.url === 'string' && tab.url ? tab.url : undefined;
   const errors: FieldError[] = [];
   if (!page) errors.push({ pointer: `${prefix}/persistedTabInfo/url`, detail: 'names no page' });
   const ignored = new Set<string>();

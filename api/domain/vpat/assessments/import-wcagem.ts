@@ -1,4 +1,5 @@
 import { domainErrors, type FieldError } from '../../errors.js';
+import { nextTurn } from '../../turns.js';
 import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
 import { levelIncludes } from '../../catalog/wcag.js';
 import {
@@ -14,7 +15,7 @@ import { criterionFromName } from './criterion-names.js';
  * Reads an evaluation saved by W3C's WCAG-EM Report Tool: the current export (steps under `defineScope`,
  * `selectSample`, `auditSample`, `reportFindings`) and the earlier one (`evaluationScope`,
  * `structuredSample.webpage`, `auditResult`, tests under `testRequirement`). Compacted JSON-LD is read by
- * its terms; the keys of both contexts are accepted. Pure.
+ * its terms; the keys of both contexts are accepted. Pure (it takes turns between batches of assertions).
  */
 
 export interface ImportedResult extends ResultState {
@@ -61,6 +62,7 @@ function levelOf(doc: Json): AssessmentLevel | 'AAA' {
 function samplePages(doc: Json): { sample: SamplePage[]; byId: Map<string, string> } {
   const select = (pick(doc, 'selectSample', 'wcagem:step3') ?? doc) as Json;
   const sample: SamplePage[] = [];
+  const seen = new Set<string>();
   const byId = new Map<string, string>();
   for (const [key, source] of [
     ['structuredSample', 'chosen'],
@@ -71,7 +73,8 @@ function samplePages(doc: Json): { sample: SamplePage[]; byId: Map<string, strin
     const list = isObject(raw) && raw.webpage !== undefined ? asList(raw.webpage) : asList(raw);
     for (const p of list.filter(isObject)) {
       const url = str(p.source) ?? str(p.description) ?? str(p.title) ?? str(p.handle);
-      if (!url || sample.some((s) => s.url === url)) continue;
+      if (!url || seen.has(url)) continue;
+      seen.add(url);
       sample.push({ url, source });
       const id = idOf(p);
       if (id) byId.set(id, url);
@@ -102,20 +105,33 @@ interface Walk {
   errors: FieldError[];
 }
 
-function readAssertion(a: Json, pointer: string, inherited: string | undefined, w: Walk): void {
+/** Where an assertion is in the file: its parent's place and its own step, made a pointer only when needed. */
+interface Place {
+  parent?: Place;
+  step: string;
+}
+
+const pointerOf = (p: Place): string => {
+  const steps: string[] = [];
+  for (let at: Place | undefined = p; at; at = at.parent) steps.push(at.step);
+  return steps.reverse().join('/');
+};
+
+/** Reads one assertion; answers its test (which its parts inherit), or undefined when its parts are not read. */
+function readAssertion(a: Json, place: Place, inherited: string | undefined, w: Walk): string | undefined {
   const testId = idOf(pick(a, 'test', 'testRequirement', 'testcase')) ?? inherited;
   const criterion = testId ? criterionFromName(testId) : undefined;
   if (!criterion) {
     w.errors.push({
-      pointer: `${pointer}/test`,
+      pointer: `${pointerOf(place)}/test`,
       detail: `"${testId ?? ''}" names no WCAG 2.x success criterion`,
     });
-    return;
+    return undefined;
   }
   const outcome = outcomeOf(a.result);
   if (!outcome) {
-    w.errors.push({ pointer: `${pointer}/result/outcome`, detail: 'is not an EARL outcome' });
-    return;
+    w.errors.push({ pointer: `${pointerOf(place)}/result/outcome`, detail: 'is not an EARL outcome' });
+    return undefined;
   }
   const notes = (isObject(a.result) ? (str(a.result.description) ?? '') : '').slice(0, 5000);
   const data = WCAG_CRITERIA.find((c) => c.id === criterion);
@@ -130,12 +146,34 @@ function readAssertion(a: Json, pointer: string, inherited: string | undefined, 
       w.results.push({ criterion, page: page ?? null, outcome, notes, tester });
     }
   }
-  asList(a.hasPart).forEach((part, i) => {
-    if (isObject(part)) readAssertion(part, `${pointer}/hasPart/${i}`, testId, w);
-  });
+  return testId;
 }
 
-export function importWcagEm(doc: Json): ImportedAssessment {
+/** Assertions read between two turns: a large file never holds the event loop for long. */
+const TURN_ASSERTIONS = 1000;
+
+/**
+ * The assertions and their `hasPart` parts in document order, depth first with a stack of its own: a
+ * chain of parts costs memory, not the call stack.
+ */
+async function readAssertions(list: unknown[], key: string, w: Walk): Promise<void> {
+  const stack: Array<{ a: Json; place: Place; inherited?: string }> = [];
+  const push = (items: unknown[], parent: Place | undefined, prefix: string, inherited?: string) => {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const a = items[i];
+      if (isObject(a)) stack.push({ a, place: { parent, step: `${prefix}${i}` }, inherited });
+    }
+  };
+  push(list, undefined, `#/${key}/`);
+  let read = 0;
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (++read % TURN_ASSERTIONS === 0) await nextTurn();
+    const testId = readAssertion(next.a, next.place, next.inherited, w);
+    if (testId !== undefined) push(asList(next.a.hasPart), next.place, 'hasPart/', testId);
+  }
+}
+
+export async function importWcagEm(doc: Json): Promise<ImportedAssessment> {
   const target = levelOf(doc);
   const level: AssessmentLevel = target === 'A' ? 'A' : 'AA';
   const { sample, byId } = samplePages(doc);
@@ -150,9 +188,7 @@ export function importWcagEm(doc: Json): ImportedAssessment {
       : doc.auditResult !== undefined
         ? 'auditResult'
         : 'wcagem:step4';
-  asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')).forEach((a, i) => {
-    if (isObject(a)) readAssertion(a, `#/${key}/${i}`, undefined, w);
-  });
+  await readAssertions(asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')), key, w);
   if (w.errors.length > 0)
     throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
   const title = str(findings.title) || str(doc.title) || 'Imported WCAG-EM evaluation';

@@ -7,9 +7,16 @@ import {
   ResultParams,
 } from '../../../schemas/assessments/assessments.js';
 import { importAssessment } from '../../../services/assessments/exchange.js';
+import {
+  importTooDeep,
+  importTooManyValues,
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_VALUES,
+} from '../../../domain/vpat/assessments/import-bounds.js';
 import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
 import type { ApiContext } from '../../../context.js';
 import { z } from '../../../schemas/zod.js';
+import { JsonTooDeep, JsonTooManyValues, parseJsonInTurns } from '../../json-turns.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { actorName } from './assessments.js';
@@ -59,8 +66,13 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
         'The body is the exported file itself; its format is recognised from its content: a WCAG-EM Report Tool ' +
         'evaluation (JSON-LD, current and earlier exports) or an Accessibility Insights for Web assessment ' +
         '(`.a11ywebassessment`, versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` ' +
-        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal.',
+        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal. ' +
+        'An import is bounded like creating the assessment: `422` naming the limit past `pages_per_assessment` (500 ' +
+        'pages), `results_per_import`, `json_depth_per_import` or `json_values_per_import` (the last two counted ' +
+        'before the file is parsed), and `422` for a page URL over 2,000 characters.',
       access: 'manage',
+      // A file of up to body_bytes is parsed in turns, then counted, mapped and written: a heavy write.
+      queued: true,
       query: ImportQuery,
       body: z.record(z.string(), z.unknown()).openapi({ description: 'The exported file.' }),
       rawBody: true,
@@ -68,15 +80,21 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
         201: { description: 'The assessment.', schema: AssessmentDetail, headers: { Location: '' } },
       },
       handler: async ({ query, org, principal, req }) => {
-        let doc: unknown;
-        try {
-          doc = JSON.parse((req.rawBody ?? Buffer.alloc(0)).toString('utf8'));
-        } catch {
-          throw problems.malformedJson();
-        }
+        const doc = await readImport(req.rawBody ?? Buffer.alloc(0));
         const view = await importAssessment(ctx, org, query.siteId, doc, actorName(principal));
         return { status: 201, headers: { Location: `/api/v1/assessments/${view.id}` }, body: view };
       },
     }),
   ];
+}
+
+/** The file, parsed in turns (a large one never holds the server), its depth and size refused before parsing. */
+async function readImport(body: Buffer): Promise<unknown> {
+  try {
+    return await parseJsonInTurns(body, { maxDepth: MAX_IMPORT_DEPTH, maxValues: MAX_IMPORT_VALUES });
+  } catch (err) {
+    if (err instanceof JsonTooDeep) throw importTooDeep();
+    if (err instanceof JsonTooManyValues) throw importTooManyValues();
+    throw problems.malformedJson();
+  }
 }

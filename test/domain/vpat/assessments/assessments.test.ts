@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { AssessmentResult } from '../../../../api/domain/vpat/assessments/assessment.js';
+import type { DomainError } from '../../../../api/domain/errors.js';
 import { criterionFromName } from '../../../../api/domain/vpat/assessments/criterion-names.js';
 import { importWcagEm } from '../../../../api/domain/vpat/assessments/import-wcagem.js';
 import { procedureFor } from '../../../../api/domain/vpat/assessments/procedures.js';
@@ -81,8 +82,8 @@ describe('a WCAG-EM Report Tool evaluation of the earlier export format', () => 
     string,
     unknown
   >;
-  test('imports its sample, its WCAG 2.0 ids and every outcome; 4.1.1 is kept aside as obsolete', () => {
-    const a = importWcagEm(doc);
+  test('imports its sample, its WCAG 2.0 ids and every outcome; 4.1.1 is kept aside as obsolete', async () => {
+    const a = await importWcagEm(doc);
     expect(a.level).toBe('A');
     expect(a.title).toBe('Library site review');
     expect(a.sample).toEqual([
@@ -104,5 +105,44 @@ describe('a WCAG-EM Report Tool evaluation of the earlier export format', () => 
     expect(a.ignored).toEqual(
       expect.arrayContaining([expect.stringMatching(/^4\.1\.1/), expect.stringMatching(/^1\.4\.3/)]),
     );
+  });
+});
+
+describe('a WCAG-EM evaluation read without recursion', () => {
+  test('a hasPart chain far deeper than the call stack is read in document order, its errors pointed at', async () => {
+    const assertion = (outcome: string) => ({
+      test: 'WCAG22:non-text-content',
+      subject: { id: '_:page_1' },
+      assertedBy: 'Ann',
+      result: { outcome: `earl:${outcome}`, description: outcome },
+    });
+    const doc = (innermost: Record<string, unknown>) => {
+      let chain = innermost;
+      for (let i = 0; i < 50_000; i++) chain = { ...assertion('failed'), hasPart: [chain] };
+      return {
+        '@context': {},
+        selectSample: { structuredSample: [{ id: '_:page_1', source: 'https://shop.example/' }] },
+        auditSample: [chain],
+      };
+    };
+    // The last one read wins: the innermost part, read last.
+    expect((await importWcagEm(doc(assertion('passed')))).results).toEqual([
+      {
+        criterion: '1.1.1',
+        page: 'https://shop.example/',
+        outcome: 'passed',
+        notes: 'passed',
+        tester: 'Ann',
+      },
+    ]);
+    let refused: unknown;
+    try {
+      await importWcagEm(doc({ ...assertion('passed'), test: 'WCAG22:no-such' }));
+    } catch (err) {
+      refused = err;
+    }
+    expect((refused as DomainError).errors?.map((e) => e.pointer)).toEqual([
+      `#/auditSample/0${'/hasPart/0'.repeat(50_000)}/test`,
+    ]);
   });
 });
