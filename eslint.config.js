@@ -186,10 +186,10 @@ export default tseslint.config(
           patterns: [
             {
               // Anything under api/ but the pure renderers of the gate report, its findings and the pull request
-              // comment, the impact list, Retry-After, the fork artifact's layout, and the service's issue
+              // comment (with its writer and the one way untrusted text goes into markdown), the impact list, Retry-After, the fork artifact's layout, and the service's issue
               // fingerprint (the SARIF's partialFingerprints are the same value).
               regex:
-                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/pr-comment|github/fork-artifact|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
+                '/api/(?!domain/(gate/report|gate/report-issues|gate/finding-text|github/pr-comment|github/pr-comment-writer|github/fork-artifact|text/github-markdown|text/truncation|impact|retry-after|matching/fingerprint|url-normalisation)\\.js$)',
               allowTypeImports: true,
             },
             { group: ['**/app/**'], message: 'the Action bundles no App code.' },

@@ -9,8 +9,9 @@ import {
   GITHUB_TEXT_LIMIT,
   gateReportSummary,
   gateReportTitle,
-  truncate,
 } from '../api/domain/gate/report.js';
+import { truncate } from '../api/domain/text/truncation.js';
+import { oneLine, plainText } from '../api/domain/text/github-markdown.js';
 import { type GateIssue, type GateResult } from '../api/domain/gate/deploy-event.js';
 import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../api/domain/gate/finding-text.js';
 
@@ -129,9 +130,9 @@ export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
       end_line: line,
       ...(column ? { start_column: column, end_column: column } : {}),
       annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
-      title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
-      message: truncate(annotationMessage(issue), 4_000),
-      ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
+      title: truncate(oneLine(`${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`), 255),
+      message: truncate(plainText(annotationMessage(issue)), 4_000),
+      ...(details.length ? { raw_details: truncate(plainText(details.join('\n')), 4_000) } : {}),
     });
   }
   return out;
