@@ -41,13 +41,15 @@ export function markdownText(text: string): string {
       .replace(/@(?=[\p{L}\p{N}_])/gu, `${ZWSP}@${ZWSP}`)
       .replace(/:(?=\/\/)/g, `:${ZWSP}`)
       .replace(/(www)(?=\.)/gi, `$1${ZWSP}`)
-      .replace(/(#|\bGH-)(?=\d)/gi, `$1${ZWSP}`)
+      .replace(/(#|\bGH-)(?=\d+(?![\p{L}\p{N}_]))/giu, `$1${ZWSP}`)
       // Any ASCII punctuation may carry a backslash in CommonMark. These mean something anywhere on a line
       // (emphasis, code, links, HTML, entities, tables, strikethrough, GitHub's math)…
-      .replace(/[\\`*_[\]<>|~$&]/g, '\\$&')
+      .replace(/[\\`*[\]<>|~$&]/g, '\\$&')
+      // An underscore inside a word (`color_contrast`) can neither open nor close emphasis.
+      .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
       // …these only where a line starts (heading, list, quote, thematic break, setext underline).
       .replace(/^( ?)([-+=#>])/, '$1\\$2')
-      .replace(/^( ?\d+)([.)])/, '$1\\$2')
+      .replace(/^( ?\d{1,9})([.)])(?= |$)/, '$1\\$2')
   );
 }
 
