@@ -126,7 +126,11 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult, thumb: stri
   const rule = help ? `[${markdownCode(issue.rule)}](${help})` : markdownCode(issue.rule);
   const at = sourceText(issue);
   const url = linkDestination(sourceUrl(issue, result.repository, result.sha));
-  const source = at ? (url ? `[${markdownCode(at)}](${url})` : markdownCode(at)) : 'not located in the source';
+  const source = at
+    ? url
+      ? `[${markdownCode(at)}](${url})`
+      : markdownCode(at)
+    : 'not located in the source';
   const page = issue.page_url ? ` · page ${markdownCode(truncate(issue.page_url, 200))}` : '';
   const message = markdownText(truncate(fixSteps(issue.message)[0] ?? 'See the rule.', 300));
   // A backslash ends the line with a hard break wherever the markdown is rendered.
