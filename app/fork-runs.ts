@@ -4,11 +4,11 @@ import {
   ARTIFACT_NAME,
   ArtifactRefused,
   pullRequestOfRun,
+  refusalSummary,
   type ListedPullRequest,
   zipLimits,
   type ZipLimits,
 } from '../api/domain/github/fork-artifact.js';
-import { markdownText } from '../api/domain/text/github-markdown.js';
 import { readArtifactZip, type ArtifactFiles } from './artifact-zip.js';
 import { checkRunName } from './check-run-payload.js';
 import { describe, withDeadline } from './github-requests.js';
@@ -210,13 +210,4 @@ async function postRefusal(
   } catch (err) {
     throw new Error(`posting the refusal's check run failed: ${describe(err)}`, { cause: err });
   }
-}
-
-function refusalSummary(reason: string): string {
-  return [
-    `a11y-gate did not take the \`${ARTIFACT_NAME}\` artifact of this pull request's workflow run: ${markdownText(reason)}.`,
-    '',
-    'Nothing was stored and the gate was not run. The artifact is written by the a11y-gate Action in the ' +
-      "pull request's workflow when it has no API key; re-run that workflow with an unmodified Action to try again.",
-  ].join('\n');
 }

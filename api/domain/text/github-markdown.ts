@@ -31,12 +31,15 @@ export function oneLine(text: string): string {
 
 /**
  * Text shown as text in markdown, anywhere on a line (a table cell too): one line, whitespace runs as one
- * space (as HTML shows them), every character markdown or HTML reads escaped, links and mentions inert.
+ * space and none at the ends (as HTML shows them), every character markdown or HTML reads escaped, links and mentions inert.
  */
 export function markdownText(text: string): string {
+  const line = oneLine(text).replace(/ {2,}/g, ' ').trim();
+  // Nothing to show still shows as something: an empty list item under a paragraph would be read as the
+  // underline of a heading.
+  if (line === '') return ZWSP;
   return (
-    oneLine(text)
-      .replace(/ {2,}/g, ' ')
+    line
       // Before the escapes: a backslash would hide a pattern from these replacements, not from GitHub.
       .replace(/@(?=[\p{L}\p{N}_])/gu, `${ZWSP}@${ZWSP}`)
       .replace(/:(?=\/\/)/g, `:${ZWSP}`)
@@ -64,8 +67,9 @@ export function markdownCode(text: string, options: { inTable?: boolean } = {}):
   if (body === '') return '` `';
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
-  // CommonMark strips one space from each end when both ends have one; a backtick at an end needs a space.
-  const pad = /^[` ]|[` ]$/.test(body) ? ' ' : '';
+  // CommonMark strips one space from each end when both ends have one (unless all are spaces); a backtick
+  // at an end needs a space between it and the fence.
+  const pad = /^[` ]|[` ]$/.test(body) && /[^ ]/.test(body) ? ' ' : '';
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
