@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
+type Markdown = InstanceType<typeof MarkdownIt>;
+type Token = ReturnType<Markdown['parse']>[number];
 
 /**
  * Markdown as GitHub renders it, closely enough to judge what scan data may become: CommonMark with GFM
@@ -8,7 +9,7 @@ import type Token from 'markdown-it/lib/token.mjs';
  * `http(s)://`, `mailto:`, e-mail addresses and `www.` (GitHub's extended autolinks; markdown-it's linkify
  * leaves `www.` out unless asked, and bare domains, which GitHub does not link, stay unlinked).
  */
-export function gitHubMarkdown(): MarkdownIt {
+export function gitHubMarkdown(): Markdown {
   const md = new MarkdownIt({ html: true, linkify: true });
   md.linkify.add('www.', {
     validate: (text: string, pos: number) =>
@@ -124,12 +125,17 @@ const MARKUP = [
   'softbreak',
 ];
 
+/** Every token of a parsed document, inline ones included, in order. */
+export function tokensOf(md: Markdown, markdown: string): Token[] {
+  return flat(md.parse(markdown, {}));
+}
+
 function flat(tokens: Token[]): Token[] {
   return tokens.flatMap((t) => [t, ...(t.children ? flat(t.children) : [])]);
 }
 
 /** How many of each kind of markup the rendered document holds (and its HTML comments). */
-export function markupCounts(md: MarkdownIt, markdown: string): Record<string, number> {
+export function markupCounts(md: Markdown, markdown: string): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(MARKUP.map((m) => [m, 0]));
   for (const t of flat(md.parse(markdown, {}))) if (t.type in counts) counts[t.type]++;
   counts['<!--'] = md.render(markdown).split('<!--').length - 1;
@@ -137,7 +143,7 @@ export function markupCounts(md: MarkdownIt, markdown: string): Record<string, n
 }
 
 /** Markup in `hostile` beyond what the same document holds with plain data (`plain`): none is allowed. */
-export function extraMarkup(md: MarkdownIt, plain: string, hostile: string): string[] {
+export function extraMarkup(md: Markdown, plain: string, hostile: string): string[] {
   const a = markupCounts(md, plain);
   const b = markupCounts(md, hostile);
   return Object.keys(b)
@@ -149,7 +155,7 @@ export function extraMarkup(md: MarkdownIt, plain: string, hostile: string): str
  * What GitHub would still link in the document's plain text (outside code and links, where it links
  * nothing): mentions, issue references, URLs, `www.` and e-mail addresses.
  */
-export function linkableText(md: MarkdownIt, markdown: string): string[] {
+export function linkableText(md: Markdown, markdown: string): string[] {
   const found: string[] = [];
   let inLink = 0;
   for (const t of flat(md.parse(markdown, {}))) {
@@ -165,7 +171,7 @@ export function linkableText(md: MarkdownIt, markdown: string): string[] {
 }
 
 /** The document's visible text (text and code), zero-width spaces removed and whitespace runs as one. */
-export function visibleText(md: MarkdownIt, markdown: string): string {
+export function visibleText(md: Markdown, markdown: string): string {
   return flat(md.parse(markdown, {}))
     .filter((t) => t.type === 'text' || t.type === 'code_inline')
     .map((t) => t.content)

@@ -32,13 +32,19 @@ function earlierMarker(siteId: string): string {
   return `<!-- a11y-gate:${siteId.replace(/--+/g, '-').replace(/>/g, '')} -->`;
 }
 
-/** Whether a comment's body is the site's sticky comment, by its marker (or an earlier one and its heading). */
+/**
+ * Whether a comment's body is the site's sticky comment: its marker, or the earlier marker, and a heading
+ * that names this site (an earlier marker may be another site's, and the site `x-a`'s marker is the earlier
+ * one of `x--a`). A comment whose heading cannot be read is judged by its marker alone.
+ */
 export function isSiteComment(body: string, siteId: string): boolean {
-  if (body.startsWith(commentMarker(siteId) + '\n')) return true;
+  const marker = commentMarker(siteId);
   const earlier = earlierMarker(siteId);
-  if (earlier === commentMarker(siteId) || !body.startsWith(earlier + '\n')) return false;
-  const heading = body.slice(earlier.length + 1).split('\n', 1)[0];
-  return /^### \S+ Accessibility gate (passed|failed): /.test(heading) && heading.endsWith(`: \`${siteId}\``);
+  const start = body.startsWith(marker + '\n') ? marker : body.startsWith(earlier + '\n') ? earlier : null;
+  if (start === null) return false;
+  const heading = body.slice(start.length + 1).split('\n', 1)[0];
+  const named = /^### \S+ Accessibility gate (?:passed|failed): `([^`]*)`$/.exec(heading)?.[1];
+  return named === siteId || (named === undefined && start === marker);
 }
 
 export interface PullRequestCommentInput {
