@@ -27,7 +27,9 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
     g.new_issues.slice(0, PRINTED).forEach((issue, i) => {
       // Scan data may carry line breaks and terminal escape sequences: each piece stays on its line, inert.
       lines.push(`${i + 1}. ${oneLine(oneLineMessage(issue))} [${issue.impact ?? 'unknown impact'}]`);
-      lines.push(`   at ${oneLine(sourceText(issue) ?? '(not located)')} on ${oneLine(issue.page_url ?? '')}`);
+      lines.push(
+        `   at ${oneLine(sourceText(issue) ?? '(not located)')} on ${oneLine(issue.page_url ?? '')}`,
+      );
       const html = htmlSnippet(issue.html);
       if (html) lines.push(`   element: ${oneLine(html)}`);
       const steps = fixSteps(issue.message);

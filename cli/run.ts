@@ -48,7 +48,8 @@ function printScan(run: ScanRun, seconds: number): void {
     `Scanned ${run.pages.length - failed.length} of ${run.pages.length} pages in ${seconds.toFixed(1)} s: ` +
       `${violations} violations (axe-core ${run.engine.version})\n`,
   );
-  for (const p of failed) process.stdout.write(`  not scanned: ${oneLine(p.url)}: ${oneLine(p.error ?? '')}\n`);
+  for (const p of failed)
+    process.stdout.write(`  not scanned: ${oneLine(p.url)}: ${oneLine(p.error ?? '')}\n`);
 }
 
 /** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */

@@ -331,7 +331,7 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
 
     test("a fork's scan.json full of markup, mentions and links: the comment and the check run show it as text", async () => {
       // Every hostile string at once, in every field a scan's issue carries (identifiers take no NUL).
-      const hostile = ALL_HOSTILE.replace(/\u0000/g, '');
+      const hostile = ALL_HOSTILE.replaceAll('\u0000', '');
       const issue = {
         rule: hostile.slice(0, 200),
         impact: 'critical',

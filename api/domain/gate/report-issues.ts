@@ -80,7 +80,10 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
     `   - Element: ${markdownCode(html ?? truncate(issue.selector ?? '', 200))}`,
   ];
   if (hasFixList(issue.message) && steps.length > 0) {
-    lines.push(`   - ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${markdownText(truncate(s, 300))}`));
+    lines.push(
+      `   - ${fixHeading(issue.message)}:`,
+      ...steps.map((s) => `     - ${markdownText(truncate(s, 300))}`),
+    );
   }
   if (issue.wcag?.length) lines.push(`   - WCAG ${markdownText(issue.wcag.join(', '))}`);
   return lines.join('\n');

@@ -23,10 +23,13 @@ const ZWSP = '\u200b';
  * may refuse) as U+FFFD.
  */
 export function oneLine(text: string): string {
-  return text
-    .replace(LONE_SURROGATE, '\ufffd')
-    .replace(/\r\n/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return (
+    text
+      .replace(LONE_SURROGATE, '\ufffd')
+      .replace(/\r\n/g, ' ')
+      // eslint-disable-next-line no-control-regex -- control characters are what this folds
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+  );
 }
 
 /**
@@ -80,10 +83,13 @@ export function markdownCode(text: string, options: { inTable?: boolean } = {}):
  * surrogate U+FFFD.
  */
 export function plainText(text: string): string {
-  return text
-    .replace(LONE_SURROGATE, '\ufffd')
-    .replace(/\r\n/g, '\n')
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return (
+    text
+      .replace(LONE_SURROGATE, '\ufffd')
+      .replace(/\r\n/g, '\n')
+      // eslint-disable-next-line no-control-regex -- control characters are what this drops
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+  );
 }
 
 /**

@@ -185,9 +185,7 @@ describe('comment markers', () => {
 
   test('a comment an earlier version wrote for x--a (marker x-a) is found again for x--a, not for x-a', () => {
     const earlier = passed('x--a').replace(commentMarker('x--a'), '<!-- a11y-gate:x-a -->');
-    expect(earlier.startsWith('<!-- a11y-gate:x-a -->\n### ✅ Accessibility gate passed: `x--a`')).toBe(
-      true,
-    );
+    expect(earlier.startsWith('<!-- a11y-gate:x-a -->\n### ✅ Accessibility gate passed: `x--a`')).toBe(true);
     expect(isSiteComment(earlier, 'x--a')).toBe(true);
     expect(isSiteComment(earlier, 'x-a')).toBe(false);
   });
