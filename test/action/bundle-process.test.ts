@@ -107,12 +107,15 @@ test('dist/index.js holds the action, the pure gate-report renderers, the issue 
     './api/domain/gate/report.ts',
     // The fork hand-off's artifact layout and the pull request comment the Action writes without the App.
     './api/domain/github/fork-artifact.ts',
+    './api/domain/github/pr-comment-writer.ts',
     './api/domain/github/pr-comment.ts',
     './api/domain/impact.ts',
     // The SARIF's partialFingerprints are the service's fingerprint, computed by the same pure code.
     './api/domain/matching/fingerprint.ts',
     './api/domain/matching/selector-normalisation.ts',
     './api/domain/retry-after.ts',
+    './api/domain/text/github-markdown.ts',
+    './api/domain/text/truncation.ts',
     './api/domain/url-normalisation.ts',
   ]);
   const packages = [
