@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { truncate } from '../text/truncation.js';
 
 /**
  * Element screenshots: what a PNG must be to be stored, and the signature of the expiring URLs that show it
@@ -95,6 +96,6 @@ export function validScreenshotSignature(
 
 /** The alt text of an element's picture: the rule and the element, as a screen reader user needs them. */
 export function screenshotAlt(rule: string, selector: string): string {
-  const element = selector.length > 120 ? `${selector.slice(0, 119)}…` : selector;
+  const element = truncate(selector, 120);
   return `Screenshot of the element ${element} that fails the rule ${rule}`;
 }
