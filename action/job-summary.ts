@@ -3,6 +3,7 @@ import { newIssuesTable } from '../core/gate/report-issues.js';
 import { gateReportSummary } from '../core/gate/report.js';
 import type { ScanCreated } from '../client/wire-types.js';
 import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { markdownCode, markdownText } from '../core/text/github-markdown.js';
 
 /**
  * The job summary: the same markdown the GitHub App posts as the check run (one renderer, so both faces
@@ -39,7 +40,7 @@ export function gateSummaryMarkdown(
   upload?: UploadNote,
   annotations?: AnnotationNote,
 ): string {
-  const parts = [`## a11y-gate: \`${event.siteId}\``, ''];
+  const parts = [`## a11y-gate: ${markdownCode(event.siteId)}`, ''];
   if (upload) parts.push(uploadLine(upload), '');
   parts.push(gateReportSummary(event, detailsUrl));
   if (annotations) parts.push(annotationLine(event, annotations), '');
@@ -63,7 +64,7 @@ function annotationLine(event: DeployEvent, a: AnnotationNote): string {
 
 /** `gate: false`: what was submitted, and that no verdict was asked for. */
 export function submitOnlySummary(siteId: string, upload: UploadNote | undefined): string {
-  const parts = [`## a11y-gate: \`${siteId}\``, ''];
+  const parts = [`## a11y-gate: ${markdownCode(siteId)}`, ''];
   if (upload) parts.push(uploadLine(upload), '');
   parts.push('`gate` is `false`: the scan was submitted and the deploy gate was not asked.', '');
   return parts.join('\n');
@@ -76,7 +77,7 @@ export function errorSummaryMarkdown(
   failed: boolean,
   upload?: UploadNote,
 ): string {
-  const parts = [`## a11y-gate${siteId ? `: \`${siteId}\`` : ''}`, ''];
+  const parts = [`## a11y-gate${siteId ? `: ${markdownCode(siteId)}` : ''}`, ''];
   if (upload) parts.push(uploadLine(upload), '');
   parts.push(
     failed
@@ -116,7 +117,9 @@ function uploadLine(upload: UploadNote): string {
       : '';
   const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.${located}`;
   if (!scanned?.failed.length) return line;
-  const rows = scanned.failed.slice(0, 50).map((f) => `| ${cell(f.url)} | ${cell(f.error)} |`);
+  const rows = scanned.failed
+    .slice(0, 50)
+    .map((f) => `| ${markdownCode(f.url, { inTable: true })} | ${markdownText(f.error)} |`);
   return [
     line,
     '',
@@ -126,10 +129,6 @@ function uploadLine(upload: UploadNote): string {
     '|---|---|',
     ...rows,
   ].join('\n');
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
 
 /** Writes to GITHUB_STEP_SUMMARY when the runner provides one (it does on GitHub; not in other CI). */

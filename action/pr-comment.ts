@@ -1,19 +1,12 @@
 import * as core from '@actions/core';
+import { getOctokit } from '@actions/github';
 import { type DeployEvent } from '../core/gate/deploy-event.js';
-import { commentMarker, renderPullRequestComment } from '../core/github/pr-comment.js';
+import { renderPullRequestComment } from '../core/github/pr-comment.js';
+import { writeSiteComment, type CommentsApi } from '../core/github/pr-comment-writer.js';
 import type { ActionInputs } from './inputs.js';
 
 /** What became of the comment, for the log (and the tests). */
 export type CommentResult = 'created' | 'updated' | 'left to the App' | 'off' | 'not allowed' | 'failed';
-
-class GitHubRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The pull request comment without the GitHub App: the same text the App writes, with the workflow's
@@ -35,26 +28,45 @@ export async function commentOnPullRequest(
     core.notice('No "github-token": the pull request comment was not written.');
     return 'off';
   }
-  const github = new GitHubRepo(
-    env.GITHUB_API_URL || 'https://api.github.com',
-    inputs.repository,
-    inputs.githubToken,
-  );
+  const [owner, repo] = inputs.repository.split('/');
+  const octokit = getOctokit(inputs.githubToken, {
+    baseUrl: env.GITHUB_API_URL || 'https://api.github.com',
+  });
+  // Each request gets its own deadline, as the service's client does.
+  const request = () => ({ signal: AbortSignal.timeout(15_000) });
+  const issue = { owner, repo, issue_number: inputs.pullRequest };
+  const api: CommentsApi = {
+    listPage: async (page) =>
+      (await octokit.rest.issues.listComments({ ...issue, per_page: 100, page, request: request() })).data,
+    update: async (commentId, body) => {
+      await octokit.rest.issues.updateComment({
+        owner,
+        repo,
+        comment_id: commentId,
+        body,
+        request: request(),
+      });
+    },
+    create: async (body) =>
+      (await octokit.rest.issues.createComment({ ...issue, body, request: request() })).data.id,
+  };
   const body = renderPullRequestComment({ result: event, deployUrl: detailsUrl });
   try {
-    const existing = await github.markedComment(inputs.pullRequest, commentMarker(event.siteId));
-    if (existing !== undefined) {
-      await github.send('PATCH', `/issues/comments/${existing}`, { body });
-      core.info(`Pull request #${inputs.pullRequest}: comment updated.`);
-      return 'updated';
-    }
-    await github.send('POST', `/issues/${inputs.pullRequest}/comments`, { body });
-    core.info(`Pull request #${inputs.pullRequest}: comment written.`);
-    return 'created';
+    const written = await writeSiteComment(api, {
+      siteId: event.siteId,
+      body,
+      stored: null,
+      isGone: () => false,
+    });
+    core.info(
+      `Pull request #${inputs.pullRequest}: comment ${written.status === 'created' ? 'written' : 'updated'}.`,
+    );
+    return written.status;
   } catch (err) {
-    if (err instanceof GitHubRefused && (err.status === 403 || err.status === 404)) {
+    const status = statusOf(err);
+    if (status === 403 || status === 404) {
       core.notice(
-        `The workflow's token may not write to pull request #${inputs.pullRequest} (GitHub answered ${err.status}; ` +
+        `The workflow's token may not write to pull request #${inputs.pullRequest} (GitHub answered ${status}; ` +
           'a pull request from a fork gets a read-only token): the result is in the job summary instead.',
       );
       return 'not allowed';
@@ -66,45 +78,8 @@ export async function commentOnPullRequest(
   }
 }
 
-/** The few REST calls the comment needs, with the workflow's token. */
-class GitHubRepo {
-  constructor(
-    private readonly api: string,
-    private readonly repository: string,
-    private readonly token: string,
-  ) {}
-
-  async send(method: string, path: string, body?: object): Promise<unknown> {
-    const res = await fetch(`${this.api.replace(/\/+$/, '')}/repos/${this.repository}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (!res.ok) throw new GitHubRefused(res.status, `GitHub answered ${res.status} to ${method} ${path}`);
-    return res.json();
-  }
-
-  /** The bot comment starting with the marker, on the first pages of the pull request's comments. */
-  async markedComment(pullRequest: number, marker: string): Promise<number | undefined> {
-    for (let page = 1; page <= 10; page++) {
-      const list = (await this.send(
-        'GET',
-        `/issues/${pullRequest}/comments?per_page=100&page=${page}`,
-      )) as Array<{
-        id: number;
-        body?: string;
-        user?: { type?: string } | null;
-      }>;
-      const found = list.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker + '\n'));
-      if (found) return found.id;
-      if (list.length < 100) return undefined;
-    }
-    return undefined;
-  }
+/** The HTTP status of an Octokit error, if it has one. */
+function statusOf(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
 }

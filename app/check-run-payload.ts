@@ -4,13 +4,9 @@
  * the README sample (`npm run docs:generate`).
  */
 import { engineChangedList, newIssuesTable } from '../core/gate/report-issues.js';
-import {
-  byteLength,
-  GITHUB_TEXT_LIMIT,
-  gateReportSummary,
-  gateReportTitle,
-  truncate,
-} from '../core/gate/report.js';
+import { byteLength, GITHUB_TEXT_LIMIT, gateReportSummary, gateReportTitle } from '../core/gate/report.js';
+import { truncate } from '../core/text/truncation.js';
+import { oneLine, plainText } from '../core/text/github-markdown.js';
 import { type GateIssue, type GateResult } from '../core/gate/deploy-event.js';
 import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../core/gate/finding-text.js';
 
@@ -129,9 +125,9 @@ export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
       end_line: line,
       ...(column ? { start_column: column, end_column: column } : {}),
       annotation_level: issue.impact === 'critical' || issue.impact === 'serious' ? 'failure' : 'warning',
-      title: `${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`.slice(0, 255),
-      message: truncate(annotationMessage(issue), 4_000),
-      ...(details.length ? { raw_details: truncate(details.join('\n'), 4_000) } : {}),
+      title: truncate(oneLine(`${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`), 255),
+      message: truncate(plainText(annotationMessage(issue)), 4_000),
+      ...(details.length ? { raw_details: truncate(plainText(details.join('\n')), 4_000) } : {}),
     });
   }
   return out;

@@ -4,6 +4,7 @@ import {
   ARTIFACT_NAME,
   ArtifactRefused,
   pullRequestOfRun,
+  refusalSummary,
   type ListedPullRequest,
   zipLimits,
   type ZipLimits,
@@ -180,7 +181,10 @@ async function pullRequestFor(
   return pullRequestOfRun(ofBranch, run);
 }
 
-/** A neutral check run on the head sha that says why the pull request's scan was not taken. */
+/**
+ * A failed check run on the head sha that says why the pull request's scan was not taken. Not `neutral`:
+ * GitHub counts a neutral check as passing, so a required check would let a poisoned artifact through.
+ */
 async function postRefusal(
   octokit: Octokit,
   r: { owner: string; repo: string; headSha: string; siteId: string | null; reason: string },
@@ -194,7 +198,7 @@ async function postRefusal(
         name: r.siteId ? checkRunName(r.siteId) : UNNAMED_CHECK,
         head_sha: r.headSha,
         status: 'completed',
-        conclusion: 'neutral',
+        conclusion: 'failure',
         completed_at: new Date().toISOString(),
         output: {
           title: 'The scan of this pull request was refused',
@@ -206,13 +210,4 @@ async function postRefusal(
   } catch (err) {
     throw new Error(`posting the refusal's check run failed: ${describe(err)}`, { cause: err });
   }
-}
-
-function refusalSummary(reason: string): string {
-  return [
-    `a11y-gate did not take the \`${ARTIFACT_NAME}\` artifact of this pull request's workflow run: ${reason}.`,
-    '',
-    'Nothing was stored and the gate was not run. The artifact is written by the a11y-gate Action in the ' +
-      "pull request's workflow when it has no API key; re-run that workflow with an unmodified Action to try again.",
-  ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from 'probot';
 import type { GateIssue, GateResult } from '../core/gate/deploy-event.js';
-import { commentMarker, renderPullRequestComment } from '../core/github/pr-comment.js';
+import { renderPullRequestComment } from '../core/github/pr-comment.js';
+import { writeSiteComment, type CommentsApi } from '../core/github/pr-comment-writer.js';
 import { describe, statusOf, withDeadline } from './github-requests.js';
 
 /** An installation's Octokit, as `probot.auth(installationId)` gives it. */
@@ -114,7 +115,7 @@ async function openPullRequests(
     .slice(0, MAX_PULL_REQUESTS);
 }
 
-/** Updates the stored comment, else the one carrying the site's marker, else creates it. */
+/** The site's comment on one pull request through the shared writer, with the installation's Octokit. */
 async function writeComment(
   octokit: InstallationOctokit,
   where: CommentRepository,
@@ -124,52 +125,38 @@ async function writeComment(
   stored: number | null,
   timeoutMs: number,
 ): Promise<{ status: 'created' | 'updated'; pullNumber: number; commentId: number }> {
-  const update = async (commentId: number) => {
-    await withDeadline(timeoutMs, (signal) =>
-      octokit.rest.issues.updateComment({ ...where, comment_id: commentId, body, request: { signal } }),
-    );
-    return { status: 'updated' as const, pullNumber, commentId };
+  const issue = { ...where, issue_number: pullNumber };
+  const api: CommentsApi = {
+    listPage: async (page) =>
+      (
+        await withDeadline(timeoutMs, (signal) =>
+          octokit.rest.issues.listComments({ ...issue, per_page: 100, page, request: { signal } }),
+        )
+      ).data,
+    update: async (commentId, text) => {
+      await withDeadline(timeoutMs, (signal) =>
+        octokit.rest.issues.updateComment({
+          ...where,
+          comment_id: commentId,
+          body: text,
+          request: { signal },
+        }),
+      );
+    },
+    create: async (text) =>
+      (
+        await withDeadline(timeoutMs, (signal) =>
+          octokit.rest.issues.createComment({ ...issue, body: text, request: { signal } }),
+        )
+      ).data.id,
   };
-  if (stored !== null) {
-    try {
-      return await update(stored);
-    } catch (err) {
-      // Someone deleted the comment: write a new one (or the marked one, if there is another).
-      if (statusOf(err) !== 404) throw err;
-    }
-  }
-  const marked = await findMarkedComment(octokit, where, pullNumber, siteId, timeoutMs);
-  if (marked !== undefined) return update(marked);
-  const { data } = await withDeadline(timeoutMs, (signal) =>
-    octokit.rest.issues.createComment({ ...where, issue_number: pullNumber, body, request: { signal } }),
-  );
-  return { status: 'created', pullNumber, commentId: data.id };
-}
-
-/** The bot comment of the pull request that starts with the site's marker (written before a lease held its id). */
-async function findMarkedComment(
-  octokit: InstallationOctokit,
-  where: CommentRepository,
-  pullNumber: number,
-  siteId: string,
-  timeoutMs: number,
-): Promise<number | undefined> {
-  const marker = commentMarker(siteId);
-  for (let page = 1; page <= 30; page++) {
-    const { data } = await withDeadline(timeoutMs, (signal) =>
-      octokit.rest.issues.listComments({
-        ...where,
-        issue_number: pullNumber,
-        per_page: 100,
-        page,
-        request: { signal },
-      }),
-    );
-    const found = data.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker + '\n'));
-    if (found) return found.id;
-    if (data.length < 100) return undefined;
-  }
-  return undefined;
+  const written = await writeSiteComment(api, {
+    siteId,
+    body,
+    stored,
+    isGone: (err) => statusOf(err) === 404,
+  });
+  return { ...written, pullNumber };
 }
 
 /** A short reason for the log when writing the comment failed. */

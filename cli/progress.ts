@@ -1,3 +1,4 @@
+import { oneLine } from '../core/text/github-markdown.js';
 import type { ScanProgress } from '../scanner/options.js';
 
 /**
@@ -16,10 +17,12 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Sca
       if (!tty) stream.write(`${total} pages to scan\n`);
     },
     page: (p, done, total) => {
-      const line = `${p.ok ? 'ok' : 'FAILED'} ${p.url}: ${p.detail}`;
+      // A page's URL and error are the page's words: no escape sequence of theirs reaches the terminal.
+      const url = oneLine(p.url);
+      const line = `${p.ok ? 'ok' : 'FAILED'} ${url}: ${oneLine(p.detail)}`;
       if (tty) {
         if (!p.ok) stream.write(`\r\x1b[K${line}\n`);
-        stream.write(`\r\x1b[K${bar(done, total)} ${p.url.slice(0, 60)}`);
+        stream.write(`\r\x1b[K${bar(done, total)} ${url.slice(0, 60)}`);
         if (done === total) stream.write('\n');
       } else {
         stream.write(`[${done}/${total}] ${line}\n`);

@@ -16,6 +16,7 @@ import { completeGroup, sendShard, type ShardResult } from './shards.js';
 import type { DeployEvent } from '../core/gate/deploy-event.js';
 import { stderrProgress } from './progress.js';
 import { submitAndGate } from './service.js';
+import { oneLine } from '../core/text/github-markdown.js';
 import { gateText } from './gate-text.js';
 
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
@@ -47,7 +48,8 @@ function printScan(run: ScanRun, seconds: number): void {
     `Scanned ${run.pages.length - failed.length} of ${run.pages.length} pages in ${seconds.toFixed(1)} s: ` +
       `${violations} violations (axe-core ${run.engine.version})\n`,
   );
-  for (const p of failed) process.stdout.write(`  not scanned: ${p.url}: ${p.error}\n`);
+  for (const p of failed)
+    process.stdout.write(`  not scanned: ${oneLine(p.url)}: ${oneLine(p.error ?? '')}\n`);
 }
 
 /** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */

@@ -4,6 +4,8 @@
  * and a command that scans the failing pages again. Pure.
  */
 import type { GateIssue } from './deploy-event.js';
+import { oneLine } from '../text/github-markdown.js';
+import { truncate } from '../text/truncation.js';
 
 /** axe-core's failure summary as steps: "Fix any of the following:\n  a\n  b" → ["a", "b"]. */
 export function fixSteps(message: string | null | undefined): string[] {
@@ -49,7 +51,8 @@ export function sourceUrl(
 ): string | null {
   const s = issue.source;
   if (!s?.path || !repository) return null;
-  const file = s.path.split('/').map(encodeURIComponent).join('/');
+  // One line and no lone surrogate (which encodeURIComponent throws on): the path is the scan's to write.
+  const file = oneLine(s.path).split('/').map(encodeURIComponent).join('/');
   return `https://github.com/${repository}/blob/${sha}/${file}${s.line ? `#L${s.line}` : ''}`;
 }
 
@@ -57,7 +60,7 @@ export function sourceUrl(
 export function htmlSnippet(html: string | null | undefined, max = 160): string | null {
   if (!html) return null;
   const line = html.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  return truncate(line, max);
 }
 
 /** Quotes a URL for a POSIX shell. */

@@ -4,7 +4,15 @@
  * to fix it as a short list; then a command that scans the failing pages locally. Cut with a note saying
  * where the rest is when it would not fit.
  */
-import { byteLength, GITHUB_TEXT_LIMIT, totalNew, truncate } from './report.js';
+import { byteLength, GITHUB_TEXT_LIMIT, totalNew } from './report.js';
+import { truncate } from '../text/truncation.js';
+import {
+  linkDestination,
+  markdownCode,
+  markdownText,
+  oneLine,
+  ruleHelpDestination,
+} from '../text/github-markdown.js';
 import { type GateIssue, type GateResult } from './deploy-event.js';
 import {
   fixHeading,
@@ -23,7 +31,7 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
   if (total === 0) return 'No new accessibility issues.\n';
   const command = reproduceCommand(result.new_issues);
   const tail = command
-    ? `\n\nTo reproduce locally (the CLI on the pages with new issues):\n\n\`\`\`sh\n${command}\n\`\`\`\n`
+    ? `\n\nTo reproduce locally (the CLI on the pages with new issues):\n\n\`\`\`sh\n${oneLine(command)}\n\`\`\`\n`
     : '';
   const head = `#### New issues (${total})\n`;
   const rows = result.new_issues.map((issue, i) => issueBlock(issue, i + 1, result));
@@ -58,40 +66,32 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
 }
 
 function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
-  // In a link, brackets end the text and these characters end the URL.
-  const rule = issue.help_url
-    ? `[${cell(issue.rule).replace(/[[\]]/g, '\\$&')}](${linkUrl(issue.help_url)})`
-    : `\`${cell(issue.rule)}\``;
+  const help = ruleHelpDestination(issue.help_url);
+  const rule = help ? `[${markdownCode(issue.rule)}](${help})` : markdownCode(issue.rule);
   const at = sourceText(issue);
-  const url = sourceUrl(issue, result.repository, result.sha);
-  const where = at ? (url ? `[\`${cell(at)}\`](${linkUrl(url)})` : `\`${cell(at)}\``) : 'not located';
+  const url = linkDestination(sourceUrl(issue, result.repository, result.sha));
+  const where = at ? (url ? `[${markdownCode(at)}](${url})` : markdownCode(at)) : 'not located';
   const html = htmlSnippet(issue.html);
   const steps = fixSteps(issue.message).slice(0, 5);
   const lines = [
-    `${n}. **${cell(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}` +
+    `${n}. **${markdownText(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}` +
       (issue.engine_change ? ' · engine change' : ''),
-    `   - Source: ${where} · page ${cell(issue.page_url ?? '')}`,
-    html
-      ? `   - Element: \`${cell(html)}\``
-      : `   - Element: \`${cell(truncate(issue.selector ?? '', 200))}\``,
+    `   - Source: ${where} · page ${pageText(issue.page_url)}`,
+    `   - Element: ${markdownCode(html ?? truncate(issue.selector ?? '', 200))}`,
   ];
   if (hasFixList(issue.message) && steps.length > 0) {
-    lines.push(`   - ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${cell(truncate(s, 300))}`));
+    lines.push(
+      `   - ${fixHeading(issue.message)}:`,
+      ...steps.map((s) => `     - ${markdownText(truncate(s, 300))}`),
+    );
   }
-  if (issue.wcag?.length) lines.push(`   - WCAG ${cell(issue.wcag.join(', '))}`);
+  if (issue.wcag?.length) lines.push(`   - WCAG ${markdownText(issue.wcag.join(', '))}`);
   return lines.join('\n');
 }
 
-/** Percent-encodes what would end a markdown link destination or a table cell (encodeURIComponent keeps parentheses). */
-function linkUrl(url: string): string {
-  return url.replace(/[()\s|<>`[\]]/g, (c) =>
-    c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c),
-  );
-}
-
-/** Makes text safe on one markdown line: no line breaks, no table breaks, no stray backticks. */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
+/** The page of a finding as code, or a word when the scan named none. */
+function pageText(url: string | null | undefined): string {
+  return url ? markdownCode(url) : 'not named';
 }
 
 /**
@@ -107,8 +107,8 @@ export function engineChangedList(result: GateResult, limit: number): string {
   let out = head;
   for (const issue of issues) {
     const line =
-      `- ${cell(truncate(oneLineMessage(issue), 200))} · ${issue.impact ?? 'unknown impact'}` +
-      ` · page ${cell(issue.page_url ?? '')}\n`;
+      `- ${markdownText(truncate(oneLineMessage(issue), 200))} · ${issue.impact ?? 'unknown impact'}` +
+      ` · page ${pageText(issue.page_url)}\n`;
     if (byteLength(out + line + note) > limit) return out === head ? '' : out + note;
     out += line;
   }

@@ -8,6 +8,7 @@
 import { IMPACTS, type Impact } from '../impact.js';
 import type { GateResult } from './deploy-event.js';
 import { engineChangeSentence } from './engine.js';
+import { markdownCode, markdownText } from '../text/github-markdown.js';
 
 /** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 export const GITHUB_TEXT_LIMIT = 65_535;
@@ -44,12 +45,12 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
   lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
   lines.push('');
   lines.push(
-    `Site \`${md(result.siteId)}\` · commit \`${result.sha.slice(0, 12)}\` · deploy event [\`${result.id}\`](${detailsUrl})` +
+    `Site ${markdownCode(result.siteId)} · commit \`${result.sha.slice(0, 12)}\` · deploy event [\`${result.id}\`](${detailsUrl})` +
       (result.scan_id ? ` · scan \`${result.scan_id}\`` : ''),
   );
   if (result.reasons.length) {
     lines.push('', result.passed ? '**Why it passed**' : '**Why it failed**', '');
-    for (const r of result.reasons) lines.push(`- \`${r.code}\`: ${md(r.message)}`);
+    for (const r of result.reasons) lines.push(`- ${markdownCode(r.code)}: ${markdownText(r.message)}`);
   }
 
   lines.push('', '#### Issues by impact', '');
@@ -76,7 +77,7 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
     lines.push('', `${c.waived} waived ${c.waived === 1 ? 'issue is' : 'issues are'} not counted.`);
   if (result.engine_change) {
     // Apart from the table: these issues are neither new nor fixed unless the site judges them.
-    lines.push('', '#### Engine upgrade', '', md(engineChangeSentence(result.engine_change)));
+    lines.push('', '#### Engine upgrade', '', markdownText(engineChangeSentence(result.engine_change)));
   }
 
   lines.push('', '#### Thresholds', '');
@@ -86,7 +87,7 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
     lines.push('| Threshold | Limit | Actual | Result |', '|---|---:|---:|---|');
     for (const t of result.thresholds) {
       lines.push(
-        `| \`${md(t.name)}\` | ${showValue(t.limit)} | ${showValue(t.actual)} | ${t.passed ? '✅ pass' : '❌ fail'} |`,
+        `| ${markdownCode(t.name, { inTable: true })} | ${showValue(t.limit)} | ${showValue(t.actual)} | ${t.passed ? '✅ pass' : '❌ fail'} |`,
       );
     }
   }
@@ -172,19 +173,14 @@ function baselineSentence(result: GateResult): string {
     const compared = b.scan_id
       ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
       : 'No baseline';
-    return `${compared} (strategy \`${md(b.strategy)}\`): ${md(b.reason)}`;
+    return `${compared} (strategy ${markdownCode(b.strategy)}): ${markdownText(b.reason)}`;
   }
   if (!b || !b.scan_id) {
-    const why = b?.strategy && b.strategy !== 'none' ? ` (strategy \`${md(b.strategy)}\`)` : '';
+    const why = b?.strategy && b.strategy !== 'none' ? ` (strategy ${markdownCode(b.strategy)})` : '';
     return `No baseline${why}: every issue counts as new.`;
   }
-  const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy \`${md(b.strategy)}\``;
+  const why = STRATEGY_EXPLANATIONS[b.strategy] ?? `strategy ${markdownCode(b.strategy)}`;
   return `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}: ${why}.`;
-}
-
-/** Keeps user-supplied text from breaking the surrounding markdown. */
-function md(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/`/g, "'");
 }
 
 function showValue(v: number | boolean | null): string {
@@ -193,12 +189,8 @@ function showValue(v: number | boolean | null): string {
   return String(v);
 }
 
-/** Cuts text to `max` characters, ending with an ellipsis when cut. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…';
-}
-
-// GitHub counts characters; counting UTF-8 bytes is stricter, so whatever fits in bytes fits for GitHub.
+// GitHub counts a body's characters (code points); UTF-16 code units and UTF-8 bytes never count fewer, and
+// bytes count the most, so whatever fits in bytes fits for GitHub however it counts.
 export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }

@@ -4,6 +4,7 @@
  * written by code the pull request controls, so every rule here assumes a hostile author.
  * Layout (docs/action.md): `a11y-gate.json` (site, pull request, head sha) and `scan.json` (the scan body).
  */
+import { markdownText } from '../text/github-markdown.js';
 
 export const ARTIFACT_NAME = 'a11y-gate-scan';
 export const MANIFEST_FILE = 'a11y-gate.json';
@@ -18,7 +19,7 @@ export interface ForkManifest {
   head_sha: string;
 }
 
-/** A refusal of the artifact: the reason is shown on the pull request's neutral check run. */
+/** A refusal of the artifact: the reason is shown on the pull request's failed check run. */
 export class ArtifactRefused extends Error {
   constructor(readonly reason: string) {
     super(reason);
@@ -175,4 +176,17 @@ export function pullRequestOfRun(
  */
 export function forkScanBranch(pullRequest: number): string {
   return `pull/${pullRequest}/head`;
+}
+
+/**
+ * The summary of the refusal's check run. The reason may quote the artifact (a zip entry's name, the scan's
+ * own words), so it goes in as text that cannot become markup, a link or a mention.
+ */
+export function refusalSummary(reason: string): string {
+  return [
+    `a11y-gate did not take the \`${ARTIFACT_NAME}\` artifact of this pull request's workflow run: ${markdownText(reason)}.`,
+    '',
+    'Nothing was stored and the gate was not run. The artifact is written by the a11y-gate Action in the ' +
+      "pull request's workflow when it has no API key; re-run that workflow with an unmodified Action to try again.",
+  ].join('\n');
 }

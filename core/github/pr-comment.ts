@@ -6,14 +6,45 @@
  */
 import type { GateIssue, GateResult } from '../gate/deploy-event.js';
 import { fixSteps, sourceText, sourceUrl } from '../gate/finding-text.js';
-import { byteLength, gateReportTitle, totalNew, truncate } from '../gate/report.js';
+import { byteLength, gateReportTitle, totalNew } from '../gate/report.js';
+import { truncate } from '../text/truncation.js';
+import { linkDestination, markdownCode, markdownText, ruleHelpDestination } from '../text/github-markdown.js';
 
 /** GitHub refuses an issue or pull request comment body longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
-/** The hidden first line that finds a site's comment again among a pull request's comments. */
+/**
+ * The hidden first line that finds a site's comment again among a pull request's comments. The site id is
+ * written so that no two ids give one marker and the HTML comment cannot end early: `%`, `>`, anything
+ * outside `a-z0-9._-`, and every `-` right after another `-` become `%<hex>;` (`x--a` is `x-%2d;a`, while
+ * `x-a` stays `x-a`). Ids without those characters (nearly all) keep the marker they always had.
+ */
 export function commentMarker(siteId: string): string {
+  const id = siteId.replace(/[^a-z0-9._-]|(?<=-)-/g, (c) => `%${c.charCodeAt(0).toString(16)};`);
+  return `<!-- a11y-gate:${id} -->`;
+}
+
+/**
+ * The marker earlier versions wrote: runs of `-` collapsed and `>` dropped, so `x-a` and `x--a` shared
+ * one. A comment carrying it is the site's only when its heading names the site exactly.
+ */
+function earlierMarker(siteId: string): string {
   return `<!-- a11y-gate:${siteId.replace(/--+/g, '-').replace(/>/g, '')} -->`;
+}
+
+/**
+ * Whether a comment's body is the site's sticky comment: its marker, or the earlier marker, and a heading
+ * that names this site (an earlier marker may be another site's, and the site `x-a`'s marker is the earlier
+ * one of `x--a`). A comment whose heading cannot be read is judged by its marker alone.
+ */
+export function isSiteComment(body: string, siteId: string): boolean {
+  const marker = commentMarker(siteId);
+  const earlier = earlierMarker(siteId);
+  const start = body.startsWith(marker + '\n') ? marker : body.startsWith(earlier + '\n') ? earlier : null;
+  if (start === null) return false;
+  const heading = body.slice(start.length + 1).split('\n', 1)[0];
+  const named = /^### \S+ Accessibility gate (?:passed|failed): `([^`]*)`$/.exec(heading)?.[1];
+  return named === siteId || (named === undefined && start === marker);
 }
 
 export interface PullRequestCommentInput {
@@ -34,7 +65,7 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
     return head.join('\n') + '\n\n' + nothingNewLine(result) + footer(input);
   }
   const rows = result.new_issues.map((issue, i) =>
-    issueBlock(issue, i + 1, result, safeUrl(input.thumbnailOf?.(issue))),
+    issueBlock(issue, i + 1, result, linkDestination(input.thumbnailOf?.(issue))),
   );
   const top = [...head, '', `#### New issues (${newCount})`, ''].join('\n') + '\n';
   const end = footer(input);
@@ -63,9 +94,9 @@ function verdictLines(input: PullRequestCommentInput): string[] {
   const verdict = result.passed ? 'passed' : 'failed';
   const deploy = input.deployUrl ? ` · [deploy event](${input.deployUrl})` : '';
   return [
-    `### ${icon} Accessibility gate ${verdict}: \`${code(result.siteId)}\``,
+    `### ${icon} Accessibility gate ${verdict}: ${markdownCode(result.siteId)}`,
     '',
-    `**${text(gateReportTitle(result))}** at commit \`${result.sha.slice(0, 12)}\`${deploy}`,
+    `**${markdownText(gateReportTitle(result))}** at commit \`${result.sha.slice(0, 12)}\`${deploy}`,
   ];
 }
 
@@ -97,51 +128,25 @@ function seeAll(input: PullRequestCommentInput): string {
 
 /** One new issue as a list item: rule, impact, where (file and line at the commit, page), what, picture. */
 function issueBlock(issue: GateIssue, n: number, result: GateResult, thumb: string | undefined): string {
-  const help = safeUrl(issue.help_url);
-  const rule = help ? `[\`${code(issue.rule)}\`](${help})` : `\`${code(issue.rule)}\``;
+  const help = ruleHelpDestination(issue.help_url);
+  const rule = help ? `[${markdownCode(issue.rule)}](${help})` : markdownCode(issue.rule);
   const at = sourceText(issue);
-  const url = safeUrl(sourceUrl(issue, result.repository, result.sha));
-  const source = at ? (url ? `[\`${code(at)}\`](${url})` : `\`${code(at)}\``) : 'not located in the source';
-  const page = issue.page_url ? ` · page \`${code(truncate(issue.page_url, 200))}\`` : '';
-  const message = inline(truncate(fixSteps(issue.message)[0] ?? 'See the rule.', 300));
+  const url = linkDestination(sourceUrl(issue, result.repository, result.sha));
+  const source = at
+    ? url
+      ? `[${markdownCode(at)}](${url})`
+      : markdownCode(at)
+    : 'not located in the source';
+  const page = issue.page_url ? ` · page ${markdownCode(truncate(issue.page_url, 200))}` : '';
+  const message = markdownText(truncate(fixSteps(issue.message)[0] ?? 'See the rule.', 300));
   // A backslash ends the line with a hard break wherever the markdown is rendered.
   const lines = [
     `${n}. ${rule} · **${issue.impact ?? 'unknown impact'}** · ${source}${page}\\`,
     `   ${message}`,
   ];
   if (thumb) {
-    const alt = inline(`Element of ${issue.rule}: ${truncate(issue.selector ?? 'element', 120)}`).replace(
-      /[[\]]/g,
-      '',
-    );
+    const alt = markdownText(`Element of ${issue.rule}: ${truncate(issue.selector ?? 'element', 120)}`);
     lines.push('', `   ![${alt}](${thumb})`);
   }
   return lines.join('\n') + '\n';
-}
-
-/** An http(s) URL made safe inside a markdown link; anything else is dropped. */
-function safeUrl(url: string | null | undefined): string | undefined {
-  if (!url || !/^https?:\/\//i.test(url)) return undefined;
-  return url.replace(/[()\s|<>`[\]]/g, (c) =>
-    c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c),
-  );
-}
-
-/** Text in a table cell: one line, no table or html breaks. */
-function text(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Scanned text as plain inline markdown: one line, every markup character escaped, no html. */
-function inline(s: string): string {
-  return s
-    .replace(/\r?\n/g, ' ')
-    .replace(/[\\`*_[\]#|!~]/g, '\\$&')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
-
-/** Text inside backticks: one line, no backtick to end it early. */
-function code(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/`/g, "'");
 }

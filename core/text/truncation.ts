@@ -15,6 +15,19 @@ export function truncateUtf8(text: string, maxBytes: number): { text: string; tr
 }
 
 /**
+ * Cuts text to at most `max` UTF-16 code units (JavaScript's length), ending with an ellipsis when cut, and
+ * never between the two halves of a surrogate pair (half an emoji would show as U+FFFD, or make GitHub
+ * refuse the JSON).
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + '…';
+}
+
+/**
  * PostgreSQL `text` cannot hold U+0000 (SQLite can), so one NUL would turn a whole scan into a 500 on
  * one database and not the other. Identifiers (rules, URLs, branches) carrying it are refused by the
  * schemas with this message; free text (markup, messages, titles) gets U+FFFD instead, as an HTML

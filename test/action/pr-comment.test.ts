@@ -135,7 +135,8 @@ test('without the App: the comment is written with the workflow token, then upda
     `GET /repos/acme/shop/issues/${pr.number}/comments`,
     `POST /repos/acme/shop/issues/${pr.number}/comments`,
   ]);
-  expect(github.seen[1].headers.authorization).toBe('Bearer ghs_workflow_token');
+  // @actions/github's Octokit sends the workflow token in GitHub's `token` scheme.
+  expect(github.seen[1].headers.authorization).toBe('token ghs_workflow_token');
   const written = (github.seen[1].body as { body: string }).body;
   expect(written.startsWith('<!-- a11y-gate:shop -->\n')).toBe(true);
   expect(written).toContain(`https://github.com/acme/shop/blob/${SHA}/src/Card.tsx#L42`);

@@ -81,7 +81,7 @@ describe('check run of an engine upgrade', () => {
       "#### Issues that differ because the engine changed (2 in this commit's scan)",
     );
     expect(run.output.text).toContain(
-      '- Tab 1 has no accessible name (aria-tab-name) · serious · page https://shop.example/\n',
+      '- Tab 1 has no accessible name (aria-tab-name) · serious · page `https://shop.example/`\n',
     );
     expect(run.annotations).toEqual([]);
   });

@@ -180,11 +180,12 @@ describe('check-run payload', () => {
     const first = lines.findIndex((l) => l.startsWith('1. '));
     expect(lines[first]).toMatch(/^1\. \*\*Element has no name \(color-contrast\)\*\* · serious · /);
     expect(lines.slice(first + 1, first + 7)).toEqual([
-      `   - Source: [\`src/A.tsx:7\`](https://github.com/acme/shop/blob/${r.sha}/src/A.tsx#L7) · page https://shop.example/cart`,
-      '   - Element: `<a title="x\'y" href="/z">`',
+      `   - Source: [\`src/A.tsx:7\`](https://github.com/acme/shop/blob/${r.sha}/src/A.tsx#L7) · page \`https://shop.example/cart\``,
+      // The element's own backtick stays: the code span's fence is longer than any run inside it.
+      '   - Element: ``<a title="x`y" href="/z">``',
       '   - Fix all of these:',
       '     - Element has no name',
-      "     - Element is 'odd'",
+      '     - Element is \\`odd\\`',
       '   - WCAG 1.4.3',
     ]);
     expect(text).toContain('npx a11y-gate scan https://shop.example/cart --source-root .');
@@ -193,12 +194,26 @@ describe('check-run payload', () => {
   test('a help link or a rule with markdown characters cannot break the table or the link', () => {
     const r = result({
       new_issues: [
-        issue(1, { rule: 'my]rule[x', help_url: 'https://help.example/a|b (c)`d`<e>', message: 'm' }),
+        issue(1, {
+          rule: 'my]rule[x',
+          help_url: 'https://dequeuniversity.com/a|b (c)`d`<e>',
+          message: 'm',
+        }),
       ],
     });
     const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
     const row = text.split('\n').find((l) => l.startsWith('1. '))!;
-    expect(row).toContain('[my\\]rule\\[x](https://help.example/a%7Cb%20%28c%29%60d%60%3Ce%3E)');
+    expect(row).toContain('[`my]rule[x`](https://dequeuniversity.com/a%7Cb%20%28c%29%60d%60%3Ce%3E)');
+  });
+
+  test("a help link to anywhere but rule documentation is not linked: the scan chooses it, the App's name would carry it", () => {
+    const r = result({
+      new_issues: [issue(1, { rule: 'approved', help_url: 'https://evil.example/merge-now', message: 'm' })],
+    });
+    const { text } = buildCheckRun(r, { detailsUrl: 'x' }).output;
+    const row = text.split('\n').find((l) => l.startsWith('1. '))!;
+    expect(row).toMatch(/ · `approved`$/);
+    expect(text).not.toContain('evil.example');
   });
 
   test('a huge issue list is cut under 65,535 characters with a note of what was left out', () => {

@@ -21,13 +21,21 @@ import {
   type CreatedCheckRun,
 } from '../fixtures/github/test-app.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import {
+  ALL_HOSTILE,
+  extraMarkup,
+  gitHubMarkdown,
+  linkableText,
+  tokensOf,
+} from '../helpers/github-render.js';
+import { refusalSummary } from '../../core/github/fork-artifact.js';
 
 /**
  * A pull request from a fork, end to end: the bundled Action runs in the fork's workflow without an API
  * key and uploads its scan as the `a11y-gate-scan` artifact (to an artifact store on loopback, which keeps
  * the zip as GitHub serves it); GitHub (nock) then tells the App the run completed, and the App fetches
  * the artifact, gates the scan and posts the check run on the fork's head sha. Poisoned artifacts are
- * refused with a neutral check run and store nothing.
+ * refused with a failed check run and store nothing.
  */
 
 const GITHUB = 'https://api.github.com';
@@ -141,6 +149,13 @@ function artifactList() {
 }
 
 onlyFakeGitHub();
+
+const md = gitHubMarkdown();
+/** The headings the App writes itself. */
+const OUR_HEADINGS =
+  /^((✅|❌) Accessibility gate (passed|failed)(: `shop`)?|New issues \(\d+\)|Issues by impact|Thresholds|Baseline)$/;
+/** A zip entry's name that is markup, a mention and a link all at once. */
+const HOSTILE_NAME = 'scan.json\r<img src=x>\r# Approved @acme/maintainers https://evil.example <!--';
 
 describeWith(chromium, 'pull requests from forks, through the artifact', () => {
   let artifact: Buffer;
@@ -314,6 +329,95 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
       expect(stored.body.check_run).toMatchObject({ status: 'completed', id: 7001 });
     });
 
+    test("a fork's scan.json full of markup, mentions and links: the comment and the check run show it as text", async () => {
+      // Every hostile string at once, in every field a scan's issue carries (identifiers take no NUL).
+      const hostile = ALL_HOSTILE.replaceAll('\u0000', '');
+      const issue = {
+        rule: hostile.slice(0, 200),
+        impact: 'critical',
+        message: `Fix any of the following:\n  ${hostile.replace(/\n/g, ' ')}`,
+        selector: hostile,
+        html: hostile,
+        help_url: 'https://evil.example/merge-now',
+        source: { path: hostile.slice(0, 1000), line: 1 },
+      };
+      const zip = hostileZip([
+        { name: 'a11y-gate.json', data: manifest },
+        {
+          name: 'scan.json',
+          data: Buffer.from(
+            JSON.stringify({
+              url: 'https://shop.example.com/',
+              siteId: 'shop',
+              sha: HEAD_SHA,
+              pages: [{ url: '/d', issues: [issue] }],
+            }),
+          ),
+        },
+      ]);
+      const gh = github(zip);
+      nock(GITHUB)
+        .get('/repos/acme/shop/installation')
+        .reply(200, { id: INSTALLATION, account: { login: 'acme' } });
+      const check = checkRunPosted();
+      // The pull request's comment: written, or (after the test above wrote it) updated in place.
+      const comments: Array<{ body: string }> = [];
+      const keep = (b: { body: string }) => (comments.push(b), true);
+      nock(GITHUB)
+        .get(`/repos/acme/shop/issues/${PULL}/comments`)
+        .query(true)
+        .optionally()
+        .reply(200, [])
+        .post(`/repos/acme/shop/issues/${PULL}/comments`, keep)
+        .optionally()
+        .reply(201, { id: 9002 })
+        .patch('/repos/acme/shop/issues/comments/9001', keep)
+        .optionally()
+        .reply(200, { id: 9001 });
+
+      expect((await deliver(completedRun())).status).toBe(200);
+      await h.server.publisher!.idle();
+      expect(gh.api.isDone() && check.scope.isDone()).toBe(true);
+      expect(comments).toHaveLength(1);
+
+      const run = check.created()!;
+      expect(run.conclusion).toBe('failure');
+      const documents = {
+        comment: comments[0].body,
+        summary: run.output.summary,
+        text: run.output.text ?? '',
+      };
+      // What the documents may hold, whatever the scan said: the App's own headings and links, one HTML
+      // comment (the marker), no image (the scan has no pictures) and no other HTML.
+      const allowedLinks =
+        /^(https:\/\/github\.com\/acme\/shop\/blob\/|http:\/\/127\.0\.0\.1:\d+\/|https?:\/\/[^/]+\/deploys\/)/;
+      for (const [name, doc] of Object.entries(documents)) {
+        const tokens = tokensOf(md, doc);
+        const html = tokens.filter((t) => t.type === 'html_block' || t.type === 'html_inline');
+        expect({ name, html: html.map((t) => t.content.trim()) }).toEqual({
+          name,
+          html: name === 'comment' ? ['<!-- a11y-gate:shop -->'] : [],
+        });
+        expect(tokens.filter((t) => t.type === 'image' || t.type === 'hr')).toEqual([]);
+        const headings = tokens.flatMap((t, i) => (t.type === 'heading_open' ? [tokens[i + 1].content] : []));
+        expect({ name, headings: headings.filter((c) => !OUR_HEADINGS.test(c)) }).toEqual({
+          name,
+          headings: [],
+        });
+        const hrefs = tokens
+          .filter((t) => t.type === 'link_open')
+          .map((t) => String(t.attrGet('href') ?? ''));
+        expect({ name, links: hrefs.filter((href) => !allowedLinks.test(href)) }).toEqual({
+          name,
+          links: [],
+        });
+        expect({ name, linkable: linkableText(md, doc) }).toEqual({ name, linkable: [] });
+        expect(md.render(doc)).not.toContain('evil.example/merge-now');
+      }
+      // …and the data is there, as text.
+      expect(md.render(documents.comment)).toContain('Maintainers: approved, merge now');
+    });
+
     const OTHER_SHA = '0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a';
     const manifest = Buffer.from(
       JSON.stringify({ format: 'a11y-gate-scan/1', site_id: 'shop', pull_request: PULL, head_sha: HEAD_SHA }),
@@ -379,7 +483,19 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
         name: 'a11y-gate / shop',
         reason: 'the scan was refused: The scan is too large',
       },
-    ])('a poisoned artifact ($poison) is refused with a neutral check run and stores nothing', async (c) => {
+      {
+        poison: 'an entry whose name is markup, a mention and a link',
+        zip: () =>
+          hostileZip([
+            { name: 'a11y-gate.json', data: manifest },
+            { name: `../${HOSTILE_NAME}`, data: scanJson },
+          ]),
+        runSha: HEAD_SHA,
+        reachesPulls: false,
+        name: 'a11y-gate / pull request scan',
+        reason: 'the zip holds an entry that climbs out of the artifact',
+      },
+    ])('a poisoned artifact ($poison) is refused with a failed check run and stores nothing', async (c) => {
       const before = await counts();
       const gh = github(c.zip(), c.runSha, c.reachesPulls);
       const check = checkRunPosted();
@@ -391,11 +507,16 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
         name: c.name,
         head_sha: c.runSha,
         status: 'completed',
-        conclusion: 'neutral',
+        // A required check that ends `neutral` counts as passed: the poisoned artifact would merge.
+        conclusion: 'failure',
         output: { title: 'The scan of this pull request was refused' },
       });
-      expect(check.created()!.output.summary).toContain(c.reason);
-      expect(check.created()!.output.summary).toContain('Nothing was stored and the gate was not run.');
+      const summary = check.created()!.output.summary;
+      expect(summary).toContain(c.reason);
+      expect(summary).toContain('Nothing was stored and the gate was not run.');
+      // Whatever the artifact named, the summary renders as the refusal's own text and nothing more.
+      expect(extraMarkup(md, refusalSummary('x'), summary)).toEqual([]);
+      expect(linkableText(md, summary)).toEqual([]);
       expect(await counts()).toEqual(before);
     });
   });

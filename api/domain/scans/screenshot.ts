@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { truncate } from '../../../core/text/truncation.js';
 
 /**
  * Element screenshots: how many are kept, and the signature of the expiring URLs that show them without a
@@ -30,6 +31,6 @@ export function validScreenshotSignature(
 
 /** The alt text of an element's picture: the rule and the element, as a screen reader user needs them. */
 export function screenshotAlt(rule: string, selector: string): string {
-  const element = selector.length > 120 ? `${selector.slice(0, 119)}…` : selector;
+  const element = truncate(selector, 120);
   return `Screenshot of the element ${element} that fails the rule ${rule}`;
 }

@@ -6,6 +6,7 @@ import type { DeployEvent, GateIssue } from '../../../core/gate/deploy-event.js'
 import type { EngineChange } from '../../../core/gate/engine.js';
 import type { DeployRecord, StoredEngineChange, StoredGateIssue } from '../../store/gate/deploys.js';
 import type { IssueDetail } from '../../store/gate/evidence.js';
+import { truncate } from '../../../core/text/truncation.js';
 
 /**
  * How a deploy decision reads in the API: the listed issues with their details and how each was
@@ -58,7 +59,7 @@ export function issueView(
 /** The element's markup as a deploy event lists it: enough to recognise the element, not the whole subtree. */
 export const HTML_SNIPPET_CHARS = 300;
 function snippet(html: string): string {
-  return html.length <= HTML_SNIPPET_CHARS ? html : `${html.slice(0, HTML_SNIPPET_CHARS - 1)}…`;
+  return truncate(html, HTML_SNIPPET_CHARS);
 }
 
 /**

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { marked } from 'marked';
 import {
   commentMarker,
   GITHUB_COMMENT_LIMIT,
+  isSiteComment,
   renderPullRequestComment,
 } from '../../../core/github/pr-comment.js';
 import type { GateIssue, GateResult } from '../../../core/gate/deploy-event.js';
@@ -149,5 +151,42 @@ describe('pull request comment', () => {
     expect(out).toContain('&lt;img src=x onerror=alert(1)&gt; **bold** [link](');
     // One list item: the issue.
     expect(out.match(/<li>/g)).toHaveLength(1);
+  });
+});
+
+describe('comment markers', () => {
+  const passed = (siteId: string) =>
+    renderPullRequestComment({ result: failed([], { siteId, passed: true, reasons: [] }) });
+
+  test('sites x-a and x--a have markers of their own, and neither takes the other’s comment', () => {
+    expect(commentMarker('x-a')).toBe('<!-- a11y-gate:x-a -->');
+    expect(commentMarker('x--a')).not.toBe(commentMarker('x-a'));
+    expect(isSiteComment(passed('x--a'), 'x-a')).toBe(false);
+    expect(isSiteComment(passed('x-a'), 'x--a')).toBe(false);
+    expect(isSiteComment(passed('x--a'), 'x--a')).toBe(true);
+  });
+
+  test('no two site ids give one marker, and no marker ends its HTML comment early', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), (a, b) => {
+        fc.pre(a !== b);
+        expect(commentMarker(a)).not.toBe(commentMarker(b));
+        for (const id of [a, b]) {
+          const inside = commentMarker(id).slice('<!-- '.length, -' -->'.length);
+          expect(inside).not.toMatch(/--|>/);
+        }
+      }),
+    );
+    // The site-id alphabet, densely: every id of up to four of `x`, `-`, `.` against every other.
+    const ids = ['x', '-', '.'].flatMap((c) => [c, ...['x', '-', '.'].map((d) => c + d)]);
+    const all = ids.flatMap((a) => ids.map((b) => a + b));
+    expect(new Set(all.map(commentMarker)).size).toBe(new Set(all).size);
+  });
+
+  test('a comment an earlier version wrote for x--a (marker x-a) is found again for x--a, not for x-a', () => {
+    const earlier = passed('x--a').replace(commentMarker('x--a'), '<!-- a11y-gate:x-a -->');
+    expect(earlier.startsWith('<!-- a11y-gate:x-a -->\n### ✅ Accessibility gate passed: `x--a`')).toBe(true);
+    expect(isSiteComment(earlier, 'x--a')).toBe(true);
+    expect(isSiteComment(earlier, 'x-a')).toBe(false);
   });
 });
