@@ -1,11 +1,7 @@
-import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import pino from 'pino';
-import {
-  createCheckRunPublisher,
-  type DeployAccess,
-  type PublishableDeploy,
-} from '../../app/check-run-publisher.js';
+import { createCheckRunPublisher } from '../../app/check-run-publisher.js';
+import type { DeployPublication } from '../../api/index.js';
 import { type CheckRunUpdate } from '../../api/domain/github/check-run.js';
 import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
@@ -40,30 +36,44 @@ function gateResult(extra: Partial<GateResult> = {}): GateResult {
   );
 }
 
-class FakeDeploys implements DeployAccess {
-  deploys = new Map<string, PublishableDeploy>();
+/** A deploy event as its GitHub delivery hands it to the publisher (what the tests leave out: defaults). */
+type Stored = Pick<DeployPublication, 'org' | 'repository' | 'result'> & Partial<DeployPublication>;
+
+/** The deploy events the tests publish, and the check-run states the publisher records for them. */
+class FakeDeploys {
+  deploys = new Map<string, Stored>();
   states = new Map<string, CheckRunUpdate>();
-  load(id: string) {
-    return Promise.resolve(this.deploys.get(id));
-  }
-  setCheckRun(id: string, state: CheckRunUpdate) {
-    this.states.set(id, state);
-    return Promise.resolve();
-  }
 }
 
 function setup(
   options: { baseUrl?: string; publicUrl?: string; timeoutMs?: number; linkedOrg?: string } = {},
 ) {
   const deploys = new FakeDeploys();
-  const publisher = createCheckRunPublisher({
+  const publishOnce = createCheckRunPublisher({
     probot: testProbot({ baseUrl: options.baseUrl }),
-    deploys,
     logger: pino({ level: 'silent' }),
     baseUrl: () => options.publicUrl ?? 'https://gate.example',
     timeoutMs: options.timeoutMs,
     installationOrg: () => Promise.resolve(options.linkedOrg ?? 'acme'),
   });
+  const publisher = {
+    /** One attempt of the event's GitHub delivery; answers the check-run state it came to. */
+    async publish(id: string): Promise<CheckRunUpdate> {
+      const stored = deploys.deploys.get(id)!;
+      const deploy: DeployPublication = {
+        pullRequest: null,
+        prComment: true,
+        pictures: new Map(),
+        checkRun: { status: 'pending' },
+        ...stored,
+      };
+      const outcome = await publishOnce(deploy, (state) => {
+        deploys.states.set(id, state);
+        return Promise.resolve();
+      });
+      return outcome.checkRun;
+    },
+  };
   return { deploys, publisher };
 }
 
@@ -360,25 +370,6 @@ describe('check-run publisher', () => {
     expect(state.status).toBe('completed');
     expect(created.conclusion).toBe('success');
     expect(created.details_url).toBe('https://a11y.corp/deploys/dep_test1');
-  });
-
-  test('deploy.completed is handled after the emitter returns, never inside it', async () => {
-    const { deploys, publisher } = setup();
-    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
-    const events = new EventEmitter();
-    const stop = publisher.listen(events);
-    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
-    installationToken(github).post('/repos/acme/shop/check-runs').reply(201, { id: 9004, html_url: 'u' });
-
-    events.emit('deploy.completed', { org: 'acme', deployId: 'dep_test1' });
-    expect(deploys.states.size).toBe(0);
-    expect(github.isDone()).toBe(false);
-    await publisher.idle();
-    expect(github.isDone()).toBe(true);
-    expect(deploys.states.get('dep_test1')).toMatchObject({ status: 'completed', id: 9004 });
-
-    stop();
-    expect(events.listenerCount('deploy.completed')).toBe(0);
   });
 
   test.each(['the installation lookup', 'the check run'])(

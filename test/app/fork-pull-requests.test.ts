@@ -21,6 +21,7 @@ import {
   type CreatedCheckRun,
 } from '../fixtures/github/test-app.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * A pull request from a fork, end to end: the bundled Action runs in the fork's workflow without an API
@@ -274,7 +275,7 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
 
       const res = await deliver(completedRun());
       expect(res.status).toBe(200);
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       expect(gh.api.isDone() && gh.storage.isDone() && lookup.isDone() && check.scope.isDone()).toBe(true);
       expect(conversation.isDone()).toBe(true);
       expect(refusals).toEqual([]);

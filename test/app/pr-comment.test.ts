@@ -11,6 +11,7 @@ import {
 } from '../fixtures/github/test-app.js';
 import { checkAgainstGitHub } from '../fixtures/github/openapi.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * The pull request comment and the merge queue through the real server: triggers and signed webhooks
@@ -36,7 +37,7 @@ describe.each(dbKinds)('pull request comment and merge queue (%s)', (db) => {
     probot: testProbot({ log: probotLog.logger }),
     env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme', PUBLIC_URL: 'https://gate.example' },
   });
-  const published = () => h.server.publisher!.idle();
+  const published = () => deliverDue(h.server.service.ctx);
 
   async function scan(siteId: string, sha: string, rules: string[], branch = 'feature') {
     const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
