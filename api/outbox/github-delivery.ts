@@ -18,7 +18,10 @@ export interface GitHubAttempt {
  * and records the check run's state. `lastAttempt`: no retry follows whatever this attempt comes to, so
  * the state it records is final. The GitHub App provides it through the service (services/github).
  */
-export type GitHubDeliveryHandler = (d: ClaimedGitHubDelivery, lastAttempt: boolean) => Promise<GitHubAttempt>;
+export type GitHubDeliveryHandler = (
+  d: ClaimedGitHubDelivery,
+  lastAttempt: boolean,
+) => Promise<GitHubAttempt>;
 
 /**
  * One attempt of a GitHub delivery, as the worker records it: success, a retry on the schedule, or given
@@ -32,16 +35,16 @@ export async function attemptGitHub(
   const attempt = d.attempts + 1;
   const attemptedAt = new Date();
   const lastAttempt = attempt >= o.retryDelaysMs.length;
-  const outcome = await handler(d, lastAttempt).catch(
-    (err: unknown): GitHubAttempt => ({
-      done: false,
-      retry: true,
-      status: null,
-      error: err instanceof Error ? err.message : String(err),
-    }),
-  );
+  const outcome = await handler(d, lastAttempt).catch((err: unknown): GitHubAttempt => ({
+    done: false,
+    retry: true,
+    status: null,
+    error: err instanceof Error ? err.message : String(err),
+  }));
   const delay =
-    outcome.done || !outcome.retry ? undefined : nextRetryDelay(attempt, o.retryDelaysMs, undefined, o.random);
+    outcome.done || !outcome.retry
+      ? undefined
+      : nextRetryDelay(attempt, o.retryDelaysMs, undefined, o.random);
   return {
     deliveryId: d.id,
     subscriptionId: null,

@@ -582,7 +582,9 @@ describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
     });
     expect(res.body.check_run.status).toBe('pending');
     // The delivery worker has taken the decision's GitHub delivery and waits for GitHub.
-    while (!(await h1.db('webhook_deliveries').where({ target: 'github' }).whereNotNull('locked_by').first())) {
+    while (
+      !(await h1.db('webhook_deliveries').where({ target: 'github' }).whereNotNull('locked_by').first())
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
 
