@@ -73,11 +73,21 @@ async function until(done: () => boolean, ms: number, what: () => unknown): Prom
   }
 }
 
-/** Exactly one check run per deploy event and one comment per pull request, nothing more to come. */
-async function expectPostedOnce(github: FakeGitHub, deploys: Array<{ id: string; pr: number }>) {
+/**
+ * Exactly one check run per deploy event and one comment per pull request, nothing more to come; when
+ * they do not all appear, the failure shows what GitHub got and the servers' last warnings.
+ */
+async function expectPostedOnce(
+  github: FakeGitHub,
+  deploys: Array<{ id: string; pr: number }>,
+  servers: ServerProcess[],
+) {
   const posted = () =>
     deploys.every((d) => github.runsOf(d.id).length > 0 && github.commentsOn(REPOSITORY, d.pr).length > 0);
-  await until(posted, 60_000, () => ({ runs: github.checkRuns, comments: github.comments.length }));
+  await until(posted, 60_000, () => ({
+    got: deploys.map((d) => [d.pr, github.runsOf(d.id).length, github.commentsOn(REPOSITORY, d.pr).length]),
+    logs: servers.flatMap((s) => s.logs.filter((l) => /"level":[45]\d/.test(l)).slice(-5)),
+  }));
   // Whatever else was still to come (a second instance, a retry) has had its chance.
   await sleep(1500);
   for (const d of deploys) {
@@ -123,7 +133,7 @@ describe.each(dbKinds)('GitHub publication survives SIGKILL (%s)', (db) => {
     });
     servers.push(second);
     await second.start();
-    await expectPostedOnce(github, [{ id: event.id, pr: 11 }]);
+    await expectPostedOnce(github, [{ id: event.id, pr: 11 }], servers);
     const after = await fetch(`${second.url}/api/v1/deploy/${event.id}`, {
       headers: { authorization: `Bearer ${key}` },
     });
@@ -170,7 +180,7 @@ describeWith(postgres, 'GitHub publication with two instances on one PostgreSQL'
         pr,
       })),
     );
-    await expectPostedOnce(github, [{ id: killed.id, pr: 21 }, ...more]);
+    await expectPostedOnce(github, [{ id: killed.id, pr: 21 }, ...more], instances);
   });
 });
 
@@ -179,8 +189,8 @@ describe('seven gate results at once on one repository', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    // GitHub answers one write a second, as it paces content-creating requests.
-    github = new FakeGitHub({ writeDelayMs: 1000 });
+    // The App's Octokit sends one write a second, as GitHub asks; each write takes GitHub a moment.
+    github = new FakeGitHub({ writeDelayMs: 200 });
     await github.start();
   });
   afterAll(async () => {
@@ -189,7 +199,9 @@ describe('seven gate results at once on one repository', () => {
   });
 
   test('every pull request gets its check run and its comment', async () => {
-    server = new ServerProcess({ env: { ...appEnv(github, 100), GITHUB_TIMEOUT_MS: '4000' } });
+    // The default deadline of a GitHub request. The App's Octokit spaces comments 3 s apart: seven
+    // publications at once, each waiting its turn, ran past it and gave up before they went through the outbox.
+    server = new ServerProcess({ env: { ...appEnv(github, 100), GITHUB_TIMEOUT_MS: '15000' } });
     await server.start();
     const { key } = await server.createKey('acme');
     const deploys = await Promise.all(
@@ -198,6 +210,6 @@ describe('seven gate results at once on one repository', () => {
         pr,
       })),
     );
-    await expectPostedOnce(github, deploys);
+    await expectPostedOnce(github, deploys, [server]);
   });
 });
