@@ -1,7 +1,7 @@
 import nock from 'nock';
 import pino from 'pino';
 import { createCheckRunPublisher } from '../../app/check-run-publisher.js';
-import type { DeployPublication } from '../../api/index.js';
+import type { DeployPublication, PublicationOutcome } from '../../api/index.js';
 import { type CheckRunUpdate } from '../../api/domain/github/check-run.js';
 import { type GateIssue, type GateResult } from '../../api/domain/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
@@ -59,6 +59,10 @@ function setup(
   const publisher = {
     /** One attempt of the event's GitHub delivery; answers the check-run state it came to. */
     async publish(id: string): Promise<CheckRunUpdate> {
+      return (await publisher.attempt(id)).checkRun;
+    },
+    /** One attempt of the event's GitHub delivery; answers what it came to. */
+    async attempt(id: string): Promise<PublicationOutcome> {
       const stored = deploys.deploys.get(id)!;
       const deploy: DeployPublication = {
         pullRequest: null,
@@ -71,7 +75,7 @@ function setup(
         deploys.states.set(id, state);
         return Promise.resolve();
       });
-      return outcome.checkRun;
+      return outcome;
     },
   };
   return { deploys, publisher };
@@ -392,4 +396,47 @@ describe('check-run publisher', () => {
       expect(deploys.states.get('dep_test1')).toEqual(state);
     },
   );
+
+  test('an attempt after one that created the run updates that run; it never creates a second one', async () => {
+    const { deploys, publisher } = setup();
+    const earlier = { status: 'failed' as const, id: 9003, url: 'https://github.com/acme/shop/runs/9003' };
+    deploys.deploys.set('dep_test1', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult(),
+      checkRun: earlier,
+    });
+    let updated!: CreatedCheckRun;
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github)
+      .patch('/repos/acme/shop/check-runs/9003', (body: CreatedCheckRun) => ((updated = body), true))
+      .reply(200, { id: 9003 });
+    const create = nock(GITHUB).post('/repos/acme/shop/check-runs').reply(201, { id: 1 });
+
+    const state = await publisher.publish('dep_test1');
+    expect(github.isDone()).toBe(true);
+    expect(create.isDone()).toBe(false);
+    expect(state).toEqual({ status: 'completed', id: 9003, url: 'https://github.com/acme/shop/runs/9003' });
+    expect(deploys.states.get('dep_test1')).toEqual(state);
+    expect(updated).toMatchObject({
+      name: 'a11y-gate / shop-web',
+      status: 'completed',
+      conclusion: 'failure',
+    });
+  });
+
+  test.each([
+    [502, true],
+    [429, true],
+    [422, false],
+    [404, false],
+  ])('GitHub answering %s to the check run: another attempt follows: %s', async (code, retry) => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github).post('/repos/acme/shop/check-runs').reply(code, { message: 'no' });
+    const outcome = await publisher.attempt('dep_test1');
+    expect(outcome).toMatchObject({ retry, status: code, checkRun: { status: 'failed' } });
+    expect(outcome.error).toContain(`GitHub answered ${code}`);
+  });
 });

@@ -108,7 +108,8 @@ describe.each(dbKinds)('GitHub publication survives SIGKILL (%s)', (db) => {
     if (db === 'postgres') database = await createPgDatabase(process.env.TEST_DATABASE_URL!);
   });
   afterAll(async () => {
-    for (const s of servers) await s.dispose();
+    // The restarted process first: the first one's data dir is removed with it.
+    for (const s of servers.reverse()) await s.dispose();
     await github?.close();
     await database?.drop();
   });
@@ -170,6 +171,7 @@ describeWith(postgres, 'GitHub publication with two instances on one PostgreSQL'
     const { key } = await instances[0].createKey('acme');
     const killed = await gate(instances[0], key, shaOf(21), 21);
     await instances[0].kill();
+    await instances[0].dispose();
 
     // The first again, now polling too: both instances claim from one queue.
     instances[0] = new ServerProcess({ databaseUrl: database.url, adminToken, env: appEnv(github, 100) });
