@@ -15,13 +15,9 @@ export interface GitHubAttempt {
 
 /**
  * Publishes the deploy decision a GitHub delivery carries (the check run, then the pull request comment)
- * and records the check run's state. `lastAttempt`: no retry follows whatever this attempt comes to, so
- * the state it records is final. The GitHub App provides it through the service (services/github).
+ * and records the check run's state. The GitHub App provides it through the service (services/github).
  */
-export type GitHubDeliveryHandler = (
-  d: ClaimedGitHubDelivery,
-  lastAttempt: boolean,
-) => Promise<GitHubAttempt>;
+export type GitHubDeliveryHandler = (d: ClaimedGitHubDelivery) => Promise<GitHubAttempt>;
 
 /**
  * One attempt of a GitHub delivery, as the worker records it: success, a retry on the schedule, or given
@@ -34,8 +30,7 @@ export async function attemptGitHub(
 ): Promise<AttemptResult> {
   const attempt = d.attempts + 1;
   const attemptedAt = new Date();
-  const lastAttempt = attempt >= o.retryDelaysMs.length;
-  const outcome = await handler(d, lastAttempt).catch((err: unknown): GitHubAttempt => ({
+  const outcome = await handler(d).catch((err: unknown): GitHubAttempt => ({
     done: false,
     retry: true,
     status: null,
