@@ -1,9 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
-import type { ApiContext, GitHubInstallations } from './context.js';
+import type { ApiContext, GitHubApp } from './context.js';
 import { consoleRouter } from './console/index.js';
 import { openApiWebhooks } from './schemas/webhook-events.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
@@ -17,14 +16,12 @@ import { rateLimitStoreFor } from './store/access/rate-limits.js';
 import { WriteQueue } from './write-queue.js';
 
 export { orgOfInstallation } from './services/github/installations.js';
-export type { GitHubInstallations } from './context.js';
+export type { DeployPublication, GitHubApp, PublicationOutcome } from './context.js';
 export { loadConfig, githubAppConfigured, ConfigError, type Config } from './config.js';
 export { createLogger } from './logger.js';
 export type { ApiContext } from './context.js';
-// For the GitHub App (app/): read a deploy event, record its check run's state, re-run the gate.
-export { findDeploy, rerunDeploy } from './services/gate/triggers.js';
-export { issueScreenshots, type IssueScreenshot } from './services/scans/screenshot-links.js';
-export { claimStalePendingCheckRuns, setDeployCheckRun } from './services/github/check-runs.js';
+// For the GitHub App (app/): re-run the gate.
+export { rerunDeploy } from './services/gate/triggers.js';
 export { mergeGroupSites, withPullRequestComment } from './services/github/pr-comments.js';
 export type { CommentLeaseOptions, PullRequestCommentKey } from './services/github/pr-comments.js';
 export type { DeployEvent } from './schemas/gate/deploys.js';
@@ -65,8 +62,8 @@ export interface ApiServiceOptions {
   logger: Logger;
   /** PostgreSQL schema to use (tests run each suite in its own). */
   schema?: string;
-  /** The GitHub App's look-up of installations, when the App is configured. */
-  github?: GitHubInstallations;
+  /** The GitHub App, when it is configured: its installations and its publication of deploy decisions. */
+  github?: GitHubApp;
 }
 
 /** Opens the database, applies migrations and builds the express app. */
@@ -93,7 +90,6 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     db,
     dialect,
     logger,
-    notices: new EventEmitter(),
     lifecycle: { shuttingDown: false },
     writes: new WriteQueue(config.writeQueue.concurrency, config.writeQueue.maxWaitMs),
     rateLimits: rateLimitStoreFor(

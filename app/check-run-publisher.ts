@@ -1,40 +1,13 @@
 import { consolePaths } from '../api/domain/console-links.js';
-import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import type { CheckRunUpdate } from '../core/github/check-run.js';
-import { type GateResult } from '../core/gate/deploy-event.js';
-import { annotationBatches, buildCheckRun, type IssuePicture } from './check-run-payload.js';
-import { describe, statusOf, withDeadline } from './github-requests.js';
-
-export interface PublishableDeploy {
-  org: string;
-  /** `owner/name` from the trigger request or the site settings; absent: nothing to publish to. */
-  repository?: string | null;
-  result: GateResult;
-  /**
-   * The state the deploy event records now. Only a `pending` event is published: the gate records
-   * `skipped` itself when there is nothing to post (with its own reason), and a finished publication is
-   * never repeated when `deploy.completed` arrives twice.
-   */
-  checkRun?: CheckRunUpdate | null;
-  /** The trigger's pull request number, when it named one. */
-  pullRequest?: number | null;
-  /** The site's `pr_comment` setting (absent: true). */
-  prComment?: boolean;
-  /** The new issues' element screenshots by fingerprint, with their signed links (none: no pictures). */
-  pictures?: ReadonlyMap<string, IssuePicture>;
-}
-
-/** What the publisher needs from the API: read a deploy event and record its check run's state. */
-export interface DeployAccess {
-  load(deployId: string): Promise<PublishableDeploy | undefined>;
-  setCheckRun(deployId: string, state: CheckRunUpdate): Promise<void>;
-}
+import type { DeployPublication, GitHubApp, PublicationOutcome } from '../api/index.js';
+import { annotationBatches, buildCheckRun } from './check-run-payload.js';
+import { describe, statusOf, worthRetrying, withDeadline } from './github-requests.js';
 
 export interface CheckRunPublisherOptions {
   probot: Probot;
-  deploys: DeployAccess;
   logger: Logger;
   /** Base of `details_url`, the console's deploy page (PUBLIC_URL, else the server's own URL). */
   baseUrl: () => string;
@@ -46,59 +19,38 @@ export interface CheckRunPublisherOptions {
   installationOrg: (installationId: number) => Promise<string | undefined>;
   /**
    * Deadline of each GitHub request (installation lookup, token + check run, each annotation update).
-   * GitHub not answering must not leave the deploy event `pending` for ever nor hold up a shutdown.
+   * A request GitHub does not answer in time fails the attempt, and the delivery tries again later.
    */
   timeoutMs?: number;
   /**
-   * Writes the pull request comment after the check run (app/pr-comment.ts); its failure is logged and
-   * leaves the check run's state alone.
+   * Writes the pull request comment after the check run (app/pr-comment.ts); its failure leaves the check
+   * run's state alone (a transient one has the delivery try again).
    */
   comment?: (
     installationId: number,
     target: { owner: string; repo: string },
-    deploy: PublishableDeploy,
+    deploy: DeployPublication,
   ) => Promise<void>;
 }
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 15_000;
 
-export interface CheckRunPublisher {
-  /** Creates the check run of one deploy event and records the outcome; never throws. */
-  publish(deployId: string): Promise<CheckRunUpdate>;
-  /** Publishes after every `deploy.completed`, off the request's path. */
-  listen(events: EventEmitter): () => void;
-  /** Resolves when every publication started so far has finished (tests, shutdown). */
-  idle(): Promise<void>;
-}
-
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
-/** What one publication needs: the options, the component's logger and the recorder of states. */
+/** What one publication needs: the options and the component's logger. */
 interface Publication {
   options: CheckRunPublisherOptions;
   log: Logger;
   timeoutMs: number;
-  record(deployId: string, state: CheckRunUpdate): Promise<CheckRunUpdate>;
+}
+
+/** A step that did not get through: the state to record, and GitHub's failure when there was one. */
+interface Stopped {
+  state: CheckRunUpdate;
+  err?: unknown;
 }
 
 type Target = { owner: string; repo: string; where: string };
-
-/** The deploy event, when it has a pending check run to publish; else the state to answer. */
-async function loadPending(p: Publication, deployId: string): Promise<PublishableDeploy | CheckRunUpdate> {
-  let deploy: PublishableDeploy | undefined;
-  try {
-    deploy = await p.options.deploys.load(deployId);
-  } catch (err) {
-    p.log.error({ err, deployId }, 'could not load the deploy event for its check run');
-    return p.record(deployId, { status: 'failed', error: 'could not load the deploy event' });
-  }
-  if (!deploy) {
-    p.log.warn({ deployId }, 'deploy event not found; no check run');
-    return { status: 'skipped', error: 'deploy event not found' };
-  }
-  if (deploy.checkRun && deploy.checkRun.status !== 'pending') return deploy.checkRun;
-  return deploy;
-}
 
 /**
  * The installation of the App on the repository, when it is linked to the deploy event's org; else the
@@ -109,7 +61,7 @@ async function allowedInstallation(
   deployId: string,
   org: string,
   t: Target,
-): Promise<number | CheckRunUpdate> {
+): Promise<number | Stopped> {
   let installationId: number;
   try {
     const appOctokit = await p.options.probot.auth();
@@ -120,142 +72,180 @@ async function allowedInstallation(
   } catch (err) {
     if (statusOf(err) === 404) {
       p.log.info({ deployId, repository: t.where }, 'no installation of the App for this repository');
-      return { status: 'skipped', error: `no installation for ${t.where}` };
+      return { state: { status: 'skipped', error: `no installation for ${t.where}` } };
     }
     p.log.warn({ err: describe(err), deployId, repository: t.where }, 'installation lookup failed');
-    return { status: 'failed', error: `installation lookup for ${t.where}: ${describe(err)}` };
+    return {
+      state: { status: 'failed', error: `installation lookup for ${t.where}: ${describe(err)}` },
+      err,
+    };
   }
-  const linked = await p.options.installationOrg(installationId).catch((err: unknown) => {
+  let linked: string | undefined;
+  try {
+    linked = await p.options.installationOrg(installationId);
+  } catch (err) {
     p.log.error({ err, deployId }, 'could not read the installation link');
-    return null;
-  });
+    return {
+      state: { status: 'failed', error: 'could not read which org the installation belongs to' },
+      err,
+    };
+  }
   if (linked === org) return installationId;
   p.log.warn({ deployId, repository: t.where, installationId, org }, 'check run refused');
-  return linked === null
-    ? { status: 'failed', error: 'could not read which org the installation belongs to' }
-    : {
-        status: 'skipped',
-        error: `${t.where} belongs to GitHub installation ${installationId}, which is not linked to org "${org}"`,
-      };
+  return {
+    state: {
+      status: 'skipped',
+      error: `${t.where} belongs to GitHub installation ${installationId}, which is not linked to org "${org}"`,
+    },
+  };
 }
 
-/** Creates the check run, then adds the annotations beyond the first 50 as updates of the same run. */
+/**
+ * Creates the check run (or, when an earlier attempt created it, updates that run), records its id at
+ * once, then adds the annotations beyond the first 50 as updates of the same run.
+ */
 async function postCheckRun(
   p: Publication,
-  deployId: string,
-  deploy: PublishableDeploy,
+  deploy: DeployPublication,
   installationId: number,
   t: Target,
-): Promise<CheckRunUpdate> {
+  record: (state: CheckRunUpdate) => Promise<void>,
+): Promise<CheckRunUpdate | Stopped> {
+  const deployId = deploy.result.id;
   const payload = buildCheckRun(deploy.result, {
-    detailsUrl: p.options.baseUrl() + consolePaths.deploy(deploy.result.id),
+    detailsUrl: p.options.baseUrl() + consolePaths.deploy(deployId),
     pictures: deploy.pictures,
   });
   const [first = [], ...rest] = annotationBatches(payload.annotations);
   const { owner, repo } = t;
-  let created: { id: number; html_url: string | null } | undefined;
+  const { annotations: _all, images, output, ...fields } = payload;
+  const earlier = deploy.checkRun.id;
+  let created = earlier === undefined ? undefined : { id: earlier, url: deploy.checkRun.url };
   try {
     const octokit = await p.options.probot.auth(installationId);
-    const { annotations: _all, images, output, ...fields } = payload;
-    // The installation token is fetched inside this first call (and may be the part that hangs).
-    const res = await withDeadline(p.timeoutMs, (signal) =>
-      octokit.rest.checks.create({
-        owner,
-        repo,
-        ...fields,
-        completed_at: new Date().toISOString(),
-        output: { ...output, annotations: first, ...(images.length ? { images } : {}) },
-        request: { signal },
-      }),
-    );
-    created = { id: res.data.id, html_url: res.data.html_url };
-    // GitHub takes 50 annotations per request: the rest follow as updates of the same run.
-    for (const batch of rest) {
-      // title and summary are required with annotations; text is sent again so no update can blank it.
+    if (earlier !== undefined) {
+      // An earlier attempt created the run: it is updated, never created a second time.
       await withDeadline(p.timeoutMs, (signal) =>
         octokit.rest.checks.update({
           owner,
           repo,
-          check_run_id: res.data.id,
-          output: { ...output, annotations: batch },
+          check_run_id: earlier,
+          ...fields,
+          completed_at: new Date().toISOString(),
+          output: { ...output, ...(images.length ? { images } : {}) },
           request: { signal },
         }),
       );
+    } else {
+      // The installation token is fetched inside this first call (and may be the part that hangs).
+      const res = await withDeadline(p.timeoutMs, (signal) =>
+        octokit.rest.checks.create({
+          owner,
+          repo,
+          ...fields,
+          completed_at: new Date().toISOString(),
+          output: { ...output, annotations: first, ...(images.length ? { images } : {}) },
+          request: { signal },
+        }),
+      );
+      const run = { id: res.data.id, url: res.data.html_url ?? undefined };
+      created = run;
+      await record({ status: 'pending', ...run });
+      // GitHub takes 50 annotations per request: the rest follow as updates of the same run.
+      for (const batch of rest) {
+        // title and summary are required with annotations; text is sent again so no update can blank it.
+        await withDeadline(p.timeoutMs, (signal) =>
+          octokit.rest.checks.update({
+            owner,
+            repo,
+            check_run_id: run.id,
+            output: { ...output, annotations: batch },
+            request: { signal },
+          }),
+        );
+      }
     }
   } catch (err) {
     p.log.warn({ err: describe(err), deployId, repository: t.where }, 'check run could not be published');
     return {
-      status: 'failed',
-      // Keep the run's id when it was created but a later annotation batch failed.
-      ...(created ? { id: created.id, url: created.html_url ?? undefined } : {}),
-      error: `GitHub check run for ${t.where}: ${describe(err)}`,
+      state: {
+        status: 'failed',
+        // Keep the run's id when it was created but a later annotation batch failed.
+        ...(created ?? {}),
+        error: `GitHub check run for ${t.where}: ${describe(err)}`,
+      },
+      err,
     };
   }
-  p.log.info({ deployId, repository: t.where, checkRunId: created.id }, 'check run published');
-  return { status: 'completed', id: created.id, url: created.html_url ?? undefined };
+  p.log.info({ deployId, repository: t.where, checkRunId: created?.id }, 'check run published');
+  return { status: 'completed', ...created };
 }
 
-async function publishDeploy(p: Publication, deployId: string): Promise<CheckRunUpdate> {
-  const deploy = await loadPending(p, deployId);
-  if (!('result' in deploy)) return deploy;
+/** The outcome of a publication stopped by `s`: a retry when GitHub's failure may pass. */
+function stoppedAt(s: Stopped): PublicationOutcome {
+  if (s.err === undefined) return { checkRun: s.state, retry: false, status: null, error: null };
+  return {
+    checkRun: s.state,
+    retry: worthRetrying(s.err),
+    status: statusOf(s.err) ?? null,
+    error: s.state.error ?? describe(s.err),
+  };
+}
+
+async function publishDeploy(
+  p: Publication,
+  deploy: DeployPublication,
+  record: (state: CheckRunUpdate) => Promise<void>,
+): Promise<PublicationOutcome> {
+  const deployId = deploy.result.id;
   const match = REPOSITORY.exec(deploy.repository ?? '');
   if (!match) {
-    return p.record(deployId, {
-      status: 'skipped',
-      error: deploy.repository ? `repository "${deploy.repository}" is not owner/name` : 'no repository',
-    });
+    const error = deploy.repository ? `repository "${deploy.repository}" is not owner/name` : 'no repository';
+    return stoppedAt({ state: { status: 'skipped', error } });
   }
   const t: Target = { owner: match[1], repo: match[2], where: `${match[1]}/${match[2]}` };
   const installation = await allowedInstallation(p, deployId, deploy.org, t);
-  if (typeof installation !== 'number') return p.record(deployId, installation);
-  const state = await p.record(deployId, await postCheckRun(p, deployId, deploy, installation, t));
-  if (p.options.comment && deploy.prComment !== false) {
-    await p.options.comment(installation, { owner: t.owner, repo: t.repo }, deploy).catch((err: unknown) => {
-      p.log.warn({ err: describe(err), deployId, repository: t.where }, 'pull request comment not written');
-    });
+  if (typeof installation !== 'number') return stoppedAt(installation);
+  // A run completed by an earlier attempt is not posted again: that attempt's comment failed.
+  const posted =
+    deploy.checkRun.status === 'completed'
+      ? deploy.checkRun
+      : await postCheckRun(p, deploy, installation, t, record);
+  const outcome = 'state' in posted ? stoppedAt(posted) : stoppedAt({ state: posted });
+  if (!p.options.comment || !deploy.prComment) return outcome;
+  try {
+    await p.options.comment(installation, { owner: t.owner, repo: t.repo }, deploy);
+  } catch (err) {
+    p.log.warn({ err: describe(err), deployId, repository: t.where }, 'pull request comment not written');
+    // The check run's own failure, if any, is what the delivery reports; else the comment's, if it may pass.
+    if (outcome.error === null && worthRetrying(err)) {
+      return {
+        ...outcome,
+        retry: true,
+        status: statusOf(err) ?? null,
+        error: `pull request comment: ${describe(err)}`,
+      };
+    }
   }
-  return state;
+  return outcome;
 }
 
-export function createCheckRunPublisher(options: CheckRunPublisherOptions): CheckRunPublisher {
-  const log = options.logger.child({ component: 'check-runs' });
-  const inFlight = new Set<Promise<unknown>>();
+/** The App's publication of deploy decisions, one attempt of a GitHub delivery at a time. */
+export function createCheckRunPublisher(options: CheckRunPublisherOptions): GitHubApp['publish'] {
   const p: Publication = {
     options,
-    log,
+    log: options.logger.child({ component: 'check-runs' }),
     timeoutMs: options.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
-    async record(deployId, state) {
-      try {
-        await options.deploys.setCheckRun(deployId, state);
-      } catch (err) {
-        log.error({ err, deployId }, 'could not record the check run state');
-      }
-      return state;
-    },
   };
-
-  function track<T>(pr: Promise<T>): Promise<T> {
-    inFlight.add(pr);
-    void pr.finally(() => inFlight.delete(pr));
-    return pr;
-  }
-
-  return {
-    publish: (deployId) => track(publishDeploy(p, deployId)),
-    listen(events) {
-      const onDeploy = (event: { deployId?: string }) => {
-        if (!event?.deployId) return;
-        const deployId = event.deployId;
-        // The trigger's answer must not wait for GitHub: start on the next turn of the event loop.
-        track(
-          new Promise<void>((resolve) => setImmediate(resolve)).then(() => publishDeploy(p, deployId)),
-        ).catch((err) => log.error({ err, deployId }, 'check run publisher crashed'));
-      };
-      events.on('deploy.completed', onDeploy);
-      return () => events.off('deploy.completed', onDeploy);
-    },
-    async idle() {
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
-    },
+  return async (deploy, record) => {
+    // Settled: the gate found nothing to post to, or the run is posted and no comment is left to write.
+    const commentLeft = options.comment !== undefined && deploy.prComment;
+    if (deploy.checkRun.status === 'skipped' || (deploy.checkRun.status === 'completed' && !commentLeft)) {
+      return { checkRun: deploy.checkRun, retry: false, status: null, error: null };
+    }
+    const outcome = await publishDeploy(p, deploy, record);
+    // A run an earlier attempt completed keeps its recorded state; every other outcome is recorded.
+    if (outcome.checkRun !== deploy.checkRun) await record(outcome.checkRun);
+    return outcome;
   };
 }

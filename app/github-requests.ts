@@ -35,3 +35,13 @@ export function describe(err: unknown): string {
     : message || 'unknown error';
   return text.length > 300 ? text.slice(0, 299) + '…' : text;
 }
+
+/**
+ * A failure that may pass, so the publication is tried again: no answer (network, deadline), a server
+ * error, or a rate limit (429, or GitHub's 403 for a secondary rate limit).
+ */
+export function worthRetrying(err: unknown): boolean {
+  const status = statusOf(err);
+  if (status === undefined || status >= 500 || status === 429) return true;
+  return status === 403 && /rate limit/i.test(err instanceof Error ? err.message : String(err));
+}

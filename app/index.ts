@@ -21,8 +21,9 @@ export interface AppOptions {
 }
 
 /**
- * The Probot app function: it only wires GitHub events to small handlers. Check runs are created by the
- * publisher, which follows the API's `deploy.completed` events (see server/host.ts).
+ * The Probot app function: it only wires GitHub events to small handlers. Check runs and comments are
+ * posted by the publisher (check-run-publisher.ts), which the outbox worker runs for each decision's
+ * GitHub delivery (see server/host.ts).
  */
 export function createAppFunction(options: AppOptions) {
   return (app: Probot) => {

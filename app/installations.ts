@@ -1,11 +1,11 @@
 import type { Probot } from 'probot';
-import type { GitHubInstallations } from '../api/index.js';
+import type { GitHubApp } from '../api/index.js';
 
 /**
  * Asks GitHub, as the App, which installation a repository belongs to (`GET /repos/:owner/:repo/installation`),
  * so the API can refuse a site's `repository` that no installation linked to its org covers.
  */
-export function githubInstallations(probot: Probot, timeoutMs: number): GitHubInstallations {
+export function githubInstallations(probot: Probot, timeoutMs: number): Pick<GitHubApp, 'installationOf'> {
   return {
     async installationOf(repository) {
       const [owner, repo] = repository.split('/');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import { consolePaths } from '../api/domain/console-links.js';
-import type { PublishableDeploy } from './check-run-publisher.js';
+import type { DeployPublication } from '../api/index.js';
 import { publishGateComment, type CommentLease } from './pr-comment.js';
 
 export interface GateCommentHookOptions {
@@ -19,7 +19,7 @@ export function gateCommentHook(options: GateCommentHookOptions) {
   return async (
     installationId: number,
     target: { owner: string; repo: string },
-    deploy: PublishableDeploy,
+    deploy: DeployPublication,
   ) => {
     const octokit = await options.probot.auth(installationId);
     await publishGateComment(octokit, target, deploy, deploy.pullRequest, {
@@ -28,7 +28,7 @@ export function gateCommentHook(options: GateCommentHookOptions) {
       timeoutMs: options.timeoutMs,
       deployUrl: options.baseUrl() + consolePaths.deploy(deploy.result.id),
       // The element pictures' signed links: GitHub's image proxy fetches them without a session.
-      thumbnailOf: (issue) => deploy.pictures?.get(issue.fingerprint)?.url,
+      thumbnailOf: (issue) => deploy.pictures.get(issue.fingerprint)?.url,
     });
   };
 }

@@ -3,24 +3,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import {
-  claimStalePendingCheckRuns,
   createApiService,
-  findDeploy,
   gateForkScan,
-  issueScreenshots,
   githubAppConfigured,
   mergeGroupSites,
   withPullRequestComment,
   orgOfInstallation,
   rerunDeploy,
-  setDeployCheckRun,
+  type ApiContext,
   type ApiService,
   type Config,
+  type GitHubApp,
 } from '../api/index.js';
 import type { Logger } from 'pino';
-import { createCheckRunPublisher, type CheckRunPublisher } from '../app/check-run-publisher.js';
-import { startCheckRunRecovery, type CheckRunRecovery } from '../app/check-run-recovery.js';
-import { deployAccess } from '../app/deploy-access.js';
+import { createCheckRunPublisher } from '../app/check-run-publisher.js';
 import { createAppFunction } from '../app/index.js';
 import { githubInstallations } from '../app/installations.js';
 import { gateCommentHook } from '../app/pr-comment-hook.js';
@@ -32,8 +28,6 @@ export interface RunningServer {
   server: Server;
   service: ApiService;
   probot?: Probot;
-  /** Posts deploy events as check runs; absent when the GitHub App is not configured. */
-  publisher?: CheckRunPublisher;
   url: string;
   /** Graceful stop: refuse new work, drain in-flight requests (up to the deadline), close the database. */
   close(): Promise<void>;
@@ -110,24 +104,6 @@ function createHttpServer(
   return server;
 }
 
-/**
- * Check runs of the last triggers may still be being posted: lets them finish (each GitHub request has its
- * own deadline) before the database closes, within what is left of the shutdown deadline (`stopBy`).
- */
-async function awaitPublications(
-  publisher: CheckRunPublisher,
-  stopBy: number,
-  logger: Logger,
-): Promise<void> {
-  const posted = publisher.idle().then(() => true);
-  const gaveUp = new Promise<false>((resolve) =>
-    setTimeout(() => resolve(false), Math.max(0, stopBy - Date.now())).unref(),
-  );
-  if (!(await Promise.race([posted, gaveUp]))) {
-    logger.warn('shutdown: check runs still being posted were abandoned (their deploy events stay pending)');
-  }
-}
-
 /** The App's handlers, with the service functions they call. */
 function appFunction(ctx: ApiService['ctx'], config: Config) {
   return createAppFunction({
@@ -147,47 +123,38 @@ function appFunction(ctx: ApiService['ctx'], config: Config) {
 }
 
 /**
- * The GitHub App beside the API: the publisher of check runs and pull request comments, which follows
- * the service's `deploy.completed` notices, and Probot's webhook middleware.
+ * The GitHub App as the service uses it: its installations, and the publication of a deploy decision
+ * (check run, then pull request comment) that the outbox worker runs for each decision's GitHub delivery.
+ * `ctx` is the service's context, which exists once the service it is handed to is built.
  */
-async function attachApp(
+function githubApp(
   probot: Probot,
-  service: ApiService,
   config: Config,
   logger: Logger,
   url: () => string,
-): Promise<{ publisher: CheckRunPublisher; webhooks: WebhookMiddleware }> {
-  const publisher = createCheckRunPublisher({
-    probot,
-    deploys: deployAccess(service.ctx, { findDeploy, setDeployCheckRun, issueScreenshots }),
-    logger,
-    baseUrl: () => config.publicUrl ?? url(),
-    installationOrg: (installationId) => orgOfInstallation(service.ctx, installationId),
-    timeoutMs: config.github.timeoutMs,
-    comment: gateCommentHook({
+  ctx: () => ApiContext,
+): GitHubApp {
+  const timeoutMs = config.github.timeoutMs;
+  const baseUrl = () => config.publicUrl ?? url();
+  return {
+    ...githubInstallations(probot, timeoutMs),
+    publish: createCheckRunPublisher({
       probot,
       logger,
-      timeoutMs: config.github.timeoutMs,
-      baseUrl: () => config.publicUrl ?? url(),
-      // Longer than a comment's few GitHub requests; waiting up to the same again for another writer.
-      lease: (key, write) =>
-        withPullRequestComment(
-          service.ctx,
-          key,
-          { leaseMs: 4 * config.github.timeoutMs, waitMs: 5 * config.github.timeoutMs },
-          write,
-        ),
+      baseUrl,
+      installationOrg: (installationId) => orgOfInstallation(ctx(), installationId),
+      timeoutMs,
+      comment: gateCommentHook({
+        probot,
+        logger,
+        timeoutMs,
+        baseUrl,
+        // Longer than a comment's few GitHub requests; waiting up to the same again for another writer.
+        lease: (key, write) =>
+          withPullRequestComment(ctx(), key, { leaseMs: 4 * timeoutMs, waitMs: 5 * timeoutMs }, write),
+      }),
     }),
-  });
-  // Before the server accepts requests: the gate marks a deploy event `pending` (rather than `skipped`)
-  // only when someone listens, so no trigger may slip in between.
-  publisher.listen(service.ctx.notices);
-  const ctx = service.ctx;
-  const webhooks = await createNodeMiddleware(appFunction(ctx, config), {
-    probot,
-    webhooksPath: WEBHOOKS_PATH,
-  });
-  return { publisher, webhooks };
+  };
 }
 
 /**
@@ -197,13 +164,21 @@ async function attachApp(
 export async function startServer(options: HostOptions): Promise<RunningServer> {
   const { config, logger } = options;
   const probot = options.probot ?? probotFromConfig(config, logger);
-  const github = probot ? githubInstallations(probot, config.github.timeoutMs) : undefined;
-  const service = await createApiService({ config, logger, schema: options.schema, github });
   let url = '';
-  let publisher: CheckRunPublisher | undefined;
+  const built: { ctx?: ApiContext } = {};
+  const ctx = () => {
+    if (!built.ctx) throw new Error('the service is not built yet');
+    return built.ctx;
+  };
+  const github = probot ? githubApp(probot, config, logger, () => url, ctx) : undefined;
+  const service = await createApiService({ config, logger, schema: options.schema, github });
+  built.ctx = service.ctx;
   let webhooks: WebhookMiddleware | undefined;
   if (probot) {
-    ({ publisher, webhooks } = await attachApp(probot, service, config, logger, () => url));
+    webhooks = await createNodeMiddleware(appFunction(service.ctx, config), {
+      probot,
+      webhooksPath: WEBHOOKS_PATH,
+    });
   } else {
     logger.info('GitHub App not configured: the API runs alone and check runs are recorded as skipped');
   }
@@ -223,36 +198,21 @@ export async function startServer(options: HostOptions): Promise<RunningServer> 
       'PUBLIC_URL is not set: check runs link to the console at this address, which GitHub users may not reach',
     );
   }
-  let recovery: CheckRunRecovery | undefined;
-  if (options.startJobs !== false) {
-    service.startJobs();
-    if (publisher) {
-      const ctx = service.ctx;
-      recovery = startCheckRunRecovery({
-        publisher,
-        claimStale: (olderThanMs) => claimStalePendingCheckRuns(ctx, olderThanMs),
-        logger,
-        // Longer than a publication can take (a few GitHub requests, each with its own deadline).
-        olderThanMs: 4 * config.github.timeoutMs,
-        everyMs: 60_000,
-      });
-    }
-  }
+  if (options.startJobs !== false) service.startJobs();
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       service.ctx.lifecycle.shuttingDown = true;
-      recovery?.stop();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const stopBy = Date.now() + config.shutdownTimeoutMs;
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([drained, deadline]);
       server.closeAllConnections();
-      if (publisher) await awaitPublications(publisher, stopBy, logger);
+      // The delivery worker, a job, finishes or abandons its GitHub deliveries: an abandoned one is
+      // claimed again when its lease runs out.
       await service.close();
     })());
 
-  return { server, service, probot, publisher, url, close };
+  return { server, service, probot, url, close };
 }

@@ -1,16 +1,23 @@
 import type { ApiContext } from '../context.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../outbox/delivery-worker.js';
 import { webhookSecretBox } from '../secret-box.js';
+import { githubDeliveries } from '../services/github/check-runs.js';
 import { sweepExpiredWaivers } from '../services/waivers/expiry.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 
-/** A delivery worker for this service; options override the defaults (tests shorten the delays). */
+/** A delivery worker for this service (webhooks, and GitHub when the App is configured); options override the defaults (tests shorten the delays). */
 export function createDeliveryWorker(
   ctx: ApiContext,
   options: Partial<DeliveryWorkerOptions> = {},
 ): DeliveryWorker {
   return new DeliveryWorker(
-    { db: ctx.db, dialect: ctx.dialect, logger: ctx.logger, box: webhookSecretBox(ctx) },
+    {
+      db: ctx.db,
+      dialect: ctx.dialect,
+      logger: ctx.logger,
+      box: webhookSecretBox(ctx),
+      github: githubDeliveries(ctx),
+    },
     { allowPrivate: ctx.config.webhooks.allowPrivate, pollMs: ctx.config.webhooks.pollMs, ...options },
   );
 }

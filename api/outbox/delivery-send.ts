@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { nowIso } from '../domain/ids.js';
 import type { SecretBox } from '../secret-box.js';
-import type { ClaimedDelivery } from '../store/webhooks/delivery-queue.js';
+import type { ClaimedWebhookDelivery } from '../store/webhooks/delivery-queue.js';
 import { parseRetryAfter } from '../../core/retry-after.js';
 import { signDelivery } from './signer.js';
 import { checkTargetUrl, guardedLookup, type Resolver } from './ssrf-guard.js';
@@ -34,7 +34,7 @@ export interface SendSettings {
  * The secrets that sign a delivery: the subscription's, and during a rotation's overlap the previous one
  * too, so receivers can switch at any time. Undefined when a secret cannot be decrypted.
  */
-function signingSecrets(d: ClaimedDelivery, box: SecretBox): string[] | undefined {
+function signingSecrets(d: ClaimedWebhookDelivery, box: SecretBox): string[] | undefined {
   try {
     const secrets = [box.open(d.secretSealed)];
     if (d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > nowIso()) {
@@ -50,7 +50,7 @@ function signingSecrets(d: ClaimedDelivery, box: SecretBox): string[] | undefine
  * Sends one delivery: Standard Webhooks signature over the exact bytes sent, no redirects, a timeout,
  * a capped read of the answer.
  */
-export async function sendDelivery(d: ClaimedDelivery, o: SendSettings): Promise<SendOutcome> {
+export async function sendDelivery(d: ClaimedWebhookDelivery, o: SendSettings): Promise<SendOutcome> {
   const started = Date.now();
   const fail = (error: string): SendOutcome => ({
     status: null,

@@ -4,7 +4,12 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import { newId, nowIso } from '../domain/ids.js';
 import { claimFairly } from '../store/webhooks/fair-claim.js';
-import { recordAttempt, type AttemptResult, type ClaimedDelivery } from '../store/webhooks/delivery-queue.js';
+import {
+  recordAttempt,
+  type AttemptResult,
+  type ClaimedDelivery,
+  type ClaimedWebhookDelivery,
+} from '../store/webhooks/delivery-queue.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../store/db.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay } from './retry-schedule.js';
@@ -12,6 +17,7 @@ import type { SecretBox } from '../secret-box.js';
 import { sendDelivery, type SendOutcome, type SendSettings } from './delivery-send.js';
 import { systemResolver, type Resolver } from './ssrf-guard.js';
 import { pauseIfTimingOut } from './pause.js';
+import { attemptGitHub, type GitHubDeliveryHandler } from './github-delivery.js';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
@@ -42,6 +48,8 @@ interface WorkerDeps {
   dialect: Dialect;
   logger: Logger;
   box: SecretBox;
+  /** Publishes GitHub deliveries; without it (no GitHub App here) they are left to an instance that has one. */
+  github?: GitHubDeliveryHandler;
 }
 
 const DAY = 24 * 3_600_000;
@@ -112,6 +120,7 @@ export class DeliveryWorker {
       nowIso(new Date(now + this.o.leaseMs)),
       limit,
       { perSubscription: this.o.perSubscription, perOrg: this.o.perOrg },
+      { github: this.deps.github !== undefined },
     );
   }
 
@@ -184,6 +193,17 @@ export class DeliveryWorker {
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
+    if (d.target === 'webhook') return this.deliverWebhook(d);
+    const result = await attemptGitHub(d, this.deps.github!, this.o);
+    if ((await recordAttempt(this.deps.db, this.id, result)) && result.outcome !== 'succeeded') {
+      this.deps.logger.warn(
+        { delivery_id: d.id, attempt: result.attempt, error: result.error, outcome: result.outcome },
+        'GitHub delivery attempt failed',
+      );
+    }
+  }
+
+  private async deliverWebhook(d: ClaimedWebhookDelivery): Promise<void> {
     const attempt = d.attempts + 1;
     const attemptedAt = new Date();
     const sent = await sendDelivery(d, this.sendSettings());
@@ -240,7 +260,7 @@ export class DeliveryWorker {
  * a subscription that has failed for `disableAfterMs` without a success is disabled.
  */
 function outcomeOf(
-  d: ClaimedDelivery,
+  d: ClaimedWebhookDelivery,
   attempt: number,
   attemptedAt: Date,
   sent: SendOutcome,

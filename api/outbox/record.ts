@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { consoleUrl, eventConsolePath } from '../domain/console-links.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { eventDataSchema, type OutboxEvent } from '../schemas/webhook-events.js';
-import { fanOutMessage } from '../store/webhooks/deliveries.js';
+import { fanOutMessage, queueGitHubDelivery } from '../store/webhooks/deliveries.js';
 
 /**
  * Checks an event's `data` against its schema in the event catalogue; throws naming the event and
@@ -21,8 +21,8 @@ const checkAtRunTime = process.env.NODE_ENV === 'test';
 
 /**
  * Writes an event to the outbox inside the caller's transaction, so the event exists exactly when the
- * change that caused it does, together with one pending delivery per subscription that wants it;
- * the webhook worker then delivers those.
+ * change that caused it does, together with one pending delivery per subscription that wants it (and
+ * the GitHub delivery when asked); the delivery worker then delivers those.
  * Returns the message id (`msg_…`), which is also the `webhook-id` of every delivery.
  */
 export async function recordEvent(
@@ -34,11 +34,13 @@ export async function recordEvent(
     only?: string;
     /** PUBLIC_URL: when set, the payload's `console_url` is the console page of the event's subject. */
     publicUrl?: string;
+    /** Also deliver it to GitHub (a deploy decision's check run and pull request comment). */
+    github?: boolean;
   } = {},
 ): Promise<string> {
   if (checkAtRunTime) checkEvent(event);
   const link = consoleUrl(options.publicUrl, eventConsolePath(event.type, event.data));
-  return writeOutboxMessage(trx, org, event.type, event.data, options.only, link);
+  return writeOutboxMessage(trx, org, event.type, event.data, options.only, link, options.github);
 }
 
 /**
@@ -53,6 +55,7 @@ export async function writeOutboxMessage(
   data: unknown,
   only?: string,
   consoleLink?: string,
+  github = false,
 ): Promise<string> {
   const id = newId('msg');
   const createdAt = nowIso();
@@ -65,5 +68,6 @@ export async function writeOutboxMessage(
   });
   // One pending delivery per matching subscription, in the same transaction: committed together or not at all.
   await fanOutMessage(trx, { id, org, type, createdAt }, only);
+  if (github) await queueGitHubDelivery(trx, { id, org, type, createdAt });
   return id;
 }

@@ -19,6 +19,7 @@ import {
   webhookExample,
 } from '../fixtures/github/test-app.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * The GitHub App through the real server: API triggers → check runs on a GitHub faked with nock, and signed
@@ -103,7 +104,7 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
   }
 
   /** Waits until every check run started so far has been posted (or given up). */
-  const published = () => h.server.publisher!.idle();
+  const published = () => deliverDue(h.server.service.ctx);
 
   function github(owner: string, repo: string) {
     return nock(GITHUB)
@@ -479,7 +480,7 @@ describe.each(dbKinds)('without the GitHub App (%s)', (db) => {
     expect(res.status).toBe(201);
     expect(res.body.check_run).toMatchObject({ status: 'skipped', id: null, url: null });
     expect(res.body.check_run.error).toMatch(/not configured/i);
-    expect(h.server.publisher).toBeUndefined();
+    expect(await h.db('webhook_deliveries').where({ target: 'github' })).toEqual([]);
     expect(nock.pendingMocks()).toEqual([]);
 
     const hook = await fetch(`${h.url}/api/github/webhooks`, {
@@ -524,7 +525,7 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
         key,
         body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
       });
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       const page = `https://a11y.corp.example/deploys/${res.body.id}`;
       expect(runs[0].details_url).toBe(page);
       expect(runs[0].output.summary).toContain(`[\`${res.body.id}\`](${page})`);
@@ -537,7 +538,7 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
         delivery: 'delivery-public-url',
       });
       expect(hook.status).toBe(200);
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       expect(runs).toHaveLength(2);
       expect(runs[1].external_id).not.toBe(res.body.id);
       expect(runs[1].details_url).toBe(`https://a11y.corp.example/deploys/${runs[1].external_id}`);
@@ -554,7 +555,12 @@ describe.each(dbKinds)('details_url with PUBLIC_URL (%s)', (db) => {
 
 describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
   test('closing the server waits for check runs still being posted before the database closes', async () => {
-    const h1 = await startHarness({ db, probot: testProbot(), env: { GITHUB_INSTALLATIONS_ORG: 'acme' } });
+    const h1 = await startHarness({
+      db,
+      probot: testProbot(),
+      startJobs: true,
+      env: { GITHUB_INSTALLATIONS_ORG: 'acme', WEBHOOK_WORKER: 'true', WEBHOOK_POLL_MS: '50' },
+    });
     const key = await h1.createKey({ org: 'acme' });
     await h1.request('POST', '/api/v1/scans', {
       key,
@@ -575,6 +581,12 @@ describe.each(dbKinds)('graceful shutdown (%s)', (db) => {
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
     expect(res.body.check_run.status).toBe('pending');
+    // The delivery worker has taken the decision's GitHub delivery and waits for GitHub.
+    while (
+      !(await h1.db('webhook_deliveries').where({ target: 'github' }).whereNotNull('locked_by').first())
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
 
     // SIGTERM while GitHub is still answering: the publication finishes and is recorded before close.
     const closing = h1.close({ keepData: true });
@@ -638,7 +650,7 @@ describe.each(dbKinds)('the App configured from the environment (%s)', (db) => {
       });
       expect(res.status).toBe(201);
       expect(res.body.check_run.status).toBe('pending');
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       expect(ghe.isDone()).toBe(true);
       expect(created).toMatchObject({ name: 'a11y-gate / shop', head_sha: SHA, conclusion: 'success' });
       const after = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key });

@@ -50,7 +50,7 @@ describe('app function: check_run.rerequested', () => {
       from: 'dep_old',
       deployId: 'dep_new',
     });
-    // No GitHub call: the publisher posts the new run when the gate emits deploy.completed.
+    // No GitHub call: the new decision's GitHub delivery posts its run, through the outbox.
     expect(nock.pendingMocks()).toEqual([]);
   });
 

@@ -1,11 +1,7 @@
-import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import pino from 'pino';
-import {
-  createCheckRunPublisher,
-  type DeployAccess,
-  type PublishableDeploy,
-} from '../../app/check-run-publisher.js';
+import { createCheckRunPublisher } from '../../app/check-run-publisher.js';
+import type { DeployPublication, PublicationOutcome } from '../../api/index.js';
 import { type CheckRunUpdate } from '../../core/github/check-run.js';
 import { type GateIssue, type GateResult } from '../../core/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
@@ -40,30 +36,48 @@ function gateResult(extra: Partial<GateResult> = {}): GateResult {
   );
 }
 
-class FakeDeploys implements DeployAccess {
-  deploys = new Map<string, PublishableDeploy>();
+/** A deploy event as its GitHub delivery hands it to the publisher (what the tests leave out: defaults). */
+type Stored = Pick<DeployPublication, 'org' | 'repository' | 'result'> & Partial<DeployPublication>;
+
+/** The deploy events the tests publish, and the check-run states the publisher records for them. */
+class FakeDeploys {
+  deploys = new Map<string, Stored>();
   states = new Map<string, CheckRunUpdate>();
-  load(id: string) {
-    return Promise.resolve(this.deploys.get(id));
-  }
-  setCheckRun(id: string, state: CheckRunUpdate) {
-    this.states.set(id, state);
-    return Promise.resolve();
-  }
 }
 
 function setup(
   options: { baseUrl?: string; publicUrl?: string; timeoutMs?: number; linkedOrg?: string } = {},
 ) {
   const deploys = new FakeDeploys();
-  const publisher = createCheckRunPublisher({
+  const publishOnce = createCheckRunPublisher({
     probot: testProbot({ baseUrl: options.baseUrl }),
-    deploys,
     logger: pino({ level: 'silent' }),
     baseUrl: () => options.publicUrl ?? 'https://gate.example',
     timeoutMs: options.timeoutMs,
     installationOrg: () => Promise.resolve(options.linkedOrg ?? 'acme'),
   });
+  const publisher = {
+    /** One attempt of the event's GitHub delivery; answers the check-run state it came to. */
+    async publish(id: string): Promise<CheckRunUpdate> {
+      return (await publisher.attempt(id)).checkRun;
+    },
+    /** One attempt of the event's GitHub delivery; answers what it came to. */
+    async attempt(id: string): Promise<PublicationOutcome> {
+      const stored = deploys.deploys.get(id)!;
+      const deploy: DeployPublication = {
+        pullRequest: null,
+        prComment: true,
+        pictures: new Map(),
+        checkRun: { status: 'pending' },
+        ...stored,
+      };
+      const outcome = await publishOnce(deploy, (state) => {
+        deploys.states.set(id, state);
+        return Promise.resolve();
+      });
+      return outcome;
+    },
+  };
   return { deploys, publisher };
 }
 
@@ -362,25 +376,6 @@ describe('check-run publisher', () => {
     expect(created.details_url).toBe('https://a11y.corp/deploys/dep_test1');
   });
 
-  test('deploy.completed is handled after the emitter returns, never inside it', async () => {
-    const { deploys, publisher } = setup();
-    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
-    const events = new EventEmitter();
-    const stop = publisher.listen(events);
-    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
-    installationToken(github).post('/repos/acme/shop/check-runs').reply(201, { id: 9004, html_url: 'u' });
-
-    events.emit('deploy.completed', { org: 'acme', deployId: 'dep_test1' });
-    expect(deploys.states.size).toBe(0);
-    expect(github.isDone()).toBe(false);
-    await publisher.idle();
-    expect(github.isDone()).toBe(true);
-    expect(deploys.states.get('dep_test1')).toMatchObject({ status: 'completed', id: 9004 });
-
-    stop();
-    expect(events.listenerCount('deploy.completed')).toBe(0);
-  });
-
   test.each(['the installation lookup', 'the check run'])(
     'GitHub not answering %s: failed with the reason once the deadline passes',
     async (which) => {
@@ -401,4 +396,52 @@ describe('check-run publisher', () => {
       expect(deploys.states.get('dep_test1')).toEqual(state);
     },
   );
+
+  test('an attempt after one that created the run updates that run; it never creates a second one', async () => {
+    const { deploys, publisher } = setup();
+    const earlier = { status: 'failed' as const, id: 9003, url: 'https://github.com/acme/shop/runs/9003' };
+    deploys.deploys.set('dep_test1', {
+      org: 'acme',
+      repository: 'acme/shop',
+      result: gateResult(),
+      checkRun: earlier,
+    });
+    let updated!: CreatedCheckRun;
+    const lookup = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    // The token exchange, for as many requests as ask (a request of an earlier test may still come).
+    nock(GITHUB)
+      .persist()
+      .post('/app/installations/77/access_tokens')
+      .reply(201, { token: 'ghs_installation', expires_at: '2099-01-01T00:00:00Z' });
+    const update = nock(GITHUB)
+      .patch('/repos/acme/shop/check-runs/9003', (body: CreatedCheckRun) => ((updated = body), true))
+      .reply(200, { id: 9003 });
+    const create = nock(GITHUB).post('/repos/acme/shop/check-runs').reply(201, { id: 1 });
+
+    const state = await publisher.publish('dep_test1');
+    expect(state).toEqual({ status: 'completed', id: 9003, url: 'https://github.com/acme/shop/runs/9003' });
+    expect(lookup.isDone() && update.isDone()).toBe(true);
+    expect(create.isDone()).toBe(false);
+    expect(deploys.states.get('dep_test1')).toEqual(state);
+    expect(updated).toMatchObject({
+      name: 'a11y-gate / shop-web',
+      status: 'completed',
+      conclusion: 'failure',
+    });
+  });
+
+  test.each([
+    [502, true],
+    [429, true],
+    [422, false],
+    [404, false],
+  ])('GitHub answering %s to the check run: another attempt follows: %s', async (code, retry) => {
+    const { deploys, publisher } = setup();
+    deploys.deploys.set('dep_test1', { org: 'acme', repository: 'acme/shop', result: gateResult() });
+    const github = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: 77 });
+    installationToken(github).post('/repos/acme/shop/check-runs').reply(code, { message: 'no' });
+    const outcome = await publisher.attempt('dep_test1');
+    expect(outcome).toMatchObject({ retry, status: code, checkRun: { status: 'failed' } });
+    expect(outcome.error).toContain(`GitHub answered ${code}`);
+  });
 });

@@ -29,6 +29,7 @@ import {
   tokensOf,
 } from '../helpers/github-render.js';
 import { refusalSummary } from '../../core/github/fork-artifact.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * A pull request from a fork, end to end: the bundled Action runs in the fork's workflow without an API
@@ -289,7 +290,7 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
 
       const res = await deliver(completedRun());
       expect(res.status).toBe(200);
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       expect(gh.api.isDone() && gh.storage.isDone() && lookup.isDone() && check.scope.isDone()).toBe(true);
       expect(conversation.isDone()).toBe(true);
       expect(refusals).toEqual([]);
@@ -376,7 +377,7 @@ describeWith(chromium, 'pull requests from forks, through the artifact', () => {
         .reply(200, { id: 9001 });
 
       expect((await deliver(completedRun())).status).toBe(200);
-      await h.server.publisher!.idle();
+      await deliverDue(h.server.service.ctx);
       expect(gh.api.isDone() && check.scope.isDone()).toBe(true);
       expect(comments).toHaveLength(1);
 

@@ -11,6 +11,7 @@ import {
 } from '../fixtures/github/test-app.js';
 import { checkAgainstGitHub } from '../fixtures/github/openapi.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * The pull request comment and the merge queue through the real server: triggers and signed webhooks
@@ -36,7 +37,7 @@ describe.each(dbKinds)('pull request comment and merge queue (%s)', (db) => {
     probot: testProbot({ log: probotLog.logger }),
     env: { GITHUB_TIMEOUT_MS: '4000', GITHUB_INSTALLATIONS_ORG: 'acme', PUBLIC_URL: 'https://gate.example' },
   });
-  const published = () => h.server.publisher!.idle();
+  const published = () => deliverDue(h.server.service.ctx);
 
   async function scan(siteId: string, sha: string, rules: string[], branch = 'feature') {
     const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
@@ -221,6 +222,38 @@ describe.each(dbKinds)('pull request comment and merge queue (%s)', (db) => {
     expect(updated).toHaveLength(1);
     expect(updated[0].body).toContain('1 new accessibility issue (1 critical)');
     expect(comments.isDone()).toBe(true);
+    expect(refusals).toEqual([]);
+  });
+
+  test('a comment GitHub answered 502 is written by the delivery’s next attempt; the check run is not posted again', async () => {
+    const pr = webhookExample('pull_request', 'opened');
+    const sha = 'e'.repeat(40);
+    await scan('retry', sha, ['image-alt']);
+    await configure('retry', { repository: 'acme/shop' });
+    const checkRuns: CreatedCheckRun[] = [];
+    const created: SentComment[] = [];
+    const { scope, refusals } = github(checkRuns);
+    const again = nock(GITHUB).get('/repos/acme/shop/installation').reply(200, { id: INSTALLATION });
+    const comments = nock(GITHUB)
+      .get(`/repos/acme/shop/issues/${pr.number}/comments`)
+      .query(true)
+      .times(2)
+      .reply(200, [])
+      .post(`/repos/acme/shop/issues/${pr.number}/comments`)
+      .reply(502, { message: 'Server Error' })
+      .post(`/repos/acme/shop/issues/${pr.number}/comments`, (b: SentComment) => (created.push(b), true))
+      .reply(201, { id: COMMENT_ID + 1 });
+    refusals.push(...checkAgainstGitHub(comments));
+
+    const event = await trigger({ siteId: 'retry', sha, pull_request: pr.number });
+    // Two attempts, the second due at once after the first.
+    await deliverDue(h.server.service.ctx, { retryDelaysMs: [0, 0] });
+    expect(scope.isDone() && again.isDone() && comments.isDone()).toBe(true);
+    expect(checkRuns).toHaveLength(1);
+    expect(created).toHaveLength(1);
+    expect(created[0].body).toContain('❌ Accessibility gate failed');
+    const after = await h.request<DeployEvent>('GET', `/api/v1/deploy/${event.id}`, { key: h.key });
+    expect(after.body.check_run).toMatchObject({ status: 'completed', id: 9001 });
     expect(refusals).toEqual([]);
   });
 

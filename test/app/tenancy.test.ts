@@ -5,6 +5,7 @@ import { dbKinds, useHarness } from '../helpers/harness.js';
 import { requestRerun, testProbot } from '../fixtures/github/test-app.js';
 import { ConsoleClient } from '../console/client.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
+import { deliverDue } from '../helpers/outbox.js';
 
 /**
  * Who may post where: org A's installation of the App covers acme/shop; org B must never get a check run
@@ -135,7 +136,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
     expect(res.status).toBe(201);
-    await h.server.publisher!.idle();
+    await deliverDue(h.server.service.ctx);
     expect(gh.isDone()).toBe(true);
     expect(post.isDone()).toBe(false);
     const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: keyB });
@@ -151,7 +152,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       key: keyB,
       body: { siteId: 'shop', sha: SHA, repository: 'acme/shop' },
     });
-    await h.server.publisher!.idle();
+    await deliverDue(h.server.service.ctx);
     expect(first.isDone()).toBe(true);
 
     const again = lookup();
@@ -163,7 +164,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       delivery: 'tenancy-rerun',
     });
     expect(res.status).toBe(200);
-    await h.server.publisher!.idle();
+    await deliverDue(h.server.service.ctx);
     expect(again.isDone()).toBe(true);
     expect(post.isDone()).toBe(false);
     const latest = (await h.db('deploys').where({ org: 'org-b' }).orderBy('created_at', 'desc').first()) as
@@ -186,7 +187,7 @@ describe.each(dbKinds)('org ↔ installation binding (%s)', (db) => {
       key: h.key,
       body: { siteId: 'shop', sha: SHA },
     });
-    await h.server.publisher!.idle();
+    await deliverDue(h.server.service.ctx);
     expect([gh.isDone(), token.isDone(), post.isDone()]).toEqual([true, true, true]);
     const event = await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key });
     expect(event.body.check_run.status).toBe('completed');

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { ApiContext } from '../../api/context.js';
+import { createDeliveryWorker } from '../../api/jobs/webhooks.js';
+import type { DeliveryWorkerOptions } from '../../api/outbox/delivery-worker.js';
 import type { OutboxEvent, OutboxEventType } from '../../api/schemas/webhook-events.js';
 
 /** A message of the outbox, as api/outbox/record.ts writes it. */
@@ -27,4 +30,18 @@ export async function eventPayloads<T extends OutboxEventType>(
     .where(org === undefined ? { type } : { type, org })
     .orderBy('created_at');
   return rows.map((r) => JSON.parse(r.payload) as EventPayload<T>);
+}
+
+/**
+ * Runs the outbox's delivery worker until nothing more is due: the webhooks and the GitHub deliveries
+ * (check runs and pull request comments) of what the test did so far. One attempt each unless `options`
+ * gives a retry schedule, so a failure does not come back to meet a later test's fake GitHub.
+ */
+export async function deliverDue(
+  ctx: ApiContext,
+  options: Partial<DeliveryWorkerOptions> = { retryDelaysMs: [0] },
+): Promise<void> {
+  const worker = createDeliveryWorker(ctx, options);
+  await worker.drain();
+  await worker.stop();
 }

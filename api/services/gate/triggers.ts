@@ -22,7 +22,8 @@ import type { EngineChange } from '../../../core/gate/engine.js';
 /**
  * Evaluates the deploy gate for a commit and records the decision as a deploy event (docs/gate.md).
  * A failed gate is a normal result; only an unknown site is an error. The event and its outbox row
- * (`deploy.completed` webhooks) are written in one transaction; the GitHub App is told in-process after.
+ * (`deploy.completed`: the webhooks, and the GitHub delivery that posts the check run and the comment)
+ * are written in one transaction.
  */
 export async function triggerGate(
   ctx: ApiContext,
@@ -37,12 +38,6 @@ export async function triggerGate(
     if (decided) {
       const { record, event, decision, stored } = decided;
       logDecision(ctx, record, decision, { started, stored });
-      try {
-        ctx.notices.emit('deploy.completed', { org, deployId: record.id });
-      } catch (err) {
-        // The decision is committed; a listener's failure (the GitHub App) must not turn it into a 500.
-        ctx.logger.error({ err, deploy_id: record.id }, 'deploy.completed listener failed');
-      }
       return event;
     }
     // Retention or a deletion removed a scan the decision used, after it was read: decide again
@@ -62,7 +57,7 @@ async function decideAndStore(ctx: ApiContext, org: string, input: DeployTrigger
   const stored = performance.now();
   const repository = input.repository ?? site.repository ?? null;
   const record = deployRecord(org, input, { settings, repository, now }, decision);
-  record.checkRun = initialCheckRun(repository, ctx.notices.listenerCount('deploy.completed') > 0);
+  record.checkRun = initialCheckRun(repository, ctx.github !== undefined);
   const event = present(record);
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await holdScans(trx, [record.scanId, record.baseline?.scanId ?? null]))) return false;
@@ -71,7 +66,7 @@ async function decideAndStore(ctx: ApiContext, org: string, input: DeployTrigger
       trx,
       org,
       { type: 'deploy.completed', data: event },
-      { publicUrl: ctx.config.publicUrl },
+      { publicUrl: ctx.config.publicUrl, github: record.checkRun.status === 'pending' },
     );
     return true;
   });
@@ -174,32 +169,6 @@ export async function getDeploy(ctx: ApiContext, org: string, id: string): Promi
   const record = await findStoredDeploy(ctx.db, org, id);
   if (!record) throw domainErrors.notFound('deploy event');
   return present(record);
-}
-
-/** A deploy event as the GitHub App publishes it: where, and whether and on which pull request to comment. */
-export interface PublishedDeploy {
-  org: string;
-  repository: string | null;
-  event: DeployEvent;
-  /** The trigger's `pull_request`, when it named one. */
-  pullRequest: number | null;
-  /** The site's `pr_comment` setting (true when the site is gone: the default). */
-  prComment: boolean;
-}
-
-/** Internal (no org): for the check-run publisher. */
-export async function findDeploy(ctx: ApiContext, id: string): Promise<PublishedDeploy | undefined> {
-  const record = await findDeployAnyOrg(ctx.db, id);
-  if (!record) return undefined;
-  const site = await getSite(ctx.db, record.org, record.siteId);
-  const pr = record.request.pull_request;
-  return {
-    org: record.org,
-    repository: record.repository,
-    event: present(record),
-    pullRequest: typeof pr === 'number' && Number.isInteger(pr) && pr > 0 ? pr : null,
-    prComment: site?.prComment ?? true,
-  };
 }
 
 /**

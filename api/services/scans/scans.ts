@@ -238,7 +238,7 @@ export async function ingestScan(
   return { status: 'complete', scan: stored };
 }
 
-/** After the commit: the database's statistics where the scan outgrew them, in-process listeners, the log. */
+/** After the commit: the database's statistics where the scan outgrew them, and the log. */
 export async function announceScan(ctx: ApiContext, org: string, scan: ScanRecord): Promise<void> {
   try {
     if (await refreshIssueStatistics(ctx.db, scan.issueCount))
@@ -246,13 +246,6 @@ export async function announceScan(ctx: ApiContext, org: string, scan: ScanRecor
   } catch (err) {
     // Reads stay correct, only slower; the scan is committed and must not answer 500.
     ctx.logger.error({ err, scan_id: scan.id }, 'analyzing scan issues failed');
-  }
-  try {
-    ctx.notices.emit('scan.created', { org, scan: presentCreatedScan(scan) });
-  } catch (err) {
-    // The scan is committed: a failing in-process listener must not answer 500 (a CI retry without
-    // Idempotency-Key would then store the scan twice).
-    ctx.logger.error({ err, scan_id: scan.id }, 'a scan.created listener failed');
   }
   ctx.logger.info(
     { org, scan_id: scan.id, site_id: scan.siteId, pages: scan.pageCount, issues: scan.issueCount },

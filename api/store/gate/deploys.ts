@@ -227,33 +227,29 @@ export async function setCheckRun(
   return n === 1;
 }
 
-/** Deploy events whose check run is still pending and was last touched before `before`, oldest first. */
-export async function stalePendingCheckRuns(
-  db: Knex,
-  before: string,
-  limit: number,
-): Promise<Array<{ id: string; updatedAt: string }>> {
-  const rows = await db('deploys')
-    .where({ check_run_status: 'pending' })
-    .andWhere('updated_at', '<', before)
-    .orderBy('updated_at')
-    .limit(limit)
-    .select<Array<{ id: string; updated_at: string }>>('id', 'updated_at');
-  return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
-}
-
 /**
- * Takes a stale pending check run for posting: the conditional update succeeds for one caller only,
- * so several instances sweeping at once never post the same deploy event twice.
+ * What a deploy event's GitHub delivery needs of the stored event beyond its outbox row: the check run
+ * recorded so far and the trigger's pull request. One small row; undefined when the event is gone.
  */
-export async function claimPendingCheckRun(
+export async function readCheckRunTarget(
   db: Knex,
+  org: string,
   id: string,
-  seenUpdatedAt: string,
-  at: string,
-): Promise<boolean> {
-  const n = await db('deploys')
-    .where({ id, check_run_status: 'pending', updated_at: seenUpdatedAt })
-    .update({ updated_at: at });
-  return n === 1;
+): Promise<{ checkRun: DeployCheckRun; request: Record<string, unknown> } | undefined> {
+  const row = await db('deploys')
+    .where({ org, id })
+    .first<
+      | Pick<Row, 'request' | 'check_run_status' | 'check_run_id' | 'check_run_url' | 'check_run_error'>
+      | undefined
+    >('request', 'check_run_status', 'check_run_id', 'check_run_url', 'check_run_error');
+  if (!row) return undefined;
+  return {
+    request: parsed(row.request),
+    checkRun: {
+      status: row.check_run_status,
+      id: row.check_run_id === null ? null : Number(row.check_run_id),
+      url: row.check_run_url,
+      error: row.check_run_error,
+    },
+  };
 }

@@ -21,6 +21,7 @@ import * as m0021 from './0021_github_sign_in.js';
 import * as m0018 from './0018_pr_comments.js';
 import * as m0023 from './0023_inapplicable_rules.js';
 import * as m0024 from './0024_scan_issue_order.js';
+import * as m0025 from './0025_github_deliveries.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0018_pr_comments': m0018,
   '0023_inapplicable_rules': m0023,
   '0024_scan_issue_order': m0024,
+  '0025_github_deliveries': m0025,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -46,7 +46,10 @@ type AttemptRow = { id: number | string } & {
 const NUMERIC: ReadonlySet<string> = new Set(['attempt', 'responseStatus', 'durationMs']);
 
 /** The row of one attempt, for `org`. */
-export function attemptRow(org: string, a: Omit<AttemptRecord, 'id'>): Record<string, unknown> {
+export function attemptRow(
+  org: string,
+  a: Omit<AttemptRecord, 'id' | 'subscriptionId'> & { subscriptionId: string | null },
+): Record<string, unknown> {
   const row: Record<string, unknown> = { org };
   for (const [field, column] of Object.entries(ATTEMPT_COLUMNS)) row[column] = a[field as keyof typeof a];
   return row;
@@ -95,6 +98,32 @@ export async function fanOutMessage(
     }));
   await insertInChunks(trx, 'webhook_deliveries', rows);
   return rows.length;
+}
+
+/**
+ * The GitHub delivery of a message (its check run and pull request comment), inside the transaction that
+ * records the message: the worker claims, retries and records it like a webhook delivery, but it belongs
+ * to no subscription.
+ */
+export async function queueGitHubDelivery(
+  trx: Knex | Knex.Transaction,
+  message: { id: string; org: string; type: string; createdAt: string },
+): Promise<void> {
+  await trx('webhook_deliveries').insert({
+    id: newId('dlv'),
+    org: message.org,
+    subscription_id: null,
+    target: 'github',
+    message_id: message.id,
+    event_type: message.type,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: message.createdAt,
+    locked_until: null,
+    locked_by: null,
+    created_at: message.createdAt,
+    updated_at: message.createdAt,
+  });
 }
 
 /** A delivery of one subscription (org-scoped), for redelivery. */

@@ -2,26 +2,41 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../db.js';
 import { attemptRow, type AttemptRecord, type DeliveryStatus } from './deliveries.js';
 
-/** A due delivery claimed by one worker, with what it needs to send it. */
-export interface ClaimedDelivery {
+interface ClaimedBase {
   id: string;
   org: string;
-  subscriptionId: string;
   messageId: string;
   eventType: string;
   attempts: number;
+  /** The outbox message as it is stored: `{type, timestamp, data, console_url}`. */
+  payload: string;
+}
+
+/** A due webhook delivery claimed by one worker, with what it needs to send it. */
+export interface ClaimedWebhookDelivery extends ClaimedBase {
+  target: 'webhook';
+  subscriptionId: string;
   url: string;
   secretSealed: string;
   /** The secret before a rotation: deliveries carry both signatures until it expires. */
   previousSecretSealed: string | null;
   previousSecretExpiresAt: string | null;
   failingSince: string | null;
-  payload: string;
 }
 
+/** A due GitHub delivery (a deploy decision's check run and comment): no subscription, no URL. */
+export interface ClaimedGitHubDelivery extends ClaimedBase {
+  target: 'github';
+  subscriptionId: null;
+}
+
+export type ClaimedDelivery = ClaimedWebhookDelivery | ClaimedGitHubDelivery;
+
 /** One attempt as the worker records it (the stored attempt without its row id), and its org. */
-export interface AttemptResult extends Omit<AttemptRecord, 'id'> {
+export interface AttemptResult extends Omit<AttemptRecord, 'id' | 'subscriptionId'> {
   org: string;
+  /** Null for a GitHub delivery. */
+  subscriptionId: string | null;
   /** The subscription keeps failing (`failing_since`), is fine again, or is disabled for a reason. */
   subscription: { kind: 'ok' } | { kind: 'failing' } | { kind: 'disable'; reason: string };
 }
@@ -62,15 +77,19 @@ export async function claimDueDeliveries(
   return loadClaimed(db, ids);
 }
 
-/** The claimed deliveries with their subscription's URL and secrets and the message's payload. */
+/**
+ * The claimed deliveries with the message's payload and, for a webhook, its subscription's URL and
+ * secrets.
+ */
 export async function loadClaimed(db: Knex, ids: string[]): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   const rows = await db('webhook_deliveries as d')
-    .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+    .leftJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
     .join('outbox_messages as m', 'm.id', 'd.message_id')
     .whereIn('d.id', ids)
     .select<Array<Record<string, unknown>>>(
       'd.id',
+      'd.target',
       'd.org',
       'd.subscription_id',
       'd.message_id',
@@ -83,20 +102,27 @@ export async function loadClaimed(db: Knex, ids: string[]): Promise<ClaimedDeliv
       's.failing_since',
       'm.payload',
     );
-  return rows.map((r) => ({
-    id: String(r.id),
-    org: String(r.org),
-    subscriptionId: String(r.subscription_id),
-    messageId: String(r.message_id),
-    eventType: String(r.event_type),
-    attempts: Number(r.attempts),
-    url: String(r.url),
-    secretSealed: String(r.secret_sealed),
-    previousSecretSealed: (r.previous_secret_sealed as string | null) ?? null,
-    previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
-    failingSince: (r.failing_since as string | null) ?? null,
-    payload: String(r.payload),
-  }));
+  return rows.map((r): ClaimedDelivery => {
+    const base = {
+      id: String(r.id),
+      org: String(r.org),
+      messageId: String(r.message_id),
+      eventType: String(r.event_type),
+      attempts: Number(r.attempts),
+      payload: String(r.payload),
+    };
+    if (r.target === 'github') return { ...base, target: 'github', subscriptionId: null };
+    return {
+      ...base,
+      target: 'webhook',
+      subscriptionId: String(r.subscription_id),
+      url: String(r.url),
+      secretSealed: String(r.secret_sealed),
+      previousSecretSealed: (r.previous_secret_sealed as string | null) ?? null,
+      previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
+      failingSince: (r.failing_since as string | null) ?? null,
+    };
+  });
 }
 
 /**
@@ -118,6 +144,7 @@ export async function recordAttempt(db: Knex, workerId: string, a: AttemptResult
       });
     if (updated === 0) return false;
     await trx('webhook_attempts').insert(attemptRow(a.org, a));
+    if (a.subscriptionId === null) return true;
     const sub = trx('webhook_subscriptions').where({ id: a.subscriptionId });
     if (a.subscription.kind === 'ok') {
       await sub.whereNotNull('failing_since').update({ failing_since: null, updated_at: a.attemptedAt });

@@ -5,12 +5,17 @@ import { loadClaimed, type ClaimedDelivery } from './delivery-queue.js';
  * Fair claiming of due deliveries. One org's dead receivers must not hold up another org's deliveries,
  * so the claim takes turns: orgs with the fewest deliveries in flight first, round-robin over their
  * subscriptions, at most `perSubscription` in flight per subscription and `perOrg` per org (counting
- * every worker's leases), oldest first within a subscription.
+ * every worker's leases), oldest first within a subscription. An org's GitHub deliveries (check runs and
+ * comments) take turns as one more subscription of that org, their lane `github:<org>`.
  */
+
+/** A delivery's lane: its subscription, or its org's GitHub lane. */
+const LANE = "coalesce(subscription_id, 'github:' || org)";
 
 export interface Candidate {
   id: string;
   org: string;
+  /** Its lane: the subscription's id, or `github:<org>`. */
   subscriptionId: string;
   nextAttemptAt: string;
 }
@@ -72,16 +77,16 @@ async function inFlightNow(trx: Knex.Transaction, now: string): Promise<InFlight
   const rows = await trx('webhook_deliveries')
     .where('status', 'pending')
     .andWhere('locked_until', '>=', now)
-    .groupBy('org', 'subscription_id')
-    .select<Array<{ org: string; subscription_id: string; n: number | string }>>(
+    .groupBy('org', trx.raw(LANE))
+    .select<Array<{ org: string; lane: string; n: number | string }>>(
       'org',
-      'subscription_id',
+      trx.raw(`${LANE} as lane`),
       trx.raw('count(*) as n'),
     );
   const bySubscription = new Map<string, number>();
   const byOrg = new Map<string, number>();
   for (const r of rows) {
-    bySubscription.set(r.subscription_id, Number(r.n));
+    bySubscription.set(r.lane, Number(r.n));
     byOrg.set(r.org, (byOrg.get(r.org) ?? 0) + Number(r.n));
   }
   return { bySubscription, byOrg };
@@ -100,32 +105,35 @@ export async function claimFairly(
   lockedUntil: string,
   limit: number,
   shares: FairShares,
+  targets: { github: boolean } = { github: true },
 ): Promise<ClaimedDelivery[]> {
   const ids = await db.transaction(async (trx) => {
     const inFlight = await inFlightNow(trx, now);
     const ranked = trx('webhook_deliveries')
-      .select('id', 'org', 'subscription_id', 'next_attempt_at')
-      .select(trx.raw('row_number() over (partition by subscription_id order by next_attempt_at, id) as rn'))
+      .select('id', 'org', trx.raw(`${LANE} as lane`), 'next_attempt_at')
+      .select(trx.raw(`row_number() over (partition by ${LANE} order by next_attempt_at, id) as rn`))
       .where('status', 'pending')
       .andWhere('next_attempt_at', '<=', now)
       .andWhere((w) => {
         w.whereNull('locked_until').orWhere('locked_until', '<', now);
       });
+    // An instance without the GitHub App leaves GitHub deliveries to one that has it.
+    if (!targets.github) ranked.andWhere('target', 'webhook');
     const rows = await trx
       .from(ranked.as('r'))
       .where('rn', '<=', shares.perSubscription)
       .orderBy('next_attempt_at')
       .limit(Math.max(limit * 20, 1000))
-      .select<Array<{ id: string; org: string; subscription_id: string; next_attempt_at: string }>>(
+      .select<Array<{ id: string; org: string; lane: string; next_attempt_at: string }>>(
         'id',
         'org',
-        'subscription_id',
+        'lane',
         'next_attempt_at',
       );
     const candidates = rows.map((r) => ({
       id: r.id,
       org: r.org,
-      subscriptionId: r.subscription_id,
+      subscriptionId: r.lane,
       nextAttemptAt: r.next_attempt_at,
     }));
     const picked = fairPick(candidates, inFlight, shares, limit);

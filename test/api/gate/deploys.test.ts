@@ -1,4 +1,4 @@
-import { findDeploy, rerunDeploy } from '../../../api/services/gate/triggers.js';
+import { rerunDeploy } from '../../../api/services/gate/triggers.js';
 import { setDeployCheckRun } from '../../../api/services/github/check-runs.js';
 import type { CreatedScan, Problem, Waiver } from '../../helpers/api-types.js';
 import { type DeployEvent } from '../../../core/gate/deploy-event.js';
@@ -431,45 +431,31 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
     expect(second.body.id).toBe(first.body.id);
   });
 
-  test('with the GitHub App attached: check run pending, deploy.completed after commit, state recorded', async () => {
+  test('without the GitHub App: check run skipped, no GitHub delivery in the outbox, state recorded', async () => {
     const ctx = h.server.service.ctx;
-    let resolveSeen!: (v: { org: string; deployId: string; stored: boolean }) => void;
-    const seen = new Promise<{ org: string; deployId: string; stored: boolean }>((r) => (resolveSeen = r));
-    const listener = (e: { org: string; deployId: string }) => {
-      // Emitted after the commit: the event is already readable.
-      void findDeploy(ctx, e.deployId).then((found) => resolveSeen({ ...e, stored: Boolean(found) }));
-    };
-    ctx.notices.on('deploy.completed', listener);
-    try {
-      const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop' })).body;
-      expect(e.check_run).toEqual({ status: 'pending', id: null, url: null, error: null });
-      expect(await seen).toEqual({ org: 'acme', deployId: e.id, stored: true });
+    const e = (await trigger({ sha: HEAD_SHA, repository: 'acme/shop' })).body;
+    expect(e.check_run).toEqual({
+      status: 'skipped',
+      id: null,
+      url: null,
+      error: 'The GitHub App is not configured on this server.',
+    });
+    expect(await h.db('webhook_deliveries').where({ target: 'github' })).toEqual([]);
 
-      const found = await findDeploy(ctx, e.id);
-      expect(found).toMatchObject({
-        org: 'acme',
-        repository: 'acme/shop',
-        event: { id: e.id, passed: false },
-      });
-      expect(await findDeploy(ctx, 'dep_missing')).toBeUndefined();
-
-      await setDeployCheckRun(ctx, e.id, {
-        status: 'completed',
-        id: 4242,
-        url: 'https://github.com/acme/shop/runs/4242',
-      });
-      const after = (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body;
-      expect(after.check_run).toEqual({
-        status: 'completed',
-        id: 4242,
-        url: 'https://github.com/acme/shop/runs/4242',
-        error: null,
-      });
-      // The rest of the record is unchanged.
-      expect({ ...after, check_run: e.check_run }).toEqual(e);
-    } finally {
-      ctx.notices.off('deploy.completed', listener);
-    }
+    await setDeployCheckRun(ctx, e.id, {
+      status: 'completed',
+      id: 4242,
+      url: 'https://github.com/acme/shop/runs/4242',
+    });
+    const after = (await h.request<DeployEvent>('GET', `/api/v1/deploy/${e.id}`, { key: h.key })).body;
+    expect(after.check_run).toEqual({
+      status: 'completed',
+      id: 4242,
+      url: 'https://github.com/acme/shop/runs/4242',
+      error: null,
+    });
+    // The rest of the record is unchanged.
+    expect({ ...after, check_run: e.check_run }).toEqual(e);
   });
 
   test('a deploy event read again shows its check run as it is now, whenever and however it changed', async () => {
@@ -522,23 +508,6 @@ describe.each(dbKinds)('deploy gate (%s)', (db) => {
       });
     } finally {
       await h.request('PATCH', `/api/v1/sites/${site}`, { key: h.key, body: { gate: null } });
-    }
-  });
-
-  test('a throwing deploy.completed listener does not fail the committed decision', async () => {
-    const ctx = h.server.service.ctx;
-    const boom = () => {
-      throw new Error('listener bug');
-    };
-    ctx.notices.on('deploy.completed', boom);
-    try {
-      const res = await trigger({ sha: HEAD_SHA });
-      expect(res.status).toBe(201);
-      expect(
-        (await h.request<DeployEvent>('GET', `/api/v1/deploy/${res.body.id}`, { key: h.key })).status,
-      ).toBe(200);
-    } finally {
-      ctx.notices.off('deploy.completed', boom);
     }
   });
 
