@@ -24,7 +24,7 @@ export type { ApiContext } from './context.js';
 export { rerunDeploy } from './services/gate/triggers.js';
 export { mergeGroupSites, withPullRequestComment } from './services/github/pr-comments.js';
 export type { CommentLeaseOptions, PullRequestCommentKey } from './services/github/pr-comments.js';
-export type { DeployEvent } from './schemas/gate/deploys.js';
+export type { DeployEventSchema } from './schemas/gate/deploys.js';
 // For the GitHub App: a fork pull request's scan, taken from its workflow run's artifact.
 export {
   gateForkScan,

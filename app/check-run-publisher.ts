@@ -4,7 +4,7 @@ import type { Probot } from 'probot';
 import type { CheckRunUpdate } from '../core/github/check-run.js';
 import type { DeployPublication, GitHubApp, PublicationOutcome } from '../api/index.js';
 import { annotationBatches, buildCheckRun } from './check-run-payload.js';
-import { describe, statusOf, worthRetrying, withDeadline } from './github-requests.js';
+import { describe, httpStatusOf, worthRetrying, withDeadline } from './github-requests.js';
 
 export interface CheckRunPublisherOptions {
   probot: Probot;
@@ -70,7 +70,7 @@ async function allowedInstallation(
     );
     installationId = data.id;
   } catch (err) {
-    if (statusOf(err) === 404) {
+    if (httpStatusOf(err) === 404) {
       p.log.info({ deployId, repository: t.where }, 'no installation of the App for this repository');
       return { state: { status: 'skipped', error: `no installation for ${t.where}` } };
     }
@@ -187,7 +187,7 @@ function stoppedAt(s: Stopped): PublicationOutcome {
   return {
     checkRun: s.state,
     retry: worthRetrying(s.err),
-    status: statusOf(s.err) ?? null,
+    status: httpStatusOf(s.err) ?? null,
     error: s.state.error ?? describe(s.err),
   };
 }
@@ -222,7 +222,7 @@ async function publishDeploy(
       return {
         ...outcome,
         retry: true,
-        status: statusOf(err) ?? null,
+        status: httpStatusOf(err) ?? null,
         error: `pull request comment: ${describe(err)}`,
       };
     }

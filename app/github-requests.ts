@@ -21,14 +21,14 @@ export function withDeadline<T>(timeoutMs: number, step: (signal: AbortSignal) =
   });
 }
 
-export function statusOf(err: unknown): number | undefined {
+export function httpStatusOf(err: unknown): number | undefined {
   const status = (err as { status?: unknown })?.status;
   return typeof status === 'number' ? status : undefined;
 }
 
 /** A short, secret-free reason: the HTTP status and GitHub's message, or the network error. */
 export function describe(err: unknown): string {
-  const status = statusOf(err);
+  const status = httpStatusOf(err);
   const message = err instanceof Error ? err.message : String(err);
   const text = status
     ? `GitHub answered ${status}${message ? ` (${message})` : ''}`
@@ -41,7 +41,7 @@ export function describe(err: unknown): string {
  * error, or a rate limit (429, or GitHub's 403 for a secondary rate limit).
  */
 export function worthRetrying(err: unknown): boolean {
-  const status = statusOf(err);
+  const status = httpStatusOf(err);
   if (status === undefined || status >= 500 || status === 429) return true;
   return status === 403 && /rate limit/i.test(err instanceof Error ? err.message : String(err));
 }

@@ -2,7 +2,7 @@ import type { ProbotOctokit } from 'probot';
 import type { GateIssue, GateResult } from '../core/gate/deploy-event.js';
 import { renderPullRequestComment } from '../core/github/pr-comment.js';
 import { writeSiteComment, type CommentsApi } from '../core/github/pr-comment-writer.js';
-import { describe, statusOf, withDeadline } from './github-requests.js';
+import { describe, httpStatusOf, withDeadline } from './github-requests.js';
 
 /** An installation's Octokit, as `probot.auth(installationId)` gives it. */
 export type InstallationOctokit = InstanceType<typeof ProbotOctokit>;
@@ -154,7 +154,7 @@ async function writeComment(
     siteId,
     body,
     stored,
-    isGone: (err) => statusOf(err) === 404,
+    isGone: (err) => httpStatusOf(err) === 404,
   });
   return { ...written, pullNumber };
 }

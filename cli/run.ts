@@ -12,7 +12,7 @@ import { submittedPages } from '../scanner/scan-body.js';
 import { LoginError } from '../scanner/session.js';
 import { parseArgs, USAGE, UsageError, type CommandLine } from './args.js';
 import { cliOptions, completeOptions, type CliOptions } from './options.js';
-import { completeGroup, sendShard, type ShardResult } from './shards.js';
+import { completeShardGroup, sendShard, type ShardResult } from './shards.js';
 import type { DeployEvent } from '../core/gate/deploy-event.js';
 import { stderrProgress } from './progress.js';
 import { submitAndGate } from './service.js';
@@ -81,7 +81,7 @@ async function complete(cl: CommandLine): Promise<number> {
     return EXIT.error;
   }
   try {
-    return await shardExit(await completeGroup(service, err), null);
+    return await shardExit(await completeShardGroup(service, err), null);
   } catch (e) {
     err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);
     return EXIT.error;

@@ -68,7 +68,7 @@ export async function sendShard(
 }
 
 /** `a11y-gate complete`: completes the group's scan, then (with --gate) asks the gate about it once. */
-export async function completeGroup(
+export async function completeShardGroup(
   service: ServiceOptions & { group: string; siteId: string },
   log: (line: string) => void,
 ): Promise<ShardResult> {

@@ -3,7 +3,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { clipAround, SHOT_TIMEOUT_MS } from './clip.js';
 import { axeTargetToSelector, type AxeTarget } from '../core/scans/axe-target.js';
 import { shootTopElements } from './top-shots.js';
-
+import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../core/scans/pictures.js';
 
 /** A picture of one violating element, with the page's margin around it. */
 export interface ElementShot {
@@ -23,8 +23,6 @@ export interface ScreenshotLimits {
 }
 
 /** The service's limits, and the defaults: 20 a page, 500 a scan, 100 KB each. */
-export const SCREENSHOTS_PER_PAGE = 20;
-export const SCREENSHOTS_PER_SCAN = 500;
 export const SCREENSHOT_MAX_KB = 100;
 /** Time all of a page's pictures may take. */
 const PAGE_SHOTS_MS = 20_000;
@@ -83,7 +81,7 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 /** A violating element to picture: in the top document (by its path through shadow roots) or in a frame. */
-export interface Candidate {
+export interface PictureCandidate {
   rule: string;
   selector: string;
   top: string[] | null;
@@ -94,8 +92,8 @@ export interface Candidate {
  * The violating elements worth a picture, in axe's order (never incomplete results), each element once a
  * rule. Elements in a frame inside a shadow root cannot be reached and are left out.
  */
-export function pictureCandidates(axe: Pick<AxeResults, 'violations'>): Candidate[] {
-  const out: Candidate[] = [];
+export function pictureCandidates(axe: Pick<AxeResults, 'violations'>): PictureCandidate[] {
+  const out: PictureCandidate[] = [];
   const seen = new Set<string>();
   for (const rule of axe.violations) {
     for (const node of rule.nodes) {
@@ -116,7 +114,7 @@ export function pictureCandidates(axe: Pick<AxeResults, 'violations'>): Candidat
 /** One batch's pictures, in its order: the top document's together, those in frames one by one. */
 async function shootBatch(
   page: Page,
-  batch: Candidate[],
+  batch: PictureCandidate[],
   o: { prepare: boolean; maxBytes: number; until: number },
 ): Promise<(Buffer | null)[]> {
   const tops = batch.filter((c) => c.top);

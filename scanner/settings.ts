@@ -1,10 +1,6 @@
 import { defaultScanOptions, WAIT_UNTIL, type ScanOptions, type WaitUntil } from './options.js';
-import {
-  SCREENSHOT_MAX_KB,
-  SCREENSHOTS_PER_PAGE,
-  SCREENSHOTS_PER_SCAN,
-  type ScreenshotLimits,
-} from './screenshots.js';
+import { SCREENSHOT_MAX_KB, type ScreenshotLimits } from './screenshots.js';
+import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../core/scans/pictures.js';
 import { parseShard, type Shard } from '../core/scans/shards.js';
 
 /**

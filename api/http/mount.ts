@@ -8,7 +8,7 @@ import {
 } from '../store/requests/idempotency.js';
 import type { RateLimitStore } from '../store/access/rate-limits.js';
 import type { Authenticator } from './auth.js';
-import { createBodyReader } from './body.js';
+import { createBodyReader } from './body/body.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblem, problems } from './problem.js';
 import { consumeKeyBudget } from './rate-limit.js';

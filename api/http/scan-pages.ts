@@ -1,8 +1,8 @@
 import type { ZodType } from 'zod';
 import type * as input from '../domain/scans/input.js';
-import { ScanPageInput } from '../schemas/scans/scans.js';
+import { ScanPageInputSchema } from '../schemas/scans/scans.js';
 import type { PageSource } from '../services/scans/scans.js';
-import { splitArray, splitObject } from './json-split.js';
+import { splitArray, splitObject } from './body/json-split.js';
 import { jsonPointer, problems } from './problem.js';
 import { type FieldError } from '../domain/errors.js';
 import { validateOrThrow } from './validate.js';
@@ -47,7 +47,7 @@ function lazyPageSource(body: Buffer, ranges: Array<[number, number]>): PageSour
     mayHavePa11y: body.includes('"pa11y"'),
     *[Symbol.iterator]() {
       for (let index = 0; index < ranges.length; index++) {
-        const parsed = ScanPageInput.safeParse(parseSlice(body, ranges[index][0], ranges[index][1]));
+        const parsed = ScanPageInputSchema.safeParse(parseSlice(body, ranges[index][0], ranges[index][1]));
         if (!parsed.success) throw invalidPages(body, ranges, index, parsed.error.issues);
         yield { index, page: parsed.data };
       }
@@ -70,7 +70,7 @@ function invalidPages(
   };
   add(first, issues);
   for (let index = first + 1; index < ranges.length && errors.length < MAX_ERRORS; index++) {
-    const parsed = ScanPageInput.safeParse(parseSlice(body, ranges[index][0], ranges[index][1]));
+    const parsed = ScanPageInputSchema.safeParse(parseSlice(body, ranges[index][0], ranges[index][1]));
     if (!parsed.success) add(index, parsed.error.issues);
   }
   return problems.validation(errors);

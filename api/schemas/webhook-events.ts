@@ -1,10 +1,10 @@
 import type { ZodType } from 'zod';
 import { Timestamp } from './common.js';
-import { DeployEvent } from './gate/deploys.js';
+import { DeployEventSchema } from './gate/deploys.js';
 import { AdminKeyInfo } from './access/keys.js';
 import { ScanDeleted, SiteDeleted } from './sites/deletion.js';
 import { CreatedScan } from './scans/output.js';
-import { VpatReport } from './vpat/reports.js';
+import { VpatReportSchema } from './vpat/reports.js';
 import { Waiver } from './waivers/waivers.js';
 import { z } from './zod.js';
 
@@ -39,7 +39,7 @@ export interface OpenApiWebhook {
   payload: ZodType;
 }
 
-const VpatGenerated = VpatReport.pick({
+const VpatGenerated = VpatReportSchema.pick({
   id: true,
   siteId: true,
   scan_id: true,
@@ -77,7 +77,7 @@ const EVENTS = {
   },
   'deploy.completed': {
     summary: 'The deploy gate evaluated a commit',
-    data: DeployEvent,
+    data: DeployEventSchema,
     description: 'The deploy event, as `GET /api/v1/deploy/{id}` answers it when it was created.',
   },
   'vpat.generated': {

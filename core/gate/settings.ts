@@ -8,8 +8,14 @@ import type { EngineUpgradePolicy } from './engine.js';
 
 export type ImpactKey = Impact | 'unknown';
 
-export const LIMIT_NAMES = ['max_critical', 'max_serious', 'max_moderate', 'max_minor', 'max_total'] as const;
-export type LimitName = (typeof LIMIT_NAMES)[number];
+export const THRESHOLD_NAMES = [
+  'max_critical',
+  'max_serious',
+  'max_moderate',
+  'max_minor',
+  'max_total',
+] as const;
+export type ThresholdName = (typeof THRESHOLD_NAMES)[number];
 
 /** Thresholds after every fallback: what the gate actually applied (stored with the event). */
 export interface AppliedGateSettings {
@@ -52,7 +58,7 @@ export function resolveGateSettings(
 ): AppliedGateSettings {
   const out = { ...BUILT_IN_GATE_SETTINGS } as Record<keyof AppliedGateSettings, unknown>;
   for (const name of Object.keys(BUILT_IN_GATE_SETTINGS) as (keyof AppliedGateSettings)[]) {
-    const isLimit = (LIMIT_NAMES as readonly string[]).includes(name);
+    const isLimit = (THRESHOLD_NAMES as readonly string[]).includes(name);
     for (const layer of [request, site]) {
       const v = layer?.[name];
       if (v === undefined || (v === null && !isLimit)) continue;

@@ -1,4 +1,4 @@
-import { LIMIT_NAMES, type AppliedGateSettings, type ImpactKey, type LimitName } from './settings.js';
+import { THRESHOLD_NAMES, type AppliedGateSettings, type ImpactKey, type ThresholdName } from './settings.js';
 import { type Impact } from '../impact.js';
 import { plural } from '../text/wording.js';
 import { missingShardsText, type ShardStatus } from '../scans/shards.js';
@@ -33,7 +33,7 @@ export interface GateCounts extends CategoryCounts {
 }
 
 export interface ThresholdResult {
-  name: 'fail_on_critical' | 'fail_on_serious' | LimitName;
+  name: 'fail_on_critical' | 'fail_on_serious' | ThresholdName;
   /** The most issues allowed (`fail_on_*` allows none, so 0). */
   limit: number;
   /** Unwaived issues it counted: new ones, or new and existing ones when `new_only` is false. */
@@ -74,7 +74,7 @@ export function checkThresholds(
       });
     }
   }
-  for (const name of LIMIT_NAMES) {
+  for (const name of THRESHOLD_NAMES) {
     const limit = settings[name];
     if (limit === null || limit === undefined) continue;
     const impact = name === 'max_total' ? 'total' : (name.slice(4) as Impact);

@@ -14,7 +14,7 @@ import type { MatchDetails } from './element-identity.js';
  * first, then every remaining pair scored and taken greedily, best first, above the threshold.
  */
 
-export interface Candidate {
+export interface MatchCandidate {
   index: number;
   details: MatchDetails;
   /** Computed when first compared (most candidates of a large scan pair on their HTML alone). */
@@ -26,19 +26,19 @@ export interface Candidate {
 export function candidates(
   indices: readonly number[],
   details: ReadonlyMap<number, MatchDetails>,
-): Candidate[] {
-  const out: Candidate[] = [];
+): MatchCandidate[] {
+  const out: MatchCandidate[] = [];
   for (const index of indices) {
     const d = details.get(index);
     if (d) out.push({ index, details: d, order: 0.5 });
   }
-  const at = (c: Candidate) => c.details.position ?? c.index;
+  const at = (c: MatchCandidate) => c.details.position ?? c.index;
   out.sort((a, b) => at(a) - at(b));
   out.forEach((c, i) => (c.order = out.length === 1 ? 0.5 : i / (out.length - 1)));
   return out;
 }
 
-const identityOf = (c: Candidate, sameHtml?: ElementIdentity) =>
+const identityOf = (c: MatchCandidate, sameHtml?: ElementIdentity) =>
   (c.identity ??= elementIdentity(c.details, sameHtml));
 
 /** A pair's similarity, for most pairs of identical HTML computed only when asked. */
@@ -50,7 +50,7 @@ export interface Judged {
  * Called for each pair taken. `judged` gives the pair's similarity; for most pairs of identical HTML it
  * is computed only when asked (a deploy event shows a hundred of them, a large scan pairs thousands).
  */
-export type OnPair = (x: Candidate, y: Candidate, judged: Judged) => void;
+export type OnPair = (x: MatchCandidate, y: MatchCandidate, judged: Judged) => void;
 
 class Known implements Judged {
   constructor(private readonly s: Similarity) {}
@@ -66,8 +66,8 @@ class Known implements Judged {
 class SameHtml implements Judged {
   private s?: Similarity;
   constructor(
-    private readonly x: Candidate,
-    private readonly y: Candidate,
+    private readonly x: MatchCandidate,
+    private readonly y: MatchCandidate,
     private readonly parts?: IdenticalHtml | null,
   ) {}
 
@@ -90,13 +90,13 @@ const BAREST_HTML: Pick<IdenticalHtml, 'attrs' | 'text'> = { attrs: new Map(), t
  * the candidates still unpaired.
  */
 function pairIdenticalHtml(
-  h: Candidate[],
-  b: Candidate[],
+  h: MatchCandidate[],
+  b: MatchCandidate[],
   threshold: number,
   onPair: OnPair,
-): [Candidate[], Candidate[]] {
+): [MatchCandidate[], MatchCandidate[]] {
   const count = new Map<string, number>();
-  const baseByHtml = new Map<string, Candidate>();
+  const baseByHtml = new Map<string, MatchCandidate>();
   for (const x of h) if (x.details.html) count.set(x.details.html, (count.get(x.details.html) ?? 0) + 1);
   for (const y of b) {
     const html = y.details.html;
@@ -104,7 +104,7 @@ function pairIdenticalHtml(
     if (baseByHtml.has(html)) count.set(html, 0);
     else baseByHtml.set(html, y);
   }
-  const paired = new Set<Candidate>();
+  const paired = new Set<MatchCandidate>();
   for (const x of h) {
     const html = x.details.html;
     const y = html && count.get(html) === 1 ? baseByHtml.get(html) : undefined;
@@ -132,9 +132,14 @@ function pairIdenticalHtml(
 const PAIR_BUDGET = 250_000;
 
 /** Pairs head and baseline candidates greedily by score (ties: closer order, then scan order). */
-export function assign(hAll: Candidate[], bAll: Candidate[], threshold: number, onPair: OnPair): void {
+export function assign(
+  hAll: MatchCandidate[],
+  bAll: MatchCandidate[],
+  threshold: number,
+  onPair: OnPair,
+): void {
   const [h, b] = pairIdenticalHtml(hAll, bAll, threshold, onPair);
-  const pairs: Array<{ x: Candidate; y: Candidate; s: Similarity; gap: number }> = [];
+  const pairs: Array<{ x: MatchCandidate; y: MatchCandidate; s: Similarity; gap: number }> = [];
   const large = h.length * b.length > PAIR_BUDGET;
   for (const x of h) {
     for (const y of b) {

@@ -28,8 +28,8 @@ export type ScanDeleted = z.output<typeof deletion.ScanDeleted>;
 export type StoredScreenshots = z.output<typeof screenshots.StoredScreenshots>;
 export type SiteDeleted = z.output<typeof deletion.SiteDeleted>;
 
-export type DeployEvent = z.output<typeof deploys.DeployEvent>;
-export type GateIssue = z.output<typeof deploys.GateIssue>;
+export type DeployEvent = z.output<typeof deploys.DeployEventSchema>;
+export type GateIssue = z.output<typeof deploys.GateIssueSchema>;
 export type DeploySummary = z.output<typeof deployHistory.DeploySummary>;
 export type DeployList = z.output<typeof deployHistory.DeployList>;
 
@@ -56,10 +56,10 @@ export type Site = z.output<typeof sites.Site>;
 export type SiteList = z.output<typeof sites.SiteList>;
 export type SiteTrend = z.output<typeof trend.SiteTrend>;
 
-export type VpatReport = z.output<typeof vpat.VpatReport>;
-export type ReportCriterion = z.output<typeof vpat.ReportCriterion>;
+export type VpatReport = z.output<typeof vpat.VpatReportSchema>;
+export type ReportCriterion = z.output<typeof vpat.ReportCriterionSchema>;
 export type VpatList = z.output<typeof vpatReview.VpatList>;
-export type VpatDiff = z.output<typeof vpatReview.VpatDiff>;
+export type VpatDiff = z.output<typeof vpatReview.VpatDiffSchema>;
 
 export type Waiver = z.output<typeof waivers.Waiver>;
 export type WaiverList = z.output<typeof waivers.WaiverList>;
@@ -71,8 +71,8 @@ export type CreatedWebhook = z.output<typeof webhooks.CreatedWebhook>;
 export type RotatedWebhookSecret = z.output<typeof webhooks.RotatedWebhookSecret>;
 export type ScheduledDelivery = z.output<typeof webhooks.ScheduledDelivery>;
 
-export type Assessment = z.output<typeof assessments.Assessment>;
+export type Assessment = z.output<typeof assessments.AssessmentSchema>;
 export type AssessmentDetail = z.output<typeof assessments.AssessmentDetail>;
 export type AssessmentList = z.output<typeof assessments.AssessmentList>;
-export type AssessmentResult = z.output<typeof assessments.AssessmentResult>;
+export type AssessmentResult = z.output<typeof assessments.AssessmentResultSchema>;
 export type AssessmentCriterion = z.output<typeof assessments.CriterionWorkspace>;

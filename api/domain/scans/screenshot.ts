@@ -2,13 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { truncate } from '../../../core/text/truncation.js';
 
 /**
- * Element screenshots: how many are kept, and the signature of the expiring URLs that show them without a
+ * Element screenshots: the signature of the expiring URLs that show them without a
  * session (GitHub's image proxy and a pull request's readers hold no key). What a PNG must be is in png.ts.
  */
-
-/** Pictures of one scan, and of one page of it, the service keeps. */
-export const SCREENSHOTS_PER_SCAN = 500;
-export const SCREENSHOTS_PER_PAGE = 20;
 
 /** The signature of a screenshot URL: HMAC-SHA256 over the image id and the expiry (Unix seconds). */
 export function screenshotSignature(key: Buffer, id: string, expires: number): string {

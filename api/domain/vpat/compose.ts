@@ -15,7 +15,7 @@ import type { RuleCoverage } from './rule-coverage.js';
 const SUSPICIONS = new Set(['http_error_pages', 'shared_final_url', 'shared_title']);
 
 /** What a report states about the scan it was made from. */
-export interface ReportScan {
+export interface ReportSource {
   id: string;
   siteId: string;
   url: string;
@@ -56,7 +56,7 @@ export interface ReportFrame {
 }
 
 function defaultEvaluationMethods(
-  scan: ReportScan,
+  scan: ReportSource,
   axeVersion: string | null,
   frame: Pick<ReportFrame, 'publicUrl' | 'assessment'>,
 ): string {
@@ -91,7 +91,7 @@ function humanTesting(e: HumanEvidence | undefined): string {
 }
 
 /** What the scan itself says about how far its evidence can be trusted (and marks the evidence suspect). */
-function evidenceWarnings(scan: ReportScan, evidence: ScanEvidence): string[] {
+function evidenceWarnings(scan: ReportSource, evidence: ScanEvidence): string[] {
   const warnings: string[] = [];
   const unlisted = evidence.pages.filter((p) => p.rulesRun === null).length;
   const noList =
@@ -116,7 +116,7 @@ function evidenceWarnings(scan: ReportScan, evidence: ScanEvidence): string[] {
 
 /** The evidence as read and folded by the service, and the moment the version is made. */
 export interface ComposeInput {
-  scan: ReportScan;
+  scan: ReportSource;
   frame: ReportFrame;
   evidence: ScanEvidence;
   fold: EvidenceFold;

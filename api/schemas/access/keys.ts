@@ -4,7 +4,7 @@ import { PageQuery, pageOf, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as apiKey from '../../domain/access/api-key.js';
 
-export const Scope = z.enum(SCOPES).openapi('Scope', {
+export const ScopeSchema = z.enum(SCOPES).openapi('Scope', {
   description:
     '`ingest` submit scans, `gate` deploy trigger and status, `read` all GETs, `manage` sites, waivers, VPAT, ' +
     "webhooks, `admin` the org's own API keys (create, list, change, rotate, revoke; never another org's).",
@@ -18,7 +18,7 @@ export const Org = z
 const KeyName = z.string().trim().min(1).max(200).refine(isNulFree, NUL_MESSAGE);
 
 const Scopes = z
-  .array(Scope)
+  .array(ScopeSchema)
   .min(1)
   .transform((s) => [...new Set(s)]);
 
@@ -83,7 +83,7 @@ export const KeyInfo = z
     name: z.string(),
     org: z.string(),
     prefix: z.string().openapi({ description: "The key's non-secret start, `a11y_<public id>`." }),
-    scopes: z.array(Scope),
+    scopes: z.array(ScopeSchema),
     created_at: Timestamp,
     expires_at: Timestamp.nullable(),
     last_used_at: Timestamp.nullable(),
@@ -121,4 +121,4 @@ export type CreateKeyBody = z.output<typeof CreateKeyBody>;
 export type UpdateKeyBody = z.output<typeof UpdateKeyBody>;
 
 // The domain's types (named alike) are what these schemas produce, exactly.
-type _DomainTypes = [OutputIs<typeof Scope, apiKey.Scope>];
+type _DomainTypes = [OutputIs<typeof ScopeSchema, apiKey.Scope>];

@@ -44,7 +44,7 @@ export const PatchAssessmentBody = z
   .refine((b) => b.title !== undefined || b.sample !== undefined, { message: 'give title or sample' })
   .openapi('PatchAssessment');
 
-export const AssessmentResult = z
+export const AssessmentResultSchema = z
   .object({
     criterion: z.string(),
     page: z.string().nullable().openapi({ description: 'null: the result stands for the whole sample.' }),
@@ -65,7 +65,7 @@ export const Progress = z.object({
   inapplicable: z.number().int(),
 });
 
-export const Assessment = z
+export const AssessmentSchema = z
   .object({
     id: z.string().openapi({ example: 'asm_8Jd0aQ3mZr5Tn2Xb7LkP' }),
     siteId: z.string(),
@@ -84,12 +84,12 @@ export const Assessment = z
   })
   .openapi('Assessment');
 
-export const AssessmentDetail = Assessment.extend({
-  results: z.array(AssessmentResult),
+export const AssessmentDetail = AssessmentSchema.extend({
+  results: z.array(AssessmentResultSchema),
   notes: z.array(z.string()).openapi({ description: 'What an import read but did not count.' }),
 }).openapi('AssessmentDetail');
 
-export const AssessmentList = pageOf(Assessment, 'AssessmentList');
+export const AssessmentList = pageOf(AssessmentSchema, 'AssessmentList');
 export const AssessmentListQuery = PageQuery.extend({ siteId: SiteId.optional() });
 
 export const AssessmentFormatQuery = z.object({
@@ -116,7 +116,7 @@ export const PutResultBody = z
 
 export const ImportQuery = z.object({ siteId: SiteId });
 
-export const ResultChange = z.object({
+export const ResultChangeSchema = z.object({
   page: z.string().nullable(),
   before: z.object({ outcome: z.enum(OUTCOMES), notes: z.string(), tester: z.string() }).nullable(),
   after: z.object({ outcome: z.enum(OUTCOMES), notes: z.string(), tester: z.string() }),
@@ -143,7 +143,7 @@ export const CriterionWorkspace = z
         help_url: z.string().nullable(),
       }),
     ),
-    results: z.array(AssessmentResult),
-    history: z.array(ResultChange),
+    results: z.array(AssessmentResultSchema),
+    history: z.array(ResultChangeSchema),
   })
   .openapi('AssessmentCriterion');

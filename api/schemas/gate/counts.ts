@@ -2,14 +2,14 @@ import { z } from '../zod.js';
 
 /** A deploy event's counts of the head scan's issues: by category, in all and per impact. */
 
-export const CategoryCounts = z.object({
+export const CategoryCountsSchema = z.object({
   new: z.number().int(),
   existing: z.number().int(),
   fixed: z.number().int(),
   waived: z.number().int(),
 });
 
-const ImpactCounts = CategoryCounts.extend({
+const ImpactCounts = CategoryCountsSchema.extend({
   engine_changed: z
     .number()
     .int()
@@ -21,7 +21,7 @@ const ImpactCounts = CategoryCounts.extend({
     }),
 });
 
-export const DeployCounts = CategoryCounts.extend({
+export const DeployCountsSchema = CategoryCountsSchema.extend({
   engine_changed: z
     .number()
     .int()

@@ -1,5 +1,5 @@
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
-import { ReasonCode } from './deploys.js';
+import { ReasonCodeSchema } from './deploys.js';
 import { z } from '../zod.js';
 
 export const DeployListQuery = PageQuery.extend({
@@ -14,7 +14,7 @@ export const DeploySummary = z
     ref: z.string().nullable(),
     status: z.enum(['passed', 'failed']),
     passed: z.boolean(),
-    reason_codes: z.array(ReasonCode).openapi({ description: 'Why it failed (empty when it passed).' }),
+    reason_codes: z.array(ReasonCodeSchema).openapi({ description: 'Why it failed (empty when it passed).' }),
     scan_id: z.string().nullable(),
     baseline_sha: z.string().nullable(),
     counts: z

@@ -2,7 +2,7 @@ import { CHECK_RUN_STATUSES } from '../../../core/github/check-run.js';
 import { IMPACTS } from '../../../core/impact.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
-import { DeployCounts } from './counts.js';
+import { DeployCountsSchema } from './counts.js';
 import { GateSettings } from './settings.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
@@ -66,7 +66,7 @@ export const DeployTriggerBody = GateSettings.extend({
 
 export const ImpactName = z.enum(IMPACTS);
 
-export const BaselineIssueRef = z
+export const BaselineIssueRefSchema = z
   .object({
     fingerprint: z.string(),
     selector: z.string().nullable(),
@@ -74,7 +74,7 @@ export const BaselineIssueRef = z
   })
   .openapi('BaselineIssueRef');
 
-export const GateIssue = z
+export const GateIssueSchema = z
   .object({
     rule: z.string(),
     impact: ImpactName.nullable(),
@@ -96,7 +96,7 @@ export const GateIssue = z
         'selector), `similar` (paired with `baseline_issue` by its element: tag, snippet, identifying ' +
         'attributes, text, selector path and order; see `evidence`), `none` (no baseline issue is this element: new).',
     }),
-    baseline_issue: BaselineIssueRef.nullable().openapi({
+    baseline_issue: BaselineIssueRefSchema.nullable().openapi({
       description: 'The baseline issue it was paired with (`fingerprint` and `similar`), else null.',
     }),
     similarity: z
@@ -119,12 +119,12 @@ export const GateIssue = z
   })
   .openapi('GateIssue');
 
-export const WaivedGateIssue = GateIssue.extend({
+export const WaivedGateIssueSchema = GateIssueSchema.extend({
   waiver_id: z.string().openapi({ description: 'The waiver that matched it (the oldest, when several do).' }),
   status: z.enum(['new', 'existing']).openapi({ description: 'What the issue would have been unwaived.' }),
 }).openapi('WaivedGateIssue');
 
-export const ReasonCode = z.enum([
+export const ReasonCodeSchema = z.enum([
   'no_scan',
   'baseline_recorded',
   'critical_issues',
@@ -136,7 +136,7 @@ export const ReasonCode = z.enum([
   'max_total_exceeded',
 ]);
 
-export const AppliedGateSettings = z
+export const AppliedGateSettingsSchema = z
   .object({
     fail_on_critical: z.boolean(),
     fail_on_serious: z.boolean(),
@@ -181,7 +181,7 @@ export const CheckRunState = z
   })
   .openapi('CheckRunState');
 
-export const DeployEvent = z
+export const DeployEventSchema = z
   .object({
     id: z.string().openapi({ example: 'dep_2fJ8kQ0aXm4Rt9Lp1ZcV' }),
     siteId: z.string(),
@@ -191,7 +191,7 @@ export const DeployEvent = z
     status: z.enum(['passed', 'failed']),
     passed: z.boolean(),
     reasons: z
-      .array(z.object({ code: ReasonCode, message: z.string() }))
+      .array(z.object({ code: ReasonCodeSchema, message: z.string() }))
       .openapi({ description: 'Why the gate failed (empty when it passed). Codes are stable.' }),
     scan_id: z.string().nullable().openapi({ description: 'The head scan; null when the commit has none.' }),
     baseline: z
@@ -203,8 +203,8 @@ export const DeployEvent = z
       })
       .nullable()
       .openapi({ description: 'Which scan the head was compared with, and why; null without a head scan.' }),
-    settings: AppliedGateSettings,
-    counts: DeployCounts,
+    settings: AppliedGateSettingsSchema,
+    counts: DeployCountsSchema,
     thresholds: z
       .array(
         z.object({
@@ -223,14 +223,16 @@ export const DeployEvent = z
         }),
       )
       .openapi({ description: 'Every threshold that was checked (limits that are off are not listed).' }),
-    new_issues: z.array(GateIssue).openapi({ description: 'New issues, most severe first, at most 100.' }),
+    new_issues: z
+      .array(GateIssueSchema)
+      .openapi({ description: 'New issues, most severe first, at most 100.' }),
     new_issues_total: z.number().int(),
-    waived_issues: z.array(WaivedGateIssue).openapi({
+    waived_issues: z.array(WaivedGateIssueSchema).openapi({
       description:
         'Waived issues, most severe first, at most 100 (the total is `counts.waived`). A waiver that covers a ' +
         'baseline issue covers the head issue matched to it.',
     }),
-    similar_issues: z.array(GateIssue).openapi({
+    similar_issues: z.array(GateIssueSchema).openapi({
       description:
         'Existing issues whose fingerprint changed (a renamed selector, a shifted sibling, regenerated class ' +
         'names) and that were paired with a baseline issue by similarity, each with its evidence; most severe ' +
@@ -242,7 +244,7 @@ export const DeployEvent = z
         'The baseline was made with another engine than the head scan (and no scan on the base branch was ' +
         'made with the same one): both engines, the policy applied and how many issues differ; else null.',
     }),
-    engine_changed_issues: z.array(GateIssue).openapi({
+    engine_changed_issues: z.array(GateIssueSchema).openapi({
       description:
         'The head issues that differ only because the engine changed, each `engine_change: true`; most ' +
         'severe first, at most 100. With `engine_upgrade: fail` they are also listed (and counted) as new.',
@@ -256,11 +258,11 @@ export type DeployTriggerBody = z.infer<typeof DeployTriggerBody>;
 
 // The domain's deploy event (api/domain/gate/deploy-event.ts) is what these schemas produce, exactly.
 type _DomainDeployEvent = [
-  OutputIs<typeof DeployEvent, domain.DeployEvent>,
-  OutputIs<typeof GateIssue, domain.GateIssue>,
-  OutputIs<typeof WaivedGateIssue, domain.WaivedGateIssue>,
-  OutputIs<typeof BaselineIssueRef, domain.BaselineIssueRef>,
-  OutputIs<typeof AppliedGateSettings, settings.AppliedGateSettings>,
-  OutputIs<typeof ReasonCode, thresholds.ReasonCode>,
+  OutputIs<typeof DeployEventSchema, domain.DeployEvent>,
+  OutputIs<typeof GateIssueSchema, domain.GateIssue>,
+  OutputIs<typeof WaivedGateIssueSchema, domain.WaivedGateIssue>,
+  OutputIs<typeof BaselineIssueRefSchema, domain.BaselineIssueRef>,
+  OutputIs<typeof AppliedGateSettingsSchema, settings.AppliedGateSettings>,
+  OutputIs<typeof ReasonCodeSchema, thresholds.ReasonCode>,
   OutputIs<typeof EngineChangeOut, engine.EngineChange>,
 ];

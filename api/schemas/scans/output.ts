@@ -7,8 +7,8 @@ import type * as summary from '../../domain/scans/summary.js';
 
 /** What the scans endpoints answer (the input schemas are in scans.ts). */
 
-export const Impact = z.enum(IMPACTS).openapi('Impact');
-export const IssueKind = z
+export const ImpactSchema = z.enum(IMPACTS).openapi('Impact');
+export const IssueKindSchema = z
   .enum(ISSUE_KINDS)
   .openapi('IssueKind', { description: '`incomplete` = needs human review (axe "incomplete").' });
 
@@ -31,7 +31,7 @@ export const IssueSourceOut = z
 const Counts = (keys: readonly string[]) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().min(0)])));
 
-export const ScanSummary = z
+export const ScanSummarySchema = z
   .object({
     pages: z.number().int().min(0),
     issues: z.number().int().min(0),
@@ -42,7 +42,7 @@ export const ScanSummary = z
   })
   .openapi('ScanSummary');
 
-export const ScanWarning = z
+export const ScanWarningSchema = z
   .object({
     code: z
       .enum(['no_pages', 'http_error_pages', 'shared_final_url', 'shared_title', 'html_truncated'])
@@ -62,12 +62,12 @@ export const CreatedScan = z
     sha: z.string().nullable(),
     branch: z.string().nullable(),
     created_at: Timestamp,
-    summary: ScanSummary,
-    warnings: z.array(ScanWarning),
+    summary: ScanSummarySchema,
+    warnings: z.array(ScanWarningSchema),
   })
   .openapi('CreatedScan');
 
-export const ShardStatus = z
+export const ShardStatusSchema = z
   .object({
     total: z
       .number()
@@ -102,7 +102,7 @@ export const OpenScan = z
       .string()
       .optional()
       .openapi({ description: 'The group key that names this scan, when it was opened with one.' }),
-    shards: ShardStatus.optional(),
+    shards: ShardStatusSchema.optional(),
   })
   .openapi('OpenScan', { description: 'A scan being sent in parts: invisible until completed.' });
 
@@ -110,7 +110,7 @@ export const OpenScan = z
 export const GroupScanComplete = CreatedScan.extend({
   status: z.literal('complete'),
   scan_group: z.string(),
-  shards: ShardStatus,
+  shards: ShardStatusSchema,
 }).openapi('GroupScanComplete');
 
 /** The answer of completing a scan named by its group key. */
@@ -163,8 +163,8 @@ export const ScanIssue = z
     page_index: z.number().int().min(0),
     page_url: z.string(),
     rule: z.string(),
-    impact: Impact.nullable(),
-    kind: IssueKind,
+    impact: ImpactSchema.nullable(),
+    kind: IssueKindSchema,
     message: z.string().nullable(),
     selector: z.string().nullable(),
     html: z.string().nullable(),
@@ -201,8 +201,8 @@ export const ScanList = pageOf(ScanListItem, 'ScanList');
 
 // The domain's types (named alike) are what these schemas produce (exactly, or as valid output).
 type _DomainTypes = [
-  OutputIs<typeof Impact, impact.Impact>,
-  OutputIs<typeof IssueKind, impact.IssueKind>,
-  FitsSchema<summary.ScanSummary, typeof ScanSummary>,
-  OutputIs<typeof ScanWarning, summary.ScanWarning>,
+  OutputIs<typeof ImpactSchema, impact.Impact>,
+  OutputIs<typeof IssueKindSchema, impact.IssueKind>,
+  FitsSchema<summary.ScanSummary, typeof ScanSummarySchema>,
+  OutputIs<typeof ScanWarningSchema, summary.ScanWarning>,
 ];

@@ -5,10 +5,11 @@ import {
   MAX_CRITERIA_PER_ISSUE,
 } from '../../domain/catalog/wcag-criteria.js';
 import { PageQuery, Sha, SiteId } from '../common.js';
-import { Impact, IssueKind } from './output.js';
+import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
-import { MAX_SHARDS, ScanGroup, shardPartFields } from './shards.js';
+import { ScanGroup, shardPartFields } from './shards.js';
+import { MAX_SHARDS } from '../../../core/scans/shards.js';
 import type * as input from '../../domain/scans/input.js';
 
 /**
@@ -53,8 +54,8 @@ export const SourceLocation = z
 export const NativeIssue = z
   .object({
     rule: Identifier(200).openapi({ example: 'color-contrast' }),
-    impact: Impact.nullable().optional(),
-    kind: IssueKind.default('violation'),
+    impact: ImpactSchema.nullable().optional(),
+    kind: IssueKindSchema.default('violation'),
     message: z.string().max(16_384).nullable().optional(),
     selector: z.string().max(8192).nullable().optional(),
     html: z.string().nullable().optional().openapi({
@@ -76,7 +77,7 @@ const AxeNode = z.object({
   // One entry per frame level; an entry is an array when the element sits in shadow DOM.
   target: z.array(z.union([z.string(), z.array(z.string())])).default([]),
   html: NullableString,
-  impact: Impact.nullable().optional(),
+  impact: ImpactSchema.nullable().optional(),
   failureSummary: NullableString,
   source: SourceLocation.nullable().optional().openapi({
     description:
@@ -87,7 +88,7 @@ const AxeNode = z.object({
 const AxeRuleResult = z
   .object({
     id: Identifier(200),
-    impact: Impact.nullable().optional(),
+    impact: ImpactSchema.nullable().optional(),
     tags: z.array(z.string()).default([]),
     description: NullableString,
     help: NullableString,
@@ -135,7 +136,7 @@ export const Pa11yIssue = z.object({
   runner: z.string().max(100).optional(),
   runnerExtras: z
     .object({
-      impact: Impact.nullable().optional(),
+      impact: ImpactSchema.nullable().optional(),
       helpUrl: NullableString,
       help: NullableString,
       description: NullableString,
@@ -144,7 +145,7 @@ export const Pa11yIssue = z.object({
     .optional(),
 });
 
-export const Pa11yInput = z
+export const Pa11yInputSchema = z
   .union([
     z.array(Pa11yIssue),
     z.object({
@@ -161,7 +162,7 @@ export const Pa11yInput = z
       'warnings and notices are kind `incomplete` (they ask for a human check).',
   });
 
-export const ScanPageInput = z
+export const ScanPageInputSchema = z
   .object({
     url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
     title: z.string().max(2000).nullable().optional(),
@@ -169,7 +170,7 @@ export const ScanPageInput = z
     http_status: z.number().int().min(100).max(599).nullable().optional(),
     issues: z.array(NativeIssue).optional(),
     axe: AxeResults.optional(),
-    pa11y: Pa11yInput.optional(),
+    pa11y: Pa11yInputSchema.optional(),
     rules_inapplicable: z
       .array(Identifier(200))
       .max(5000)
@@ -253,7 +254,7 @@ export const CreateScanHead = z.object({
 });
 
 export const CreateScanBody = CreateScanHead.extend({
-  pages: z.array(ScanPageInput).openapi({
+  pages: z.array(ScanPageInputSchema).openapi({
     description: 'The scanned pages. With `complete: false`, the first pages of the scan (may be empty).',
   }),
 }).openapi('CreateScan');
@@ -262,11 +263,11 @@ export type CreateScanHead = z.infer<typeof CreateScanHead>;
 
 // The domain reads validated pages through its own types; this fails to compile when the two drift apart.
 type _DomainReadsTheseOutputs = [
-  OutputFits<typeof ScanPageInput, input.ScanPageInput>,
+  OutputFits<typeof ScanPageInputSchema, input.ScanPageInput>,
   OutputFits<typeof NativeIssue, input.NativeIssueInput>,
   OutputFits<typeof AxeResults, input.AxeResultsInput>,
   OutputFits<typeof Pa11yIssue, input.Pa11yIssueInput>,
-  OutputFits<typeof Pa11yInput, input.Pa11yInput>,
+  OutputFits<typeof Pa11yInputSchema, input.Pa11yInput>,
 ];
 
 /** A part's members other than its pages (unknown members are ignored). */
@@ -274,7 +275,7 @@ export const ScanPartHead = z.object(shardPartFields);
 
 export const ScanPartBody = ScanPartHead.extend({
   pages: z
-    .array(ScanPageInput)
+    .array(ScanPageInputSchema)
     .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
 }).openapi('ScanPart');
 export type ScanPartBody = z.infer<typeof ScanPartBody>;

@@ -1,5 +1,5 @@
 import { SCREENSHOT_MAX_BYTES } from '../../domain/scans/png.js';
-import { SCREENSHOTS_PER_PAGE } from '../../domain/scans/screenshot.js';
+import { SCREENSHOTS_PER_PAGE } from '../../../core/scans/pictures.js';
 import { z } from '../zod.js';
 
 /** Element screenshots: what `POST /api/v1/scans/{id}/screenshots` takes and answers. */

@@ -1,10 +1,10 @@
 import { SiteId } from '../common.js';
 import { z } from '../zod.js';
+import { MAX_SHARDS } from '../../../core/scans/shards.js';
 
 /** What a scan sent in shards by parallel CI jobs adds to the scans schemas: its group key and shards. */
 
 /** Shards of one scan, and parts of one shard: far above any CI system's parallelism. */
-export const MAX_SHARDS = 1000;
 const MAX_SHARD_PARTS = 10_000;
 
 /** A group key: it travels in logs and job names, so a plain word of the characters CI ids are made of. */

@@ -23,7 +23,7 @@ export const AssessmentIdField = z
   });
 
 /** The assessment whose human results a report used (api/domain/vpat/report.ts, `ReportAssessment`). */
-export const ReportAssessment = z
+export const ReportAssessmentSchema = z
   .object({
     id: z.string(),
     title: z.string(),

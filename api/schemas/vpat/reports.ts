@@ -15,7 +15,7 @@ export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceL
 // PostgreSQL text cannot hold U+0000: refused here, as a 422, before it reaches SQL.
 export const Text = (max: number) => z.string().trim().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
 
-export const ProductContact = z
+export const ProductContactSchema = z
   .object({
     name: Text(200).optional(),
     email: z.email().max(320).optional(),
@@ -34,7 +34,7 @@ export const Product = z
     description: Text(2000).optional(),
     url: fields.ProductUrl,
     contact: z
-      .union([Text(320), ProductContact])
+      .union([Text(320), ProductContactSchema])
       .optional()
       .openapi({
         description:
@@ -115,7 +115,7 @@ export const GenerateVpatBody = z
   })
   .openapi('GenerateVpat');
 
-export const RelatedFailure = z
+export const RelatedFailureSchema = z
   .object({
     rule: z.string().openapi({ description: 'The failing axe-core rule.' }),
     act_rule: z.string().openapi({ description: 'The W3C ACT rule it implements.' }),
@@ -129,7 +129,7 @@ export const RelatedFailure = z
       'A violation of an axe-core rule that W3C’s ACT rules relate to this criterion, while the scan attributed it to other criteria.',
   });
 
-export const AppliedOverride = z
+export const AppliedOverrideSchema = z
   .object({
     criterion: z.string(),
     kind: z.enum(['level', 'confirm']).optional().openapi({
@@ -147,13 +147,13 @@ export const AppliedOverride = z
       .openapi({ description: 'The report the override was carried from.' }),
     stale: z.boolean().openapi({ description: 'True when this report’s evidence contradicts the override.' }),
     stale_reason: z.string().nullable(),
-    related_failures: z.array(RelatedFailure).openapi({
+    related_failures: z.array(RelatedFailureSchema).openapi({
       description: 'Failures W3C relates to the criterion that the person answered over, knowingly.',
     }),
   })
   .openapi('VpatOverride');
 
-export const CriterionEvidence = z
+export const CriterionEvidenceSchema = z
   .object({
     rules: z.array(z.string()),
     issues: z
@@ -171,7 +171,7 @@ export const CriterionEvidence = z
   })
   .openapi('VpatEvidence');
 
-export const ReportCriterion = z
+export const ReportCriterionSchema = z
   .object({
     id: z.string(),
     title: z.string(),
@@ -195,9 +195,9 @@ export const ReportCriterion = z
       'human-tested',
     ]),
     needs_review: z.boolean(),
-    evidence: CriterionEvidence,
-    related: z.array(RelatedFailure),
-    override: AppliedOverride.optional(),
+    evidence: CriterionEvidenceSchema,
+    related: z.array(RelatedFailureSchema),
+    override: AppliedOverrideSchema.optional(),
     suggestion: fields.Suggestion,
   })
   .openapi('VpatCriterion');
@@ -212,7 +212,7 @@ const ByConformance = z.object(
     z.ZodNumber
   >,
 );
-export const VpatReport = z
+export const VpatReportSchema = z
   .object({
     id: z.string().openapi({ example: 'vpt_7Gk2m9QxL0aZb3Rt5WcY' }),
     siteId: z.string(),
@@ -237,7 +237,7 @@ export const VpatReport = z
       vendor: z.string().optional(),
       description: z.string().optional(),
       url: z.string().optional(),
-      contact: ProductContact.optional(),
+      contact: ProductContactSchema.optional(),
     }),
     edition: z.enum(EDITIONS),
     wcag_version: z.enum(WCAG_VERSIONS),
@@ -251,8 +251,8 @@ export const VpatReport = z
     chapters: z.array(
       z.object({ id: z.string(), standard: z.string(), label: z.string(), note: z.string().nullable() }),
     ),
-    criteria: z.array(ReportCriterion),
-    overrides: z.array(AppliedOverride),
+    criteria: z.array(ReportCriterionSchema),
+    overrides: z.array(AppliedOverrideSchema),
     summary: z.object({
       by_conformance: ByConformance,
       needs_review: z.number().int(),
@@ -272,7 +272,7 @@ export const VpatReport = z
       created_at: Timestamp,
     }),
     developer_links: fields.DeveloperLinksField,
-    assessment: fields.ReportAssessment.optional(),
+    assessment: fields.ReportAssessmentSchema.optional(),
     warnings: z.array(z.string()),
     created_by: z.object({ key_id: z.string().nullable(), name: z.string() }),
     created_at: Timestamp,
@@ -291,10 +291,10 @@ export const VpatFormatQuery = z.object({
 
 // The domain's types (named alike) are what these schemas produce, exactly.
 type _DomainTypes = [
-  OutputIs<typeof RelatedFailure, act.RelatedFailure>,
-  OutputIs<typeof AppliedOverride, report.AppliedOverride>,
-  OutputIs<typeof CriterionEvidence, report.CriterionEvidence>,
-  OutputIs<typeof ReportCriterion, report.ReportCriterion>,
-  OutputIs<typeof ProductContact, report.ProductContact>,
-  OutputIs<typeof VpatReport, report.VpatReport>,
+  OutputIs<typeof RelatedFailureSchema, act.RelatedFailure>,
+  OutputIs<typeof AppliedOverrideSchema, report.AppliedOverride>,
+  OutputIs<typeof CriterionEvidenceSchema, report.CriterionEvidence>,
+  OutputIs<typeof ReportCriterionSchema, report.ReportCriterion>,
+  OutputIs<typeof ProductContactSchema, report.ProductContact>,
+  OutputIs<typeof VpatReportSchema, report.VpatReport>,
 ];

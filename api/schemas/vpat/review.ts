@@ -1,4 +1,4 @@
-import { ConformanceLevel, AppliedOverride, Text } from './reports.js';
+import { ConformanceLevel, AppliedOverrideSchema, Text } from './reports.js';
 import { PageQuery, SiteId, Timestamp, pageOf } from '../common.js';
 import { z, type FitsSchema } from '../zod.js';
 import type * as diff from '../../domain/vpat/diff.js';
@@ -62,7 +62,7 @@ const Ref = z.object({
   created_at: Timestamp,
 });
 
-export const VpatDiff = z
+export const VpatDiffSchema = z
   .object({
     from: Ref,
     to: Ref,
@@ -81,10 +81,12 @@ export const VpatDiff = z
       changed: z.array(z.object({ rule: z.string(), from: Violations, to: Violations })),
     }),
     overrides: z.object({
-      added: z.array(AppliedOverride),
-      dropped: z.array(AppliedOverride),
-      changed: z.array(z.object({ criterion: z.string(), from: AppliedOverride, to: AppliedOverride })),
-      made_stale: z.array(AppliedOverride),
+      added: z.array(AppliedOverrideSchema),
+      dropped: z.array(AppliedOverrideSchema),
+      changed: z.array(
+        z.object({ criterion: z.string(), from: AppliedOverrideSchema, to: AppliedOverrideSchema }),
+      ),
+      made_stale: z.array(AppliedOverrideSchema),
     }),
   })
   .openapi('VpatDiff');
@@ -111,4 +113,4 @@ export const VpatListItem = z
 export const VpatList = pageOf(VpatListItem, 'VpatList');
 
 // The domain's diff (named alike) is valid output of this schema.
-type _DomainTypes = [FitsSchema<diff.VpatDiff, typeof VpatDiff>];
+type _DomainTypes = [FitsSchema<diff.VpatDiff, typeof VpatDiffSchema>];

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { ApiContext } from '../../context.js';
 import { domainErrors, type FieldError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
-import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../domain/scans/screenshot.js';
+import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../../../core/scans/pictures.js';
 import { checkPicture } from './picture-check.js';
 import { lockScan } from '../../store/scans/parts.js';
 import {
@@ -15,21 +15,21 @@ import {
 } from '../../store/scans/screenshots.js';
 
 /** One picture as sent: the violation it shows (page URL as submitted, rule, selector) and the PNG. */
-export interface ScreenshotUpload {
+export interface PictureUpload {
   pageUrl: string;
   rule: string;
   selector: string;
   png: Buffer;
 }
 
-export interface StoredScreenshot extends ScreenshotRecord {
+export interface KeptPicture extends ScreenshotRecord {
   /** False when the same picture of the issue was already stored (a retry). */
   created: boolean;
 }
 
 async function checked(
-  uploads: ScreenshotUpload[],
-): Promise<Array<ScreenshotUpload & { width: number; height: number }>> {
+  uploads: PictureUpload[],
+): Promise<Array<PictureUpload & { width: number; height: number }>> {
   const errors: FieldError[] = [];
   const out = [];
   // One at a time: each inflates up to its declared size, and twenty at once would hold twenty of them.
@@ -46,9 +46,9 @@ async function storeOne(
   trx: Knex.Transaction,
   org: string,
   scanId: string,
-  u: ScreenshotUpload & { width: number; height: number },
+  u: PictureUpload & { width: number; height: number },
   i: number,
-): Promise<StoredScreenshot> {
+): Promise<KeptPicture> {
   const issue = await findViolationAt(trx, scanId, u);
   if (!issue) {
     throw domainErrors.invalid(
@@ -89,7 +89,7 @@ async function storeOne(
   return { ...record, created: true };
 }
 
-function checkLimits(stored: StoredScreenshot[], counts: Awaited<ReturnType<typeof countScreenshots>>): void {
+function checkLimits(stored: KeptPicture[], counts: Awaited<ReturnType<typeof countScreenshots>>): void {
   const fresh = stored.filter((s) => s.created);
   const total = counts.total + fresh.length;
   if (total > SCREENSHOTS_PER_SCAN) {
@@ -120,8 +120,8 @@ export async function addScreenshots(
   ctx: ApiContext,
   org: string,
   scanId: string,
-  uploads: ScreenshotUpload[],
-): Promise<StoredScreenshot[]> {
+  uploads: PictureUpload[],
+): Promise<KeptPicture[]> {
   const pictures = await checked(uploads);
   return ctx.db.transaction(async (trx) => {
     // The scan's row locked (PostgreSQL): two uploads of one scan, or an upload and a shard's part that
@@ -130,7 +130,7 @@ export async function addScreenshots(
     const scan = await lockScan(trx, org, scanId);
     if (!scan || !takesPictures(scan)) throw domainErrors.notFound('scan');
     const counts = await countScreenshots(trx, scanId);
-    const stored: StoredScreenshot[] = [];
+    const stored: KeptPicture[] = [];
     for (const [i, u] of pictures.entries()) stored.push(await storeOne(trx, org, scanId, u, i));
     checkLimits(stored, counts);
     return stored;

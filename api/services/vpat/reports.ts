@@ -12,7 +12,10 @@ import {
 } from '../../domain/vpat/report.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { EventType } from '../../schemas/webhook-events.js';
-import { ProductContact as ProductContactSchema, type GenerateVpatBody } from '../../schemas/vpat/reports.js';
+import {
+  ProductContactSchema as ProductContactSchema,
+  type GenerateVpatBody,
+} from '../../schemas/vpat/reports.js';
 import type { z } from '../../schemas/zod.js';
 import {
   baseBranch,

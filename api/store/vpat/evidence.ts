@@ -1,4 +1,4 @@
-import type { ReportScan } from '../../domain/vpat/compose.js';
+import type { ReportSource } from '../../domain/vpat/compose.js';
 import type { Knex } from 'knex';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
 import { findScan, latestScanOnBranch, type ScanRecord } from '../scans/scans.js';
@@ -11,7 +11,7 @@ import { scanPageRows } from '../scans/page-rows.js';
  */
 
 /** A report's scan, with what the store needs to read its evidence. */
-export interface EvidenceScan extends ReportScan {
+export interface EvidenceScan extends ReportSource {
   org: string;
   /** The fingerprint version the scan's issues were fingerprinted with. */
   fingerprintVersion: number;

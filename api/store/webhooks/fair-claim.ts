@@ -12,7 +12,7 @@ import { loadClaimed, type ClaimedDelivery } from './delivery-queue.js';
 /** A delivery's lane: its subscription, or its org's GitHub lane. */
 const LANE = "coalesce(subscription_id, 'github:' || org)";
 
-export interface Candidate {
+export interface ClaimCandidate {
   id: string;
   org: string;
   /** Its lane: the subscription's id, or `github:<org>`. */
@@ -32,14 +32,14 @@ export interface InFlight {
 
 /** Which candidates to claim, at most `limit`: pure, so the turn-taking is tested without a database. */
 export function fairPick(
-  candidates: Candidate[],
+  candidates: ClaimCandidate[],
   inFlight: InFlight,
   shares: FairShares,
   limit: number,
 ): string[] {
-  const orgs = new Map<string, Map<string, Candidate[]>>();
+  const orgs = new Map<string, Map<string, ClaimCandidate[]>>();
   for (const c of [...candidates].sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt))) {
-    const subs = orgs.get(c.org) ?? new Map<string, Candidate[]>();
+    const subs = orgs.get(c.org) ?? new Map<string, ClaimCandidate[]>();
     orgs.set(c.org, subs);
     const queue = subs.get(c.subscriptionId) ?? [];
     subs.set(c.subscriptionId, queue);

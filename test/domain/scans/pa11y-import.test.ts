@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { issuesFromPa11y } from '../../../api/domain/scans/pa11y-import.js';
-import { Pa11yInput } from '../../../api/schemas/scans/scans.js';
+import { Pa11yInputSchema } from '../../../api/schemas/scans/scans.js';
 
 const fixture = (name: string) =>
-  Pa11yInput.parse(
+  Pa11yInputSchema.parse(
     JSON.parse(readFileSync(new URL(`../../fixtures/pa11y/${name}.json`, import.meta.url), 'utf8')),
   );
 

@@ -1,10 +1,10 @@
-import { fairPick, type Candidate } from '../../../api/store/webhooks/fair-claim.js';
+import { fairPick, type ClaimCandidate } from '../../../api/store/webhooks/fair-claim.js';
 
 const none = { bySubscription: new Map<string, number>(), byOrg: new Map<string, number>() };
 
 /** `n` due deliveries of one subscription, older than anything made later. */
 let clock = 0;
-function due(org: string, sub: string, n: number): Candidate[] {
+function due(org: string, sub: string, n: number): ClaimCandidate[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `${sub}-${i}`,
     org,

@@ -1,6 +1,6 @@
 import { IdParam } from '../../../schemas/common.js';
 import {
-  Assessment,
+  AssessmentSchema,
   AssessmentDetail,
   AssessmentFormatQuery,
   AssessmentList,
@@ -41,7 +41,9 @@ function writeRoutes(ctx: ApiContext): AnyRoute[] {
         'The scan is `scan_id`, else the latest scan of the site’s base branch. `404` when the site or scan does not exist.',
       access: 'manage',
       body: CreateAssessmentBody,
-      responses: { 201: { description: 'The assessment.', schema: Assessment, headers: { Location: '' } } },
+      responses: {
+        201: { description: 'The assessment.', schema: AssessmentSchema, headers: { Location: '' } },
+      },
       handler: async ({ body, org, principal }) => {
         const view = await createAssessment(ctx, org, actorName(principal), body);
         return { status: 201, headers: { Location: `/api/v1/assessments/${view.id}` }, body: view };

@@ -1,6 +1,6 @@
 import {
   AssessmentDetail,
-  AssessmentResult,
+  AssessmentResultSchema,
   CriterionWorkspace,
   ImportQuery,
   PutResultBody,
@@ -16,7 +16,7 @@ import {
 import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
 import type { ApiContext } from '../../../context.js';
 import { z } from '../../../schemas/zod.js';
-import { JsonTooDeep, JsonTooManyValues, parseJsonInTurns } from '../../json-turns.js';
+import { JsonTooDeep, JsonTooManyValues, parseJsonInTurns } from '../../body/json-turns.js';
 import { problems } from '../../problem.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { actorName } from './assessments.js';
@@ -35,7 +35,9 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'manage',
       params: ResultParams,
       body: PutResultBody,
-      responses: { 200: { description: 'The result.', schema: AssessmentResult, headers: { ETag: '' } } },
+      responses: {
+        200: { description: 'The result.', schema: AssessmentResultSchema, headers: { ETag: '' } },
+      },
       handler: async ({ params, body, org, principal, req }) => {
         const result = await putResult(ctx, org, params, body, req.get('if-match'), actorName(principal));
         return { status: 200, headers: { ETag: result.etag }, body: result };

@@ -1,6 +1,6 @@
 import { consolePaths, consoleUrl } from '../../../domain/console-links.js';
 import { IdParam } from '../../../schemas/common.js';
-import { DeployEvent, DeployTriggerBody } from '../../../schemas/gate/deploys.js';
+import { DeployEventSchema, DeployTriggerBody } from '../../../schemas/gate/deploys.js';
 import { deployJson } from '../../../services/gate/deploy-json.js';
 import { triggerGate } from '../../../services/gate/triggers.js';
 import type { ApiContext } from '../../../context.js';
@@ -24,7 +24,7 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       responses: {
         201: {
           description: 'The deploy event.',
-          schema: DeployEvent,
+          schema: DeployEventSchema,
           headers: {
             Location: '',
             Link:
@@ -49,7 +49,7 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       description: 'The decision is a record: later waivers or scans do not change it.',
       access: ['gate', 'read'],
       params: IdParam,
-      responses: { 200: { description: 'The deploy event.', schema: DeployEvent } },
+      responses: { 200: { description: 'The deploy event.', schema: DeployEventSchema } },
       handler: async ({ params, org }) => ({
         status: 200,
         body: await deployJson(ctx, org, params.id),

@@ -4,11 +4,11 @@ import {
   DiffQuery,
   PublishBody,
   ReviewBody,
-  VpatDiff,
+  VpatDiffSchema,
   VpatList,
   VpatListQuery,
 } from '../../../schemas/vpat/review.js';
-import { GenerateVpatBody, VpatFormatQuery, VpatReport } from '../../../schemas/vpat/reports.js';
+import { GenerateVpatBody, VpatFormatQuery, VpatReportSchema } from '../../../schemas/vpat/reports.js';
 import { z } from '../../../schemas/zod.js';
 import { exportReport } from '../../../services/vpat/exports.js';
 import { VpatReportService, type ReportAuthor } from '../../../services/vpat/reports.js';
@@ -91,7 +91,11 @@ function reportRoutes(ctx: ApiContext): AnyRoute[] {
       access: 'manage',
       body: GenerateVpatBody,
       responses: {
-        201: { description: 'The report (version 1, draft).', schema: VpatReport, headers: { Location: '' } },
+        201: {
+          description: 'The report (version 1, draft).',
+          schema: VpatReportSchema,
+          headers: { Location: '' },
+        },
       },
       handler: async ({ body, org, principal }) =>
         created(await reports.generate(org, actor(principal), body)),
@@ -111,7 +115,7 @@ function reportRoutes(ctx: ApiContext): AnyRoute[] {
       responses: {
         200: {
           description: 'The report in the requested format.',
-          schema: VpatReport,
+          schema: VpatReportSchema,
           content: {
             'text/html': z.string(),
             'text/markdown': z.string(),
@@ -157,7 +161,9 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       params: IdParam,
       body: ReviewBody,
       bodyLimit: REVIEW_BODY_LIMIT,
-      responses: { 201: { description: 'The new version.', schema: VpatReport, headers: { Location: '' } } },
+      responses: {
+        201: { description: 'The new version.', schema: VpatReportSchema, headers: { Location: '' } },
+      },
       handler: async ({ params, body, org, principal }) =>
         created(await reviews.review(org, actor(principal), params.id, body)),
     }),
@@ -174,7 +180,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       body: PublishBody,
       bodyLimit: REVIEW_BODY_LIMIT,
       responses: {
-        201: { description: 'The final version.', schema: VpatReport, headers: { Location: '' } },
+        201: { description: 'The final version.', schema: VpatReportSchema, headers: { Location: '' } },
       },
       handler: async ({ params, body, org, principal }) =>
         created(await reviews.publish(org, actor(principal), params.id, body.publisher)),
@@ -192,7 +198,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       params: IdParam,
       query: DiffQuery,
       responses: {
-        200: { description: 'The changes.', schema: VpatDiff, content: { 'text/html': z.string() } },
+        200: { description: 'The changes.', schema: VpatDiffSchema, content: { 'text/html': z.string() } },
       },
       handler: async ({ params, query, org }) => {
         const diff = await reviews.diff(org, params.id, query.against);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { HttpProblem, problems } from './problem.js';
+import { HttpProblem, problems } from '../problem.js';
 import { readRawBody } from './raw-body.js';
 
 declare module 'express-serve-static-core' {

@@ -4,7 +4,7 @@ import {
   JsonTooManyValues,
   parseJsonInTurns,
   type TurnOptions,
-} from '../../api/http/json-turns.js';
+} from '../../../api/http/body/json-turns.js';
 
 /** Tiny runs and turns, so every value of a generated document goes through the assembling path. */
 const SMALL: TurnOptions = { maxDepth: 64, wholeBytes: 8, turnBytes: 16 };

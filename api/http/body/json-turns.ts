@@ -1,4 +1,4 @@
-import { nextTurn } from '../domain/turns.js';
+import { nextTurn } from '../../domain/turns.js';
 import { QUOTE, skipWhitespace, stringEnd, valueEnd } from './json-split.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request } from 'express';
-import { HttpProblem, problems } from './problem.js';
+import { HttpProblem, problems } from '../problem.js';
 
 /**
  * Reads a request body into one Buffer of its (decompressed) size, copying each chunk in as it

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { splitArray, splitObject } from '../../api/http/json-split.js';
+import { splitArray, splitObject } from '../../../api/http/body/json-split.js';
 
 const members = (text: string) => {
   const b = Buffer.from(text);
