@@ -39,7 +39,7 @@ test('usage mistakes exit 2 and say what is wrong, before any browser starts', a
   expect(gate.code).toBe(2);
   expect(gate.stderr).toContain('--gate needs --api-url');
   const typo = await runNode(cli, ['scan', 'https://a.test/', '--crawl', 'ten'], env(), dir());
-  expect(typo.stderr).toContain('--max-pages must be an integer');
+  expect(typo.stderr).toContain('--crawl must be an integer');
 });
 
 describeWith(chromium, 'a11y-gate scan', () => {
@@ -115,9 +115,9 @@ describeWith(chromium, 'a11y-gate scan', () => {
     expect(junit).toMatch(
       /<system-out>\d+ existing violations \(in the baseline, not failed\)<\/system-out>/,
     );
-    // Without a gate, as before: every page with violations fails.
+    // Without a service or a baseline file: every page with violations fails, and so does the run.
     const plain = await runNode(cli, ['scan', `${site.url}/a`, '--junit', 'p.xml'], env(), cwd);
-    expect(plain.code).toBe(0);
+    expect(plain.code).toBe(1);
     expect(fs.readFileSync(path.join(cwd, 'p.xml'), 'utf8')).toContain('tests="1" failures="1"');
   }, 120_000);
 
