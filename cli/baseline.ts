@@ -21,6 +21,14 @@ export const BASELINE_MAX_BYTES = 32 * 1024 * 1024;
 /** The element's markup kept: enough for the matcher to tell elements apart, short enough to review. */
 const HTML_KEPT = 200;
 
+/** `YYYY-MM-DD` that is a day of the calendar (not 2026-02-30, which Date.parse would take). */
+export function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === text;
+}
+
 const line = z.string().regex(/^[^\r\n]*$/, 'must be one line');
 const BaselineEntrySchema = z.strictObject({
   page: line.min(1),
@@ -38,8 +46,8 @@ const BaselineEntrySchema = z.strictObject({
   reason: line.min(1).optional(),
   until: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}/, 'must be a date, YYYY-MM-DD')
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a date that exists')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+    .refine(isCalendarDate, 'must be a date that exists')
     .optional(),
 });
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
@@ -136,9 +144,7 @@ export async function writeBaseline(file: string, entries: readonly BaselineEntr
   await fs.writeFile(file, baselineText(entries));
 }
 
-/** An entry's `until` has passed: from then on its issue counts as new again. A date alone lasts its whole day. */
+/** An entry's or an ignore's `until` has passed: it lasts to the end of that day (UTC), then stops applying. */
 export function expired(until: string | undefined, now: Date): boolean {
-  if (!until) return false;
-  const end = /^\d{4}-\d{2}-\d{2}$/.test(until) ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
-  return end < now.getTime();
+  return !!until && Date.parse(`${until}T23:59:59.999Z`) < now.getTime();
 }

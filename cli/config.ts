@@ -5,6 +5,7 @@ import yaml from 'js-yaml';
 import { lilconfig, type Loader } from 'lilconfig';
 import { z } from 'zod';
 import { UsageError, type CommandLine } from './args.js';
+import { isCalendarDate } from './baseline.js';
 
 /**
  * The configuration file: `a11y-gate.config.{json,yaml,yml,mjs}` or an `a11y-gate` key in package.json, found
@@ -29,11 +30,11 @@ const text = line.min(1, 'must not be empty');
 const count = z.number().int('must be a whole number').min(0, 'must not be negative');
 const list = z.array(text);
 const pairs = z.record(text, line);
-/** A calendar date, `YYYY-MM-DD`, or a full RFC 3339 time: the end of that day (UTC) or that instant. */
+/** A calendar date, `YYYY-MM-DD`: it applies until the end of that day (UTC). */
 const until = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date, YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a date that exists');
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+  .refine(isCalendarDate, 'must be a date that exists');
 const VIEWPORT = /^\d{2,5}x\d{2,5}$/;
 
 /** Settings for the pages whose address matches `url` (a glob, as waivers' `url_pattern`). */
@@ -154,22 +155,33 @@ export function withConfig(cl: CommandLine, config: LoadedConfig): CommandLine {
   return { ...cl, urls: fromFile.length > 0 ? fromFile : cl.urls, values, origins };
 }
 
-function capped(file: string, content: string): string {
-  if (Buffer.byteLength(content) > CONFIG_MAX_BYTES)
-    throw new UsageError(`${file}: larger than ${CONFIG_MAX_BYTES / 1024} KiB: not a configuration file`);
-  return content;
+/** The loaders of each form, their errors naming the file as the user knows it. */
+function loaders(cwd: string): Record<string, Loader> {
+  const guarded =
+    (load: (file: string, content: string) => unknown): Loader =>
+    async (file, content) => {
+      const name = shown(file, cwd);
+      if (Buffer.byteLength(content) > CONFIG_MAX_BYTES)
+        throw new UsageError(`${name}: larger than ${CONFIG_MAX_BYTES / 1024} KiB: not a configuration file`);
+      try {
+        return await load(file, content);
+      } catch (e) {
+        throw new UsageError(`${name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+    };
+  // The core schema: plain data only (no custom tags, no dates), so `until` stays the text it was written as.
+  const loadYaml = guarded((_, content) => yaml.load(content, { schema: yaml.CORE_SCHEMA }));
+  return {
+    '.json': guarded((_, content) => JSON.parse(content.replace(/^\uFEFF/, '')) as unknown),
+    '.yaml': loadYaml,
+    '.yml': loadYaml,
+    // Code, run as a login script is: the file is the user's own, named by them or committed with the site.
+    '.mjs': guarded(async (file) => {
+      const mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown };
+      return mod.default;
+    }),
+  };
 }
-
-const loadJson: Loader = (file, content) =>
-  JSON.parse(capped(file, content).replace(/^\uFEFF/, '')) as unknown;
-// The core schema: plain data only (no dates, no custom tags), so `until` stays the text it was written as.
-const loadYaml: Loader = (file, content) => yaml.load(capped(file, content), { schema: yaml.CORE_SCHEMA });
-const loadModule: Loader = async (file, content) => {
-  capped(file, content);
-  const mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown };
-  return mod.default;
-};
-const LOADERS = { '.json': loadJson, '.yaml': loadYaml, '.yml': loadYaml, '.mjs': loadModule };
 
 function shown(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);
@@ -180,7 +192,7 @@ function shown(file: string, cwd: string): string {
 export async function loadConfig(cwd: string, named: string | null): Promise<LoadedConfig | null> {
   const finder = lilconfig('a11y-gate', {
     searchPlaces: ['package.json', ...CONFIG_FILES],
-    loaders: LOADERS,
+    loaders: loaders(cwd),
     stopDir: path.parse(cwd).root,
   });
   let found: { filepath: string; config: unknown } | null;
@@ -188,7 +200,7 @@ export async function loadConfig(cwd: string, named: string | null): Promise<Loa
     if (named) {
       const file = path.resolve(cwd, named);
       if (!fs.existsSync(file)) throw new UsageError(`--config ${named}: no such file`);
-      if (!Object.keys(LOADERS).includes(path.extname(file)))
+      if (!['.json', '.yaml', '.yml', '.mjs'].includes(path.extname(file)))
         throw new UsageError(`--config ${named}: must be a .json, .yaml, .yml or .mjs file`);
       found = await finder.load(file);
     } else {
