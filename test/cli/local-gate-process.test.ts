@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startHarness } from '../helpers/harness.js';
 import { CHROMIUM_PATH, chromium, describeWith } from '../helpers/requirements.js';
 import { runNode } from '../scanner/process.js';
 
@@ -164,3 +165,23 @@ describeWith(chromium, 'the gate without a service: a configuration file and a c
     expect(run.code).toBe(2);
   }, 60_000);
 });
+
+test('with a service, a key it refuses is told before the scan starts', async () => {
+  const h = await startHarness({ db: 'sqlite' });
+  try {
+    // No browser and no page here: the key is asked about first, so neither is reached.
+    const run = await runNode(
+      '--import',
+      [tsx, main, 'scan', 'http://127.0.0.1:9/', '--api-url', h.url, '--api-key', 'a11y_wrong'],
+      { PATH: process.env.PATH ?? '', CHROME_PATH: '/nonexistent/chromium' },
+      cwd,
+    );
+    expect(run.stderr).toMatch(
+      /^a11y-gate: the service refused the API key \(--api-key or A11Y_GATE_API_KEY\)/m,
+    );
+    expect(run.stderr).not.toContain('Scanning');
+    expect(run.code).toBe(2);
+  } finally {
+    await h.close();
+  }
+}, 60_000);
