@@ -1,3 +1,4 @@
+import './cjs-require.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

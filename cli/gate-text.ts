@@ -24,8 +24,13 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   const verdict = `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`;
   // The base branch's first scan: its issues are counted as new but are the debt the site starts from.
   const lines = [recorded ? 'Gate passed: baseline recorded.' : verdict];
-  if (!recorded && g.baseline?.strategy === 'none')
-    lines.push('No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.');
+  if (!recorded && g.baseline?.strategy === 'none') {
+    // The base branch as the gate's reason names it (`main` by default).
+    const branch = /base branch "([^"]+)"/.exec(g.baseline.reason)?.[1] ?? 'main';
+    lines.push(
+      `No scan of ${branch} yet: every issue counts as new. Scan ${branch} first, or commit a baseline file.`,
+    );
+  }
   for (const r of g.reasons) lines.push(`  - ${r.message} (${r.code})`);
   if (!g.passed && g.new_issues.length > 0) {
     lines.push('', 'New issues:');
@@ -54,7 +59,7 @@ function entryLine(e: BaselineEntry): string {
 }
 
 function findingLines(f: Finding, n: number): string[] {
-  const lines = [`${n}. ${oneLineMessage(f)} (${f.rule}) [${f.impact ?? 'unknown impact'}]`];
+  const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
   lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${f.pageUrl}`);
   const html = htmlSnippet(f.html);
   if (html) lines.push(`   element: ${html}`);
