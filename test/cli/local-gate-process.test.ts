@@ -174,7 +174,7 @@ test('with a service, a key it refuses is told before the scan starts', async ()
       '--import',
       [tsx, main, 'scan', 'http://127.0.0.1:9/', '--api-url', h.url, '--api-key', 'a11y_wrong'],
       { PATH: process.env.PATH ?? '', CHROME_PATH: '/nonexistent/chromium' },
-      cwd,
+      fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-key-')),
     );
     expect(run.stderr).toMatch(
       /^a11y-gate: the service refused the API key \(--api-key or A11Y_GATE_API_KEY\)/m,
