@@ -11,9 +11,15 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage: a11y-gate scan <url...> [options]
+       a11y-gate baseline <url...> [options]      record the issues found as the baseline file
        a11y-gate complete --scan-group KEY --api-url URL --site-id ID --sha SHA [--gate]
        a11y-gate --version
 
+Configuration and baseline (no service needed):
+  --config FILE            else a11y-gate.config.{json,yaml,yml,mjs} or package.json "a11y-gate", found upwards
+  --baseline FILE          the committed baseline (default .a11y-gate/baseline.json)
+  --update-baseline        write the baseline file from this scan (what \`a11y-gate baseline\` does)
+  --prune                  drop the baseline's entries no longer found
 Pages:
   --sitemap URL            a sitemap.xml or sitemap index
   --sitemap-rewrite "FROM => TO"   scan sitemap URLs starting with FROM at TO instead
@@ -56,8 +62,13 @@ Reports:
 Exit codes: 0 passed (or a shard sent while other shards are still running), 1 the gate failed
 (or complete found shards missing), 2 usage or scan error.`;
 
+/** What a usage mistake prints under its own line, rather than the whole help. */
+export const USAGE_HINT = 'Run "a11y-gate --help" for the options.';
+
 /** Flags that take a value; those marked repeatable collect their values one a line. */
 const VALUE_FLAGS = new Set([
+  'config',
+  'baseline',
   'sitemap',
   'sitemap-rewrite',
   'crawl',
@@ -94,15 +105,25 @@ const VALUE_FLAGS = new Set([
 ]);
 const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map']);
 /** On/off options: `--x` (on), `--no-x` or `--x=false` (off); `--x true` is read too, as older usage showed. */
-const BOOLEANS = new Set(['gate', 'fail-on-critical', 'fail-on-serious', 'bypass-csp', 'screenshots']);
+const BOOLEANS = new Set([
+  'gate',
+  'fail-on-critical',
+  'fail-on-serious',
+  'bypass-csp',
+  'screenshots',
+  'update-baseline',
+  'prune',
+]);
 const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;
 
 export interface CommandLine {
-  command: 'scan' | 'complete';
+  command: 'scan' | 'baseline' | 'complete';
   urls: string[];
   values: Map<string, string>;
   switches: Set<string>;
+  /** Values taken from the configuration file: flag name to the file, so an error names the file's key. */
+  origins?: Map<string, string>;
 }
 
 /** Reads one on/off option into `values` as "true" or "false"; returns the index of the last argument used. */
@@ -134,7 +155,7 @@ export function parseArgs(argv: string[]): CommandLine {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h')
     return { command: 'scan', urls: [], values: new Map(), switches: new Set(['help']) };
-  if (command !== 'scan' && command !== 'complete')
+  if (command !== 'scan' && command !== 'baseline' && command !== 'complete')
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   const urls: string[] = [];
   const values = new Map<string, string>();

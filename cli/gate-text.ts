@@ -1,4 +1,8 @@
 import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { plural } from '../core/text/wording.js';
+import type { Finding } from '../scanner/findings.js';
+import type { BaselineEntry } from './baseline.js';
+import type { LocalVerdict } from './local-gate.js';
 import {
   fixHeading,
   fixSteps,
@@ -21,6 +25,13 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   const verdict = `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`;
   // The base branch's first scan: its issues are counted as new but are the debt the site starts from.
   const lines = [recorded ? 'Gate passed: baseline recorded.' : verdict];
+  if (!recorded && g.baseline?.strategy === 'none') {
+    // The base branch as the gate's reason names it (`main` by default).
+    const branch = /base branch "([^"]+)"/.exec(g.baseline.reason)?.[1] ?? 'main';
+    lines.push(
+      `No scan of ${branch} yet: every issue counts as new. Scan ${branch} first, or commit a baseline file.`,
+    );
+  }
   for (const r of g.reasons) lines.push(`  - ${oneLine(r.message)} (${oneLine(r.code)})`);
   if (!g.passed && g.new_issues.length > 0) {
     lines.push('', 'New issues:');
@@ -42,5 +53,58 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
     if (command) lines.push('', `Reproduce locally: ${oneLine(command)}`);
   }
   if (detailsUrl) lines.push('', `Details: ${detailsUrl}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `rule selector on /page (path:line)`: a baseline entry on one line. */
+function entryLine(e: BaselineEntry): string {
+  const at = e.source ? ` (${e.source})` : '';
+  return `${e.rule} ${e.selector ?? '(the page)'} on ${e.page}${at}${e.reason ? `: ${e.reason}` : ''}`;
+}
+
+function findingLines(f: Finding, n: number): string[] {
+  const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
+  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${f.pageUrl}`);
+  const html = htmlSnippet(f.html);
+  if (html) lines.push(`   element: ${html}`);
+  const steps = fixSteps(f.message);
+  if (steps.length > 1) lines.push(`   ${fixHeading(f.message)}:`, ...steps.map((s) => `     - ${s}`));
+  return lines;
+}
+
+/**
+ * The gate without a service, on stdout: the decision against the baseline file, its reasons, the new
+ * issues at their `path:line`, and what the file holds that is gone (fixed) or past its date.
+ */
+export function localGateText(v: LocalVerdict, baselineFile: string): string {
+  const c = v.evaluation.counts;
+  const verdict = `Gate ${v.evaluation.passed ? 'passed' : 'FAILED'}: ${plural(c.new, 'new issue')}`;
+  const lines = [
+    v.baseline
+      ? `${verdict} (against ${baselineFile}: ${c.existing} existing, ${c.fixed} fixed, ${c.waived} ignored).`
+      : `${verdict} (${c.waived} ignored).`,
+  ];
+  if (!v.baseline)
+    lines.push(
+      `No baseline file yet (${baselineFile}): every issue counts as new. Record one with ` +
+        '"a11y-gate baseline" (the same pages and options) and commit it.',
+    );
+  for (const r of v.evaluation.reasons) lines.push(`  - ${r.message} (${r.code})`);
+  for (const e of v.lapsed)
+    lines.push(`  - Baseline entry past its date (until ${e.until}), counted as new: ${entryLine(e)}`);
+  for (const i of v.lapsedIgnores)
+    lines.push(
+      `  - Ignore past its date (until ${i.until}), no longer applied: ` +
+        `${[i.rule, i.selector, i.url].filter(Boolean).join(' ')}: ${i.reason}`,
+    );
+  if (v.newFindings.length > 0) {
+    lines.push('', 'New issues:');
+    v.newFindings.slice(0, PRINTED).forEach((f, i) => lines.push(...findingLines(f, i + 1)));
+    if (v.newFindings.length > PRINTED) lines.push(`… and ${v.newFindings.length - PRINTED} more.`);
+  }
+  if (v.fixed.length > 0) {
+    lines.push('', `Fixed (in ${baselineFile}, no longer found; --prune drops them):`);
+    for (const e of v.fixed) lines.push(`  - ${entryLine(e)}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,27 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
+import { keyOf, type Ignore, type PageSettings } from './config.js';
+
+/** Where the baseline file is kept unless `--baseline` (or the `baseline` key) names another. */
+export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
+
+/** The gate without a service: the committed baseline file and the thresholds it is judged with. */
+export interface LocalGateOptions {
+  baselineFile: string;
+  /** Write the baseline file from this scan (`a11y-gate baseline`, `--update-baseline`). */
+  update: boolean;
+  /** Drop the baseline's entries no longer found. */
+  prune: boolean;
+  failOnCritical: boolean | null;
+  failOnSerious: boolean | null;
+  maxNewIssues: number | null;
+  ignores: Ignore[];
+  /** Per-page settings of the configuration file. */
+  pages: PageSettings[];
+  /** The configuration file read, for messages; null: none. */
+  configFile: string | null;
+}
 
 /** The service part of the command line; null `apiUrl`: scan and report only. */
 export interface ServiceOptions {
@@ -21,14 +42,32 @@ export interface ServiceOptions {
 export interface CliOptions {
   scan: ScanOptions;
   service: ServiceOptions | null;
+  local: LocalGateOptions;
   out: string | null;
   junit: string | null;
   sarif: string | null;
 }
 
-const fail = (name: string, problem: string) => new UsageError(`--${name} ${problem}`);
+type Fail = (name: string, problem: string) => UsageError;
+
+/** The scanner's setting names whose flag is named otherwise. */
+const FLAG_OF_SETTING: Record<string, string> = {
+  headers: 'header',
+  cookies: 'cookie',
+  'max-pages': 'crawl',
+};
+
+/** An error about a value: the flag's, or the configuration file's key when the value came from there. */
+function failure(cl: CommandLine): Fail {
+  return (name, problem) => {
+    const flag = FLAG_OF_SETTING[name] ?? name;
+    const file = cl.origins?.get(flag);
+    return new UsageError(file ? `${file}: "${keyOf(flag)}" ${problem}` : `--${flag} ${problem}`);
+  };
+}
 
 function bool(cl: CommandLine, name: string): boolean | null {
+  const fail = failure(cl);
   const v = cl.values.get(name);
   if (v === undefined) return null;
   if (/^(true|false)$/i.test(v)) return /^true$/i.test(v);
@@ -39,6 +78,7 @@ const GROUP = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
 /** --scan-group, else the default from the sha and the CI run id; null when neither can be had. */
 function groupOf(cl: CommandLine, env: NodeJS.ProcessEnv, sha: string | null): string | null {
+  const fail = failure(cl);
   const given = cl.values.get('scan-group');
   if (given !== undefined && !GROUP.test(given)) {
     throw fail(
@@ -50,6 +90,7 @@ function groupOf(cl: CommandLine, env: NodeJS.ProcessEnv, sha: string | null): s
 }
 
 function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): ServiceOptions | null {
+  const fail = failure(cl);
   const apiUrl = cl.values.get('api-url') ?? null;
   const gate = cl.values.get('gate') === 'true';
   if (!apiUrl) {
@@ -63,8 +104,7 @@ function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): Serv
   if (sha !== null && !/^[0-9a-fA-F]{7,64}$/.test(sha)) throw fail('sha', 'must be a hex commit sha');
   const siteId = cl.values.get('site-id') ?? null;
   if (gate && (!sha || !siteId)) throw new UsageError('--gate needs --site-id and --sha');
-  const max = cl.values.get('max-new-issues');
-  if (max !== undefined && !/^\d+$/.test(max)) throw fail('max-new-issues', 'must be a non-negative integer');
+  const max = maxNewIssues(cl);
   const group = sharded ? groupOf(cl, env, sha) : null;
   if (sharded && !group) {
     throw new UsageError(
@@ -81,11 +121,38 @@ function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): Serv
     gate,
     failOnCritical: bool(cl, 'fail-on-critical'),
     failOnSerious: bool(cl, 'fail-on-serious'),
-    maxNewIssues: max === undefined ? null : Number(max),
+    maxNewIssues: max,
   };
 }
 
-export function cliOptions(cl: CommandLine, env: NodeJS.ProcessEnv = process.env): CliOptions {
+function maxNewIssues(cl: CommandLine): number | null {
+  const max = cl.values.get('max-new-issues');
+  if (max !== undefined && !/^\d+$/.test(max))
+    throw failure(cl)('max-new-issues', 'must be a non-negative integer');
+  return max === undefined ? null : Number(max);
+}
+
+function localGate(cl: CommandLine, config: Pick<LocalGateOptions, 'ignores' | 'pages' | 'configFile'>) {
+  return {
+    ...config,
+    baselineFile: cl.values.get('baseline') || DEFAULT_BASELINE,
+    update: cl.command === 'baseline' || cl.values.get('update-baseline') === 'true',
+    prune: cl.values.get('prune') === 'true',
+    failOnCritical: bool(cl, 'fail-on-critical'),
+    failOnSerious: bool(cl, 'fail-on-serious'),
+    maxNewIssues: maxNewIssues(cl),
+  };
+}
+
+export function cliOptions(
+  cl: CommandLine,
+  env: NodeJS.ProcessEnv = process.env,
+  config: Pick<LocalGateOptions, 'ignores' | 'pages' | 'configFile'> = {
+    ignores: [],
+    pages: [],
+    configFile: null,
+  },
+): CliOptions {
   const crawl = cl.values.get('crawl');
   const names: Record<string, string> = { headers: 'header', cookies: 'cookie', 'max-pages': 'crawl' };
   const get = (name: string): string => {
@@ -93,11 +160,17 @@ export function cliOptions(cl: CommandLine, env: NodeJS.ProcessEnv = process.env
     if (name === 'crawl') return crawl === undefined ? '' : 'true';
     return cl.values.get(names[name] ?? name) ?? '';
   };
-  const scan = parseScanSettings(get, fail);
+  const scan = parseScanSettings(get, failure(cl));
   if (!scan) throw new UsageError('give at least one URL, --sitemap or --urls-file');
+  const svc = service(cl, env, scan.shard !== null);
+  if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
+    throw new UsageError(
+      'the baseline file is for a run without --api-url: the service keeps its own baseline',
+    );
   return {
     scan,
-    service: service(cl, env, scan.shard !== null),
+    service: svc,
+    local: localGate(cl, config),
     out: cl.values.get('out') ?? null,
     junit: cl.values.get('junit') ?? null,
     sarif: cl.values.get('sarif') ?? null,

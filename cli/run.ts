@@ -6,22 +6,39 @@ import { findingsOf } from '../scanner/findings.js';
 import { toJunit } from '../scanner/junit.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { writeResultsDir } from '../scanner/results-dir.js';
-import { toSarif } from '../scanner/sarif.js';
+import { fingerprintOf, toSarif } from '../scanner/sarif.js';
 import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
 import { submittedPages } from '../scanner/scan-body.js';
 import { LoginError } from '../scanner/session.js';
-import { parseArgs, USAGE, UsageError, type CommandLine } from './args.js';
+import { parseArgs, USAGE, USAGE_HINT, UsageError, type CommandLine } from './args.js';
+import { loadConfig, withConfig } from './config.js';
+import { readBaseline, writeBaseline } from './baseline.js';
+import { judgeLocally } from './local-gate.js';
+import { plural } from '../core/text/wording.js';
 import { cliOptions, completeOptions, type CliOptions } from './options.js';
 import { completeShardGroup, sendShard, type ShardResult } from './shards.js';
 import type { DeployEvent } from '../core/gate/deploy-event.js';
 import { stderrProgress } from './progress.js';
-import { submitAndGate } from './service.js';
+import { cliClient, submitAndGate } from './service.js';
 import { oneLine } from '../core/text/github-markdown.js';
-import { gateText } from './gate-text.js';
+import { gateText, localGateText } from './gate-text.js';
 
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
+const out = (text: string) => process.stdout.write(text);
+
+/** A usage mistake: its one line, and where the options are told (not the whole help). */
+function usageError(e: UsageError): number {
+  err(`a11y-gate: ${e.message}\n${USAGE_HINT}`);
+  return EXIT.error;
+}
+
+/** A file as the user named it: relative to the working folder when under it. */
+function shown(file: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(file));
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
 
 async function writeFile(file: string, text: string): Promise<void> {
   await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
@@ -77,8 +94,7 @@ async function complete(cl: CommandLine): Promise<number> {
     service = completeOptions(cl);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err(`a11y-gate: ${e.message}\n\n${USAGE}`);
-    return EXIT.error;
+    return usageError(e);
   }
   try {
     return await shardExit(await completeShardGroup(service, err), null);
@@ -88,23 +104,78 @@ async function complete(cl: CommandLine): Promise<number> {
   }
 }
 
-/** `a11y-gate scan …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
+/**
+ * The gate without a service: the scan against the committed baseline file (or, with none, every
+ * violation fails as pa11y-ci does); `a11y-gate baseline` and --update-baseline record the file instead.
+ */
+async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): Promise<number> {
+  const local = options.local;
+  const file = shown(local.baselineFile);
+  const findings = findingsOf(run.pages);
+  const baseline = await readBaseline(local.baselineFile);
+  const v = judgeLocally(findings, baseline, local, new Date());
+  const junit = (fingerprints: string[]) =>
+    options.junit
+      ? writeFile(
+          options.junit,
+          toJunit(run.pages, findings, seconds, {
+            new_issues: fingerprints.map((fingerprint) => ({ fingerprint })),
+          }),
+        )
+      : Promise.resolve();
+  if (local.update) {
+    await writeBaseline(local.baselineFile, v.recorded);
+    const gone = baseline ? `, ${v.fixed.length} no longer found and removed` : '';
+    out(
+      `Baseline written: ${plural(v.recorded.length, 'issue')} in ${file} (${v.evaluation.counts.new} not in it before${gone}` +
+        `${v.evaluation.counts.waived ? `, ${v.evaluation.counts.waived} ignored` : ''}). Commit it: later scans are compared with it.\n`,
+    );
+    // The run that records the baseline judges nothing: JUnit says so too.
+    await junit([]);
+    return EXIT.passed;
+  }
+  out(localGateText(v, file));
+  if (local.prune && baseline && v.fixed.length > 0) {
+    const fixed = new Set(v.fixed);
+    await writeBaseline(
+      local.baselineFile,
+      baseline.filter((e) => !fixed.has(e)),
+    );
+    out(`Pruned ${plural(v.fixed.length, 'entry', 'entries')} no longer found from ${file}.\n`);
+  }
+  await junit(v.newFindings.map(fingerprintOf));
+  return v.evaluation.passed ? EXIT.passed : EXIT.gateFailed;
+}
+
+/** The command line with the configuration file under it, read into options; throws UsageError. */
+async function readOptions(cl: CommandLine): Promise<CliOptions> {
+  const config = await loadConfig(process.cwd(), cl.values.get('config') ?? null);
+  const merged = config ? withConfig(cl, config) : cl;
+  return cliOptions(merged, process.env, {
+    ignores: config?.ignores ?? [],
+    pages: config?.pages ?? [],
+    configFile: config?.file ?? null,
+  });
+}
+
+/** `a11y-gate scan …` and `a11y-gate baseline …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
 export async function main(argv: string[]): Promise<number> {
   let options: CliOptions;
   try {
     const cl = parseArgs(argv);
     if (cl.switches.has('help')) {
-      process.stdout.write(`${USAGE}\n`);
+      out(`${USAGE}\n`);
       return EXIT.passed;
     }
     if (cl.command === 'complete') return await complete(cl);
-    options = cliOptions(cl);
+    options = await readOptions(cl);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err(`a11y-gate: ${e.message}\n\n${USAGE}`);
-    return EXIT.error;
+    return usageError(e);
   }
   try {
+    // A wrong key or address is told before the scan, not after it.
+    if (options.service) await cliClient(options.service, err).checkKey();
     const started = Date.now();
     const run = await scan(options.scan, stderrProgress());
     const seconds = (Date.now() - started) / 1000;
@@ -115,7 +186,7 @@ export async function main(argv: string[]): Promise<number> {
       err(`a11y-gate: ${problem}`);
       return EXIT.error;
     }
-    if (!options.service) return EXIT.passed;
+    if (!options.service) return await gateLocally(options, run, seconds);
     if (options.scan.shard) {
       const sent = await sendShard(options.service, options.scan.shard, run, submittedPages(run), err);
       return await shardExit(
@@ -128,11 +199,13 @@ export async function main(argv: string[]): Promise<number> {
     const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
     if (!outcome.gate) return EXIT.passed;
     const g = outcome.gate;
-    process.stdout.write(gateText(g, outcome.detailsUrl));
+    out(gateText(g, outcome.detailsUrl));
     if (options.junit) await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
     return g.passed ? EXIT.passed : EXIT.gateFailed;
   } catch (e) {
-    const known = [ApiError, BrowserError, PageSourceError, LoginError].some((t) => e instanceof t);
+    const known = [ApiError, BrowserError, PageSourceError, LoginError, UsageError].some(
+      (t) => e instanceof t,
+    );
     err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);
     if (!known && e instanceof Error && e.stack) err(e.stack);
     return EXIT.error;

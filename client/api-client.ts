@@ -81,6 +81,54 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Whether the service takes the key (`GET /api/v1/keys/me`, which any valid key may call): asked before a
+   * scan, so a wrong key or address is found in a second rather than after the whole scan. Throws an
+   * ApiError saying what is wrong; the key's name when it is taken.
+   */
+  async checkKey(): Promise<string> {
+    const path = '/api/v1/keys/me';
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, {
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          accept: 'application/json, application/problem+json',
+          'user-agent': this.options.userAgent ?? 'a11y-gate-action',
+        },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (e) {
+      const why = networkReason(e, this.timeoutMs);
+      throw new ApiError('outage', `the service at ${this.baseUrl} could not be reached: ${why}`, {
+        attempts: 1,
+      });
+    }
+    const text = await res.text();
+    if (res.ok) return (JSON.parse(text) as { name?: string }).name ?? 'unnamed';
+    const problem = (() => {
+      try {
+        return JSON.parse(text) as { detail?: string; code?: string };
+      } catch {
+        return {};
+      }
+    })();
+    const what =
+      res.status === 401
+        ? 'the service refused the API key (--api-key or A11Y_GATE_API_KEY)'
+        : `GET ${path} answered ${res.status}`;
+    throw new ApiError(
+      res.status >= 500 ? 'outage' : 'rejected',
+      `${what}${problem.detail ? `: ${problem.detail}` : ''}`,
+      {
+        status: res.status,
+        ...(problem.code ? { code: problem.code } : {}),
+        attempts: 1,
+      },
+    );
+  }
+
   /** POSTs JSON to `path` (e.g. `/api/v1/scans`), retrying transient failures with the same key. */
   async post<T>(
     path: string,

@@ -2,9 +2,10 @@ import type { Finding } from './findings.js';
 import type { PageOutcome } from './page-scan.js';
 import { fingerprintOf } from './sarif.js';
 
-/** What JUnit needs of the gate's answer: the new issues' fingerprints. */
+/** What JUnit needs of the gate's answer: the new issues' fingerprints, and whether it recorded the baseline. */
 export interface JunitGate {
   new_issues: Array<{ fingerprint: string }>;
+  reasons?: Array<{ code: string }>;
 }
 
 /**
@@ -82,6 +83,8 @@ export function toJunit(
 }
 
 function newMatcher(gate: JunitGate): (f: Finding) => boolean {
+  // The base branch's first scan: its issues are the debt recorded, which the gate passes, so JUnit does too.
+  if (gate.reasons?.some((r) => r.code === 'baseline_recorded')) return () => false;
   const fingerprints = new Set(gate.new_issues.map((i) => i.fingerprint));
   return (f) => fingerprints.has(fingerprintOf(f));
 }

@@ -39,7 +39,7 @@ test('usage mistakes exit 2 and say what is wrong, before any browser starts', a
   expect(gate.code).toBe(2);
   expect(gate.stderr).toContain('--gate needs --api-url');
   const typo = await runNode(cli, ['scan', 'https://a.test/', '--crawl', 'ten'], env(), dir());
-  expect(typo.stderr).toContain('--max-pages must be an integer');
+  expect(typo.stderr).toContain('--crawl must be an integer');
 });
 
 describeWith(chromium, 'a11y-gate scan', () => {
@@ -56,6 +56,10 @@ describeWith(chromium, 'a11y-gate scan', () => {
     );
     expect(run.stderr).toMatch(/^\[1\/2\] ok /m); // one line per page when stderr is not a terminal
     expect(run.stdout).toMatch(/^Gate FAILED: \d+ new issues\./m);
+    // No scan of the base branch to compare with: the verdict says so, and what to do.
+    expect(run.stdout).toContain(
+      'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.',
+    );
     // The new issues themselves, in plain words, and how to scan the failing pages again.
     expect(run.stdout).toMatch(
       /^1\. .+ \((image-alt|button-name|color-contrast|[a-z-]+)\) \[(critical|serious|moderate|minor)\]$/m,
@@ -87,11 +91,14 @@ describeWith(chromium, 'a11y-gate scan', () => {
     const args = ['scan', `${site.url}/a`, `${site.url}/d`, '--api-url', h.url, '--site-id', 'junit-site'];
     const base = await runNode(
       cli,
-      [...args, '--sha', '1'.repeat(40), '--branch', 'main', '--api-key', key],
+      [...args, '--sha', '1'.repeat(40), '--branch', 'main', '--api-key', key, '--gate', '--junit', 'b.xml'],
       env(),
       cwd,
     );
+    expect(base.stdout).toMatch(/^Gate passed: baseline recorded\./m);
     expect(base.code).toBe(0);
+    // The run that records the baseline: JUnit agrees with the gate, and fails no page.
+    expect(fs.readFileSync(path.join(cwd, 'b.xml'), 'utf8')).toContain('tests="2" failures="0" errors="0"');
     const head = await runNode(
       cli,
       [
@@ -115,9 +122,9 @@ describeWith(chromium, 'a11y-gate scan', () => {
     expect(junit).toMatch(
       /<system-out>\d+ existing violations \(in the baseline, not failed\)<\/system-out>/,
     );
-    // Without a gate, as before: every page with violations fails.
+    // Without a service or a baseline file: every page with violations fails, and so does the run.
     const plain = await runNode(cli, ['scan', `${site.url}/a`, '--junit', 'p.xml'], env(), cwd);
-    expect(plain.code).toBe(0);
+    expect(plain.code).toBe(1);
     expect(fs.readFileSync(path.join(cwd, 'p.xml'), 'utf8')).toContain('tests="1" failures="1"');
   }, 120_000);
 

@@ -116,7 +116,7 @@ describeWith(chromium, 'the installed package scans a loopback page in Chromium'
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  test('npx a11y-gate scan: the violation found, a JUnit report written, exit 0 without a service', async () => {
+  test('npx a11y-gate scan: the violation found, a JUnit report written; without a service, the baseline file is the gate', async () => {
     const args = [
       '--offline',
       'a11y-gate',
@@ -134,10 +134,26 @@ describeWith(chromium, 'the installed package scans a loopback page in Chromium'
         'm',
       ),
     );
-    expect(scan.code).toBe(0);
+    // No service and no baseline file: the violation fails the run, as pa11y-ci's would.
+    expect(scan.stdout).toContain('No baseline file yet (.a11y-gate/baseline.json)');
+    expect(scan.code).toBe(1);
     const junit = fs.readFileSync(path.join(scratch, 'junit.xml'), 'utf8');
     expect(junit).toContain('tests="1" failures="1"');
     expect(junit).toContain('image-alt');
     expect(fs.readdirSync(path.join(scratch, 'raw'))).toEqual(['001-index.json']);
+    // The baseline recorded, the same page passes: its issue is existing.
+    const recorded = await run(
+      'npx',
+      ['--offline', 'a11y-gate', 'baseline', ...args.slice(3)],
+      scratch,
+      npmEnv(),
+    );
+    expect(recorded.code).toBe(0);
+    expect(fs.readFileSync(path.join(scratch, '.a11y-gate', 'baseline.json'), 'utf8')).toContain(
+      '"rule": "image-alt"',
+    );
+    const again = await run('npx', args, scratch, npmEnv());
+    expect(again.stdout).toContain('Gate passed: 0 new issues (against .a11y-gate/baseline.json: 1 existing');
+    expect(again.code).toBe(0);
   }, 120_000);
 });
