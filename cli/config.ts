@@ -64,7 +64,7 @@ export const IgnoreSchema = z
   .refine((i) => i.rule || i.selector || i.url, 'must name a rule, a selector or a url');
 export type Ignore = z.infer<typeof IgnoreSchema>;
 
-export const ConfigSchema = z.strictObject({
+export const ConfigFileSchema = z.strictObject({
   urls: list.optional(),
   sitemap: text.optional(),
   sitemapRewrite: text.optional(),
@@ -108,7 +108,7 @@ export const ConfigSchema = z.strictObject({
   pages: z.array(PageSettingsSchema).optional(),
   ignore: z.array(IgnoreSchema).optional(),
 });
-export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** Keys that name a file or folder: read relative to the configuration file, not the working folder. */
 const PATH_KEYS = new Set([
@@ -190,7 +190,7 @@ function shown(file: string, cwd: string): string {
 }
 
 /** The configuration named by `--config`, else the nearest one found; null when there is none. */
-export async function loadConfig(cwd: string, named: string | null): Promise<LoadedConfig | null> {
+export async function loadConfigFile(cwd: string, named: string | null): Promise<LoadedConfig | null> {
   const finder = lilconfig('a11y-gate', {
     searchPlaces: ['package.json', ...CONFIG_FILES],
     loaders: loaders(cwd),
@@ -219,7 +219,7 @@ export async function loadConfig(cwd: string, named: string | null): Promise<Loa
 
 /** Checks a configuration's shape and turns it into flag values; errors name the key and the file. */
 export function readConfig(raw: unknown, file: string, dir: string): LoadedConfig {
-  const parsed = ConfigSchema.safeParse(raw);
+  const parsed = ConfigFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');

@@ -11,7 +11,7 @@ import { scan, scanProblem, type ScanRun } from '../scanner/scan.js';
 import { submittedPages } from '../scanner/scan-body.js';
 import { LoginError } from '../scanner/session.js';
 import { parseArgs, USAGE, USAGE_HINT, UsageError, type CommandLine } from './args.js';
-import { loadConfig, withConfig } from './config.js';
+import { loadConfigFile, withConfig } from './config.js';
 import { readBaseline, writeBaseline } from './baseline.js';
 import { judgeLocally } from './local-gate.js';
 import { plural } from '../core/text/wording.js';
@@ -149,7 +149,7 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
 
 /** The command line with the configuration file under it, read into options; throws UsageError. */
 async function readOptions(cl: CommandLine): Promise<CliOptions> {
-  const config = await loadConfig(process.cwd(), cl.values.get('config') ?? null);
+  const config = await loadConfigFile(process.cwd(), cl.values.get('config') ?? null);
   const merged = config ? withConfig(cl, config) : cl;
   return cliOptions(merged, process.env, {
     ignores: config?.ignores ?? [],

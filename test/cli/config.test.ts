@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, UsageError } from '../../cli/args.js';
-import { CONFIG_MAX_BYTES, loadConfig, readConfig, withConfig } from '../../cli/config.js';
+import { CONFIG_MAX_BYTES, loadConfigFile, readConfig, withConfig } from '../../cli/config.js';
 import { cliOptions } from '../../cli/options.js';
 
 const folder = (files: Record<string, string>) => {
@@ -18,7 +18,7 @@ const folder = (files: Record<string, string>) => {
 async function refusal(files: Record<string, string>, argv = ['scan'], named: string | null = null) {
   const dir = folder(files);
   try {
-    const config = await loadConfig(dir, named);
+    const config = await loadConfigFile(dir, named);
     cliOptions(withConfig(parseArgs(argv), config!), {}, { ignores: [], pages: [], configFile: null });
   } catch (e) {
     expect(e).toBeInstanceOf(UsageError);
@@ -33,7 +33,7 @@ describe('the configuration file', () => {
       'package.json': JSON.stringify({ name: 'site', 'a11y-gate': { urls: ['https://a.test/'], crawl: 20 } }),
       'web/src/.keep': '',
     });
-    const found = await loadConfig(path.join(dir, 'web', 'src'), null);
+    const found = await loadConfigFile(path.join(dir, 'web', 'src'), null);
     expect(found?.file).toMatch(/package\.json \("a11y-gate" key\)$/);
     const options = cliOptions(withConfig(parseArgs(['scan']), found!));
     expect(options.scan.urls).toEqual(['https://a.test/']);
@@ -50,7 +50,7 @@ describe('the configuration file', () => {
         baseline: 'ci/baseline.json',
       }),
     });
-    const config = (await loadConfig(dir, null))!;
+    const config = (await loadConfigFile(dir, null))!;
     const options = cliOptions(withConfig(parseArgs(['scan', '--wait-for', 'main']), config));
     expect(options.scan.waitFor).toBe('main');
     expect(options.scan.headers).toEqual({ 'x-preview': 'yes' });
@@ -118,7 +118,7 @@ describe('the configuration file', () => {
     const dir = folder({
       'a11y-gate.config.mjs': 'export default { urls: ["https://a.test/"], maxNewIssues: 3 };\n',
     });
-    const options = cliOptions(withConfig(parseArgs(['scan']), (await loadConfig(dir, null))!));
+    const options = cliOptions(withConfig(parseArgs(['scan']), (await loadConfigFile(dir, null))!));
     expect(options.local.maxNewIssues).toBe(3);
   });
 });
