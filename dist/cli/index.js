@@ -29711,7 +29711,7 @@ const IgnoreSchema = strictObject({
     until: until.optional(),
 })
     .refine((i) => i.rule || i.selector || i.url, 'must name a rule, a selector or a url');
-const ConfigSchema = strictObject({
+const ConfigFileSchema = strictObject({
     urls: list.optional(),
     sitemap: config_text.optional(),
     sitemapRewrite: config_text.optional(),
@@ -29819,7 +29819,7 @@ function shown(file, cwd) {
     return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel : file;
 }
 /** The configuration named by `--config`, else the nearest one found; null when there is none. */
-async function loadConfig(cwd, named) {
+async function loadConfigFile(cwd, named) {
     const finder = (0,src/* lilconfig */._U)('a11y-gate', {
         searchPlaces: ['package.json', ...CONFIG_FILES],
         loaders: loaders(cwd),
@@ -29852,7 +29852,7 @@ async function loadConfig(cwd, named) {
 }
 /** Checks a configuration's shape and turns it into flag values; errors name the key and the file. */
 function readConfig(raw, file, dir) {
-    const parsed = ConfigSchema.safeParse(raw);
+    const parsed = ConfigFileSchema.safeParse(raw);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
@@ -32331,7 +32331,7 @@ async function gateLocally(options, run, seconds) {
 }
 /** The command line with the configuration file under it, read into options; throws UsageError. */
 async function readOptions(cl) {
-    const config = await loadConfig(process.cwd(), cl.values.get('config') ?? null);
+    const config = await loadConfigFile(process.cwd(), cl.values.get('config') ?? null);
     const merged = config ? withConfig(cl, config) : cl;
     return cliOptions(merged, process.env, {
         ignores: config?.ignores ?? [],
