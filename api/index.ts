@@ -23,7 +23,8 @@ export type { ApiContext } from './context.js';
 // For the GitHub App (app/): re-run the gate.
 export { rerunDeploy } from './services/gate/triggers.js';
 export { mergeGroupSites, withPullRequestComment } from './services/github/pr-comments.js';
-export type { CommentLeaseOptions, PullRequestCommentKey } from './services/github/pr-comments.js';
+export type { CommentLeaseOptions } from './services/github/pr-comments.js';
+export type { PullRequestCommentKey } from './store/github/pr-comments.js';
 export type { DeployEventSchema } from './schemas/gate/deploys.js';
 // For the GitHub App: a fork pull request's scan, taken from its workflow run's artifact.
 export {

@@ -1,35 +1,15 @@
-import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 import { gitHubRefusal } from '../fixtures/github/openapi.js';
 import { webhookExample } from '../fixtures/github/test-app.js';
+import { mockActionsCore } from '../helpers/actions-core.js';
 
 // The toolkit is mocked (before the dynamic import of the code under test); the a11y-gate API and GitHub
 // are real HTTP servers on loopback, GitHub's requests checked against GitHub's OpenAPI description.
 
-const calls: Array<{ fn: string; args: unknown[] }> = [];
-let inputValues: Record<string, string> = {};
-const record =
-  (fn: string) =>
-  (...args: unknown[]) => {
-    calls.push({ fn, args });
-  };
-const summary = { addRaw: () => summary, write: () => Promise.resolve(summary) };
-jest.unstable_mockModule('@actions/core', () => ({
-  getInput: (name: string) => inputValues[name] ?? '',
-  setSecret: record('setSecret'),
-  setOutput: record('setOutput'),
-  setFailed: record('setFailed'),
-  error: record('error'),
-  warning: record('warning'),
-  notice: record('notice'),
-  info: record('info'),
-  debug: () => undefined,
-  isDebug: () => false,
-  summary,
-}));
+const core = mockActionsCore();
 
 const { run, triggerBody } = await import('../../action/run.js');
 const { parseInputs } = await import('../../action/inputs.js');
@@ -79,9 +59,9 @@ function deployEvent(checkRun: 'skipped' | 'pending') {
 }
 
 beforeEach(() => {
-  calls.length = 0;
+  core.calls.length = 0;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-gate-comment-'));
-  inputValues = {
+  core.inputs = {
     'api-url': api.baseUrl,
     'api-key': 'a11y_secret_key',
     'site-id': 'shop',
@@ -107,17 +87,17 @@ afterEach(() => {
 
 const refusals = () =>
   github.seen.map((s) => gitHubRefusal(s.method, s.url, s.body)).filter((r): r is string => r !== undefined);
-const fns = (fn: string) => calls.filter((c) => c.fn === fn).map((c) => String(c.args[0]));
+const fns = (fn: string) => core.calls.filter((c) => c.fn === fn).map((c) => String(c.args[0]));
 
 test('the trigger names the pull request of the event', () => {
-  const inputs = parseInputs((n) => inputValues[n] ?? '');
+  const inputs = parseInputs((n) => core.inputs[n] ?? '');
   expect(triggerBody(inputs)).toMatchObject({ sha: SHA, pull_request: pr.number });
 });
 
 test('merge_group: the merge-group head is gated against its base commit, falling back to the base branch', () => {
   const payload = webhookExample('merge_group', 'checks_requested');
   eventFile('merge_group', payload);
-  const body = triggerBody(parseInputs((n) => inputValues[n] ?? ''));
+  const body = triggerBody(parseInputs((n) => core.inputs[n] ?? ''));
   expect(body).toMatchObject({
     sha: payload.merge_group.head_sha,
     baseline_sha: payload.merge_group.base_sha,
@@ -177,7 +157,7 @@ test('with the App posting (check run pending), the Action leaves the comment to
   expect(github.seen).toEqual([]);
   expect(fns('info')).toContain('The GitHub App writes the pull request comment for this site.');
 
-  inputValues.comment = 'false';
+  core.inputs.comment = 'false';
   api.script = [json(201, deployEvent('skipped'))];
   await run();
   expect(github.seen).toEqual([]);

@@ -1,49 +1,15 @@
-import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScanRequest } from '../../client/wire-types.js';
 import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
+import { mockActionsCore } from '../helpers/actions-core.js';
 
 // The toolkit is mocked (ESM: before the dynamic import of the code under test) so every call the action
 // makes is observable; the API is a real HTTP server on loopback answering as the service's OpenAPI document says.
 
-interface Call {
-  fn: string;
-  args: unknown[];
-}
-const calls: Call[] = [];
-let inputValues: Record<string, string> = {};
-let summaryText = '';
-const record =
-  (fn: string) =>
-  (...args: unknown[]) => {
-    calls.push({ fn, args });
-  };
-const summary = {
-  addRaw(text: string) {
-    summaryText += text;
-    return summary;
-  },
-  write() {
-    return Promise.resolve(summary);
-  },
-};
-
-jest.unstable_mockModule('@actions/core', () => ({
-  getInput: (name: string) => inputValues[name] ?? '',
-  setSecret: record('setSecret'),
-  setOutput: record('setOutput'),
-  setFailed: record('setFailed'),
-  error: record('error'),
-  warning: record('warning'),
-  notice: record('notice'),
-  info: record('info'),
-  debug: () => undefined,
-  isDebug: () => false,
-  summary,
-}));
+const core = mockActionsCore();
 
 const { run, triggerBody } = await import('../../action/run.js');
 const { parseInputs } = await import('../../action/inputs.js');
@@ -55,9 +21,9 @@ const api = useScriptedApi();
 
 const savedEnv = { ...process.env };
 beforeEach(() => {
-  calls.length = 0;
-  summaryText = '';
-  inputValues = {
+  core.calls.length = 0;
+  core.summary = '';
+  core.inputs = {
     'api-url': api.baseUrl,
     'api-key': 'a11y_secret_key',
     'site-id': 'shop',
@@ -159,16 +125,16 @@ const failingEvent = () =>
 
 function outputs(): Record<string, string> {
   return Object.fromEntries(
-    calls.filter((c) => c.fn === 'setOutput').map((c) => [c.args[0], c.args[1]] as [string, string]),
+    core.calls.filter((c) => c.fn === 'setOutput').map((c) => [c.args[0], c.args[1]] as [string, string]),
   );
 }
-const failures = () => calls.filter((c) => c.fn === 'setFailed').map((c) => String(c.args[0]));
-const of = (fn: string) => calls.filter((c) => c.fn === fn);
+const failures = () => core.calls.filter((c) => c.fn === 'setFailed').map((c) => String(c.args[0]));
+const of = (fn: string) => core.calls.filter((c) => c.fn === fn);
 
 test('a passing gate: key masked first, thresholds sent, every output set, no failure', async () => {
   api.script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
   await run();
-  expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
+  expect(core.calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
   expect(api.seen).toHaveLength(1);
   expect(api.seen[0].url).toBe('/api/v1/deploy/trigger');
   expect(api.seen[0].headers.authorization).toBe('Bearer a11y_secret_key');
@@ -188,16 +154,16 @@ test('a passing gate: key masked first, thresholds sent, every output set, no fa
     'details-url': `${api.baseUrl}/api/v1/deploy/dep_1`,
   });
   expect(failures()).toEqual([]);
-  expect(summaryText).toContain('## a11y-gate: `shop`');
-  expect(summaryText).toContain('Accessibility gate passed');
-  expect(summaryText).toContain('Compared with scan `scn_0`');
-  expect(summaryText).toContain('No new accessibility issues.');
+  expect(core.summary).toContain('## a11y-gate: `shop`');
+  expect(core.summary).toContain('Accessibility gate passed');
+  expect(core.summary).toContain('Compared with scan `scn_0`');
+  expect(core.summary).toContain('No new accessibility issues.');
 });
 
 test('results are submitted first as one scan; a failing gate fails the step with reasons, annotations and summary', async () => {
-  inputValues.results = path.join(fixtures, 'native-scan.json');
-  inputValues['fail-on-serious'] = 'true';
-  inputValues['max-new-issues'] = '2';
+  core.inputs.results = path.join(fixtures, 'native-scan.json');
+  core.inputs['fail-on-serious'] = 'true';
+  core.inputs['max-new-issues'] = '2';
   process.env.GITHUB_HEAD_REF = 'fix-checkout';
   api.script = [
     json(
@@ -259,17 +225,17 @@ test('results are submitted first as one scan; a failing gate fails the step wit
   expect(of('warning').map((c) => c.args)).toEqual([
     ['a11y-gate: Every page has the title "Log in". (shared_title)'],
   ]);
-  expect(summaryText).toContain(
+  expect(core.summary).toContain(
     '2 of 3 listed new issues are located in the repository; 2 annotated on the diff.',
   );
 
-  expect(summaryText).toContain('Submitted scan `scn_9` (1 page, 3 issues) from 1 result file.');
+  expect(core.summary).toContain('Submitted scan `scn_9` (1 page, 3 issues) from 1 result file.');
   expect(of('info').map((c) => c.args[0])).toContain('Scan scn_9 submitted: 1 page, 3 issues');
-  expect(summaryText).toContain('Accessibility gate failed');
-  expect(summaryText).toContain('`threshold_exceeded`: 1 new critical issue');
-  expect(summaryText).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
-  expect(summaryText).toContain('#### New issues (3)');
-  expect(summaryText).toContain('`src/checkout/CardForm.tsx:42`');
+  expect(core.summary).toContain('Accessibility gate failed');
+  expect(core.summary).toContain('`threshold_exceeded`: 1 new critical issue');
+  expect(core.summary).toContain('| `fail_on_critical` | 0 | 1 | ❌ fail |');
+  expect(core.summary).toContain('#### New issues (3)');
+  expect(core.summary).toContain('`src/checkout/CardForm.tsx:42`');
 });
 
 test('GitHub shows ten annotations per level and step: the rest are counted, and the summary says where', async () => {
@@ -301,17 +267,17 @@ test('GitHub shows ten annotations per level and step: the rest are counted, and
   expect(of('info').map((c) => c.args[0])).toContain(
     '50 more located new issues are not annotated (GitHub shows 10 errors and warnings per step); the job summary lists every new issue.',
   );
-  expect(summaryText).toContain(
+  expect(core.summary).toContain(
     '60 of 60 listed new issues are located in the repository; 10 annotated on the diff; 50 more are listed below only',
   );
-  expect(summaryText).toContain('#### New issues (500)');
-  expect(summaryText).toContain('440 more new issues are not listed here');
+  expect(core.summary).toContain('#### New issues (500)');
+  expect(core.summary).toContain('440 more new issues are not listed here');
   expect(outputs()['new-issues']).toBe('500');
 });
 
 test('gate: false submits the scan and asks no verdict: no trigger, passed left empty, the step succeeds', async () => {
-  inputValues.results = path.join(fixtures, 'native-scan.json');
-  inputValues.gate = 'false';
+  core.inputs.results = path.join(fixtures, 'native-scan.json');
+  core.inputs.gate = 'false';
   api.script = [
     json(201, {
       id: 'scn_5',
@@ -331,7 +297,7 @@ test('gate: false submits the scan and asks no verdict: no trigger, passed left 
     'details-url': '',
   });
   expect(failures()).toEqual([]);
-  expect(summaryText).toContain(
+  expect(core.summary).toContain(
     '`gate` is `false`: the scan was submitted and the deploy gate was not asked.',
   );
 });
@@ -359,11 +325,11 @@ test('an outage fails closed by default, with every output set', async () => {
     'new-issues': '',
     'details-url': '',
   });
-  expect(summaryText).toContain('could not be evaluated');
+  expect(core.summary).toContain('could not be evaluated');
 });
 
 test('fail-on-error: false turns an outage into a warning', async () => {
-  inputValues['fail-on-error'] = 'false';
+  core.inputs['fail-on-error'] = 'false';
   api.script = Array.from({ length: 5 }, () => problem(502, 'bad_gateway', 'Proxy error.'));
   await run();
   expect(failures()).toEqual([]);
@@ -373,11 +339,11 @@ test('fail-on-error: false turns an outage into a warning', async () => {
     ),
   ]);
   expect(outputs().passed).toBe('false');
-  expect(summaryText).toContain('was skipped');
+  expect(core.summary).toContain('was skipped');
 });
 
 test('fail-on-error: false never hides a rejected request (a wrong key, bad results)', async () => {
-  inputValues['fail-on-error'] = 'false';
+  core.inputs['fail-on-error'] = 'false';
   api.script = [problem(401, 'unauthorized', 'The API key is not valid.')];
   await run();
   expect(api.seen).toHaveLength(1);
@@ -387,7 +353,7 @@ test('fail-on-error: false never hides a rejected request (a wrong key, bad resu
 });
 
 test('an outage after the scan was stored still reports its id', async () => {
-  inputValues.results = path.join(fixtures, 'axe-result.json');
+  core.inputs.results = path.join(fixtures, 'axe-result.json');
   api.script = [
     json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
     ...Array.from({ length: 5 }, () => problem(500, 'internal', 'Boom.')),
@@ -398,26 +364,26 @@ test('an outage after the scan was stored still reports its id', async () => {
 });
 
 test('a bad input fails naming it, before any request, and still sets the outputs', async () => {
-  inputValues['max-new-issues'] = 'lots';
+  core.inputs['max-new-issues'] = 'lots';
   await run();
   expect(api.seen).toHaveLength(0);
-  expect(calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
+  expect(core.calls[0]).toEqual({ fn: 'setSecret', args: ['a11y_secret_key'] });
   expect(failures()).toEqual(['Input "max-new-issues" must be a non-negative integer, got "lots"']);
   expect(outputs().passed).toBe('false');
-  expect(summaryText).toContain('Input "max-new-issues" must be a non-negative integer');
+  expect(core.summary).toContain('Input "max-new-issues" must be a non-negative integer');
 });
 
 test('results that match nothing fail naming the input, even with fail-on-error: false', async () => {
-  inputValues.results = path.join(fixtures, 'no-such-*.json');
-  inputValues['fail-on-error'] = 'false';
+  core.inputs.results = path.join(fixtures, 'no-such-*.json');
+  core.inputs['fail-on-error'] = 'false';
   await run();
   expect(api.seen).toHaveLength(0);
   expect(failures()[0]).toMatch(/^Input "results" matched no files/);
 });
 
 test('plain http to a remote host is warned about (the key would travel unencrypted)', async () => {
-  inputValues['api-url'] = 'http://a11y-gate.invalid';
-  inputValues['fail-on-error'] = 'false';
+  core.inputs['api-url'] = 'http://a11y-gate.invalid';
+  core.inputs['fail-on-error'] = 'false';
   await run();
   expect(of('warning')[0].args[0]).toBe(
     'Input "api-url" uses plain http: the API key travels unencrypted to a11y-gate.invalid.',
@@ -434,7 +400,7 @@ test('triggerBody leaves empty optional thresholds to the site settings', () => 
 });
 
 test('a 2xx JSON answer that is not a deploy event fails naming what is wrong, even with fail-on-error: false', async () => {
-  inputValues['fail-on-error'] = 'false';
+  core.inputs['fail-on-error'] = 'false';
   api.script = [json(200, { ok: true, message: 'hello from another service' })];
   await run();
   expect(failures()).toEqual([
@@ -450,7 +416,7 @@ test('a 2xx JSON answer that is not a deploy event fails naming what is wrong, e
 });
 
 test('max-new-issues on a site whose gate counts every issue (new_only: false) says so', async () => {
-  inputValues['max-new-issues'] = '0';
+  core.inputs['max-new-issues'] = '0';
   const settings = {
     fail_on_critical: true,
     fail_on_serious: false,
@@ -482,12 +448,12 @@ test('max-new-issues on a site whose gate counts every issue (new_only: false) s
 });
 
 test('behind a path prefix (api-url https://host/prefix), the service-relative Location keeps the prefix in details-url', async () => {
-  inputValues['api-url'] = `${api.baseUrl}/a11y/api/v1`;
+  core.inputs['api-url'] = `${api.baseUrl}/a11y/api/v1`;
   api.script = [json(201, deployEvent(), { location: '/api/v1/deploy/dep_1' })];
   await run();
   expect(api.seen[0].url).toBe('/a11y/api/v1/deploy/trigger');
   expect(outputs()['details-url']).toBe(`${api.baseUrl}/a11y/api/v1/deploy/dep_1`);
-  expect(summaryText).toContain(`(${api.baseUrl}/a11y/api/v1/deploy/dep_1)`);
+  expect(core.summary).toContain(`(${api.baseUrl}/a11y/api/v1/deploy/dep_1)`);
 });
 
 test('a service with a public URL links its console page: details-url and the summary point there', async () => {
@@ -499,7 +465,7 @@ test('a service with a public URL links its console page: details-url and the su
   ];
   await run();
   expect(outputs()['details-url']).toBe('https://a11y.corp.example/deploys/dep_1');
-  expect(summaryText).toContain('(https://a11y.corp.example/deploys/dep_1)');
+  expect(core.summary).toContain('(https://a11y.corp.example/deploys/dep_1)');
 });
 
 test('a Link that is not an http(s) page for people is ignored: details-url stays the API address', async () => {
@@ -523,7 +489,7 @@ test('text from result files cannot start a workflow command in the log (untrust
   };
   fs.writeFileSync(path.join(dir, 'b.json'), JSON.stringify(evil));
   fs.writeFileSync(path.join(dir, 'c\n::add-mask::x.json'), JSON.stringify(evil));
-  inputValues.results = path.join(dir, '*.json');
+  core.inputs.results = path.join(dir, '*.json');
   api.script = [
     json(201, { id: 'scn_5', siteId: 'shop', url: 'https://shop.example.com/' }),
     json(201, deployEvent()),
@@ -552,9 +518,9 @@ test('results in which no page was tested (every pa11y-ci URL failed to load) fa
       },
     }),
   );
-  inputValues.results = path.join(dir, '*.json');
-  inputValues.url = 'https://shop.example.com/';
-  inputValues['fail-on-error'] = 'false';
+  core.inputs.results = path.join(dir, '*.json');
+  core.inputs.url = 'https://shop.example.com/';
+  core.inputs['fail-on-error'] = 'false';
   await run();
   expect(api.seen).toHaveLength(0);
   expect(failures()).toEqual([
@@ -564,7 +530,7 @@ test('results in which no page was tested (every pa11y-ci URL failed to load) fa
 });
 
 test('when the gate judged another scan than the one this step submitted (a later upload for the commit), the step says so', async () => {
-  inputValues.results = path.join(fixtures, 'axe-result.json');
+  core.inputs.results = path.join(fixtures, 'axe-result.json');
   api.script = [
     json(201, { id: 'scn_mine', siteId: 'shop', url: 'https://shop.example.com/' }),
     json(201, deployEvent({ scan_id: 'scn_theirs' })),

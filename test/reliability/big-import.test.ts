@@ -3,7 +3,7 @@ import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
 import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { sleep } from '../helpers/wait.js';
-import { heldFor, loopHeldMs } from './held.js';
+import { heldFor, loopHeldMs } from '../helpers/held.js';
 
 /**
  * Assessment imports beside a prober: a WCAG-EM Report Tool file of 30,000 pages (refused by

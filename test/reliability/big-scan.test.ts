@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
-import { heldFor, loopHeldMs } from './held.js';
+import { heldFor, loopHeldMs } from '../helpers/held.js';
 import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { sleep } from '../helpers/wait.js';
 

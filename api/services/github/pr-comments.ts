@@ -7,8 +7,6 @@ import {
 } from '../../store/github/pr-comments.js';
 import { sitesOfRepository } from '../../store/sites/sites.js';
 
-export type { PullRequestCommentKey } from '../../store/github/pr-comments.js';
-
 export interface CommentLeaseOptions {
   /** How long the writer may take before another may write in its place (it stopped mid-way). */
   leaseMs: number;
