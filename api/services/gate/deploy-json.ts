@@ -1,6 +1,6 @@
 import { domainErrors } from '../../domain/errors.js';
 import type { ApiContext } from '../../context.js';
-import { deployVersion, readDeploy, findDeployVersion } from '../../store/gate/deploys.js';
+import { deployVersion, findDeployRecord, findDeployVersion } from '../../store/gate/deploys.js';
 import { present } from './deploy-view.js';
 
 /**
@@ -54,7 +54,7 @@ class RecentDeployTexts {
 
 const recent = new WeakMap<ApiContext, RecentDeployTexts>();
 
-export async function deployJson(ctx: ApiContext, org: string, id: string): Promise<string> {
+export async function deployEventJson(ctx: ApiContext, org: string, id: string): Promise<string> {
   let texts = recent.get(ctx);
   if (!texts) recent.set(ctx, (texts = new RecentDeployTexts()));
   const key = `${org}\n${id}`;
@@ -65,7 +65,7 @@ export async function deployJson(ctx: ApiContext, org: string, id: string): Prom
   }
   const kept = texts.get(key);
   if (kept?.version === version) return kept.text;
-  const record = await readDeploy(ctx.db, org, id);
+  const record = await findDeployRecord(ctx.db, org, id);
   if (!record) throw domainErrors.notFound('deploy event');
   const text = JSON.stringify(present(record));
   texts.set(key, { version: deployVersion(record), text });

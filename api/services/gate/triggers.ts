@@ -7,8 +7,8 @@ import type { ApiContext } from '../../context.js';
 import type { DeployEvent } from '../../../core/gate/deploy-event.js';
 import { DeployTriggerBody } from '../../schemas/gate/deploys.js';
 import {
-  findDeployAnyOrg,
-  readDeploy as findStoredDeploy,
+  findDeployRecordInAnyOrg,
+  findDeployRecord,
   insertDeploy,
   type DeployRecord,
 } from '../../store/gate/deploys.js';
@@ -165,8 +165,8 @@ function engineChangeOf(decision: GateDecision, settings: AppliedGateSettings): 
   return { head, baseline, engine_upgrade: settings.engine_upgrade, appeared, disappeared };
 }
 
-export async function getDeploy(ctx: ApiContext, org: string, id: string): Promise<DeployEvent> {
-  const record = await findStoredDeploy(ctx.db, org, id);
+export async function readDeployEvent(ctx: ApiContext, org: string, id: string): Promise<DeployEvent> {
+  const record = await findDeployRecord(ctx.db, org, id);
   if (!record) throw domainErrors.notFound('deploy event');
   return present(record);
 }
@@ -181,7 +181,7 @@ export async function rerunDeploy(
   deployId: string,
   repository: string,
 ): Promise<{ deployId: string } | undefined> {
-  const record = await findDeployAnyOrg(ctx.db, deployId);
+  const record = await findDeployRecordInAnyOrg(ctx.db, deployId);
   if (!record?.repository || record.repository.toLowerCase() !== repository.toLowerCase()) return undefined;
   const parsed = DeployTriggerBody.safeParse({
     ...record.request,

@@ -1,7 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
 import { findScan } from '../../store/scans/scans.js';
-import { getDeploy } from '../gate/triggers.js';
+import { readDeployEvent } from '../gate/triggers.js';
 
 /*
  * Which site a page's subject belongs to, for a console session limited to some sites (signed in with
@@ -15,5 +15,5 @@ export async function siteOfScan(ctx: ApiContext, org: string, scanId: string): 
 }
 
 export async function siteOfDeploy(ctx: ApiContext, org: string, deployId: string): Promise<string> {
-  return (await getDeploy(ctx, org, deployId)).siteId;
+  return (await readDeployEvent(ctx, org, deployId)).siteId;
 }

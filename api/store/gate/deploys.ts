@@ -167,7 +167,7 @@ export async function insertDeploy(db: Knex | Knex.Transaction, d: DeployRecord)
   await db('deploys').insert(toRow(d));
 }
 
-export async function readDeploy(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
+export async function findDeployRecord(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
   // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
   if (!isNulFree(id)) return undefined;
   const row = (await db('deploys').where({ org, id }).first()) as Row | undefined;
@@ -205,7 +205,7 @@ export async function findDeployVersion(db: Knex, org: string, id: string): Prom
 }
 
 /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
-export async function findDeployAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
+export async function findDeployRecordInAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
   if (!isNulFree(id)) return undefined;
   const row = (await db('deploys').where({ id }).first()) as Row | undefined;
   return row ? fromRow(row) : undefined;

@@ -3,7 +3,7 @@ import { domainErrors } from '../../../domain/errors.js';
 import type { ApiContext } from '../../../context.js';
 import type { DeployEvent, GateIssue } from '../../../../core/gate/deploy-event.js';
 import { CreateWaiverBody } from '../../../schemas/waivers/waivers.js';
-import { getDeploy } from '../../../services/gate/triggers.js';
+import { readDeployEvent } from '../../../services/gate/triggers.js';
 import { createWaiver } from '../../../services/waivers/waivers.js';
 import { field } from '../../guard.js';
 import { markup, type Html } from '../../html.js';
@@ -129,7 +129,7 @@ async function render(
   res: Response,
   waive?: WaiveState,
 ): Promise<void> {
-  const e = await getDeploy(ctx, visitor.user.org, String(req.params.id));
+  const e = await readDeployEvent(ctx, visitor.user.org, String(req.params.id));
   if (!e) throw domainErrors.notFound('deploy event');
   const canWaive = hasScope(visitor, 'manage');
   const issues = [...e.new_issues, ...e.waived_issues, ...e.similar_issues];
@@ -210,7 +210,7 @@ export function deployPage(ctx: ApiContext) {
 /** "Waive" on a new issue: a waiver for exactly that issue (its fingerprint), with a reason and an end. */
 export function waiveAction(ctx: ApiContext) {
   return async (visitor: Visitor, req: Request, res: Response) => {
-    const e = await getDeploy(ctx, visitor.user.org, String(req.params.id));
+    const e = await readDeployEvent(ctx, visitor.user.org, String(req.params.id));
     if (!e) throw domainErrors.notFound('deploy event');
     const fingerprint = field(req, 'fingerprint');
     const issue = e.new_issues.find((i) => i.fingerprint === fingerprint);

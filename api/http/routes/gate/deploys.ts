@@ -1,7 +1,7 @@
 import { consolePaths, consoleUrl } from '../../../domain/console-links.js';
 import { IdParam } from '../../../schemas/common.js';
 import { DeployEventSchema, DeployTriggerBody } from '../../../schemas/gate/deploys.js';
-import { deployJson } from '../../../services/gate/deploy-json.js';
+import { deployEventJson } from '../../../services/gate/deploy-json.js';
 import { triggerGate } from '../../../services/gate/triggers.js';
 import type { ApiContext } from '../../../context.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
@@ -52,7 +52,7 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
       responses: { 200: { description: 'The deploy event.', schema: DeployEventSchema } },
       handler: async ({ params, org }) => ({
         status: 200,
-        body: await deployJson(ctx, org, params.id),
+        body: await deployEventJson(ctx, org, params.id),
         contentType: 'application/json',
       }),
     }),
