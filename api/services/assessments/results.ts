@@ -5,7 +5,7 @@ import { assessedCriteria } from '../../domain/vpat/assessments/verdict.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';
 import { touchAssessment } from '../../store/assessments/assessments.js';
-import { automatedCounts, reviewItems } from '../../store/assessments/evidence.js';
+import { automatedCounts, reviewItems } from '../../store/assessments/automated-results.js';
 import {
   findResult,
   insertChanges,

@@ -17,7 +17,7 @@ import {
   scanPages,
   type GatePageRow,
   type IssueDetail,
-} from '../../store/gate/evidence.js';
+} from '../../store/gate/compared-scans.js';
 import { matchDetails } from '../../store/gate/match-evidence.js';
 import { openShardedScanForSha, shardsOf } from '../../store/scans/shards.js';
 import { shardStatus } from '../../../core/scans/shards.js';

@@ -5,7 +5,7 @@ import type { GatePage, GateScanIssue } from '../../../core/gate/issues.js';
 import type { DeployEvent, GateIssue } from '../../../core/gate/deploy-event.js';
 import type { EngineChange } from '../../../core/gate/engine.js';
 import type { DeployRecord, StoredEngineChange, StoredGateIssue } from '../../store/gate/deploys.js';
-import type { IssueDetail } from '../../store/gate/evidence.js';
+import type { IssueDetail } from '../../store/gate/compared-scans.js';
 import { truncate } from '../../../core/text/truncation.js';
 
 /**

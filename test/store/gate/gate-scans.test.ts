@@ -1,6 +1,6 @@
 import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
 import { Sha } from '../../../api/schemas/common.js';
-import { findGateScans } from '../../../api/store/gate/evidence.js';
+import { findGateScans } from '../../../api/store/gate/compared-scans.js';
 import { insertScanRow } from '../../../api/store/scans/writes.js';
 import { dbKinds, startHarness, type Harness } from '../../helpers/harness.js';
 
