@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScanDetail, ScanList } from '../helpers/api-types.js';
 import { type DeployEvent } from '../../core/gate/deploy-event.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { parseOutputFile, runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
+import { actionJob } from '../helpers/action-job.js';
 
 /** The parts of the SARIF report (scanner/sarif.ts) the test reads. */
 interface SarifReport {
@@ -32,24 +31,11 @@ afterAll(async () => {
 });
 
 async function step(inputs: Record<string, string>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-scan-step-'));
-  const files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md') };
-  fs.writeFileSync(files.output, '');
-  fs.writeFileSync(files.summary, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    CHROME_PATH: CHROMIUM_PATH,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_REF: 'refs/heads/main',
-    A11Y_GATE_RETRY_DELAY_MS: '5',
-    'INPUT_API-URL': h.url,
-    'INPUT_API-KEY': key,
-    'INPUT_SITE-ID': 'scanned',
-  };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const { dir, files, env } = actionJob(
+    'a11y-scan-step-',
+    { GITHUB_REF: 'refs/heads/main', A11Y_GATE_RETRY_DELAY_MS: '5' },
+    { 'api-url': h.url, 'api-key': key, 'site-id': 'scanned', ...inputs },
+  );
   const result = await runNode(bundle, [], env, dir);
   return {
     ...result,

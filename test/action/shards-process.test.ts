@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeployEvent, ScanDetail, ScanList } from '../helpers/api-types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { scanContents, startShardedSite, type ShardedSite } from '../helpers/sharded-site.js';
 import { parseOutputFile, runNode } from '../scanner/process.js';
+import { actionJob } from '../helpers/action-job.js';
 
 // The committed bundle (dist/index.js) as the jobs of a `matrix: shard: [1, 2, 3]` run start it: one process
 // per job, sharing the run id, against the real API server on loopback.
@@ -28,27 +27,16 @@ afterAll(async () => {
 });
 
 async function job(inputs: Record<string, string>, run: { id: string; attempt: string }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-shard-job-'));
-  const files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md') };
-  fs.writeFileSync(files.output, '');
-  fs.writeFileSync(files.summary, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    CHROME_PATH: CHROMIUM_PATH,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_RUN_ID: run.id,
-    GITHUB_RUN_ATTEMPT: run.attempt,
-    A11Y_GATE_RETRY_DELAY_MS: '5',
-    'INPUT_API-URL': h.url,
-    'INPUT_API-KEY': key,
-    INPUT_CONCURRENCY: '2',
-    'INPUT_FAIL-ON-CRITICAL': 'false',
-  };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const { dir, files, env } = actionJob(
+    'a11y-shard-job-',
+    {
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_RUN_ID: run.id,
+      GITHUB_RUN_ATTEMPT: run.attempt,
+      A11Y_GATE_RETRY_DELAY_MS: '5',
+    },
+    { 'api-url': h.url, 'api-key': key, concurrency: '2', 'fail-on-critical': 'false', ...inputs },
+  );
   const result = await runNode(bundle, [], env, dir);
   return {
     ...result,

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nock from 'nock';
 import yauzl from 'yauzl';
 import type { DeployEvent } from '../../core/gate/deploy-event.js';
 import type { CreatedScan, DeployList, ScanDetail } from '../helpers/api-types.js';
-import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
 import { parseOutputFile, runNode } from '../scanner/process.js';
@@ -30,6 +28,7 @@ import {
 } from '../helpers/github-render.js';
 import { refusalSummary } from '../../core/github/fork-artifact.js';
 import { deliverDue } from '../helpers/outbox.js';
+import { actionJob } from '../helpers/action-job.js';
 
 /**
  * A pull request from a fork, end to end: the bundled Action runs in the fork's workflow without an API
@@ -51,28 +50,20 @@ const bundle = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 
 /** The fork's workflow step: the bundled Action on a pull_request event, with no api-key and no api-url. */
 async function forkStep(site: Site, store: ArtifactStore) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-fork-step-'));
+  const { dir, files, env } = actionJob(
+    'a11y-fork-step-',
+    (folder) => ({
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: path.join(folder, 'event.json'),
+      GITHUB_WORKSPACE: folder,
+      RUNNER_TEMP: folder,
+      ACTIONS_RUNTIME_TOKEN: store.token,
+      ACTIONS_RESULTS_URL: `${store.url}/`,
+    }),
+    { 'site-id': 'shop', urls: `${site.url}/d` },
+  );
   const event = { pull_request: { number: PULL, head: { sha: HEAD_SHA, ref: 'main' } } };
   fs.writeFileSync(path.join(dir, 'event.json'), JSON.stringify(event));
-  const files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md') };
-  fs.writeFileSync(files.output, '');
-  fs.writeFileSync(files.summary, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    CHROME_PATH: CHROMIUM_PATH,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_WORKSPACE: dir,
-    RUNNER_TEMP: dir,
-    ACTIONS_RUNTIME_TOKEN: store.token,
-    ACTIONS_RESULTS_URL: `${store.url}/`,
-    'INPUT_SITE-ID': 'shop',
-    INPUT_URLS: `${site.url}/d`,
-  };
   const result = await runNode(bundle, [], env, dir);
   return {
     ...result,
