@@ -4,7 +4,7 @@
  * to fix it as a short list; then a command that scans the failing pages locally. Cut with a note saying
  * where the rest is when it would not fit.
  */
-import { byteLength, GITHUB_TEXT_LIMIT, totalNew } from './report.js';
+import { byteLength, GITHUB_TEXT_LIMIT, rowsWithin, totalNew } from './report.js';
 import { truncate } from '../text/truncation.js';
 import {
   linkDestination,
@@ -54,14 +54,7 @@ export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): s
   // rows while they fit.
   const budget =
     limit - Math.max(byteLength(note(0)), byteLength(note(listed))) - byteLength(head) - byteLength(tail);
-  let used = 0;
-  let shown = 0;
-  for (const row of rows) {
-    const size = byteLength(row) + 1;
-    if (used + size > budget) break;
-    used += size;
-    shown++;
-  }
+  const shown = rowsWithin(rows, budget);
   return head + '\n' + rows.slice(0, shown).join('\n') + note(shown).replace(/\n+$/, '\n') + tail;
 }
 

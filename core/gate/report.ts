@@ -195,6 +195,19 @@ export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/** How many of `rows` (each on its own line) fit in `budget` bytes, from the first on. */
+export function rowsWithin(rows: readonly string[], budget: number): number {
+  let used = 0;
+  let shown = 0;
+  for (const row of rows) {
+    const size = byteLength(row) + 1;
+    if (used + size > budget) break;
+    used += size;
+    shown++;
+  }
+  return shown;
+}
+
 function fitWithin(text: string, limit: number, note: string): string {
   if (byteLength(text) <= limit) return text;
   let cut = text.slice(0, limit - byteLength(note));

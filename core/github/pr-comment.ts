@@ -6,7 +6,7 @@
  */
 import type { GateIssue, GateResult } from '../gate/deploy-event.js';
 import { fixSteps, sourceText, sourceUrl } from '../gate/finding-text.js';
-import { byteLength, gateReportTitle, totalNew } from '../gate/report.js';
+import { byteLength, gateReportTitle, rowsWithin, totalNew } from '../gate/report.js';
 import { truncate } from '../text/truncation.js';
 import { linkDestination, markdownCode, markdownText, ruleHelpDestination } from '../text/github-markdown.js';
 
@@ -73,14 +73,7 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
   const more = (left: number) => (left > 0 ? `\n_…and ${left} more${seeAll(input)}._\n` : '');
   // Room for the longest "and K more" line, then rows while they fit.
   const budget = limit - byteLength(top) - byteLength(end) - byteLength(more(newCount));
-  let used = 0;
-  let shown = 0;
-  for (const row of rows) {
-    const size = byteLength(row) + 1;
-    if (used + size > budget) break;
-    used += size;
-    shown++;
-  }
+  const shown = rowsWithin(rows, budget);
   const body = rows
     .slice(0, shown)
     .map((r) => r + '\n')

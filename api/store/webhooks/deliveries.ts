@@ -82,20 +82,7 @@ export async function fanOutMessage(
       const events = JSON.parse(s.events) as string[];
       return events.includes('*') || events.includes(message.type);
     })
-    .map((s) => ({
-      id: newId('dlv'),
-      org: message.org,
-      subscription_id: s.id,
-      message_id: message.id,
-      event_type: message.type,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: message.createdAt,
-      locked_until: null,
-      locked_by: null,
-      created_at: message.createdAt,
-      updated_at: message.createdAt,
-    }));
+    .map((s) => pendingDelivery(message, { subscription_id: s.id }));
   await insertInChunks(trx, 'webhook_deliveries', rows);
   return rows.length;
 }
@@ -109,21 +96,9 @@ export async function queueGitHubDelivery(
   trx: Knex | Knex.Transaction,
   message: { id: string; org: string; type: string; createdAt: string },
 ): Promise<void> {
-  await trx('webhook_deliveries').insert({
-    id: newId('dlv'),
-    org: message.org,
-    subscription_id: null,
-    target: 'github',
-    message_id: message.id,
-    event_type: message.type,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: message.createdAt,
-    locked_until: null,
-    locked_by: null,
-    created_at: message.createdAt,
-    updated_at: message.createdAt,
-  });
+  await trx('webhook_deliveries').insert(
+    pendingDelivery(message, { subscription_id: null, target: 'github' }),
+  );
 }
 
 /** A delivery of one subscription (org-scoped), for redelivery. */
@@ -180,4 +155,25 @@ export async function listAttempts(
   newestFirst(q, 'attempted_at', limit, after && { at: after.attemptedAt, id: after.id });
   const rows = await q.select<AttemptRow[]>('id', ...Object.values(ATTEMPT_COLUMNS));
   return rows.map(attemptFromRow);
+}
+
+/** A delivery row of a message, due now: to one subscription, or (target `github`) to the App. */
+function pendingDelivery(
+  message: { id: string; org: string; type: string; createdAt: string },
+  to: { subscription_id: string | null; target?: 'github' },
+) {
+  return {
+    id: newId('dlv'),
+    org: message.org,
+    ...to,
+    message_id: message.id,
+    event_type: message.type,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: message.createdAt,
+    locked_until: null,
+    locked_by: null,
+    created_at: message.createdAt,
+    updated_at: message.createdAt,
+  };
 }
