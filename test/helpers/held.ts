@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type pg from 'pg';
 
 /**
  * How long the server itself held a request, on cores shared with other work: a request's time less
@@ -61,4 +62,13 @@ export async function loopHeldMs(url: string, adminToken: string): Promise<numbe
   const res = await fetch(`${url}/metrics`, { headers: { 'x-admin-token': adminToken } });
   const text = await res.text();
   return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]) * 1000;
+}
+
+/** The server's process and, on PostgreSQL, its database's backends: every process a request may wait on. */
+export async function serverProcesses(pid: number, watcher: pg.Client | undefined): Promise<number[]> {
+  if (!watcher) return [pid];
+  const { rows } = await watcher.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  return [pid, ...rows.map((r) => r.pid)];
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
 import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { sleep } from '../helpers/wait.js';
-import { heldFor, loopHeldMs } from '../helpers/held.js';
+import { heldFor, loopHeldMs, serverProcesses } from '../helpers/held.js';
 
 /**
  * Assessment imports beside a prober: a WCAG-EM Report Tool file of 30,000 pages (refused by
@@ -82,16 +82,8 @@ async function scenario(db: DbKind) {
       watcher = new pg.Client({ connectionString: database.url });
       await watcher.connect();
     }
-    const backends = async () =>
-      watcher
-        ? (
-            await watcher.query<{ pid: number }>(
-              'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-            )
-          ).rows.map((r) => r.pid)
-        : [];
     const probe = async () =>
-      heldFor([pid, ...(await backends())], async () => {
+      heldFor(await serverProcesses(pid, watcher), async () => {
         await (await call('GET', '/api/v1/sites')).arrayBuffer();
       });
     const baseline: Array<{ ms: number; held: number }> = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { dbKinds, type DbKind } from '../helpers/harness.js';
-import { heldFor, loopHeldMs } from '../helpers/held.js';
+import { heldFor, loopHeldMs, serverProcesses } from '../helpers/held.js';
 import { createPgDatabase, startServerProcess, type FreshPgDatabase } from '../helpers/server-process.js';
 import { sleep } from '../helpers/wait.js';
 
@@ -98,16 +98,8 @@ async function scenario(db: DbKind) {
     // running a SQLite query, a PostgreSQL connection's backend) or of the test spent waiting for a core
     // meanwhile: on cores shared with other work, what is left is the time the server itself kept the
     // request waiting.
-    const backends = async () =>
-      watcher
-        ? (
-            await watcher.query<{ pid: number }>(
-              'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-            )
-          ).rows.map((r) => r.pid)
-        : [];
     const probe = async () =>
-      heldFor([pid, ...(await backends())], async () => {
+      heldFor(await serverProcesses(pid, watcher), async () => {
         const res = await call('GET', '/api/v1/sites');
         await res.arrayBuffer();
       });
