@@ -152,12 +152,7 @@ function fromRow(r: Row): DeployRecord {
     similarIssues: parsed(r.similar_issues),
     similarIssuesTotal: Number(r.similar_issues_total),
     engineChange: r.engine_change ? parsed(r.engine_change) : null,
-    checkRun: {
-      status: r.check_run_status,
-      id: r.check_run_id === null ? null : Number(r.check_run_id),
-      url: r.check_run_url,
-      error: r.check_run_error,
-    },
+    checkRun: checkRunOf(r),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -183,6 +178,18 @@ export function deployVersion(d: Pick<DeployRecord, 'updatedAt' | 'checkRun'>): 
   return JSON.stringify([d.updatedAt, c.status, c.id, c.url, c.error]);
 }
 
+type CheckRunColumns = Pick<Row, 'check_run_status' | 'check_run_id' | 'check_run_url' | 'check_run_error'>;
+
+/** The check run's columns as the record's `checkRun`. */
+function checkRunOf(r: CheckRunColumns): DeployCheckRun {
+  return {
+    status: r.check_run_status,
+    id: r.check_run_id === null ? null : Number(r.check_run_id),
+    url: r.check_run_url,
+    error: r.check_run_error,
+  };
+}
+
 /** The stored event's version (deployVersion) read alone, one small row; undefined when there is none. */
 export async function findDeployVersion(db: Knex, org: string, id: string): Promise<string | undefined> {
   if (!isNulFree(id)) return undefined;
@@ -195,12 +202,7 @@ export async function findDeployVersion(db: Knex, org: string, id: string): Prom
   if (!row) return undefined;
   return deployVersion({
     updatedAt: row.updated_at,
-    checkRun: {
-      status: row.check_run_status,
-      id: row.check_run_id === null ? null : Number(row.check_run_id),
-      url: row.check_run_url,
-      error: row.check_run_error,
-    },
+    checkRun: checkRunOf(row),
   });
 }
 
@@ -245,11 +247,6 @@ export async function readCheckRunTarget(
   if (!row) return undefined;
   return {
     request: parsed(row.request),
-    checkRun: {
-      status: row.check_run_status,
-      id: row.check_run_id === null ? null : Number(row.check_run_id),
-      url: row.check_run_url,
-      error: row.check_run_error,
-    },
+    checkRun: checkRunOf(row),
   };
 }
