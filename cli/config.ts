@@ -6,7 +6,7 @@ import yaml from 'js-yaml';
 import { lilconfig, type Loader } from 'lilconfig';
 import { z } from 'zod';
 import { UsageError, type CommandLine } from './args.js';
-import { isCalendarDate } from './baseline.js';
+import { IgnoreSchema, type Ignore } from '../scanner/ignores.js';
 
 /**
  * The configuration file: `a11y-gate.config.{json,yaml,yml,mjs}` or an `a11y-gate` key in package.json, found
@@ -31,11 +31,6 @@ const text = line.min(1, 'must not be empty');
 const count = z.number().int('must be a whole number').min(0, 'must not be negative');
 const list = z.array(text);
 const pairs = z.record(text, line);
-/** A calendar date, `YYYY-MM-DD`: it applies until the end of that day (UTC). */
-const until = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-  .refine(isCalendarDate, 'must be a date that exists');
 const VIEWPORT = /^\d{2,5}x\d{2,5}$/;
 
 /** Settings for the pages whose address matches `url` (a glob, as waivers' `url_pattern`). */
@@ -51,18 +46,6 @@ export const PageSettingsSchema = z.strictObject({
     .optional(),
 });
 export type PageSettings = z.infer<typeof PageSettingsSchema>;
-
-/** An issue the gate leaves aside: by rule, selector and page (every one given must match), with a reason. */
-export const IgnoreSchema = z
-  .strictObject({
-    rule: text.optional(),
-    selector: text.optional(),
-    url: text.optional(),
-    reason: text,
-    until: until.optional(),
-  })
-  .refine((i) => i.rule || i.selector || i.url, 'must name a rule, a selector or a url');
-export type Ignore = z.infer<typeof IgnoreSchema>;
 
 export const ConfigFileSchema = z.strictObject({
   urls: list.optional(),
@@ -121,6 +104,8 @@ const PATH_KEYS = new Set([
   'sarif',
   'baseline',
 ]);
+
+export type { Ignore };
 
 export interface LoadedConfig {
   /** The file as the user knows it (relative to the working folder when under it). */

@@ -1,8 +1,8 @@
 import { type DeployEvent } from '../core/gate/deploy-event.js';
 import { plural } from '../core/text/wording.js';
 import type { Finding } from '../scanner/findings.js';
-import type { BaselineEntry } from './baseline.js';
-import type { LocalVerdict } from './local-gate.js';
+import type { BaselineEntry } from '../scanner/baseline-file.js';
+import type { LocalVerdict } from '../scanner/local-gate.js';
 import {
   fixHeading,
   fixSteps,

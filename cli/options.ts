@@ -2,22 +2,19 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
-import { keyOf, type Ignore, type PageSettings } from './config.js';
+import { keyOf, type PageSettings } from './config.js';
+import type { LocalGateSettings } from '../scanner/local-gate.js';
 
 /** Where the baseline file is kept unless `--baseline` (or the `baseline` key) names another. */
 export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
 
 /** The gate without a service: the committed baseline file and the thresholds it is judged with. */
-export interface LocalGateOptions {
+export interface LocalGateOptions extends LocalGateSettings {
   baselineFile: string;
   /** Write the baseline file from this scan (`a11y-gate baseline`, `--update-baseline`). */
   update: boolean;
   /** Drop the baseline's entries no longer found. */
   prune: boolean;
-  failOnCritical: boolean | null;
-  failOnSerious: boolean | null;
-  maxNewIssues: number | null;
-  ignores: Ignore[];
   /** Per-page settings of the configuration file. */
   pages: PageSettings[];
   /** The configuration file read, for messages; null: none. */

@@ -12,8 +12,8 @@ import { submittedPages } from '../scanner/scan-body.js';
 import { LoginError } from '../scanner/session.js';
 import { parseArgs, USAGE, USAGE_HINT, UsageError, type CommandLine } from './args.js';
 import { loadConfigFile, withConfig } from './config.js';
-import { readBaseline, writeBaseline } from './baseline.js';
-import { judgeLocally } from './local-gate.js';
+import { BaselineFileError, readBaseline, writeBaseline } from '../scanner/baseline-file.js';
+import { judgeLocally } from '../scanner/local-gate.js';
 import { plural } from '../core/text/wording.js';
 import { cliOptions, completeOptions, type CliOptions } from './options.js';
 import { completeShardGroup, sendShard, type ShardResult } from './shards.js';
@@ -203,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
     if (options.junit) await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
     return g.passed ? EXIT.passed : EXIT.gateFailed;
   } catch (e) {
-    const known = [ApiError, BrowserError, PageSourceError, LoginError, UsageError].some(
+    const known = [ApiError, BrowserError, PageSourceError, LoginError, UsageError, BaselineFileError].some(
       (t) => e instanceof t,
     );
     err(`a11y-gate: ${e instanceof Error ? e.message : String(e)}`);

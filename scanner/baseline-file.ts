@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { htmlSnippet, sourceText } from '../core/gate/finding-text.js';
 import { IMPACTS, type Impact } from '../core/impact.js';
 import { pageKey, normalizeUrl } from '../core/url-normalisation.js';
-import type { Finding } from '../scanner/findings.js';
-import { fingerprintOf } from '../scanner/sarif.js';
-import { UsageError } from './args.js';
+import type { Finding } from './findings.js';
+import { fingerprintOf } from './sarif.js';
+import { until } from './ignores.js';
 
 /**
  * The baseline file (`.a11y-gate/baseline.json`), committed with the code: the issues a site already has,
@@ -15,19 +15,19 @@ import { UsageError } from './args.js';
  * reads in review as the issues that came and went.
  */
 
+/** A baseline file that cannot be read as one: the run stops with this message (a usage error). */
+export class BaselineFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BaselineFileError';
+  }
+}
+
 export const BASELINE_VERSION = 1;
 /** Far more than any site's debt; a larger file is not read. */
 export const BASELINE_MAX_BYTES = 32 * 1024 * 1024;
 /** The element's markup kept: enough for the matcher to tell elements apart, short enough to review. */
 const HTML_KEPT = 200;
-
-/** `YYYY-MM-DD` that is a day of the calendar (not 2026-02-30, which Date.parse would take). */
-export function isCalendarDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === text;
-}
 
 const line = z.string().regex(/^[^\r\n]*$/, 'must be one line');
 const BaselineEntrySchema = z.strictObject({
@@ -44,11 +44,7 @@ const BaselineEntrySchema = z.strictObject({
     .optional(),
   count: z.number().int().min(2).optional(),
   reason: line.min(1).optional(),
-  until: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-    .refine(isCalendarDate, 'must be a date that exists')
-    .optional(),
+  until: until.optional(),
 });
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
 
@@ -123,18 +119,20 @@ export async function readBaseline(file: string): Promise<BaselineEntry[] | null
     throw e;
   }
   if (size > BASELINE_MAX_BYTES)
-    throw new UsageError(`${file}: larger than ${BASELINE_MAX_BYTES / 1024 / 1024} MiB: not a baseline file`);
+    throw new BaselineFileError(
+      `${file}: larger than ${BASELINE_MAX_BYTES / 1024 / 1024} MiB: not a baseline file`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (e) {
-    throw new UsageError(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new BaselineFileError(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const parsed = BaselineFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-    throw new UsageError(`${file}: "${at.replace(/^\./, '') || '(the file)'}" ${issue.message}`);
+    throw new BaselineFileError(`${file}: "${at.replace(/^\./, '') || '(the file)'}" ${issue.message}`);
   }
   return parsed.data.issues;
 }
@@ -142,9 +140,4 @@ export async function readBaseline(file: string): Promise<BaselineEntry[] | null
 export async function writeBaseline(file: string, entries: readonly BaselineEntry[]): Promise<void> {
   await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
   await fs.writeFile(file, baselineText(entries));
-}
-
-/** An entry's or an ignore's `until` has passed: it lasts to the end of that day (UTC), then stops applying. */
-export function expired(until: string | undefined, now: Date): boolean {
-  return !!until && Date.parse(`${until}T23:59:59.999Z`) < now.getTime();
 }

@@ -6,10 +6,9 @@ import { matchIssues, type IssueMatching, type MatchIssue } from '../core/matchi
 import { urlMatcher } from '../core/waivers/glob.js';
 import { normaliseWaiverSelector, type WaiverMatcher } from '../core/waivers/match.js';
 import { normalizeUrl } from '../core/url-normalisation.js';
-import type { Finding } from '../scanner/findings.js';
-import { entryOf, expired, type BaselineEntry } from './baseline.js';
-import type { Ignore } from './config.js';
-import type { LocalGateOptions } from './options.js';
+import type { Finding } from './findings.js';
+import { entryOf, type BaselineEntry } from './baseline-file.js';
+import { expired, type Ignore } from './ignores.js';
 
 /**
  * The gate without a service: this scan's violations against the committed baseline file, judged by the
@@ -31,6 +30,14 @@ export interface LocalVerdict {
   lapsedIgnores: Ignore[];
   /** What the baseline file holds after this run when it is recorded: the issues found, ignores aside. */
   recorded: BaselineEntry[];
+}
+
+/** What the gate without a service is judged with: the thresholds given (null: the default) and the ignores. */
+export interface LocalGateSettings {
+  failOnCritical: boolean | null;
+  failOnSerious: boolean | null;
+  maxNewIssues: number | null;
+  ignores: Ignore[];
 }
 
 type Side = MatchIssue & MatchDetails;
@@ -74,7 +81,7 @@ export function ignoreMatcher(ignores: readonly Ignore[], now: Date): WaiverMatc
 }
 
 /** The thresholds: the service's defaults, and with no baseline at all every violation fails (as pa11y-ci). */
-function settingsOf(options: LocalGateOptions, hasBaseline: boolean) {
+function settingsOf(options: LocalGateSettings, hasBaseline: boolean) {
   const request: GateSettingsLayer = {};
   if (options.failOnCritical !== null) request.fail_on_critical = options.failOnCritical;
   if (options.failOnSerious !== null) request.fail_on_serious = options.failOnSerious;
@@ -106,7 +113,7 @@ function unpaired(entries: readonly BaselineEntry[], matching: IssueMatching): B
 export function judgeLocally(
   findings: readonly Finding[],
   baseline: readonly BaselineEntry[] | null,
-  options: LocalGateOptions,
+  options: LocalGateSettings,
   now: Date,
 ): LocalVerdict {
   const violations = findings.filter((f) => f.kind === 'violation');

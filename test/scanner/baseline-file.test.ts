@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { baselineText, readBaseline, type BaselineEntry } from '../../cli/baseline.js';
-import { judgeLocally } from '../../cli/local-gate.js';
+import { baselineText, readBaseline, type BaselineEntry } from '../../scanner/baseline-file.js';
+import { judgeLocally } from '../../scanner/local-gate.js';
 import type { LocalGateOptions } from '../../cli/options.js';
 import { issueFingerprint } from '../../core/matching/fingerprint.js';
 import type { Finding } from '../../scanner/findings.js';
