@@ -1,5 +1,6 @@
 import type { ScanOptions } from '../scanner/options.js';
-import { parseScanSettings } from '../scanner/settings.js';
+import { parseScanSettings, scopeSetting } from '../scanner/settings.js';
+import type { ScanScope } from '../core/gate/coverage.js';
 import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
 import { modeInput, shardGroup } from './shard-inputs.js';
 
@@ -29,6 +30,8 @@ export interface ActionInputs {
   retryDelayMs: number | null;
   /** Pages to scan in a browser and how (`urls`, `sitemap`, `urls-file`, `crawl`…); null: no scan. */
   scan: ScanOptions | null;
+  /** What the scan sent covers (`scope`; partial with `urls-file` unless it says full). */
+  scope: ScanScope;
   /** Where each scanned page's raw axe-core result is written. */
   resultsDir: string | null;
   /** Where the SARIF 2.1.0 report of the scanned pages is written. */
@@ -264,6 +267,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     runAttempt: count(env.GITHUB_RUN_ATTEMPT),
     retryDelayMs: count(env.A11Y_GATE_RETRY_DELAY_MS),
     scan,
+    scope: scan?.scope ?? scopeSetting(get, (name, problem) => new InputError(name, problem), null),
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
     handOff: keyless ? handOffOf(event, results, scan) : null,

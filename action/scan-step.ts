@@ -84,7 +84,12 @@ export function composeScan(
   loaded: LoadedResults | null,
   scanned: ScanStep | null,
 ): ScanRequest {
-  if (loaded && !scanned) return loaded.scan;
+  const body = loaded && !scanned ? loaded.scan : merged(inputs, loaded, scanned);
+  if (inputs.scope === 'partial') body.scope = 'partial';
+  return body;
+}
+
+function merged(inputs: ActionInputs, loaded: LoadedResults | null, scanned: ScanStep | null): ScanRequest {
   const pages = [...(loaded?.scan.pages ?? []), ...(scanned?.pages ?? [])];
   const first = scanned?.run.pages[0]?.url;
   const url = inputs.url ?? loaded?.scan.url ?? (first ? new URL(first).origin + '/' : '');

@@ -24,7 +24,8 @@ Pages:
   --sitemap URL            a sitemap.xml or sitemap index
   --sitemap-rewrite "FROM => TO"   scan sitemap URLs starting with FROM at TO instead
   --crawl N                follow same-origin links from the given pages, up to N pages
-  --urls-file FILE         URLs, one a line
+  --urls-file FILE         URLs, one a line (the scan is then partial unless --scope full)
+  --scope full|partial     partial: the scan covers only its pages, compared on those alone
   --exclude GLOB           never scan matching URLs (repeatable)
   --shard I/N              scan only shard I of N of the pages (a job of a parallel run; not with --crawl)
 Browser:
@@ -73,6 +74,7 @@ const VALUE_FLAGS = new Set([
   'sitemap-rewrite',
   'crawl',
   'urls-file',
+  'scope',
   'exclude',
   'shard',
   'scan-group',

@@ -53,6 +53,7 @@ export const ConfigFileSchema = z.strictObject({
   sitemapRewrite: text.optional(),
   crawl: count.optional(),
   urlsFile: text.optional(),
+  scope: text.optional(),
   exclude: list.optional(),
   shard: text.optional(),
   chromePath: text.optional(),

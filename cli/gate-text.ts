@@ -1,4 +1,6 @@
 import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { noBaselineText } from '../core/gate/baseline.js';
+import type { PageCoverage } from '../core/gate/coverage.js';
 import { plural } from '../core/text/wording.js';
 import type { Finding } from '../scanner/findings.js';
 import type { BaselineEntry } from '../scanner/baseline-file.js';
@@ -25,13 +27,9 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   const verdict = `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`;
   // The base branch's first scan: its issues are counted as new but are the debt the site starts from.
   const lines = [recorded ? 'Gate passed: baseline recorded.' : verdict];
-  if (!recorded && g.baseline?.strategy === 'none') {
-    // The base branch as the gate's reason names it (`main` by default).
-    const branch = /base branch "([^"]+)"/.exec(g.baseline.reason)?.[1] ?? 'main';
-    lines.push(
-      `No scan of ${branch} yet: every issue counts as new. Scan ${branch} first, or commit a baseline file.`,
-    );
-  }
+  // Nothing to compare with: the gate's reason says why and what to do (core/gate/baseline.ts).
+  if (!recorded && g.baseline && !g.baseline.scan_id) lines.push(oneLine(g.baseline.reason));
+  if (g.coverage) lines.push(...coverageText(g.coverage));
   for (const r of g.reasons) lines.push(`  - ${oneLine(r.message)} (${oneLine(r.code)})`);
   if (!g.passed && g.new_issues.length > 0) {
     lines.push('', 'New issues:');
@@ -54,6 +52,19 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   }
   if (detailsUrl) lines.push('', `Details: ${detailsUrl}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** How many of a partial scan's pages are printed. */
+const PAGES_PRINTED = 10;
+
+/** A partial scan's pages compared: the sentence and the first pages (a page's URL is the scan's text). */
+function coverageText(c: PageCoverage): string[] {
+  const more = c.pages_compared - Math.min(PAGES_PRINTED, c.pages.length);
+  return [
+    oneLine(c.message),
+    ...c.pages.slice(0, PAGES_PRINTED).map((url) => `  - ${oneLine(url)}`),
+    ...(more > 0 ? [`  … and ${more} more.`] : []),
+  ];
 }
 
 /** `rule selector on /page (path:line)`: a baseline entry on one line. */
@@ -86,9 +97,10 @@ export function localGateText(v: LocalVerdict, baselineFile: string): string {
   ];
   if (!v.baseline)
     lines.push(
-      `No baseline file yet (${baselineFile}): every issue counts as new. Record one with ` +
-        '"a11y-gate baseline" (the same pages and options) and commit it.',
+      noBaselineText('main'),
+      `Record the baseline file (${baselineFile}) with "a11y-gate baseline" (the same pages and options) and commit it.`,
     );
+  if (v.coverage) lines.push(...coverageText(v.coverage));
   for (const r of v.evaluation.reasons) lines.push(`  - ${r.message} (${r.code})`);
   for (const e of v.lapsed)
     lines.push(`  - Baseline entry past its date (until ${e.until}), counted as new: ${entryLine(e)}`);

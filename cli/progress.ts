@@ -12,12 +12,9 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Sca
     const filled = total ? Math.round((done / total) * width) : 0;
     return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`;
   };
-  let announced = false;
   return {
-    // Once: a crawl plans again at each level it finds, and the [done/total] lines carry the new total.
     planned: (total) => {
-      if (!tty && !announced) stream.write(`${total} ${total === 1 ? 'page' : 'pages'} to scan\n`);
-      announced = true;
+      if (!tty) stream.write(`${total} ${total === 1 ? 'page' : 'pages'} to scan\n`);
     },
     page: (p, done, total) => {
       // A page's URL and error are the page's words: no escape sequence of theirs reaches the terminal.

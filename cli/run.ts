@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ApiError } from '../client/api-client.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
-import { toJunit } from '../scanner/junit.js';
+import { toJunit, type JunitGate } from '../scanner/junit.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { writeResultsDir } from '../scanner/results-dir.js';
 import { fingerprintOf, toSarif } from '../scanner/sarif.js';
@@ -113,25 +113,21 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
   const file = shown(local.baselineFile);
   const findings = findingsOf(run.pages);
   const baseline = await readBaseline(local.baselineFile);
-  const v = judgeLocally(findings, baseline, local, new Date());
-  const junit = (fingerprints: string[]) =>
-    options.junit
-      ? writeFile(
-          options.junit,
-          toJunit(run.pages, findings, seconds, {
-            new_issues: fingerprints.map((fingerprint) => ({ fingerprint })),
-          }),
-        )
-      : Promise.resolve();
+  // A partial scan is compared on the pages it scanned: the file's entries for the others stay.
+  const partial = run.scope === 'partial' ? run.pages.filter((p) => p.ok).map((p) => p.url) : null;
+  const v = judgeLocally(findings, baseline, local, new Date(), partial);
+  const junit = (gate: JunitGate) =>
+    options.junit ? writeFile(options.junit, toJunit(run.pages, findings, seconds, gate)) : Promise.resolve();
   if (local.update) {
     await writeBaseline(local.baselineFile, v.recorded);
     const gone = baseline ? `, ${v.fixed.length} no longer found and removed` : '';
+    const kept = v.kept.length ? `, ${v.kept.length} of pages not scanned kept` : '';
     out(
-      `Baseline written: ${plural(v.recorded.length, 'issue')} in ${file} (${v.evaluation.counts.new} not in it before${gone}` +
+      `Baseline written: ${plural(v.recorded.length, 'issue')} in ${file} (${v.evaluation.counts.new} not in it before${gone}${kept}` +
         `${v.evaluation.counts.waived ? `, ${v.evaluation.counts.waived} ignored` : ''}). Commit it: later scans are compared with it.\n`,
     );
     // The run that records the baseline judges nothing: JUnit says so too.
-    await junit([]);
+    await junit({ passed: true, new_issues: [] });
     return EXIT.passed;
   }
   out(localGateText(v, file));
@@ -143,7 +139,11 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
     );
     out(`Pruned ${plural(v.fixed.length, 'entry', 'entries')} no longer found from ${file}.\n`);
   }
-  await junit(v.newFindings.map(fingerprintOf));
+  await junit({
+    passed: v.evaluation.passed,
+    new_issues: v.newFindings.map((f) => ({ fingerprint: fingerprintOf(f) })),
+    reasons: v.evaluation.reasons,
+  });
   return v.evaluation.passed ? EXIT.passed : EXIT.gateFailed;
 }
 

@@ -70,6 +70,7 @@ export function scanBody(service: ServiceOptions, run: ScanRun, pages: ScanBodyP
     ...(service.sha ? { sha: service.sha } : {}),
     ...(service.branch ? { branch: service.branch } : {}),
     engine: run.engine,
+    ...(run.scope === 'partial' ? { scope: 'partial' } : {}),
     pages,
   } as ScanRequest;
 }

@@ -50,6 +50,8 @@ export interface ScanRequest {
   branch?: string;
   engine?: { name: string; version?: string };
   run_attempt?: number;
+  /** Sent only as `partial`: a scan of some pages only (the service's default is `full`). */
+  scope?: 'partial';
   pages: ScanBodyPage[];
 }
 

@@ -53,11 +53,15 @@ const BaselineFileSchema = z.strictObject({
   issues: z.array(BaselineEntrySchema),
 });
 
+/** A page as the baseline names it: its path (query and single-page-app route kept, host left out). */
+export function pageOfUrl(url: string): string {
+  return pageKey(normalizeUrl(url) ?? url);
+}
+
 /** An issue of this scan as the baseline writes it (without a reason or date of its own yet). */
 export function entryOf(f: Finding): BaselineEntry {
-  const page = pageKey(normalizeUrl(f.pageUrl) ?? f.pageUrl);
   return {
-    page,
+    page: pageOfUrl(f.pageUrl),
     rule: f.rule,
     impact: (IMPACTS as readonly string[]).includes(f.impact ?? '') ? (f.impact as Impact) : null,
     selector: f.selector || null,

@@ -2,18 +2,24 @@ import type { Finding } from './findings.js';
 import type { PageOutcome } from './page-scan.js';
 import { fingerprintOf } from './sarif.js';
 
-/** What JUnit needs of the gate's answer: the new issues' fingerprints, and whether it recorded the baseline. */
+/**
+ * What JUnit needs of the gate's answer (a deploy event, or the gate without a service): its verdict, the
+ * new issues' fingerprints, and its reasons (whether it recorded the baseline, and why it failed).
+ */
 export interface JunitGate {
+  passed: boolean;
   new_issues: Array<{ fingerprint: string }>;
-  reasons?: Array<{ code: string }>;
+  reasons?: Array<{ code: string; message?: string }>;
 }
 
 /**
  * JUnit XML for CI systems that show test reports (GitLab merge request widgets, Jenkins, CircleCI): one
  * test suite, one test case per page. A page with violations fails (one <failure> listing each element), a
  * page that could not be scanned is an <error>; `incomplete` findings (a person must check) do not fail.
- * With a gate, a page fails only for its new issues: the debt it already had is reported in its
- * <system-out>, not failed, as the gate does not fail on it either.
+ * With a gate, JUnit agrees with its verdict: a page fails only for its new issues, and only when the gate
+ * failed. The debt a page already had, and new issues a passed gate allowed, are reported in its
+ * <system-out>. A failed gate with no page to blame (thresholds on existing issues) fails one more test case,
+ * "deploy gate", with the gate's reasons; the run that records the baseline fails nothing.
  */
 function xml(text: string): string {
   return (
@@ -49,12 +55,18 @@ export function toJunit(
       continue;
     }
     const all = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
-    const own = all.filter(isNew);
-    const existing = all.length - own.length;
-    const out =
-      existing > 0
-        ? `<system-out>${existing} existing violations (in the baseline, not failed)</system-out>`
-        : '';
+    const fresh = all.filter(isNew);
+    // A passed gate fails no page: the new issues it allowed are told, as the debt is.
+    const own = gate?.passed ? [] : fresh;
+    const notes = [
+      ...(all.length > fresh.length
+        ? [`${all.length - fresh.length} existing violations (in the baseline, not failed)`]
+        : []),
+      ...(own.length < fresh.length
+        ? [`${fresh.length} new violations within the gate's thresholds (not failed)`]
+        : []),
+    ];
+    const out = notes.length > 0 ? `<system-out>${notes.join('; ')}</system-out>` : '';
     if (own.length === 0) {
       cases.push(`  <testcase classname="a11y-gate" name="${name}">${out}</testcase>`);
       continue;
@@ -71,10 +83,18 @@ export function toJunit(
       `  <testcase classname="a11y-gate" name="${name}"><failure message="${own.length} ${gate ? 'new ' : ''}accessibility violations (${xml(rules)})">${xml(detail)}</failure>${out}</testcase>`,
     );
   }
+  if (gate && !gate.passed && failures === 0) {
+    failures++;
+    const why = (gate.reasons ?? []).map((r) => r.message ?? r.code).join(' ') || 'The deploy gate failed.';
+    cases.push(
+      `  <testcase classname="a11y-gate" name="deploy gate"><failure message="${xml(why)}"/></testcase>`,
+    );
+  }
+  const tests = cases.length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="a11y-gate" tests="${pages.length}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
-    `<testsuite name="accessibility (axe-core)" tests="${pages.length}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
+    `<testsuites name="a11y-gate" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
+    `<testsuite name="accessibility (axe-core)" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(1)}">`,
     ...cases,
     '</testsuite>',
     '</testsuites>',

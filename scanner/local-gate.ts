@@ -7,7 +7,8 @@ import { urlMatcher } from '../core/waivers/glob.js';
 import { normaliseWaiverSelector, type WaiverMatcher } from '../core/waivers/match.js';
 import { normalizeUrl } from '../core/url-normalisation.js';
 import type { Finding } from './findings.js';
-import { entryOf, type BaselineEntry } from './baseline-file.js';
+import { entryOf, pageOfUrl, type BaselineEntry } from './baseline-file.js';
+import { comparesBaselineIssue, pageCoverage, type PageCoverage } from '../core/gate/coverage.js';
 import { expired, type Ignore } from './ignores.js';
 
 /**
@@ -22,13 +23,20 @@ export interface LocalVerdict {
   baseline: readonly BaselineEntry[] | null;
   /** The new issues' findings, most severe first (as the evaluation lists them). */
   newFindings: Finding[];
-  /** Baseline entries no longer found. */
+  /** Baseline entries no longer found (of a partial scan, on the pages it scanned). */
   fixed: BaselineEntry[];
+  /** A partial scan: the pages compared, out of how many; null for a full scan. */
+  coverage: PageCoverage | null;
+  /** A partial scan: the baseline's entries on pages it did not scan, kept as they are. */
+  kept: BaselineEntry[];
   /** Baseline entries found again but past their `until`: their issues count as new. */
   lapsed: BaselineEntry[];
   /** Ignores past their `until`, which no longer apply. */
   lapsedIgnores: Ignore[];
-  /** What the baseline file holds after this run when it is recorded: the issues found, ignores aside. */
+  /**
+   * What the baseline file holds after this run when it is recorded: the issues found, ignores aside, and
+   * after a partial scan the entries it kept.
+   */
   recorded: BaselineEntry[];
 }
 
@@ -101,20 +109,29 @@ function headIssue(f: Finding, e: BaselineEntry, ref: number): GateScanIssue {
   };
 }
 
-/** The baseline entries the matching left unpaired, each once. */
-function unpaired(entries: readonly BaselineEntry[], matching: IssueMatching): BaselineEntry[] {
+/** The baseline entries the matching left unpaired and that were compared, each once. */
+function unpaired(
+  entries: readonly BaselineEntry[],
+  matching: IssueMatching,
+  compared: (j: number) => boolean,
+): BaselineEntry[] {
   const out = new Set<BaselineEntry>();
   entries.forEach((e, j) => {
-    if (matching.baselineToHead[j] < 0) out.add(e);
+    if (matching.baselineToHead[j] < 0 && compared(j)) out.add(e);
   });
   return [...out];
 }
 
+/**
+ * Judges the findings against the baseline file. `partial`: the scan covers only some pages (these URLs,
+ * the pages scanned), so the file's entries on other pages are neither fixed nor existing, and kept.
+ */
 export function judgeLocally(
   findings: readonly Finding[],
   baseline: readonly BaselineEntry[] | null,
   options: LocalGateSettings,
   now: Date,
+  partial: readonly string[] | null = null,
 ): LocalVerdict {
   const violations = findings.filter((f) => f.kind === 'violation');
   const entries = violations.map(entryOf);
@@ -130,6 +147,13 @@ export function judgeLocally(
   const matching = matchIssues(head, compared.map(details));
   const issues = violations.map((f, i) => headIssue(f, entries[i], i));
   const waivers = ignoreMatcher(options.ignores, now);
+  const scope = partial
+    ? pageCoverage(
+        partial.map((url) => ({ url, key: pageOfUrl(url) })),
+        baseline && baseline.map((e) => e.page),
+      )
+    : null;
+  const covered = scope ? { keys: scope.keys, pageOf: (j: number) => compared[j].page } : undefined;
   const evaluation = evaluateGate({
     siteId: 'local',
     sha: '',
@@ -139,7 +163,9 @@ export function judgeLocally(
     waivers,
     settings: settingsOf(options, baseline !== null),
     listCap: Math.max(1, issues.length),
+    covered,
   });
+  const kept = scope ? (baseline ?? []).filter((e) => !scope.keys.has(e.page)) : [];
   // Recorded: what is found, each keeping the reason and date of the entry it was paired with.
   const recorded = entries.flatMap((e, i) => {
     const page = issues[i].page;
@@ -156,10 +182,12 @@ export function judgeLocally(
     evaluation,
     baseline,
     newFindings: evaluation.newIssues.map((issue) => violations[issue.ref as number]),
-    fixed: unpaired(compared, matching),
+    fixed: unpaired(compared, matching, (j) => comparesBaselineIssue(covered, j)),
+    coverage: scope?.coverage ?? null,
+    kept,
     lapsed: [...new Set([...lapsedAt].map((j) => all[j]))],
     lapsedIgnores: options.ignores.filter((i) => expired(i.until, now)),
-    recorded,
+    recorded: [...recorded, ...kept],
   };
 }
 

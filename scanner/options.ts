@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { SourceMapping } from './locate/static.js';
 import { defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
 import type { Shard } from '../core/scans/shards.js';
+import type { ScanScope } from '../core/gate/coverage.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -31,6 +32,11 @@ export interface PageSources {
   exclude: string[];
   /** Scan only this shard's share of the pages (a job of a parallel run); null: every page. */
   shard: Shard | null;
+  /**
+   * What the scan says it covers: `partial` when it is of some pages only (a `urls-file` of the pages a
+   * change touched, unless `scope` says `full`), compared on those pages only and never a baseline.
+   */
+  scope: ScanScope;
 }
 
 export interface ScanOptions extends PageSources {
@@ -62,6 +68,7 @@ export interface ScanOptions extends PageSources {
 
 /** Progress as the scan goes: the Action logs lines, the CLI draws a bar on a TTY. */
 export interface ScanProgress {
+  /** Once, before the first page: how many are known. A crawl's later levels raise the total `page` carries. */
   planned(total: number): void;
   page(result: { url: string; ok: boolean; detail: string }, done: number, total: number): void;
   note(message: string): void;
@@ -80,6 +87,7 @@ export function defaultScanOptions(): ScanOptions {
     maxPages: DEFAULT_MAX_PAGES,
     exclude: [],
     shard: null,
+    scope: 'full',
     chromePath: null,
     bypassCsp: true,
     axeTags: [...DEFAULT_AXE_TAGS],

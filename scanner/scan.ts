@@ -20,6 +20,8 @@ export interface ScanRun {
   siteUrl?: string;
   /** With a shard: how many pages the whole list has (every shard's together). */
   listed?: number;
+  /** What the scan covers (options.ts `scope`): its body says so, and a partial scan is compared on its pages. */
+  scope: ScanOptions['scope'];
 }
 
 /**
@@ -121,13 +123,22 @@ export async function scan(
       const found = discover(outcomes, origins, seen, options.exclude);
       level = found.slice(0, Math.max(0, options.maxPages - pages.length));
       notScanned += found.length - level.length;
-      if (level.length > 0) progress.planned((planned = pages.length + level.length));
+      // Planned once: a level's pages raise the total the page lines carry, not another announcement.
+      planned = pages.length + level.length;
     }
   } finally {
     await browser.close();
   }
   const engine = { name: 'axe-core' as const, version: AXE_VERSION };
-  return { pages, engine, browser: executable, notScanned, siteUrl, ...(options.shard ? { listed } : {}) };
+  return {
+    pages,
+    engine,
+    browser: executable,
+    notScanned,
+    siteUrl,
+    scope: options.scope,
+    ...(options.shard ? { listed } : {}),
+  };
 }
 
 function describe(o: PageOutcome): { url: string; ok: boolean; detail: string } {

@@ -2,6 +2,7 @@ import { defaultScanOptions, WAIT_UNTIL, type ScanOptions, type WaitUntil } from
 import { SCREENSHOT_MAX_KB, type ScreenshotLimits } from './screenshots.js';
 import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../core/scans/pictures.js';
 import { parseShard, type Shard } from '../core/scans/shards.js';
+import { SCAN_SCOPES, type ScanScope } from '../core/gate/coverage.js';
 
 /**
  * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same
@@ -120,6 +121,7 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     maxPages: integer(get, fail, 'max-pages', d.maxPages, 1),
     exclude: list(get('exclude')),
     shard,
+    scope: scopeSetting(get, fail, urlsFile),
     chromePath: get('chrome-path').trim() || null,
     bypassCsp: bool(get, fail, 'bypass-csp', true),
     axeTags: axeTags.length > 0 ? axeTags : d.axeTags,
@@ -135,6 +137,19 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     ...sourceSettings(get, fail),
     screenshots: screenshotSettings(get, fail),
   };
+}
+
+/**
+ * `scope`: `full` or `partial`. Left empty, a scan of a `urls-file` (the pages a change touched, as the
+ * docs suggest) is partial, any other full.
+ */
+export function scopeSetting(get: GetSetting, fail: SettingFailure, urlsFile: string | null): ScanScope {
+  const text = get('scope').trim();
+  if (!text) return urlsFile ? 'partial' : 'full';
+  if (!(SCAN_SCOPES as readonly string[]).includes(text)) {
+    throw fail('scope', `must be ${SCAN_SCOPES.join(' or ')}, got "${text}"`);
+  }
+  return text as ScanScope;
 }
 
 /** `screenshots`, and limits that may be lowered, never raised past what the service keeps. */

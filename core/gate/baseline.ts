@@ -1,4 +1,5 @@
 import { enginesDiffer, engineLabel, type ScanEngine } from './engine.js';
+import type { ScanScope } from './coverage.js';
 
 /** The head and baseline scans of a deploy-gate decision, as the gate sees them. */
 
@@ -11,6 +12,8 @@ export interface ScanRef {
   fingerprintVersion?: number;
   /** The engine that made it, when the scan says (null: unknown). */
   engine?: ScanEngine | null;
+  /** Whether it covers the site (`full`, the default) or only the pages it lists (`partial`). */
+  scope?: ScanScope;
 }
 
 export type BaselineStrategy = 'baseline_sha' | 'base_branch' | 'none';
@@ -35,9 +38,11 @@ export interface BaselineChoice {
 
 /**
  * Why the gate compares with the scan it does. Which scan that is, the store decides in one query
- * (`findGateScans`): the latest scan of `baseline_sha` when the request names one (none if that commit has
- * no scan, never a silent substitute: only a request with `baseline_fallback: base_branch` falls back); else the latest scan on the site's base branch created before the
- * head scan with another sha; else none, and every issue is new. This names the strategy and says why.
+ * (`findGateScans`): the latest full scan of `baseline_sha` when the request names one (none if that commit
+ * has no full scan, never a silent substitute: only a request with `baseline_fallback: base_branch` falls
+ * back); else the latest full scan on the site's base branch created before the head scan with another
+ * sha; else none, and every issue is new. A partial scan is never a baseline. This names the strategy and
+ * says why.
  */
 export function describeBaseline(input: {
   head: ScanRef;
@@ -51,9 +56,13 @@ export function describeBaseline(input: {
   passedOver?: ScanRef | null;
   /** `baselineSha` had no scan and the request asked for the base branch instead (`baseline_fallback`). */
   fellBack?: boolean;
+  /** No baseline was found, but partial scans were passed over where one was looked for. */
+  partialOnly?: boolean;
 }): BaselineChoice {
   const choice = strategyOf(input);
-  if (!choice.scan && !input.baselineSha && input.head.branch === input.baseBranch) {
+  // A partial scan records no baseline: it is never one (docs/gate.md, "Partial scans").
+  const full = input.head.scope !== 'partial';
+  if (!choice.scan && !input.baselineSha && input.head.branch === input.baseBranch && full) {
     return {
       scan: null,
       strategy: 'none',
@@ -96,11 +105,24 @@ function withEngines(choice: BaselineChoice, head: ScanRef, passedOver: ScanRef 
   return choice;
 }
 
+/**
+ * What the gate says when the base branch has no scan to compare with: the one text of the service's
+ * baseline reason (and so of the check run and the comment) and of the CLI's gate without a baseline file.
+ * `partialOnly`: the base branch has partial scans only, and a partial scan is never a baseline.
+ */
+export function noBaselineText(baseBranch: string, partialOnly = false): string {
+  return partialOnly
+    ? `No full scan of ${baseBranch} yet (a partial scan is never a baseline): every issue counts as new. ` +
+        `Scan every page of ${baseBranch} first, or commit a baseline file.`
+    : `No scan of ${baseBranch} yet: every issue counts as new. Scan ${baseBranch} first, or commit a baseline file.`;
+}
+
 function strategyOf(input: {
   baselineSha?: string | null;
   baseBranch: string;
   scan: ScanRef | null;
   fellBack?: boolean;
+  partialOnly?: boolean;
 }): BaselineChoice {
   const { scan, baseBranch } = input;
   if (input.baselineSha && scan && input.fellBack) {
@@ -120,7 +142,10 @@ function strategyOf(input: {
       strategy: 'baseline_sha',
       reason: scan
         ? `The latest scan of baseline_sha ${want}, as the request asked.`
-        : `The request named baseline_sha ${want}, but that commit has no scan: every issue counts as new.`,
+        : input.partialOnly
+          ? `The request named baseline_sha ${want}, but that commit has partial scans only, and a partial ` +
+            'scan is never a baseline: every issue counts as new.'
+          : `The request named baseline_sha ${want}, but that commit has no scan: every issue counts as new.`,
     };
   }
   if (scan) {
@@ -130,9 +155,5 @@ function strategyOf(input: {
       reason: `The latest scan on the base branch "${baseBranch}" before this commit's scan.`,
     };
   }
-  return {
-    scan: null,
-    strategy: 'none',
-    reason: `No scan on the base branch "${baseBranch}" before this commit's scan: every issue counts as new.`,
-  };
+  return { scan: null, strategy: 'none', reason: noBaselineText(baseBranch, input.partialOnly) };
 }

@@ -3,6 +3,7 @@ import type { Impact, IssueKind } from '../impact.js';
 import type { IssueSource } from '../scans/imported-issue.js';
 import type { MatchKind } from '../matching/matcher.js';
 import type { BaselineStrategy } from './baseline.js';
+import type { PageCoverage } from './coverage.js';
 import type { EngineChange } from './engine.js';
 import type { AppliedGateSettings } from './settings.js';
 import type { CategoryCounts, GateReason, ThresholdResult } from './thresholds.js';
@@ -81,6 +82,8 @@ export interface DeployEvent {
   reasons: GateReason[];
   scan_id: string | null;
   baseline: DeployBaseline | null;
+  /** A partial head scan: the pages compared, out of how many; null when the head scan is full. */
+  coverage: PageCoverage | null;
   settings: AppliedGateSettings;
   counts: DeployCounts;
   thresholds: ThresholdResult[];
@@ -113,4 +116,4 @@ export type GateResult = Pick<
   | 'new_issues_total'
 > &
   // The repository links a located issue to its file at the commit; results built without one show the path.
-  Partial<Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues'>>;
+  Partial<Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues' | 'coverage'>>;

@@ -19,6 +19,7 @@ import {
 } from '../matching/matcher.js';
 import { IMPACT_OF_CODE, issueList, type GateIssueList, type GateScanIssue } from './issues.js';
 import type { WaivableIssue, WaiverMatcher } from '../waivers/match.js';
+import { comparesBaselineIssue, type CoveredPages } from './coverage.js';
 
 /**
  * The deploy gate's decision (docs/gate.md) from two scans' issues, their matching (one pure
@@ -80,6 +81,11 @@ export interface GateInput {
   listCap?: number;
   /** With no head: the commit's sharded scan that is still open, which the reason names. */
   openScan?: OpenShardedScan;
+  /**
+   * A partial head scan's pages: baseline issues elsewhere are not compared (neither fixed nor existing).
+   * Absent: the head scan is full, and every baseline issue is compared.
+   */
+  covered?: CoveredPages;
 }
 
 const SEVERITY: ImpactKey[] = [...IMPACTS, 'unknown'];
@@ -220,6 +226,7 @@ function tallyIssues(
   for (let j = 0; j < baseline.length; j++) {
     const code = baseline.codes[j];
     if ((!all && code & 1) || (matching && matching.baselineToHead[j] >= 0)) continue;
+    if (!comparesBaselineIssue(input.covered, j)) continue;
     const impact = IMPACT_OF_CODE[code >> 1];
     if (engine) {
       t.engine.disappeared++;
@@ -249,7 +256,7 @@ function pairedView(
 
 /**
  * Evaluates the gate. A head issue matched to a baseline issue is existing, else new; a baseline issue
- * matched to none is fixed. What is counted then leaves out `incomplete` issues unless
+ * matched to none is fixed (of a partial head scan, only on the pages it covers). What is counted then leaves out `incomplete` issues unless
  * `include_incomplete` (they still take part in the matching), and waived head issues, which are
  * listed but never counted. Fixed issues never fail the gate.
  */

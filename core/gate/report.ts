@@ -9,6 +9,7 @@ import { IMPACTS, type Impact } from '../impact.js';
 import type { GateResult } from './deploy-event.js';
 import { engineChangeSentence } from './engine.js';
 import { markdownCode, markdownText } from '../text/github-markdown.js';
+import { truncate } from '../text/truncation.js';
 
 /** GitHub refuses `output.summary` / `output.text` (and job summaries) longer than 65,535 characters. */
 export const GITHUB_TEXT_LIMIT = 65_535;
@@ -52,6 +53,8 @@ export function gateReportSummary(result: GateResult, detailsUrl: string): strin
     lines.push('', result.passed ? '**Why it passed**' : '**Why it failed**', '');
     for (const r of result.reasons) lines.push(`- ${markdownCode(r.code)}: ${markdownText(r.message)}`);
   }
+
+  if (result.coverage) lines.push('', '#### Pages compared', '', ...coverageLines(result.coverage));
 
   lines.push('', '#### Issues by impact', '');
   // Under an engine change a last column counts, per impact, the issues that differ because of it.
@@ -164,11 +167,28 @@ const STRATEGY_EXPLANATIONS: Record<string, string> = {
   none: 'none: no earlier scan on the base branch, so every issue counts as new',
 };
 
+/** How many of a partial scan's pages the summary lists (the deploy event lists up to 100). */
+const SUMMARY_PAGES = 20;
+
+/** A partial scan's pages compared: the sentence, then the pages (a page's URL is the scan's text). */
+export function coverageLines(coverage: NonNullable<GateResult['coverage']>): string[] {
+  const shown = coverage.pages.slice(0, SUMMARY_PAGES);
+  const more = coverage.pages_compared - shown.length;
+  return [
+    markdownText(coverage.message),
+    '',
+    ...shown.map((url) => `- ${markdownCode(truncate(url, 200))}`),
+    ...(more > 0 ? [`- …and ${more} more in the deploy event`] : []),
+  ];
+}
+
 function baselineSentence(result: GateResult): string {
   const b = result.baseline;
   if (!b && result.reasons.some((r) => r.code === 'no_scan')) {
     return 'No scan of this commit, so nothing was compared.';
   }
+  // No scan of the base branch: the gate's reason says so and what to do (baseline.ts, noBaselineText).
+  if (b?.reason && !b.scan_id && b.strategy === 'none') return markdownText(b.reason);
   if (b?.reason) {
     const compared = b.scan_id
       ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`

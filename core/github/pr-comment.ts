@@ -6,7 +6,7 @@
  */
 import type { GateIssue, GateResult } from '../gate/deploy-event.js';
 import { fixSteps, sourceText, sourceUrl } from '../gate/finding-text.js';
-import { byteLength, gateReportTitle, rowsWithin, totalNew } from '../gate/report.js';
+import { byteLength, coverageLines, gateReportTitle, rowsWithin, totalNew } from '../gate/report.js';
 import { truncate } from '../text/truncation.js';
 import { linkDestination, markdownCode, markdownText, ruleHelpDestination } from '../text/github-markdown.js';
 
@@ -59,7 +59,13 @@ export interface PullRequestCommentInput {
 
 export function renderPullRequestComment(input: PullRequestCommentInput): string {
   const { result } = input;
-  const head = [commentMarker(result.siteId), ...verdictLines(input), '', countsTable(result)];
+  const head = [
+    commentMarker(result.siteId),
+    ...verdictLines(input),
+    '',
+    countsTable(result),
+    ...comparedLines(result),
+  ];
   const newCount = totalNew(result);
   if (newCount === 0) {
     return head.join('\n') + '\n\n' + nothingNewLine(result) + footer(input);
@@ -100,6 +106,19 @@ function countsTable(result: GateResult): string {
     '|---:|---:|---:|---:|',
     `| ${c.new} | ${c.fixed} | ${c.existing} | ${c.waived} |`,
   ].join('\n');
+}
+
+/**
+ * What the counts were compared with, when it changes how they read: no scan of the base branch (the
+ * gate's reason, which says what to do), or a partial scan's pages.
+ */
+function comparedLines(result: GateResult): string[] {
+  const lines: string[] = [];
+  const b = result.baseline;
+  const recorded = result.reasons.some((r) => r.code === 'baseline_recorded');
+  if (b && !b.scan_id && b.reason && !recorded) lines.push('', markdownText(b.reason));
+  if (result.coverage) lines.push('', ...coverageLines(result.coverage));
+  return lines;
 }
 
 function nothingNewLine(result: GateResult): string {

@@ -59,6 +59,7 @@ export function prepareScan(
       branch: body.branch ?? null,
       engine,
       runAttempt: body.run_attempt ?? null,
+      scope: body.scope ?? 'full',
       rulesRun: builder.rulesRun(),
       pages,
       issues,

@@ -55,10 +55,24 @@ const findings = (result: Pick<AxeResults, 'violations' | 'incomplete'>) =>
 
 describeWith(chromiumPart, 'scanner in Chromium', () => {
   test('crawls same-origin links through cycles, in a stable order, without fragments, excluded paths or files; findings equal axe-core run directly', async () => {
+    const said: string[] = [];
+    const progress = {
+      planned: (total: number) => said.push(`planned ${total}`),
+      page: (_p: unknown, done: number, total: number) => said.push(`${done}/${total}`),
+      note: (message: string) => said.push(message),
+    };
     const run = await scan(
       options({ urls: [`${site.url}/`], crawl: true, maxPages: 10, exclude: ['/admin/**'] }),
+      progress,
     );
     expect(paths(run.pages)).toEqual(['/', '/a', '/b', '/c', '/d']);
+    // Said once, however many levels the crawl finds: the page lines carry the total as it grows.
+    expect(said.filter((line) => !/^\d+\/\d+$/.test(line))).toEqual([
+      expect.stringMatching(/^Scanning with axe-core /) as unknown,
+      'planned 1',
+    ]);
+    expect(said.at(-1)).toBe('5/5');
+    expect(said[2]).toBe('1/1');
     expect(run.pages.every((p) => p.ok)).toBe(true);
     expect(run.engine).toEqual({
       name: 'axe-core',

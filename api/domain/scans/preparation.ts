@@ -1,5 +1,6 @@
 import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { defaultSiteId } from '../../../core/url-normalisation.js';
+import type { ScanScope } from '../../../core/gate/coverage.js';
 
 /**
  * What a scan becomes before it is stored: its head, its pages with normalised URLs, its issues (every input
@@ -50,6 +51,8 @@ export interface ScanHead {
   branch: string | null;
   engine: { name: string; version: string | null } | null;
   runAttempt: number | null;
+  /** `partial`: the scan covers only its pages (compared on those alone, never a baseline). */
+  scope: ScanScope;
   /** The body's `rules_run` (native and pa11y pages) merged with the axe pages' own, or null. */
   rulesRun: string[] | null;
 }

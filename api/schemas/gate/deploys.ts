@@ -9,6 +9,7 @@ import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../../core/gate/deploy-event.js';
 import type * as settings from '../../../core/gate/settings.js';
 import type * as engine from '../../../core/gate/engine.js';
+import type * as coverage from '../../../core/gate/coverage.js';
 import { ENGINE_UPGRADE_POLICIES } from '../../../core/gate/engine.js';
 import type * as thresholds from '../../../core/gate/thresholds.js';
 
@@ -168,6 +169,23 @@ export const EngineChangeOut = z
   })
   .openapi('EngineChange');
 
+export const PageCoverageSchema = z
+  .object({
+    scope: z.literal('partial'),
+    pages_compared: z.number().int().openapi({ description: "The head scan's pages: the pages compared." }),
+    pages_total: z.number().int().openapi({
+      description: "Those and the baseline's pages the head scan does not cover.",
+    }),
+    pages: z
+      .array(z.string())
+      .openapi({ description: 'The compared pages as the scan named them, in scan order, at most 100.' }),
+    message: z.string().openapi({
+      example:
+        "Compared 2 of 14 pages: this scan covers only the pages listed; the baseline's issues on the other 12 pages count neither as fixed nor as existing.",
+    }),
+  })
+  .openapi('PageCoverage');
+
 export const CheckRunState = z
   .object({
     status: z.enum(CHECK_RUN_STATUSES).openapi({
@@ -203,6 +221,11 @@ export const DeployEventSchema = z
       })
       .nullable()
       .openapi({ description: 'Which scan the head was compared with, and why; null without a head scan.' }),
+    coverage: PageCoverageSchema.nullable().openapi({
+      description:
+        'The head scan is partial (`scope: partial`): the pages it compared, out of those and the ' +
+        "baseline's other pages, whose issues count neither as fixed nor as existing. Null for a full scan.",
+    }),
     settings: AppliedGateSettingsSchema,
     counts: DeployCountsSchema,
     thresholds: z
@@ -265,4 +288,5 @@ type _DomainDeployEvent = [
   OutputIs<typeof AppliedGateSettingsSchema, settings.AppliedGateSettings>,
   OutputIs<typeof ReasonCodeSchema, thresholds.ReasonCode>,
   OutputIs<typeof EngineChangeOut, engine.EngineChange>,
+  OutputIs<typeof PageCoverageSchema, coverage.PageCoverage>,
 ];

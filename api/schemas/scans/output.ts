@@ -1,5 +1,6 @@
 import { IMPACTS, ISSUE_KINDS } from '../../../core/impact.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
+import { SCAN_SCOPES } from '../../../core/gate/coverage.js';
 import { pageOf, Timestamp } from '../common.js';
 import { z, type FitsSchema, type OutputIs } from '../zod.js';
 import type * as impact from '../../../core/impact.js';
@@ -143,6 +144,9 @@ export const ScanPartAccepted = OpenScan.extend({
 export const ScanListItem = CreatedScan.extend({
   engine: Engine.nullable(),
   run_attempt: z.number().int().nullable(),
+  scope: z.enum(SCAN_SCOPES).openapi({
+    description: '`partial`: the scan covers only its pages (compared on those alone, never a baseline).',
+  }),
   fingerprint_version: z.number().int(),
 }).openapi('ScanSummaryItem');
 

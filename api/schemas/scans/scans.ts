@@ -10,6 +10,7 @@ import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
 import { ScanGroup, shardPartFields } from './shards.js';
 import { MAX_SHARDS } from '../../../core/scans/shards.js';
+import { SCAN_SCOPES } from '../../../core/gate/coverage.js';
 import type * as input from '../../domain/scans/input.js';
 
 /**
@@ -215,6 +216,15 @@ export const CreateScanHead = z.object({
     .optional()
     .openapi({ description: "Default: the first axe result's `testEngine`." }),
   run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+  scope: z
+    .enum(SCAN_SCOPES)
+    .default('full')
+    .openapi({
+      description:
+        '`partial`: the scan covers only the pages it lists (say, the pages a pull request touched). The deploy ' +
+        "gate then compares it on those pages only (the baseline's issues on other pages are neither fixed nor " +
+        'existing), and it never becomes a baseline. `full` (the default): the pages that make the site.',
+    }),
   rules_run: z
     .array(Identifier(200))
     .max(5000)

@@ -9,9 +9,9 @@ import { pageKey } from '../../../core/url-normalisation.js';
 import { compileWaivers } from '../../../core/waivers/match.js';
 import type { ApiContext } from '../../context.js';
 import type { DeployTriggerBody } from '../../schemas/gate/deploys.js';
+import { findGateScans } from '../../store/gate/gate-scans.js';
 import {
   addWaiverFields,
-  findGateScans,
   issueDetails,
   scanIssues,
   scanPages,
@@ -24,6 +24,7 @@ import { shardStatus } from '../../../core/scans/shards.js';
 import type { SiteRecord } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { BaselineView } from './deploy-view.js';
+import { pageCoverage, type CoveredPages, type PageCoverage } from '../../../core/gate/coverage.js';
 
 /**
  * Reads what a gate decision needs and decides: the head scan, the baseline, both scans' issues, their
@@ -38,6 +39,8 @@ export interface GateDecision {
   details: Map<number, IssueDetail>;
   /** Selector and page of the baseline issues the listed ones were paired with, by row id. */
   baselineViews: Map<number, BaselineView>;
+  /** A partial head scan: the pages it compared; null when it is full. */
+  coverage: PageCoverage | null;
   /** Milliseconds per phase, for the log line (a slow gate can be explained from the logs alone). */
   ms: Record<string, number>;
 }
@@ -134,6 +137,22 @@ async function matchSides(
   return { matching, baselineViews };
 }
 
+/**
+ * What a partial head scan compares: its pages (by key), out of those and the baseline's; the baseline's
+ * issues on other pages are left out of the evaluation (core/gate/coverage.ts).
+ */
+function coverageOf(head: ScanSide, base: ScanSide | null) {
+  const pages = [...head.pages.values()]
+    .sort((a, b) => a.index - b.index)
+    .map((p) => ({ url: p.url, key: pageKeyOf(head, p.index) }));
+  const baseKeys = base ? [...base.pages.keys()].map((i) => pageKeyOf(base, i)) : null;
+  const { coverage, keys } = pageCoverage(pages, baseKeys);
+  const covered: CoveredPages | undefined = base
+    ? { keys, pageOf: (j) => pageKeyOf(base, base.issues.pages[j]) }
+    : undefined;
+  return { coverage, covered };
+}
+
 async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBody, site: SiteRecord) {
   const found = await findGateScans(ctx.db, {
     org,
@@ -153,6 +172,7 @@ async function chooseScans(ctx: ApiContext, org: string, input: DeployTriggerBod
     scan: found.baseline ?? null,
     passedOver: found.passedOver ?? null,
     fellBack: found.fellBack ?? false,
+    partialOnly: found.partialOnly ?? false,
   });
   return { headScan: found.head, baseline };
 }
@@ -198,7 +218,15 @@ export async function decideGate(
       waivers: compileWaivers([], now),
       ...(openScan ? { openScan } : {}),
     });
-    return { headScan: null, baseline: null, evaluation, details: new Map(), baselineViews: new Map(), ms };
+    return {
+      headScan: null,
+      baseline: null,
+      evaluation,
+      details: new Map(),
+      baselineViews: new Map(),
+      coverage: null,
+      ms,
+    };
   }
   const waivers = compileWaivers(rules, now);
   const waiverRules = [...new Set(rules.map((w) => w.rule))];
@@ -209,6 +237,7 @@ export async function decideGate(
     baseScan ? readSide(ctx, baseScan.id, waiverRules, false) : Promise.resolve(null),
   ]);
   lap('read');
+  const partial = headScan.scope === 'partial' ? coverageOf(head, base2) : null;
   let matched: Awaited<ReturnType<typeof matchSides>> | null = null;
   if (base2 && baseScan) {
     const comparable = headScan.fingerprintVersion === baseScan.fingerprintVersion;
@@ -222,6 +251,7 @@ export async function decideGate(
     matching: matched?.matching,
     waivers,
     engineChanged: baseline.engineChanged === true,
+    ...(partial?.covered ? { covered: partial.covered } : {}),
   });
   lap('evaluate');
   const listed = [
@@ -238,6 +268,7 @@ export async function decideGate(
     evaluation,
     details,
     baselineViews: matched?.baselineViews ?? new Map<number, BaselineView>(),
+    coverage: partial?.coverage ?? null,
     ms,
   };
 }

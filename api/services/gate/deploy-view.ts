@@ -145,6 +145,7 @@ export function present(d: DeployRecord): DeployEvent {
           reason: d.baseline.reason,
         }
       : null,
+    coverage: d.coverage,
     // Events recorded before engine changes were told apart had neither field.
     settings: { ...d.settings, engine_upgrade: d.settings.engine_upgrade ?? 'warn' },
     counts: { ...d.counts, engine_changed: d.counts.engine_changed ?? 0 },

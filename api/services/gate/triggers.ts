@@ -134,6 +134,7 @@ function deployRecord(
       strategy: baseline.strategy,
       reason: baseline.reason,
     },
+    coverage: decision.coverage,
     counts: countsView(evaluation.counts, engineChange ? evaluation.engineChange : null),
     thresholds: evaluation.thresholds,
     newIssues: evaluation.newIssues.map(newView),

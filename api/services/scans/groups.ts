@@ -57,6 +57,11 @@ export async function openGroupScan(ctx: ApiContext, org: string, head: CreateSc
               `The group "${group}" names a scan of commit ${found.sha ?? '(none)'}, not of ${row.sha ?? '(none)'}.`,
             );
           }
+          if (found.scope !== row.scope) {
+            throw domainErrors.conflict(
+              `The group "${group}" names a ${found.scope} scan; this request says ${row.scope}.`,
+            );
+          }
           if (head.shards !== undefined && sharding.shards !== null && head.shards !== sharding.shards) {
             throw domainErrors.conflict(
               `The group "${group}" names a scan of ${sharding.shards} shards; this request says ${head.shards}.`,

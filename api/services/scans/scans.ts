@@ -149,6 +149,7 @@ export function scanHead(body: CreateScanHead): ScanHead {
     branch: body.branch ?? null,
     engine: body.engine ? { name: body.engine.name, version: body.engine.version ?? null } : null,
     runAttempt: body.run_attempt ?? null,
+    scope: body.scope ?? 'full',
     rulesRun: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
   };
 }

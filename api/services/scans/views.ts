@@ -8,6 +8,7 @@ export function presentScanListItem(s: ScanRecord) {
     ...presentCreatedScan(s),
     engine: s.engine,
     run_attempt: s.runAttempt,
+    scope: s.scope,
     fingerprint_version: s.fingerprintVersion,
   };
 }

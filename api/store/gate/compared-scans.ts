@@ -2,15 +2,14 @@ import type { Knex } from 'knex';
 import { readGateColumns } from '../scans/gate-columns.js';
 import { sourceFromColumns } from '../scans/scans.js';
 import type { IssueSource } from '../../../core/scans/imported-issue.js';
-import type { ScanRef } from '../../../core/gate/baseline.js';
-import { enginesDiffer, type ScanEngine } from '../../../core/gate/engine.js';
 import type { GatePage } from '../../../core/gate/issues.js';
 import { IssueColumns } from '../../../core/gate/issues.js';
 import { type IssueKind } from '../../../core/impact.js';
 import type { Impact } from '../../../core/impact.js';
 
 /**
- * What the deploy gate reads from the scan aggregate (tables of the scans feature, read only here).
+ * What the deploy gate reads of the two scans it compares (gate-scans.ts chooses them), from the scan
+ * aggregate (tables of the scans feature, read only here).
  * Shaped for speed: a 50,000-issue scan is read with one query returning one row (fingerprints and a
  * code per issue); the matcher's details only for the issues it could not pair by fingerprint
  * (match-evidence.ts); the listed issues' details (message, wcag, source, …) last, for the few shown.
@@ -34,122 +33,6 @@ export interface IssueDetail {
 export interface GatePageRow extends GatePage {
   index: number;
   normalizedUrl: string;
-}
-
-type ScanRow = {
-  id: string;
-  sha: string | null;
-  branch: string | null;
-  created_at: string;
-  fingerprint_version: number;
-  engine_name: string | null;
-  engine_version: string | null;
-};
-const SCAN_COLUMNS = [
-  'id',
-  'sha',
-  'branch',
-  'created_at',
-  'fingerprint_version',
-  'engine_name',
-  'engine_version',
-] as const;
-const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
-  r && {
-    id: r.id,
-    sha: r.sha,
-    branch: r.branch,
-    createdAt: r.created_at,
-    fingerprintVersion: Number(r.fingerprint_version),
-    engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
-  };
-
-const newestFirst = [
-  { column: 'created_at', order: 'desc' as const },
-  { column: 'id', order: 'desc' as const },
-];
-
-/**
- * The two scans a gate decision compares, the one statement of which they are: the head is the latest
- * complete scan of the site with that sha (a re-run of CI supersedes earlier ones); the baseline is the
- * latest scan of `baselineSha` when one is named (none if that commit has no scan), else the latest scan
- * on the base branch created before the head scan whose sha is not the head's, and made with the head's
- * engine when the latest was not and an earlier one was (`passedOver` is then the latest). A named
- * baseline is looked up beside the head (one round trip instead of two).
- */
-export async function findGateScans(
-  db: Knex,
-  q: {
-    org: string;
-    siteId: string;
-    sha: string;
-    baselineSha?: string;
-    /** A `baseline_sha` without a scan falls back to the base branch (else: no baseline). */
-    fallbackToBaseBranch?: boolean;
-    baseBranch: string;
-  },
-): Promise<{
-  head: ScanRef | undefined;
-  baseline: ScanRef | undefined;
-  passedOver?: ScanRef;
-  /** The named `baselineSha` had no scan and the request asked for the base branch instead. */
-  fellBack?: boolean;
-}> {
-  const [head, named] = await Promise.all([
-    latestScanForSha(db, q.org, q.siteId, q.sha),
-    q.baselineSha ? latestScanForSha(db, q.org, q.siteId, q.baselineSha) : undefined,
-  ]);
-  if (!head || (q.baselineSha && (named || !q.fallbackToBaseBranch))) return { head, baseline: named };
-  const fellBack = Boolean(q.baselineSha);
-  const scope = { org: q.org, siteId: q.siteId, branch: q.baseBranch };
-  const latest = await latestOnBranchBefore(db, scope, head.createdAt, head.sha);
-  if (!latest || !enginesDiffer(head.engine, latest.engine)) return { head, baseline: latest, fellBack };
-  const same = await latestOnBranchBefore(db, scope, head.createdAt, head.sha, head.engine!);
-  return same ? { head, baseline: same, passedOver: latest, fellBack } : { head, baseline: latest, fellBack };
-}
-
-/** The latest scan of the site with that sha (the head scan), if any. */
-async function latestScanForSha(
-  db: Knex,
-  org: string,
-  siteId: string,
-  sha: string,
-): Promise<ScanRef | undefined> {
-  return toScanRef(
-    await db('scans')
-      .where({ org, site_id: siteId, sha, status: 'complete' })
-      .orderBy(newestFirst)
-      .first(...SCAN_COLUMNS),
-  );
-}
-
-/**
- * The latest scan on `branch` created before `before`, whose sha is not `excludeSha`, made with `engine`
- * when one is named (none qualifies).
- */
-async function latestOnBranchBefore(
-  db: Knex,
-  scope: { org: string; siteId: string; branch: string },
-  before: string,
-  excludeSha: string | null,
-  engine?: ScanEngine,
-): Promise<ScanRef | undefined> {
-  const q = db('scans')
-    .where({ org: scope.org, site_id: scope.siteId, branch: scope.branch, status: 'complete' })
-    .andWhere('created_at', '<', before)
-    .orderBy(newestFirst);
-  if (engine) {
-    // As sameEngine decides: the name case aside, then the version.
-    q.andWhereRaw('lower(engine_name) = ?', [engine.name.toLowerCase()]);
-    if (engine.version === null) q.whereNull('engine_version');
-    else q.andWhere('engine_version', engine.version);
-  }
-  if (excludeSha) {
-    q.andWhere((w) => {
-      w.whereNot('sha', excludeSha).orWhereNull('sha');
-    });
-  }
-  return toScanRef(await q.first(...SCAN_COLUMNS));
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   WaivedGateIssue,
 } from '../../../core/gate/deploy-event.js';
 import type { EngineChange } from '../../../core/gate/engine.js';
+import type { PageCoverage } from '../../../core/gate/coverage.js';
 import type { AppliedGateSettings } from '../../../core/gate/settings.js';
 import type { GateReason, ThresholdResult } from '../../../core/gate/thresholds.js';
 import type { CheckRunStatus } from '../../../core/github/check-run.js';
@@ -36,6 +37,8 @@ export interface DeployRecord {
   reasons: GateReason[];
   scanId: string | null;
   baseline: { scanId: string | null; sha: string | null; strategy: BaselineStrategy; reason: string } | null;
+  /** A partial head scan's pages compared; null for a full one (and every event recorded before). */
+  coverage: PageCoverage | null;
   counts: DeployCounts;
   thresholds: ThresholdResult[];
   newIssues: StoredGateIssue[];
@@ -67,6 +70,7 @@ interface Row {
   baseline_sha: string | null;
   baseline_strategy: BaselineStrategy | null;
   baseline_reason: string | null;
+  coverage: string | null;
   counts: string;
   thresholds: string;
   new_issues: string;
@@ -100,6 +104,7 @@ function toRow(d: DeployRecord): Row {
     baseline_sha: d.baseline?.sha ?? null,
     baseline_strategy: d.baseline?.strategy ?? null,
     baseline_reason: d.baseline?.reason ?? null,
+    coverage: d.coverage ? JSON.stringify(d.coverage) : null,
     counts: JSON.stringify(d.counts),
     thresholds: JSON.stringify(d.thresholds),
     new_issues: JSON.stringify(d.newIssues),
@@ -144,6 +149,7 @@ function fromRow(r: Row): DeployRecord {
           reason: r.baseline_reason ?? '',
         }
       : null,
+    coverage: r.coverage ? parsed(r.coverage) : null,
     counts: parsed(r.counts),
     thresholds: parsed(r.thresholds),
     newIssues: parsed(r.new_issues),

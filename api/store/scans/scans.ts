@@ -6,6 +6,7 @@ import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation
 import type { IssueSource, SourceMethod } from '../../../core/scans/imported-issue.js';
 import type { ScanSummary, ScanWarning } from '../../domain/scans/summary.js';
 import { newestFirst } from '../keyset.js';
+import type { ScanScope } from '../../../core/gate/coverage.js';
 import { scanPageRows } from './page-rows.js';
 
 /**
@@ -22,6 +23,8 @@ export interface ScanRecord {
   branch: string | null;
   engine: { name: string; version: string | null } | null;
   runAttempt: number | null;
+  /** `partial`: the scan covers only its pages. */
+  scope: ScanScope;
   pageCount: number;
   issueCount: number;
   summary: ScanSummary;
@@ -50,6 +53,8 @@ export interface ScanRow {
   engine_name: string | null;
   engine_version: string | null;
   run_attempt: number | null;
+  /** Rows written before scans said what they cover read as full. */
+  scope?: ScanScope | null;
   page_count: number;
   issue_count: number;
   summary: string;
@@ -103,6 +108,7 @@ export function scanFromRow(r: ScanRow): ScanRecord {
     branch: r.branch,
     engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
     runAttempt: r.run_attempt,
+    scope: r.scope ?? 'full',
     pageCount: r.page_count,
     issueCount: r.issue_count,
     summary: JSON.parse(r.summary) as ScanSummary,

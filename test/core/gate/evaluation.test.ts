@@ -130,7 +130,9 @@ describe('describeBaseline', () => {
   test('else none', () => {
     const c = describeBaseline({ head: headScan, baseBranch: 'develop', scan: null });
     expect(c).toMatchObject({ strategy: 'none', scan: null });
-    expect(c.reason).toMatch(/every issue counts as new/);
+    expect(c.reason).toBe(
+      'No scan of develop yet: every issue counts as new. Scan develop first, or commit a baseline file.',
+    );
   });
 });
 

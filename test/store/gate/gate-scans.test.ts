@@ -1,6 +1,6 @@
 import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
 import { Sha } from '../../../api/schemas/common.js';
-import { findGateScans } from '../../../api/store/gate/compared-scans.js';
+import { findGateScans } from '../../../api/store/gate/gate-scans.js';
 import { insertScanRow } from '../../../api/store/scans/writes.js';
 import { dbKinds, startHarness, type Harness } from '../../helpers/harness.js';
 
@@ -22,6 +22,9 @@ describe.each(dbKinds)('the gate scans (%s)', (db) => {
     // Another site's and another org's scans are never candidates.
     { id: 'scn_x', sha: 'aaa0003', branch: 'main', createdAt: '2026-11-20T10:30:00.000Z', siteId: 'other' },
     { id: 'scn_y', sha: 'aaa0005', branch: 'main', createdAt: '2026-11-20T10:45:00.000Z', org: 'globex' },
+    // Partial scans (of some pages only) are never a baseline: not the later one on main, not one named.
+    { id: 'scn_mp', sha: 'aaa0006', branch: 'main', createdAt: '2026-11-20T11:15:00.000Z', partial: true },
+    { id: 'scn_p', sha: 'ddd0001', branch: 'preview', createdAt: '2026-11-20T11:20:00.000Z', partial: true },
   ];
 
   beforeAll(async () => {
@@ -35,6 +38,7 @@ describe.each(dbKinds)('the gate scans (%s)', (db) => {
           branch: s.branch,
           engine: null,
           runAttempt: null,
+          scope: s.partial ? ('partial' as const) : ('full' as const),
           rulesRun: null,
         };
         await insertScanRow(trx, s.org ?? org, s.id, head, {
@@ -78,6 +82,18 @@ describe.each(dbKinds)('the gate scans (%s)', (db) => {
   test('its fingerprint version comes along, so the reason can say when it differs', async () => {
     const found = await find({ sha: 'feed000' });
     expect(found.baseline?.fingerprintVersion).toBe(FINGERPRINT_VERSION);
+  });
+
+  test('a partial scan is never the baseline: the latest full one is, and none when there are only partial ones', async () => {
+    const head = await find({ sha: 'feed000' });
+    expect(head.baseline?.id).toBe('scn_m2');
+    expect(head.partialOnly).toBeUndefined();
+    const onlyPartial = await find({ sha: 'feed000', baseBranch: 'preview' });
+    expect(onlyPartial).toMatchObject({ baseline: undefined, partialOnly: true });
+    const named = await find({ sha: 'feed000', baselineSha: 'aaa0006' });
+    expect(named).toMatchObject({ baseline: undefined, partialOnly: true });
+    // A partial scan is a head like any other.
+    expect((await find({ sha: 'aaa0006' })).head).toMatchObject({ id: 'scn_mp', scope: 'partial' });
   });
 
   test('else none', async () => {
