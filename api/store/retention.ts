@@ -84,12 +84,13 @@ export interface ScanCutoffs {
 /**
  * Marks up to `limit` of the site's complete scans past their retention as `deleted`, in a statement
  * that checks again that nothing uses them, after waiting for any deploy event or report being written
- * with them (so one written since the candidates were read keeps its scans). The newest scan of the
- * base branch is never marked: it is the next deploy's baseline. Returns the ids marked.
+ * with them (so one written since the candidates were read keeps its scans). The newest full scan of
+ * the base branch is never marked: it is the next deploy's baseline (a partial scan never is one).
+ * Returns the ids marked.
  */
 export async function markExpiredScans(db: Knex, c: ScanCutoffs, limit: number): Promise<string[]> {
   const newestBase = db('scans')
-    .where({ org: c.org, site_id: c.siteId, branch: c.baseBranch, status: 'complete' })
+    .where({ org: c.org, site_id: c.siteId, branch: c.baseBranch, status: 'complete', scope: 'full' })
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },

@@ -92,6 +92,21 @@ describe.each(dbKinds)('retention sweep (%s)', (db) => {
     expect((await h.request('GET', `/api/v1/vpat/${report.body.id}`, { key: h.key })).status).toBe(200);
   });
 
+  test('the newest full scan of the base branch is kept, the baseline partial scans after it never become', async () => {
+    const full = await scan('part', 'main', 'e', 430);
+    const partial = await agedScan(h, h.key, {
+      siteId: 'part',
+      branch: 'main',
+      c: 'f',
+      ageDays: 420,
+      pages: pages(1, 1),
+      scope: 'partial',
+    });
+    await sweepAll(new RetentionSweep(h.server.service.ctx));
+    expect(await exists(full)).toBe(true);
+    expect(await exists(partial)).toBe(false);
+  });
+
   test("the periods are each site's own", async () => {
     const patched = await h.request('PATCH', '/api/v1/sites/short', {
       key: h.key,

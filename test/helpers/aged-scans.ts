@@ -14,7 +14,14 @@ export const shaOf = (c: string) => c.repeat(40);
 export async function agedScan(
   h: Harness,
   key: string,
-  scan: { siteId: string; branch: string; c: string; ageDays: number; pages: unknown[] },
+  scan: {
+    siteId: string;
+    branch: string;
+    c: string;
+    ageDays: number;
+    pages: unknown[];
+    scope?: 'full' | 'partial';
+  },
 ): Promise<string> {
   const res = await h.request<CreatedScan>('POST', '/api/v1/scans', {
     key,
@@ -23,6 +30,7 @@ export async function agedScan(
       siteId: scan.siteId,
       sha: shaOf(scan.c),
       branch: scan.branch,
+      ...(scan.scope ? { scope: scan.scope } : {}),
       pages: scan.pages,
     },
   });
