@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { idempotencyKey } from '../../action/idempotency-key.js';
 import { InputError, parseInputs, type GetInput } from '../../action/inputs.js';
+import { composeScan } from '../../action/scan-step.js';
 
 function getter(values: Record<string, string>): GetInput {
   return (name) => values[name] ?? '';
@@ -23,6 +24,34 @@ function expectInputError(fn: () => unknown, input: string, pattern: RegExp): vo
   expect((caught as Error).message).toMatch(new RegExp(`^Input "${input}" `));
   expect((caught as Error).message).toMatch(pattern);
 }
+
+describe('scope', () => {
+  const env = { GITHUB_SHA: SHA, GITHUB_REF: 'refs/heads/feature' };
+  const parse = (values: Record<string, string>) => parseInputs(getter({ ...base, ...values }), env);
+
+  test('a urls-file (the pages a pull request touched) makes the scan partial, unless scope says full', () => {
+    expect(parse({ 'urls-file': 'touched.txt' }).scope).toBe('partial');
+    expect(parse({ 'urls-file': 'touched.txt', scope: 'full' }).scope).toBe('full');
+    expect(parse({ urls: 'https://shop.example/' }).scope).toBe('full');
+    expect(parse({ urls: 'https://shop.example/', scope: 'partial' }).scope).toBe('partial');
+    // Result files of another scanner: partial only when the input says so.
+    expect(parse({ results: 'a11y/*.json', scope: 'partial' }).scope).toBe('partial');
+    expectInputError(() => parse({ results: 'a11y/*.json', scope: 'some' }), 'scope', /full or partial/);
+  });
+
+  test('the scan body says partial, and nothing when full (the service default)', () => {
+    const loaded = {
+      scan: { url: 'https://shop.example/', siteId: 'shop-web', sha: SHA, pages: [] },
+      files: [],
+      warnings: [],
+      notes: [],
+    };
+    const partial = parse({ results: 'a11y/*.json', scope: 'partial' });
+    expect(composeScan(partial, structuredClone(loaded), null).scope).toBe('partial');
+    const full = parse({ results: 'a11y/*.json' });
+    expect(composeScan(full, structuredClone(loaded), null)).not.toHaveProperty('scope');
+  });
+});
 
 describe('parseInputs', () => {
   test('defaults: PR-less push takes GITHUB_SHA, the pushed branch and GITHUB_REPOSITORY', () => {

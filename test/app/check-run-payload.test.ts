@@ -141,6 +141,35 @@ describe('check-run payload', () => {
     expect(summary).toContain('No baseline: every issue counts as new.');
   });
 
+  test('no scan of the base branch: the summary gives the gate\'s reason, which says what to do', () => {
+    const reason =
+      'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.';
+    const { summary } = buildCheckRun(
+      result({ baseline: { scan_id: null, sha: null, strategy: 'none', reason } }),
+      { detailsUrl: 'x' },
+    ).output;
+    expect(summary).toContain(`#### Baseline\n\n${reason}\n`);
+  });
+
+  test('a partial scan: the pages compared, before the counts, each page as code', () => {
+    const message =
+      "Compared 2 of 14 pages: this scan covers only the pages listed; the baseline's issues on the other 12 pages count neither as fixed nor as existing.";
+    const pages = Array.from({ length: 22 }, (_, i) => `https://shop.example/p/${i}`);
+    const run = buildCheckRun(
+      result({ coverage: { scope: 'partial', pages_compared: 23, pages_total: 30, pages, message } }),
+      { detailsUrl: 'x' },
+    );
+    const summary = run.output.summary;
+    expect(summary).toContain(
+      `#### Pages compared\n\n${message}\n\n- \`https://shop.example/p/0\`\n- \`https://shop.example/p/1\`\n`,
+    );
+    // The summary lists 20; the event up to 100, and the count is exact.
+    expect(summary).toContain('- `https://shop.example/p/19`\n- …and 3 more in the deploy event\n');
+    expect(summary).not.toContain('p/20');
+    expect(summary.indexOf('#### Pages compared')).toBeLessThan(summary.indexOf('#### Issues by impact'));
+    expect(buildCheckRun(result(), { detailsUrl: 'x' }).output.summary).not.toContain('Pages compared');
+  });
+
   test("the gate's own baseline reason is shown; without a head scan nothing was compared", () => {
     const withReason = buildCheckRun(
       result({

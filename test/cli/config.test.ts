@@ -57,6 +57,22 @@ describe('the configuration file', () => {
     expect(options.local.baselineFile).toBe(path.join(dir, 'ci', 'baseline.json'));
   });
 
+  test('scope: a urls-file makes the scan partial unless the key or --scope says full', async () => {
+    const dir = folder({ 'a11y-gate.config.yaml': 'urlsFile: touched.txt\n', 'touched.txt': '' });
+    const config = (await loadConfigFile(dir, null))!;
+    expect(cliOptions(withConfig(parseArgs(['scan']), config)).scan.scope).toBe('partial');
+    expect(cliOptions(withConfig(parseArgs(['scan', '--scope', 'full']), config)).scan.scope).toBe('full');
+    expect(cliOptions(parseArgs(['scan', 'https://a.test/'])).scan.scope).toBe('full');
+    expect(cliOptions(parseArgs(['scan', 'https://a.test/', '--scope', 'partial'])).scan.scope).toBe('partial');
+    const full = folder({ 'a11y-gate.config.json': '{"urlsFile":"touched.txt","scope":"full"}' });
+    expect(cliOptions(withConfig(parseArgs(['scan']), (await loadConfigFile(full, null))!)).scan.scope).toBe(
+      'full',
+    );
+    expect(await refusal({ 'a11y-gate.config.json': '{"urls":["https://a.test/"],"scope":"some"}' })).toBe(
+      'a11y-gate.config.json: "scope" must be full or partial, got "some"',
+    );
+  });
+
   test('a value the flags refuse is refused with the key and the file named', async () => {
     expect(await refusal({ 'a11y-gate.config.json': '{"urls":["https://a.test/"],"concurrency":0}' })).toBe(
       'a11y-gate.config.json: "concurrency" must be an integer of at least 1, got "0"',

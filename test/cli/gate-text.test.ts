@@ -1,4 +1,5 @@
-import { gateText } from '../../cli/gate-text.js';
+import { gateText, localGateText } from '../../cli/gate-text.js';
+import type { LocalVerdict } from '../../scanner/local-gate.js';
 import type { DeployEvent } from '../../core/gate/deploy-event.js';
 import { byImpact, gateIssue, gateResultOf } from '../helpers/gate-result.js';
 
@@ -35,4 +36,89 @@ test("the gate's answer on a terminal carries no control character and no line o
   expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
   expect(out.split('\n').filter((l) => l.startsWith('Gate passed'))).toEqual([]);
   expect(out).toContain('Gate FAILED');
+});
+
+function event(extra: Partial<DeployEvent>): DeployEvent {
+  return gateResultOf(
+    {
+      id: 'dep_2',
+      siteId: 'shop',
+      sha: 'b'.repeat(40),
+      repository: null,
+      passed: true,
+      reasons: [],
+      scan_id: 'scn_2',
+      baseline: { scan_id: 'scn_1', sha: 'a'.repeat(40), strategy: 'base_branch', reason: 'The latest scan…' },
+      counts: { new: 0, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({}) },
+      thresholds: [],
+      new_issues: [],
+    },
+    extra,
+  ) as DeployEvent;
+}
+
+test("with no scan of the base branch, the gate's reason says so and what to do, on its own line", () => {
+  const reason =
+    'No scan of develop yet: every issue counts as new. Scan develop first, or commit a baseline file.';
+  const out = gateText(
+    event({ baseline: { scan_id: null, sha: null, strategy: 'none', reason } }),
+    'https://gate.example/d',
+  );
+  expect(out.split('\n').slice(0, 2)).toEqual(['Gate passed: 0 new issues.', reason]);
+  // Compared with a scan of the base branch, nothing is said about it.
+  expect(gateText(event({}), null)).toBe('Gate passed: 0 new issues.\n');
+});
+
+test('a partial scan says which pages were compared, the first ten of them', () => {
+  const message = 'Compared 12 of 40 pages: this scan covers only the pages listed.';
+  const pages = Array.from({ length: 12 }, (_, i) => `https://shop.example/p/${i}\u001b[2J`);
+  const out = gateText(
+    event({ coverage: { scope: 'partial', pages_compared: 12, pages_total: 40, pages, message } }),
+    null,
+  );
+  expect(out.split('\n').slice(1, 3)).toEqual([message, '  - https://shop.example/p/0 [2J']);
+  expect(out).toContain('  - https://shop.example/p/9 [2J\n  … and 2 more.\n');
+  expect(out).not.toContain('p/10');
+});
+
+describe('the gate without a service, on stdout', () => {
+  const verdict = (extra: Partial<LocalVerdict>): LocalVerdict => ({
+    evaluation: {
+      passed: false,
+      reasons: [],
+      counts: { new: 0, existing: 0, fixed: 0, waived: 0, byImpact: byImpact({}) },
+      thresholds: [],
+      newIssues: [],
+      newIssuesTotal: 0,
+      waivedIssues: [],
+      similarIssues: [],
+      similarIssuesTotal: 0,
+      engineChange: null,
+      engineChangedIssues: [],
+    },
+    baseline: [],
+    newFindings: [],
+    fixed: [],
+    coverage: null,
+    kept: [],
+    lapsed: [],
+    lapsedIgnores: [],
+    recorded: [],
+    ...extra,
+  });
+
+  test('with no baseline file, the one text the service gives too, then how to record the file', () => {
+    const out = localGateText(verdict({ baseline: null }), '.a11y-gate/baseline.json');
+    expect(out.split('\n').slice(1, 3)).toEqual([
+      'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.',
+      'Record the baseline file (.a11y-gate/baseline.json) with "a11y-gate baseline" (the same pages and options) and commit it.',
+    ]);
+  });
+
+  test('a partial scan says which pages were compared', () => {
+    const message = 'Compared 1 of 3 pages: this scan covers only the pages listed.';
+    const coverage = { scope: 'partial' as const, pages_compared: 1, pages_total: 3, pages: ['/cart'], message };
+    const out = localGateText(verdict({ coverage }), 'b.json');
+    expect(out.split('\n').slice(1, 3)).toEqual([message, '  - /cart']);
+  });
 });

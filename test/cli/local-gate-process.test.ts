@@ -92,7 +92,8 @@ describeWith(chromium, 'the gate without a service: a configuration file and a c
     const first = await a11yGate('scan');
     expect(first.stdout).toContain('Gate FAILED: 1 new issue (1 ignored).');
     expect(first.stdout).toContain(
-      'No baseline file yet (.a11y-gate/baseline.json): every issue counts as new. Record one with "a11y-gate baseline"',
+      'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.\n' +
+        'Record the baseline file (.a11y-gate/baseline.json) with "a11y-gate baseline" (the same pages and options) and commit it.\n',
     );
     expect(first.stderr.match(/pages? to scan/g)).toHaveLength(1);
     expect(first.code).toBe(1);
@@ -153,6 +154,38 @@ describeWith(chromium, 'the gate without a service: a configuration file and a c
     );
     expect(lapsed.stdout).toContain('   element: <img id="vendor-badge" src="badge.png">');
     expect(lapsed.code).toBe(1);
+  }, 240_000);
+
+  test('a scan of a urls-file is partial: the entries of the pages it did not scan are neither fixed nor pruned, and recording keeps them', async () => {
+    write('site/home.html', page('Home', '<img src="logo.png">'));
+    write('site/blog.html', page('Blog', '<img src="chart.png">'));
+    write('a11y-gate.config.yaml', 'screenshots: false\nconcurrency: 2\nbaseline: partial/baseline.json\n');
+    write('touched.txt', `# the pages this change touched\n${base}/blog.html\n`);
+    const pagesOf = () =>
+      (JSON.parse(read('partial/baseline.json')) as { issues: Array<{ page: string; source?: string }> }).issues
+        .map((e) => e.page)
+        .sort();
+    expect((await a11yGate('baseline', `${base}/home.html`, `${base}/blog.html`)).code).toBe(0);
+    expect(pagesOf()).toEqual(['/blog.html', '/home.html']);
+
+    // The blog's issue is fixed; the change's scan covers the blog only.
+    write('site/blog.html', page('Blog', '<img src="chart.png" alt="Sales by month">'));
+    const partial = await a11yGate('scan', '--urls-file', 'touched.txt', '--prune');
+    expect(partial.stdout).toContain(
+      'Gate passed: 0 new issues (against partial/baseline.json: 0 existing, 1 fixed, 0 ignored).\n' +
+        "Compared 1 of 2 pages: this scan covers only the pages listed; the baseline's issues on the other 1 page count neither as fixed nor as existing.\n" +
+        `  - ${base}/blog.html\n`,
+    );
+    expect(partial.stdout).toContain('Pruned 1 entry no longer found from partial/baseline.json.');
+    expect(pagesOf()).toEqual(['/home.html']);
+
+    // Recording from a partial scan keeps the entries of the pages it did not scan.
+    write('site/blog.html', page('Blog', '<img src="chart.png" alt="Sales by month">\n<img src="team.png">'));
+    const recorded = await a11yGate('scan', '--urls-file', 'touched.txt', '--update-baseline');
+    expect(recorded.stdout).toContain(
+      'Baseline written: 2 issues in partial/baseline.json (1 not in it before, 0 no longer found and removed, 1 of pages not scanned kept).',
+    );
+    expect(pagesOf()).toEqual(['/blog.html', '/home.html']);
   }, 240_000);
 
   test('a wrong key in the configuration file is named with the file, and the help is pointed to, not printed', async () => {

@@ -129,6 +129,34 @@ describe('the gate against the baseline file', () => {
     ).toBe(true);
   });
 
+  test('a partial scan is compared on the pages it scanned: entries of the others are kept, neither fixed nor existing', () => {
+    const baseline = [
+      entry('/', 'image-alt', '.home'),
+      entry('/cart', 'image-alt', '.qty'),
+      entry('/cart', 'image-alt', '.total'),
+      entry('/checkout', 'image-alt', '.pay'),
+    ];
+    // The cart and a page scanned without findings; .total fixed, .promo new.
+    const found = [finding('/cart', 'image-alt', '.qty'), finding('/cart', 'link-name', '.promo')];
+    const scanned = ['http://127.0.0.1:8080/cart', 'http://127.0.0.1:8080/about'];
+    const v = judgeLocally(found, baseline, options(), now, scanned);
+    expect(v.evaluation.counts).toMatchObject({ new: 1, existing: 1, fixed: 1 });
+    expect(v.fixed.map((e) => e.selector)).toEqual(['.total']);
+    expect(v.kept.map((e) => e.page)).toEqual(['/', '/checkout']);
+    expect(v.coverage).toMatchObject({ pages_compared: 2, pages_total: 4 });
+    // Recorded (--update-baseline), the file keeps the pages not scanned; --prune drops only `fixed`.
+    expect(v.recorded.map((e) => `${e.page} ${e.selector}`).sort()).toEqual([
+      '/ .home',
+      '/cart .promo',
+      '/cart .qty',
+      '/checkout .pay',
+    ]);
+    // The same scan taken as full: every entry of the pages it did not scan is fixed.
+    const full = judgeLocally(found, baseline, options(), now);
+    expect(full.fixed.map((e) => e.selector)).toEqual(['.home', '.total', '.pay']);
+    expect(full.coverage).toBeNull();
+  });
+
   test('ignores match every criterion they name, and stop at their date', () => {
     const found = [finding('/admin/users', 'image-alt', '.a'), finding('/', 'image-alt', '.a')];
     const ignore = { rule: 'image-alt', url: '/admin/**', reason: 'internal pages' };

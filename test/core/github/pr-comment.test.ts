@@ -53,6 +53,39 @@ function html(markdown: string): string {
 }
 
 describe('pull request comment', () => {
+  test('a partial scan says which pages were compared; with no scan of the base branch, what to do', () => {
+    const message = 'Compared 1 of 3 pages: this scan covers only the pages listed.';
+    const reason =
+      'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.';
+    const body = renderPullRequestComment({
+      result: failed([located], {
+        baseline: { scan_id: null, sha: null, strategy: 'none', reason },
+        coverage: {
+          scope: 'partial',
+          pages_compared: 1,
+          pages_total: 3,
+          pages: ['https://shop.example/cart`<b>x</b>'],
+          message,
+        },
+      }),
+      deployUrl: DEPLOY_URL,
+    });
+    const out = html(body);
+    expect(out).toContain(`<p>${reason}</p>`);
+    expect(out).toContain(`<p>${message}</p>`);
+    // A page's URL is the scan's text: code, never markup.
+    expect(out).toContain('<li><code>https://shop.example/cart`&lt;b&gt;x&lt;/b&gt;</code></li>');
+    // Before the new issues, after the counts.
+    expect(body.indexOf(message)).toBeGreaterThan(body.indexOf('| New | Fixed |'));
+    expect(body.indexOf(message)).toBeLessThan(body.indexOf('#### New issues'));
+  });
+
+  test('a full scan compared with a baseline adds neither line', () => {
+    const body = renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL });
+    expect(body).not.toMatch(/Compared \d|No scan of/);
+  });
+
+
   test('starts with the hidden marker of its site, which renders to nothing visible', () => {
     const body = renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL });
     expect(body.startsWith(commentMarker('shop-web') + '\n')).toBe(true);
