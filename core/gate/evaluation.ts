@@ -18,7 +18,7 @@ import {
   type SimilarMatch,
 } from '../matching/matcher.js';
 import { IMPACT_OF_CODE, issueList, type GateIssueList, type GateScanIssue } from './issues.js';
-import type { WaivableIssue, WaiverMatcher } from '../waivers/match.js';
+import { waiverFinder, type WaiverMatcher } from '../waivers/match.js';
 import { comparesBaselineIssue, type CoveredPages } from './coverage.js';
 
 /**
@@ -81,10 +81,7 @@ export interface GateInput {
   listCap?: number;
   /** With no head: the commit's sharded scan that is still open, which the reason names. */
   openScan?: OpenShardedScan;
-  /**
-   * A partial head scan's pages: baseline issues elsewhere are not compared (neither fixed nor existing).
-   * Absent: the head scan is full, and every baseline issue is compared.
-   */
+  /** A partial head scan's pages: baseline issues elsewhere count nowhere (absent: a full scan). */
   covered?: CoveredPages;
 }
 
@@ -111,26 +108,6 @@ function take<T>(from: Buckets<T>, cap: number, refOf: (item: T) => number | str
     out.push(...sorted.slice(0, cap - out.length));
   }
   return out;
-}
-
-/** A waiver that covers a head issue, or the baseline issue it was matched to (waivers follow the element). */
-function waiverFinder(
-  waivers: WaiverMatcher,
-): ((issue: GateScanIssue, paired: GateScanIssue | null) => string | undefined) | null {
-  if (waivers.size === 0) return null;
-  const urls: string[] = [];
-  const probe: WaivableIssue = { rule: '', selector: null, fingerprint: '', pageUrls: urls };
-  const one = (issue: GateScanIssue) => {
-    probe.rule = issue.rule;
-    probe.selector = issue.selector;
-    probe.fingerprint = issue.fingerprint;
-    urls.length = 0;
-    urls.push(issue.page.url);
-    if (issue.page.normalizedUrl && issue.page.normalizedUrl !== issue.page.url)
-      urls.push(issue.page.normalizedUrl);
-    return waivers.match(probe);
-  };
-  return (issue, paired) => one(issue) ?? (paired && paired.rule ? one(paired) : undefined);
 }
 
 interface Tally {
@@ -226,7 +203,7 @@ function tallyIssues(
   for (let j = 0; j < baseline.length; j++) {
     const code = baseline.codes[j];
     if ((!all && code & 1) || (matching && matching.baselineToHead[j] >= 0)) continue;
-    if (!comparesBaselineIssue(input.covered, j)) continue;
+    if (!comparesBaselineIssue(input.covered, j)) continue; // a page the partial head scan did not cover
     const impact = IMPACT_OF_CODE[code >> 1];
     if (engine) {
       t.engine.disappeared++;
@@ -256,9 +233,9 @@ function pairedView(
 
 /**
  * Evaluates the gate. A head issue matched to a baseline issue is existing, else new; a baseline issue
- * matched to none is fixed (of a partial head scan, only on the pages it covers). What is counted then leaves out `incomplete` issues unless
- * `include_incomplete` (they still take part in the matching), and waived head issues, which are
- * listed but never counted. Fixed issues never fail the gate.
+ * matched to none is fixed (against a partial head scan, only on its pages). What is counted then leaves
+ * out `incomplete` issues unless `include_incomplete` (they still take part in the matching), and waived
+ * head issues, which are listed but never counted. Fixed issues never fail the gate.
  */
 export function evaluateGate(input: GateInput): GateEvaluation {
   const cap = input.listCap ?? 100;

@@ -1,5 +1,6 @@
 import { urlMatcher } from './glob.js';
 import { normalizeSelector } from '../matching/selector-normalisation.js';
+import type { GateScanIssue } from '../gate/issues.js';
 
 /** A waiver as the gate sees it (docs/gate.md). Every criterion that is set must match. */
 export interface WaiverRule {
@@ -125,4 +126,27 @@ export function compileWaivers(waivers: readonly WaiverRule[], now: string): Wai
       return best?.id;
     },
   };
+}
+
+/**
+ * The gate's waiver look-up: the waiver that covers a head issue, or the baseline issue it was matched to
+ * (a waiver follows its element when the selector changes); null when there are no waivers.
+ */
+export function waiverFinder(
+  waivers: WaiverMatcher,
+): ((issue: GateScanIssue, paired: GateScanIssue | null) => string | undefined) | null {
+  if (waivers.size === 0) return null;
+  const urls: string[] = [];
+  const probe: WaivableIssue = { rule: '', selector: null, fingerprint: '', pageUrls: urls };
+  const one = (issue: GateScanIssue) => {
+    probe.rule = issue.rule;
+    probe.selector = issue.selector;
+    probe.fingerprint = issue.fingerprint;
+    urls.length = 0;
+    urls.push(issue.page.url);
+    if (issue.page.normalizedUrl && issue.page.normalizedUrl !== issue.page.url)
+      urls.push(issue.page.normalizedUrl);
+    return waivers.match(probe);
+  };
+  return (issue, paired) => one(issue) ?? (paired && paired.rule ? one(paired) : undefined);
 }

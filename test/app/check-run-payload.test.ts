@@ -141,7 +141,7 @@ describe('check-run payload', () => {
     expect(summary).toContain('No baseline: every issue counts as new.');
   });
 
-  test('no scan of the base branch: the summary gives the gate\'s reason, which says what to do', () => {
+  test("no scan of the base branch: the summary gives the gate's reason, which says what to do", () => {
     const reason =
       'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.';
     const { summary } = buildCheckRun(

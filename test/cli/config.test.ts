@@ -63,7 +63,9 @@ describe('the configuration file', () => {
     expect(cliOptions(withConfig(parseArgs(['scan']), config)).scan.scope).toBe('partial');
     expect(cliOptions(withConfig(parseArgs(['scan', '--scope', 'full']), config)).scan.scope).toBe('full');
     expect(cliOptions(parseArgs(['scan', 'https://a.test/'])).scan.scope).toBe('full');
-    expect(cliOptions(parseArgs(['scan', 'https://a.test/', '--scope', 'partial'])).scan.scope).toBe('partial');
+    expect(cliOptions(parseArgs(['scan', 'https://a.test/', '--scope', 'partial'])).scan.scope).toBe(
+      'partial',
+    );
     const full = folder({ 'a11y-gate.config.json': '{"urlsFile":"touched.txt","scope":"full"}' });
     expect(cliOptions(withConfig(parseArgs(['scan']), (await loadConfigFile(full, null))!)).scan.scope).toBe(
       'full',

@@ -48,7 +48,12 @@ function event(extra: Partial<DeployEvent>): DeployEvent {
       passed: true,
       reasons: [],
       scan_id: 'scn_2',
-      baseline: { scan_id: 'scn_1', sha: 'a'.repeat(40), strategy: 'base_branch', reason: 'The latest scan…' },
+      baseline: {
+        scan_id: 'scn_1',
+        sha: 'a'.repeat(40),
+        strategy: 'base_branch',
+        reason: 'The latest scan…',
+      },
       counts: { new: 0, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({}) },
       thresholds: [],
       new_issues: [],
@@ -117,7 +122,13 @@ describe('the gate without a service, on stdout', () => {
 
   test('a partial scan says which pages were compared', () => {
     const message = 'Compared 1 of 3 pages: this scan covers only the pages listed.';
-    const coverage = { scope: 'partial' as const, pages_compared: 1, pages_total: 3, pages: ['/cart'], message };
+    const coverage = {
+      scope: 'partial' as const,
+      pages_compared: 1,
+      pages_total: 3,
+      pages: ['/cart'],
+      message,
+    };
     const out = localGateText(verdict({ coverage }), 'b.json');
     expect(out.split('\n').slice(1, 3)).toEqual([message, '  - /cart']);
   });

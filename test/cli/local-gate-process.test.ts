@@ -162,7 +162,9 @@ describeWith(chromium, 'the gate without a service: a configuration file and a c
     write('a11y-gate.config.yaml', 'screenshots: false\nconcurrency: 2\nbaseline: partial/baseline.json\n');
     write('touched.txt', `# the pages this change touched\n${base}/blog.html\n`);
     const pagesOf = () =>
-      (JSON.parse(read('partial/baseline.json')) as { issues: Array<{ page: string; source?: string }> }).issues
+      (
+        JSON.parse(read('partial/baseline.json')) as { issues: Array<{ page: string; source?: string }> }
+      ).issues
         .map((e) => e.page)
         .sort();
     expect((await a11yGate('baseline', `${base}/home.html`, `${base}/blog.html`)).code).toBe(0);

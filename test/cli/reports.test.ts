@@ -48,7 +48,7 @@ describe('JUnit agrees with the verdict of the gate', () => {
     expect(xml).toContain('<system-out>1 existing violations (in the baseline, not failed)</system-out>');
   });
 
-  test("a passed gate fails no page: the new issues its thresholds allowed are told, not failed", () => {
+  test('a passed gate fails no page: the new issues its thresholds allowed are told, not failed', () => {
     const xml = toJunit([page], [finding], 1, { passed: true, new_issues: [newIssue] });
     expect(xml).toContain('tests="1" failures="0" errors="0"');
     expect(xml).toContain("1 new violations within the gate's thresholds (not failed)");

@@ -1,5 +1,5 @@
 import { describeBaseline, type BaselineChoice, type ScanRef } from '../../../core/gate/baseline.js';
-import { evaluateGate, type GateEvaluation } from '../../../core/gate/evaluation.js';
+import { evaluateGate, type GateEvaluation, type GateInput } from '../../../core/gate/evaluation.js';
 import type { IssueColumns } from '../../../core/gate/issues.js';
 import type { AppliedGateSettings } from '../../../core/gate/settings.js';
 import type { MatchDetails } from '../../../core/matching/element-identity.js';
@@ -189,6 +189,23 @@ async function openShardedScan(ctx: ApiContext, org: string, input: DeployTrigge
   return { id: open.id, group: open.group, shards };
 }
 
+/** The decision without a head scan: the gate fails with `no_scan`, naming an open sharded scan if any. */
+function noHeadScan(
+  base: Pick<GateInput, 'siteId' | 'sha' | 'settings' | 'listCap'>,
+  now: string,
+  openScan: GateInput['openScan'],
+): Omit<GateDecision, 'ms'> {
+  const evaluation = evaluateGate({
+    ...base,
+    head: null,
+    baseline: null,
+    waivers: compileWaivers([], now),
+    ...(openScan ? { openScan } : {}),
+  });
+  const none = { details: new Map(), baselineViews: new Map(), coverage: null };
+  return { headScan: null, baseline: null, evaluation, ...none };
+}
+
 export async function decideGate(
   ctx: ApiContext,
   org: string,
@@ -210,24 +227,7 @@ export async function decideGate(
     activeWaiversForSite(ctx.db, org, input.siteId, now),
   ]);
   const base = { siteId: input.siteId, sha: input.sha, settings, listCap: DEPLOY_ISSUE_LIST_CAP };
-  if (!headScan || !baseline) {
-    const evaluation = evaluateGate({
-      ...base,
-      head: null,
-      baseline: null,
-      waivers: compileWaivers([], now),
-      ...(openScan ? { openScan } : {}),
-    });
-    return {
-      headScan: null,
-      baseline: null,
-      evaluation,
-      details: new Map(),
-      baselineViews: new Map(),
-      coverage: null,
-      ms,
-    };
-  }
+  if (!headScan || !baseline) return { ...noHeadScan(base, now, openScan), ms };
   const waivers = compileWaivers(rules, now);
   const waiverRules = [...new Set(rules.map((w) => w.rule))];
   const baseScan = baseline.scan;

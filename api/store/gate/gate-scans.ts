@@ -115,7 +115,7 @@ async function hasPartialScan(
 ): Promise<boolean> {
   const row = await db('scans')
     .where({ org: q.org, site_id: q.siteId, status: 'complete', scope: 'partial', ...where })
-    .first('id');
+    .first<{ id: string } | undefined>('id');
   return row !== undefined;
 }
 

@@ -184,7 +184,7 @@ describe.each(dbKinds)('partial scans (%s)', (db) => {
     expect(Number(n)).toBe(0);
   });
 
-  test("the shards of one scan say the same scope: another answers 409", async () => {
+  test('the shards of one scan say the same scope: another answers 409', async () => {
     const open = (scope: 'full' | 'partial') =>
       h.request<OpenScan | Problem>('POST', '/api/v1/scans', {
         key: h.key,

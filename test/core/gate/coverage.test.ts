@@ -10,7 +10,11 @@ import { compileWaivers } from '../../../core/waivers/match.js';
 const NOW = '2026-11-23T12:00:00.000Z';
 let ref = 0;
 
-function issue(page: string, fingerprint: string, impact: GateScanIssue['impact'] = 'serious'): GateScanIssue {
+function issue(
+  page: string,
+  fingerprint: string,
+  impact: GateScanIssue['impact'] = 'serious',
+): GateScanIssue {
   return {
     ref: ++ref,
     fingerprint,
@@ -119,7 +123,7 @@ describe('pageCoverage', () => {
 describe('the baseline of a partial scan', () => {
   const head: ScanRef = { id: 'scn_h', sha: 'feed000', branch: 'main', createdAt: NOW, scope: 'partial' };
 
-  test("a partial scan on the base branch with no full scan before records nothing: every issue is new", () => {
+  test('a partial scan on the base branch with no full scan before records nothing: every issue is new', () => {
     const c = describeBaseline({ head, baseBranch: 'main', scan: null, partialOnly: true });
     expect(c.recorded).toBeUndefined();
     expect(c).toMatchObject({ strategy: 'none', scan: null });
@@ -130,10 +134,10 @@ describe('the baseline of a partial scan', () => {
     );
   });
 
-  test("a full scan on the base branch with none before records the baseline", () => {
-    expect(describeBaseline({ head: { ...head, scope: 'full' }, baseBranch: 'main', scan: null }).recorded).toBe(
-      true,
-    );
+  test('a full scan on the base branch with none before records the baseline', () => {
+    expect(
+      describeBaseline({ head: { ...head, scope: 'full' }, baseBranch: 'main', scan: null }).recorded,
+    ).toBe(true);
   });
 
   test('a named baseline_sha with partial scans only says why it is not one', () => {

@@ -85,7 +85,6 @@ describe('pull request comment', () => {
     expect(body).not.toMatch(/Compared \d|No scan of/);
   });
 
-
   test('starts with the hidden marker of its site, which renders to nothing visible', () => {
     const body = renderPullRequestComment({ result: failed([located]), deployUrl: DEPLOY_URL });
     expect(body.startsWith(commentMarker('shop-web') + '\n')).toBe(true);
