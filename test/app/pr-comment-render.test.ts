@@ -1,7 +1,36 @@
 import { chromium as playwright, type Browser } from 'playwright-core';
 import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
 import { CHROMIUM_PATH, chromium, describeWith } from '../helpers/requirements.js';
-import { commentPage, openCommentPage, THUMBNAIL_URL } from '../fixtures/github/comment-page.js';
+import {
+  commentPage,
+  openCommentPage,
+  sampleResult,
+  THUMBNAIL_URL,
+} from '../fixtures/github/comment-page.js';
+import { renderPullRequestComment } from '../../core/github/pr-comment.js';
+import { gateReportSummary } from '../../core/gate/report.js';
+import type { GateResult } from '../../core/gate/deploy-event.js';
+
+/** The sample as a partial scan with no scan of the base branch: both lines the comment may add. */
+function partialResult(): GateResult {
+  const pages = ['https://preview-42.shop.example/cart', 'https://preview-42.shop.example/'];
+  return {
+    ...sampleResult(),
+    baseline: {
+      scan_id: null,
+      sha: null,
+      strategy: 'none',
+      reason: 'No scan of main yet: every issue counts as new. Scan main first, or commit a baseline file.',
+    },
+    coverage: {
+      scope: 'partial',
+      pages_compared: 2,
+      pages_total: 2,
+      pages,
+      message: 'This scan covers only the 2 pages listed, and there is no baseline to compare them with.',
+    },
+  };
+}
 
 /**
  * The pull request comment as GitHub shows it: its markdown rendered (GitHub-flavoured) in Chromium. It
@@ -28,6 +57,30 @@ describeWith(chromium, 'pull request comment in a browser', () => {
     ).toEqual([]);
     expect(results.passes.length).toBeGreaterThan(10);
   });
+
+  test("a partial scan's comment and check-run summary (the pages compared, no baseline yet): zero violations", async () => {
+    const result = partialResult();
+    const comment = renderPullRequestComment({ result, deployUrl: 'https://a11y.example.com/deploys/d' });
+    const summary = gateReportSummary(result, 'https://a11y.example.com/deploys/d');
+    for (const markdown of [comment, summary]) {
+      const results = await runAxe(commentPage(markdown));
+      expect(results.violations.map((v) => v.id)).toEqual([]);
+    }
+    const page = await openCommentPage(browser, comment);
+    try {
+      const text = await page.locator('.markdown-body').innerText();
+      expect(text).toContain('No scan of main yet: every issue counts as new.');
+      expect(text).toContain('This scan covers only the 2 pages listed');
+      if (process.env.A11Y_SHOT_DIR) {
+        await page.locator('main').screenshot({ path: `${process.env.A11Y_SHOT_DIR}/partial-comment.png` });
+        const sum = await openCommentPage(browser, summary);
+        await sum.locator('main').screenshot({ path: `${process.env.A11Y_SHOT_DIR}/partial-summary.png` });
+        await sum.close();
+      }
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 
   test('the thumbnail shows the element, the source lines and the console are links', async () => {
     const page = await openCommentPage(browser);
