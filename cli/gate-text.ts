@@ -1,3 +1,4 @@
+import { noBaselineYet } from '../core/gate/baseline.js';
 import { type DeployEvent } from '../core/gate/deploy-event.js';
 import { plural } from '../core/text/wording.js';
 import type { Finding } from '../scanner/findings.js';
@@ -28,9 +29,7 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   if (!recorded && g.baseline?.strategy === 'none') {
     // The base branch as the gate's reason names it (`main` by default).
     const branch = /base branch "([^"]+)"/.exec(g.baseline.reason)?.[1] ?? 'main';
-    lines.push(
-      `No scan of ${branch} yet: every issue counts as new. Scan ${branch} first, or commit a baseline file.`,
-    );
+    lines.push(noBaselineYet(branch));
   }
   for (const r of g.reasons) lines.push(`  - ${oneLine(r.message)} (${oneLine(r.code)})`);
   if (!g.passed && g.new_issues.length > 0) {

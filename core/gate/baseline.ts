@@ -15,6 +15,14 @@ export interface ScanRef {
 
 export type BaselineStrategy = 'baseline_sha' | 'base_branch' | 'none';
 
+/**
+ * What a gate with nothing to compare with says, and what to do about it: the CLI and the Action say it
+ * alike, with a service or without one.
+ */
+export function noBaselineYet(branch: string): string {
+  return `No scan of ${branch} yet: every issue counts as new. Scan ${branch} first, or commit a baseline file.`;
+}
+
 export interface BaselineChoice {
   scan: ScanRef | null;
   strategy: BaselineStrategy;
