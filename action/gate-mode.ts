@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
+import type { ScanOptions } from '../scanner/options.js';
 import type { GitHubEvent } from './github-event.js';
 
 /**
@@ -51,10 +52,13 @@ export function gateModeInputs(get: GetInput, env: NodeJS.ProcessEnv, fail: Fail
   return { gateMode: mode, apiUrlText: urlText, apiKey: key };
 }
 
-/** What the gate without a service cannot do: judge nothing, or a sharded run's one scan. */
-export function checkLocalInputs(
+/**
+ * What the gate without a service cannot do (judge nothing, or a sharded run's one scan), and what it
+ * leaves out: element pictures, which only the service shows.
+ */
+export function fitLocalInputs(
   gateMode: GateMode,
-  given: { results: string | null; scan: { shard?: unknown } | null; mode: 'scan' | 'complete' },
+  given: { results: string | null; scan: ScanOptions | null; mode: 'scan' | 'complete' },
   fail: Fail,
 ): void {
   if (gateMode !== 'local') return;
@@ -70,6 +74,7 @@ export function checkLocalInputs(
       'is empty, so the step gates without a service: give pages to scan ("urls", "sitemap" or "urls-file") or "results" to judge',
     );
   }
+  if (given.scan) given.scan.screenshots.enabled = false;
 }
 
 /** Where the gate without a service finds its baseline, and whether this run records the next one. */

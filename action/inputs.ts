@@ -2,7 +2,7 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
 import {
-  checkLocalInputs,
+  fitLocalInputs,
   gateModeInputs,
   localGateInputs,
   type GateMode,
@@ -241,7 +241,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const results = optional(get, 'results');
   const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
   const mode = modeInput(get, results, scan, fail);
-  checkLocalInputs(gateMode, { results, scan, mode }, fail);
+  fitLocalInputs(gateMode, { results, scan, mode }, fail);
   // The checkout is where the findings' files are: located by default.
   if (scan && !scan.sourceRoot && env.GITHUB_WORKSPACE) scan.sourceRoot = env.GITHUB_WORKSPACE;
   const url = optional(get, 'url');
