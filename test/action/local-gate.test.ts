@@ -14,7 +14,9 @@ import { startArtifactStore, type ArtifactStore } from '../fixtures/github/artif
 import { hostileZip } from '../fixtures/github/hostile-zip.js';
 import { gitHubExample, gitHubRefusal } from '../fixtures/github/openapi.js';
 import { webhookExample } from '../fixtures/github/test-app.js';
+import { commentPage } from '../fixtures/github/comment-page.js';
 import { mockActionsCore } from '../helpers/actions-core.js';
+import { closeBrowser, runAxe } from '../helpers/axe-browser.js';
 import { onlyFakeGitHub } from '../helpers/github-network.js';
 import { json, useScriptedApi, type Answer } from '../helpers/scripted-api.js';
 import { CHROMIUM_PATH, chromium, describeWith } from '../helpers/requirements.js';
@@ -275,7 +277,7 @@ describeWith(
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
     afterAll(async () => {
-      await Promise.all([store?.close(), new Promise((resolve) => server?.close(resolve))]);
+      await Promise.all([store?.close(), new Promise((resolve) => server?.close(resolve)), closeBrowser()]);
     });
 
     function site(html: string): void {
@@ -357,6 +359,17 @@ describeWith(
       expect(written.body).toContain(`(https://github.com/acme/shop/blob/${PR_SHA}/site/index.html#L8)`);
       expect(core.summary).toContain('The committed baseline file .a11y-gate/baseline.json (1 entry).');
       expectGitHub([COMMENTS, CREATE]);
+      // What people read, rendered as GitHub renders markdown: nothing in it that axe-core finds.
+      for (const markdown of [written.body, core.summary]) {
+        const axe = await runAxe(commentPage(markdown));
+        expect(
+          axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([]);
+      }
+      if (process.env.DUMP_LOCAL_GATE) {
+        fs.writeFileSync('/tmp/al-comment.md', written.body);
+        fs.writeFileSync('/tmp/al-summary.md', core.summary);
+      }
     }, 120_000);
 
     test("a pull request without the file: gated against the baseline branch's latest successful run", async () => {
