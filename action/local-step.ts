@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import { describeBaseline, noBaselineYet } from '../core/gate/baseline.js';
 import type { GateResult } from '../core/gate/deploy-event.js';
+import { markdownCode } from '../core/text/github-markdown.js';
 import { plural } from '../core/text/wording.js';
 import { readBaseline, type BaselineEntry } from '../scanner/baseline-file.js';
 import { findingsOf, type Finding } from '../scanner/findings.js';
@@ -120,12 +121,7 @@ export async function gateLocally(inputs: ActionInputs): Promise<void> {
   const noBaseline = noBaselineReason(inputs);
   if (!baseline && inputs.local.records) core.info(noBaseline);
   else if (!baseline) core.warning(noBaseline, { title: 'a11y-gate: no baseline' });
-  if (!inputs.gate) {
-    for (const name of ['passed', 'deploy-id', 'scan-id', 'new-issues', 'details-url'])
-      core.setOutput(name, '');
-    core.info('gate: false, so the scan was not judged.');
-    return;
-  }
+  if (!inputs.gate) return notJudged(inputs, recordedAt);
   const result = localGateResult(verdict, {
     siteId: inputs.siteId,
     sha: inputs.sha,
@@ -135,6 +131,17 @@ export async function gateLocally(inputs: ActionInputs): Promise<void> {
     noBaseline,
   });
   await report(inputs, result, baseline?.against ?? 'with no baseline', noteOf(collected, recordedAt));
+}
+
+/** `gate: false`: nothing judged (a run that only records the baseline); `passed` stays empty. */
+async function notJudged(inputs: ActionInputs, recordedAt: string | null): Promise<void> {
+  for (const name of ['passed', 'deploy-id', 'scan-id', 'new-issues', 'details-url'])
+    core.setOutput(name, '');
+  const recorded = recordedAt ? ` This run's issues were left as the baseline in ${recordedAt}.` : '';
+  await writeJobSummary(
+    `## a11y-gate: ${markdownCode(inputs.siteId)}\n\n\`gate\` is \`false\`: the scan was not judged.${recorded}\n`,
+  );
+  core.info('gate: false, so the scan was not judged.');
 }
 
 async function report(
@@ -153,7 +160,10 @@ async function report(
   const annotations = annotateNewIssues(result.new_issues);
   await writeJobSummary(localSummaryMarkdown(result, note, annotations));
   await commentOnPullRequest(inputs, result, { listedIn: 'the job summary', appWrites: false });
-  if (result.passed) {
+  const recorded = result.reasons.find((r) => r.code === 'baseline_recorded');
+  if (recorded) {
+    core.info(`${recorded.message} (${inputs.siteId} at ${inputs.sha}, judged without a service)`);
+  } else if (result.passed) {
     core.info(
       `Accessibility gate passed for ${inputs.siteId} at ${inputs.sha}: ${result.counts.new} new issues (judged without a service, ${against})`,
     );

@@ -488,6 +488,22 @@ describe('the Action without a service, judging result files', () => {
     expectGitHub([LIST]);
   });
 
+  test('gate: false on the baseline branch records the baseline and judges nothing', async () => {
+    results();
+    onPushToMain();
+    core.inputs.gate = 'false';
+    gh.script = [json(200, artifactList([]))];
+
+    await run();
+
+    expect(texts('setFailed')).toEqual([]);
+    expect(output('passed')).toBe('');
+    expect(core.summary).toMatch(
+      /^## a11y-gate: `shop`\n\n`gate` is `false`: the scan was not judged\. This run's issues were left as the baseline in the folder /,
+    );
+    expectGitHub([LIST]);
+  });
+
   test.each([
     [
       'a zip bomb',
