@@ -11,6 +11,7 @@ export interface GitHubEvent {
     pull_requests?: Array<{ number?: number }>;
   };
   merge_group?: { head_sha?: string; base_sha?: string; head_ref?: string };
+  repository?: { default_branch?: string };
 }
 
 export function readEvent(env: NodeJS.ProcessEnv): GitHubEvent {

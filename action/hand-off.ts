@@ -1,8 +1,4 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import * as core from '@actions/core';
-import { DefaultArtifactClient } from '@actions/artifact';
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_NAME,
@@ -10,6 +6,7 @@ import {
   SCAN_FILE,
   type ForkManifest,
 } from '../core/github/fork-artifact.js';
+import { leaveArtifact } from './artifacts.js';
 import type { ActionInputs } from './inputs.js';
 import { writeJobSummary } from './job-summary.js';
 import { collectScan } from './scan-step.js';
@@ -28,31 +25,22 @@ export async function handOffScan(inputs: ActionInputs): Promise<void> {
     core.setOutput(name, '');
   const collected = await collectScan(inputs);
   if (!collected) throw new Error('nothing to hand over: give "results" or pages to scan');
-  const dir = await fs.mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), `${ARTIFACT_NAME}-`));
   const manifest: ForkManifest = {
     format: ARTIFACT_FORMAT,
     site_id: inputs.siteId,
     pull_request: inputs.handOff?.pullRequest ?? null,
     head_sha: inputs.sha,
   };
-  const files = [path.join(dir, MANIFEST_FILE), path.join(dir, SCAN_FILE)];
-  await fs.writeFile(files[0], JSON.stringify(manifest, null, 2) + '\n');
-  await fs.writeFile(files[1], JSON.stringify(collected.scan));
   const pages = collected.scan.pages.length;
   core.info(`No API key in this pull request's run: the scan (${pages} pages) is handed to the GitHub App.`);
-
-  let where: string;
-  if (process.env.ACTIONS_RUNTIME_TOKEN) {
-    const { id, size } = await new DefaultArtifactClient().uploadArtifact(ARTIFACT_NAME, files, dir, {
-      retentionDays: RETENTION_DAYS,
-    });
-    where = `the artifact \`${ARTIFACT_NAME}\``;
-    core.info(`Uploaded artifact ${ARTIFACT_NAME} (id ${id ?? '?'}, ${size ?? '?'} bytes).`);
-  } else {
-    // Outside a GitHub Actions job there is no artifact store: the files stay for the caller.
-    where = `the folder ${dir} (no artifact store outside GitHub Actions)`;
-    core.info(`Not in a GitHub Actions job: the artifact's files are in ${dir}.`);
-  }
+  const { where } = await leaveArtifact(
+    ARTIFACT_NAME,
+    [
+      { name: MANIFEST_FILE, text: JSON.stringify(manifest, null, 2) + '\n' },
+      { name: SCAN_FILE, text: JSON.stringify(collected.scan) },
+    ],
+    RETENTION_DAYS,
+  );
   const next =
     `When this workflow run completes, the a11y-gate GitHub App installed on the base repository takes ` +
     `${where}, runs the gate for ${inputs.sha} against the base branch with the site's own thresholds ` +

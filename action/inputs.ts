@@ -2,12 +2,24 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings, scopeSetting } from '../scanner/settings.js';
 import type { ScanScope } from '../core/gate/coverage.js';
 import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
+import {
+  fitLocalInputs,
+  gateModeInputs,
+  localGateInputs,
+  type GateMode,
+  type LocalGateInputs,
+} from './gate-mode.js';
 import { modeInput, shardGroup } from './shard-inputs.js';
 
 /** Every input of action.yml, parsed and validated, plus what the run takes from the GitHub environment. */
 export interface ActionInputs {
+  /** Who judges the scan: the service, this step against a baseline, or the GitHub App (gate-mode.ts). */
+  gateMode: GateMode;
+  /** The service's address and key: empty unless `gateMode` is `service` (`apiUrl` also as given to `app`). */
   apiUrl: string;
   apiKey: string;
+  /** Where the gate without a service finds its baseline, and whether this run records it. */
+  local: LocalGateInputs;
   siteId: string;
   sha: string;
   results: string | null;
@@ -37,8 +49,8 @@ export interface ActionInputs {
   /** Where the SARIF 2.1.0 report of the scanned pages is written. */
   sarif: string | null;
   /**
-   * Set when a pull request's run has no API key (a fork's): the scan is left as the `a11y-gate-scan`
-   * artifact for the GitHub App instead of being submitted (action/hand-off.ts).
+   * Set when the GitHub App judges (`gateMode` `app`, as a pull request's run without an API key does): the
+   * scan is left as the `a11y-gate-scan` artifact instead of being submitted (action/hand-off.ts).
    */
   handOff: { pullRequest: number | null } | null;
   /** The pull request the run is about (sent with the trigger: the App comments there). */
@@ -180,32 +192,30 @@ function gateInput(
 /** A whole number from the environment, else null. */
 const count = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : null);
 
-/**
- * GitHub passes no secrets to pull requests from forks: without a key such a run hands its scan to the
- * GitHub App as an artifact, and needs no api-url. Anywhere else a missing key is a mistake to report.
- */
-function keyInputs(get: GetInput, env: NodeJS.ProcessEnv) {
-  const keyless = !get('api-key').trim() && env.GITHUB_EVENT_NAME === 'pull_request';
-  const apiUrlText = keyless ? optional(get, 'api-url') : required(get, 'api-url');
-  const apiUrl = apiUrlText ? apiBase(apiUrlText) : '';
-  const apiKey = keyless ? '' : required(get, 'api-key');
-  if (/\s/.test(apiKey)) throw new InputError('api-key', 'must not contain whitespace');
-  return { keyless, apiUrl, apiKey };
-}
-
-function handOffOf(event: GitHubEvent, results: string | null, scan: unknown): ActionInputs['handOff'] {
+function handOffOf(
+  get: GetInput,
+  event: GitHubEvent,
+  results: string | null,
+  scan: unknown,
+): ActionInputs['handOff'] {
   if (!results && !scan) {
-    throw new InputError(
-      'api-key',
-      'is empty, as it is on pull requests from forks, and there is nothing to hand to the GitHub App instead: give "results" or pages to scan (docs/action.md)',
-    );
+    throw get('gate-mode').trim()
+      ? new InputError(
+          'gate-mode',
+          'is "app", but there is nothing to hand to the GitHub App: give "results" or pages to scan',
+        )
+      : new InputError(
+          'api-key',
+          'is empty, as it is on pull requests from forks, and there is nothing to hand to the GitHub App instead: give "results" or pages to scan (docs/action.md)',
+        );
   }
   const n = event.pull_request?.number;
   return { pullRequest: typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null };
 }
 
 export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
-  const { keyless, apiUrl, apiKey } = keyInputs(get, env);
+  const { gateMode, apiUrlText, apiKey } = gateModeInputs(get, env, fail);
+  const apiUrl = apiUrlText ? apiBase(apiUrlText) : '';
   const siteId = required(get, 'site-id');
   if (!SITE_ID.test(siteId)) {
     throw new InputError(
@@ -234,6 +244,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const results = optional(get, 'results');
   const scan = parseScanSettings(get, (name, problem) => new InputError(name, problem));
   const mode = modeInput(get, results, scan, fail);
+  fitLocalInputs(gateMode, { results, scan, mode }, fail);
   // The checkout is where the findings' files are: located by default.
   if (scan && !scan.sourceRoot && env.GITHUB_WORKSPACE) scan.sourceRoot = env.GITHUB_WORKSPACE;
   const url = optional(get, 'url');
@@ -249,8 +260,10 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
   const { branch, ref } = branchAndRef(env, event, triggeringRun);
 
   return {
+    gateMode,
     apiUrl,
     apiKey,
+    local: localGateInputs(get, env, event),
     siteId,
     sha: sha.toLowerCase(),
     results,
@@ -270,7 +283,7 @@ export function parseInputs(get: GetInput, env: NodeJS.ProcessEnv = process.env)
     scope: scan?.scope ?? scopeSetting(get, (name, problem) => new InputError(name, problem), null),
     resultsDir: optional(get, 'results-dir'),
     sarif: optional(get, 'sarif'),
-    handOff: keyless ? handOffOf(event, results, scan) : null,
+    handOff: gateMode === 'app' ? handOffOf(get, event, results, scan) : null,
     ...eventInputs(get, env, event),
     mode,
     scanGroup: shardGroup(get, env, { mode, scan, sha: sha.toLowerCase() }, fail),

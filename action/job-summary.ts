@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { newIssuesTable } from '../core/gate/report-issues.js';
 import { gateReportSummary } from '../core/gate/report.js';
 import type { ScanCreated } from '../client/wire-types.js';
-import { type DeployEvent } from '../core/gate/deploy-event.js';
+import type { DeployEvent, GateResult } from '../core/gate/deploy-event.js';
 import { markdownCode, markdownText } from '../core/text/github-markdown.js';
 
 /**
@@ -49,14 +49,14 @@ export function gateSummaryMarkdown(
 }
 
 /** Where the new issues are: annotated on the diff, listed below only, or not located at all. */
-function annotationLine(event: DeployEvent, a: AnnotationNote): string {
+function annotationLine(event: GateResult, a: AnnotationNote): string {
   const listed = event.new_issues.length;
   if (listed === 0) return '';
   const parts = [`${a.located} of ${listed} listed new issues are located in the repository`];
   if (a.located > 0) parts.push(`${a.annotated} annotated on the diff`);
   if (a.located > a.annotated) {
     parts.push(
-      `${a.located - a.annotated} more are listed below only (GitHub shows 10 error and 10 warning annotations per step; the check run of the a11y-gate App annotates every one)`,
+      `${a.located - a.annotated} more are listed below only (GitHub shows 10 error and 10 warning annotations per step${event.id ? '; the check run of the a11y-gate App annotates every one' : ''})`,
     );
   }
   return `${parts.join('; ')}.`;
@@ -102,20 +102,30 @@ export function scanSize(summary: { pages: number; issues: number }): string {
 function uploadLine(upload: UploadNote): string {
   const s = upload.scan.summary;
   const counts = s ? ` (${scanSize(s)})` : '';
+  const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sourcesText(upload.scanned, upload.files)}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.${locatedText(upload.scanned)}`;
+  return withFailedPages(line, upload.scanned);
+}
+
+/** "2 of 3 pages scanned in 4.1 s and 1 result file": what a scan was made of. */
+function sourcesText(scanned: UploadNote['scanned'], files: number): string {
   const sources: string[] = [];
-  const scanned = upload.scanned;
   if (scanned) {
     sources.push(
       `${scanned.pages - scanned.failed.length} of ${scanned.pages} pages scanned in ${scanned.seconds.toFixed(1)} s`,
     );
   }
-  if (upload.files > 0 || !scanned)
-    sources.push(`${upload.files} result ${upload.files === 1 ? 'file' : 'files'}`);
-  const located =
-    scanned?.findings !== undefined && scanned.located !== undefined
-      ? ` ${scanned.located} of ${scanned.findings} findings located in the repository.`
-      : '';
-  const line = `Submitted scan \`${upload.scan.id}\`${counts} from ${sources.join(' and ')}${upload.replayed ? ' (replayed: already submitted by this run)' : ''}.${located}`;
+  if (files > 0 || !scanned) sources.push(`${files} result ${files === 1 ? 'file' : 'files'}`);
+  return sources.join(' and ');
+}
+
+function locatedText(scanned: UploadNote['scanned']): string {
+  return scanned?.findings !== undefined && scanned.located !== undefined
+    ? ` ${scanned.located} of ${scanned.findings} findings located in the repository.`
+    : '';
+}
+
+/** The line, then the pages that could not be scanned (not part of the scan) as a table. */
+function withFailedPages(line: string, scanned: UploadNote['scanned']): string {
   if (!scanned?.failed.length) return line;
   const rows = scanned.failed
     .slice(0, 50)
@@ -129,6 +139,30 @@ function uploadLine(upload: UploadNote): string {
     '|---|---|',
     ...rows,
   ].join('\n');
+}
+
+/** What the gate without a service judged, and where its baseline came from and went. */
+export interface LocalNote {
+  scanned?: UploadNote['scanned'];
+  files: number;
+  /** Where this run's baseline was left for the runs that follow (the baseline branch's runs); else null. */
+  recordedAt: string | null;
+}
+
+/** The gate judged in the step, without a service: the same report, headed by what was judged. */
+export function localSummaryMarkdown(
+  result: GateResult,
+  note: LocalNote,
+  annotations?: AnnotationNote,
+): string {
+  const line =
+    `Judged in this step, without a service: ${sourcesText(note.scanned, note.files)}.${locatedText(note.scanned)}` +
+    (note.recordedAt ? ` This run's issues were left as the baseline in ${note.recordedAt}.` : '');
+  const parts = [`## a11y-gate: ${markdownCode(result.siteId)}`, '', withFailedPages(line, note.scanned), ''];
+  parts.push(gateReportSummary(result, null));
+  if (annotations) parts.push(annotationLine(result, annotations), '');
+  parts.push(newIssuesTable(result, ISSUES_TABLE_LIMIT));
+  return parts.join('\n');
 }
 
 /** Writes to GITHUB_STEP_SUMMARY when the runner provides one (it does on GitHub; not in other CI). */

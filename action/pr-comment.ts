@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import { type DeployEvent } from '../core/gate/deploy-event.js';
+import type { GateResult } from '../core/gate/deploy-event.js';
 import { renderPullRequestComment } from '../core/github/pr-comment.js';
 import { writeSiteComment, type CommentsApi } from '../core/github/pr-comment-writer.js';
 import type { ActionInputs } from './inputs.js';
@@ -8,19 +8,30 @@ import type { ActionInputs } from './inputs.js';
 /** What became of the comment, for the log (and the tests). */
 export type CommentResult = 'created' | 'updated' | 'left to the App' | 'off' | 'not allowed' | 'failed';
 
+/** Where the comment links to, and whether the GitHub App writes it instead. */
+export interface CommentLinks {
+  /** The deploy event's page; absent for a gate judged without a service. */
+  deployUrl?: string;
+  /** Where every issue is listed when there is no deploy event (the job summary). */
+  listedIn?: string;
+  /** The App posts this site's results (a service's deploy event whose check run is not `skipped`). */
+  appWrites: boolean;
+}
+
 /**
  * The pull request comment without the GitHub App: the same text the App writes, with the workflow's
  * token. `comment` left empty writes it only when no App posts this site's results (the deploy event's
- * check run is `skipped`). A token that may not write (a fork's pull request) is reported, never a failure.
+ * check run is `skipped`, or no service judged). A token that may not write (a fork's pull request) is
+ * reported, never a failure.
  */
 export async function commentOnPullRequest(
   inputs: ActionInputs,
-  event: DeployEvent,
-  detailsUrl: string,
+  result: GateResult,
+  where: CommentLinks,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CommentResult> {
   if (!inputs.pullRequest || inputs.comment === false || !inputs.repository) return 'off';
-  if (inputs.comment === null && event.check_run?.status !== 'skipped') {
+  if (inputs.comment === null && where.appWrites) {
     core.info('The GitHub App writes the pull request comment for this site.');
     return 'left to the App';
   }
@@ -50,10 +61,14 @@ export async function commentOnPullRequest(
     create: async (body) =>
       (await octokit.rest.issues.createComment({ ...issue, body, request: request() })).data.id,
   };
-  const body = renderPullRequestComment({ result: event, deployUrl: detailsUrl });
+  const body = renderPullRequestComment({
+    result,
+    ...(where.deployUrl ? { deployUrl: where.deployUrl } : {}),
+    ...(where.listedIn ? { listedIn: where.listedIn } : {}),
+  });
   try {
     const written = await writeSiteComment(api, {
-      siteId: event.siteId,
+      siteId: result.siteId,
       body,
       stored: null,
       isGone: () => false,

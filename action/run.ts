@@ -17,26 +17,14 @@ import { commentOnPullRequest } from './pr-comment.js';
 import { ScanProblemError } from './scan-step.js';
 import { ShardsMissingError, submitStep } from './submit-step.js';
 import { handOffScan } from './hand-off.js';
+import { setOutputs } from './outputs.js';
+import { gateLocally } from './local-step.js';
+import { BaselineArtifactError } from './baseline-artifact.js';
+import { BaselineFileError } from '../scanner/baseline-file.js';
+import { ResultFindingsError } from '../scanner/result-findings.js';
 import { BrowserError } from '../scanner/browser.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { LoginError } from '../scanner/session.js';
-
-/** The action's outputs (action.yml). Every outcome sets all of them: empty when unknown. */
-interface Outputs {
-  passed: boolean;
-  'deploy-id': string;
-  'scan-id': string;
-  'new-issues': string;
-  'details-url': string;
-}
-
-function setOutputs(outputs: Outputs): void {
-  core.setOutput('passed', outputs.passed ? 'true' : 'false');
-  core.setOutput('deploy-id', outputs['deploy-id']);
-  core.setOutput('scan-id', outputs['scan-id']);
-  core.setOutput('new-issues', outputs['new-issues']);
-  core.setOutput('details-url', outputs['details-url']);
-}
 
 export function triggerBody(inputs: ActionInputs): TriggerRequest {
   const body: TriggerRequest = {
@@ -123,6 +111,9 @@ export async function run(): Promise<void> {
 
   // No key on a pull request (a fork's): the scan goes to the GitHub App as an artifact.
   if (inputs.handOff) return handOffScan(inputs).catch((err: unknown) => handleError(err, inputs, undefined));
+  // No service: judged here, against the committed baseline or the baseline branch's latest run.
+  if (inputs.gateMode === 'local')
+    return gateLocally(inputs).catch((err: unknown) => handleError(err, inputs, undefined));
   const client = clientFor(inputs);
 
   let upload: UploadNote | undefined;
@@ -154,21 +145,13 @@ export async function run(): Promise<void> {
       'new-issues': String(event.counts.new),
       'details-url': detailsUrl,
     });
-    // The gate judges the commit's latest scan: in a matrix, another job's upload may have come later.
-    if (upload && event.scan_id && event.scan_id !== upload.scan.id) {
-      core.warning(
-        `The gate judged scan ${event.scan_id}, not ${upload.scan.id} that this step submitted: another scan of ${inputs.sha} for ${inputs.siteId} arrived in between (a matrix job?), and the gate judges a commit's latest scan.`,
-      );
-    }
-    // The inputs speak of new issues; a site may have chosen to gate on every issue instead.
-    if (event.settings?.new_only === false) {
-      core.warning(
-        `The site's gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/${inputs.siteId} to change it).`,
-      );
-    }
+    warnAboutJudgedScan(inputs, event, upload);
     const annotations = annotateNewIssues(event.new_issues ?? []);
     await writeJobSummary(gateSummaryMarkdown(event, detailsUrl, upload, annotations));
-    await commentOnPullRequest(inputs, event, detailsUrl);
+    await commentOnPullRequest(inputs, event, {
+      deployUrl: detailsUrl,
+      appWrites: event.check_run?.status !== 'skipped',
+    });
 
     if (event.passed) {
       core.info(
@@ -182,6 +165,22 @@ export async function run(): Promise<void> {
     }
   } catch (err) {
     await handleError(err, inputs, upload);
+  }
+}
+
+/** What the decision says that the inputs did not ask for: another scan judged, every issue counted. */
+function warnAboutJudgedScan(inputs: ActionInputs, event: DeployEvent, upload: UploadNote | undefined): void {
+  // The gate judges the commit's latest scan: in a matrix, another job's upload may have come later.
+  if (upload && event.scan_id && event.scan_id !== upload.scan.id) {
+    core.warning(
+      `The gate judged scan ${event.scan_id}, not ${upload.scan.id} that this step submitted: another scan of ${inputs.sha} for ${inputs.siteId} arrived in between (a matrix job?), and the gate judges a commit's latest scan.`,
+    );
+  }
+  // The inputs speak of new issues; a site may have chosen to gate on every issue instead.
+  if (event.settings?.new_only === false) {
+    core.warning(
+      `The site's gate settings have new_only: false, so "max-new-issues" and "fail-on-critical"/"fail-on-serious" counted every issue of the commit, not only new ones (PATCH /api/v1/sites/${inputs.siteId} to change it).`,
+    );
   }
 }
 
@@ -225,6 +224,9 @@ async function handleError(
     BrowserError,
     PageSourceError,
     LoginError,
+    BaselineArtifactError,
+    BaselineFileError,
+    ResultFindingsError,
   ].some((type) => err instanceof type);
   const failed = !outage || inputs.failOnError;
   setOutputs({

@@ -1,13 +1,5 @@
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import {
-  ArtifactRefused,
-  entryNameRefusal,
-  entrySizeRefusal,
-  inflatedRefusal,
-  MANIFEST_FILE,
-  SCAN_FILE,
-  type ZipLimits,
-} from '../core/github/fork-artifact.js';
+import { readZipFiles } from '../core/github/artifact-zip.js';
+import { ARTIFACT_NAME, MANIFEST_FILE, SCAN_FILE, type ZipLimits } from '../core/github/fork-artifact.js';
 
 /** The two files the App reads from an `a11y-gate-scan` artifact, still untrusted. */
 export interface ArtifactFiles {
@@ -15,121 +7,14 @@ export interface ArtifactFiles {
   scan: Buffer;
 }
 
-function open(zip: Buffer): Promise<ZipFile> {
-  return new Promise((resolve, reject) => {
-    // Names are checked here, not by yauzl, so a refusal says which rule an entry broke.
-    yauzl.fromBuffer(
-      zip,
-      { lazyEntries: true, decodeStrings: false, validateEntrySizes: true },
-      (err, file) =>
-        err
-          ? reject(new ArtifactRefused(`the artifact is not a readable zip (${err.message})`))
-          : resolve(file),
-    );
-  });
-}
-
-/**
- * Inflates one entry, counting as it goes: past the declared size or a limit it stops at once, so a
- * zip that lies about its sizes never inflates further than the limits.
- */
-function inflate(
-  file: ZipFile,
-  entry: Entry,
-  name: string,
-  total: { bytes: number },
-  limits: ZipLimits,
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    file.openReadStream(entry, (err, stream) => {
-      if (err) return reject(new ArtifactRefused(`${name} cannot be read from the zip (${err.message})`));
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      stream.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        total.bytes += chunk.length;
-        const refused = inflatedRefusal(
-          { name, declaredBytes: entry.uncompressedSize },
-          bytes,
-          total.bytes,
-          limits,
-        );
-        if (refused) {
-          stream.destroy();
-          reject(new ArtifactRefused(refused));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      stream.on('error', (e: Error) =>
-        reject(new ArtifactRefused(`${name} is damaged in the zip (${e.message})`)),
-      );
-      stream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-  });
-}
-
-/**
- * Reads `a11y-gate.json` and `scan.json` from the artifact's zip, entirely in memory (nothing is written
- * to disk). Every entry's name is checked, even those not read; a zip with too many entries, an entry
- * declaring too much or inflating past what it declares, a duplicate or a missing file is refused.
- */
+/** `a11y-gate.json` and `scan.json` from a fork's artifact, read by the kernel's zip reader and its limits. */
 export async function readArtifactZip(zip: Buffer, limits: ZipLimits): Promise<ArtifactFiles> {
-  if (zip.length > limits.zipBytes) {
-    throw new ArtifactRefused(
-      `the artifact's zip is ${zip.length} bytes, over the limit of ${limits.zipBytes}`,
-    );
-  }
-  const file = await open(zip);
-  try {
-    if (file.entryCount > limits.maxEntries) {
-      throw new ArtifactRefused(
-        `the zip holds ${file.entryCount} entries; an a11y-gate-scan artifact holds two`,
-      );
-    }
-    const found = new Map<string, Buffer>();
-    const total = { bytes: 0 };
-    for (let entry = await nextEntry(file); entry; entry = await nextEntry(file)) {
-      const name = entry.fileNameRaw.toString('utf8');
-      const refused =
-        entryNameRefusal(name) ??
-        entrySizeRefusal(
-          { name, declaredBytes: entry.uncompressedSize, compressedBytes: entry.compressedSize },
-          limits,
-        );
-      if (refused) throw new ArtifactRefused(refused);
-      if (name !== MANIFEST_FILE && name !== SCAN_FILE) continue;
-      if (found.has(name)) throw new ArtifactRefused(`the zip holds ${name} twice`);
-      found.set(name, await inflate(file, entry, name, total, limits));
-    }
-    const manifest = found.get(MANIFEST_FILE);
-    const scan = found.get(SCAN_FILE);
-    if (!manifest || !scan) {
-      throw new ArtifactRefused(`the artifact lacks ${manifest ? SCAN_FILE : MANIFEST_FILE}`);
-    }
-    return { manifest, scan };
-  } finally {
-    file.close();
-  }
-}
-
-/** The next entry of the central directory, or undefined at its end. */
-function nextEntry(file: ZipFile): Promise<Entry | undefined> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      file.off('entry', onEntry);
-      file.off('end', onEnd);
-      file.off('error', onError);
-    };
-    const onEntry = (entry: Entry) => (cleanup(), resolve(entry));
-    const onEnd = () => (cleanup(), resolve(undefined));
-    const onError = (err: Error) => (
-      cleanup(),
-      reject(new ArtifactRefused(`the artifact is not a readable zip (${err.message})`))
-    );
-    file.on('entry', onEntry);
-    file.on('end', onEnd);
-    file.on('error', onError);
-    file.readEntry();
+  const files = await readZipFiles(zip, limits, {
+    artifact: ARTIFACT_NAME,
+    files: [MANIFEST_FILE, SCAN_FILE],
   });
+  return {
+    manifest: files.get(MANIFEST_FILE) ?? Buffer.alloc(0),
+    scan: files.get(SCAN_FILE) ?? Buffer.alloc(0),
+  };
 }

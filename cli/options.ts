@@ -4,9 +4,7 @@ import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
 import { keyOf, type PageSettings } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
-
-/** Where the baseline file is kept unless `--baseline` (or the `baseline` key) names another. */
-export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
+import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
 
 /** The gate without a service: the committed baseline file and the thresholds it is judged with. */
 export interface LocalGateOptions extends LocalGateSettings {

@@ -24,6 +24,8 @@ export class BaselineFileError extends Error {
 }
 
 export const BASELINE_VERSION = 1;
+/** Where the baseline file is kept unless the CLI's `--baseline` or the Action's `baseline` names another. */
+export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
 /** Far more than any site's debt; a larger file is not read. */
 export const BASELINE_MAX_BYTES = 32 * 1024 * 1024;
 /** The element's markup kept: enough for the matcher to tell elements apart, short enough to review. */
@@ -126,17 +128,25 @@ export async function readBaseline(file: string): Promise<BaselineEntry[] | null
     throw new BaselineFileError(
       `${file}: larger than ${BASELINE_MAX_BYTES / 1024 / 1024} MiB: not a baseline file`,
     );
+  return parseBaseline(await fs.readFile(file, 'utf8'), file);
+}
+
+/**
+ * A baseline file's text read as its entries, wherever it came from (`name` says where, in the message): a
+ * file of the checkout, or one from another run's artifact, which is read as untrusted.
+ */
+export function parseBaseline(text: string, name: string): BaselineEntry[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(await fs.readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
-    throw new BaselineFileError(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new BaselineFileError(`${name}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const parsed = BaselineFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-    throw new BaselineFileError(`${file}: "${at.replace(/^\./, '') || '(the file)'}" ${issue.message}`);
+    throw new BaselineFileError(`${name}: "${at.replace(/^\./, '') || '(the file)'}" ${issue.message}`);
   }
   return parsed.data.issues;
 }

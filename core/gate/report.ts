@@ -41,12 +41,14 @@ function severeNote(perImpact: Record<Impact, number>): string {
   return severe.length ? ` (${severe.join(', ')})` : '';
 }
 
-export function gateReportSummary(result: GateResult, detailsUrl: string): string {
+/** `detailsUrl` null: a gate judged without a service (the Action's), which has no deploy event to link. */
+export function gateReportSummary(result: GateResult, detailsUrl: string | null): string {
   const lines: string[] = [];
   lines.push(result.passed ? '### ✅ Accessibility gate passed' : '### ❌ Accessibility gate failed');
   lines.push('');
   lines.push(
-    `Site ${markdownCode(result.siteId)} · commit \`${result.sha.slice(0, 12)}\` · deploy event [\`${result.id}\`](${detailsUrl})` +
+    `Site ${markdownCode(result.siteId)} · commit \`${result.sha.slice(0, 12)}\`` +
+      (detailsUrl ? ` · deploy event [\`${result.id}\`](${detailsUrl})` : '') +
       (result.scan_id ? ` · scan \`${result.scan_id}\`` : ''),
   );
   if (result.reasons.length) {
@@ -190,6 +192,9 @@ function baselineSentence(result: GateResult): string {
   // No scan of the base branch: the gate's reason says so and what to do (baseline.ts, noBaselineText).
   if (b?.reason && !b.scan_id && b.strategy === 'none') return markdownText(b.reason);
   if (b?.reason) {
+    // A base-branch baseline that is no scan of the service (the Action's baseline file or a run's
+    // artifact, judged without a service) is told by its reason alone.
+    if (!b.scan_id && b.strategy === 'base_branch') return markdownText(b.reason);
     const compared = b.scan_id
       ? `Compared with scan \`${b.scan_id}\`${b.sha ? ` of commit \`${b.sha.slice(0, 12)}\`` : ''}`
       : 'No baseline';

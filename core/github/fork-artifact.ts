@@ -19,7 +19,10 @@ export interface ForkManifest {
   head_sha: string;
 }
 
-/** A refusal of the artifact: the reason is shown on the pull request's failed check run. */
+/**
+ * A refusal of an artifact: the reason is shown on the pull request's failed check run (the App) or in the
+ * failed step (the Action reading another run's baseline).
+ */
 export class ArtifactRefused extends Error {
   constructor(readonly reason: string) {
     super(reason);

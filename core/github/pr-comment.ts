@@ -55,6 +55,8 @@ export interface PullRequestCommentInput {
   thumbnailOf?: (issue: GateIssue) => string | undefined;
   /** Character limit of the body (GitHub's unless a test wants a smaller one). */
   limit?: number;
+  /** Where every issue is listed when there is no deploy event to link (a gate judged without a service). */
+  listedIn?: string;
 }
 
 export function renderPullRequestComment(input: PullRequestCommentInput): string {
@@ -135,7 +137,9 @@ function footer(input: PullRequestCommentInput): string {
 }
 
 function seeAll(input: PullRequestCommentInput): string {
-  return input.deployUrl ? `: [see them all](${input.deployUrl})` : ' in the deploy event';
+  return input.deployUrl
+    ? `: [see them all](${input.deployUrl})`
+    : ` in ${input.listedIn ?? 'the deploy event'}`;
 }
 
 /** One new issue as a list item: rule, impact, where (file and line at the commit, page), what, picture. */

@@ -42,9 +42,10 @@ test('action.yml declares exactly the inputs and outputs docs/action.md document
     'results',
     'url',
   ]);
-  // Empty on a fork's pull request, where the scan is handed to the GitHub App (docs/action.md).
+  // Empty on a fork's pull request, where the scan is handed to the GitHub App, and both empty where the
+  // step gates without a service (docs/action.md).
   expect(meta.inputs['api-key'].required).toBe(false);
-  expect(meta.inputs['api-url'].required).toBe(true);
+  expect(meta.inputs['api-url'].required).toBe(false);
   expect(meta.inputs['site-id'].required).toBe(true);
   expect(meta.inputs['fail-on-critical'].default).toBe('true');
   expect(meta.inputs['fail-on-error'].default).toBe('true');

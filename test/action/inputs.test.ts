@@ -210,7 +210,10 @@ describe('parseInputs', () => {
     fs.writeFileSync(eventPath, JSON.stringify({ pull_request: { number: 17, head: { sha: SHA } } }));
     const env = { GITHUB_SHA: SHA, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventPath };
     // No api-url needed either: nothing is sent to the service from such a run.
-    const inputs = parseInputs(getter({ 'site-id': 'shop-web', urls: 'http://127.0.0.1:1/' }), env);
+    const inputs = parseInputs(
+      getter({ 'site-id': 'shop-web', urls: 'http://127.0.0.1:1/', 'gate-mode': 'app' }),
+      env,
+    );
     expect(inputs.handOff).toEqual({ pullRequest: 17 });
     expect(inputs.apiKey).toBe('');
     // With nothing to hand over, the empty key is reported and says why it may be empty.
@@ -226,6 +229,84 @@ describe('parseInputs', () => {
       /is required/,
     );
     expect(parseInputs(getter(base), env).handOff).toBeNull();
+  });
+
+  test('gate-mode: the service with api-url or api-key, the step itself with neither, the App when asked', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
+    const eventPath = path.join(dir, 'event.json');
+    const event = {
+      pull_request: { number: 17, head: { sha: SHA } },
+      repository: { default_branch: 'trunk' },
+    };
+    fs.writeFileSync(eventPath, JSON.stringify(event));
+    const pr = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventPath, GITHUB_WORKSPACE: dir };
+    const page = { 'site-id': 'shop-web', urls: 'http://127.0.0.1:1/' };
+
+    expect(parseInputs(getter(base), { GITHUB_SHA: SHA }).gateMode).toBe('service');
+    // A plain workflow, no service and no App (a fork's pull request too): judged in the step, against the
+    // committed file in the checkout, the repository's default branch recording the baseline.
+    const local = parseInputs(getter(page), pr);
+    expect(local).toMatchObject({ gateMode: 'local', handOff: null, apiUrl: '', apiKey: '' });
+    expect(local.local).toEqual({
+      baselineFile: path.join(dir, '.a11y-gate', 'baseline.json'),
+      baselineBranch: 'trunk',
+      records: false,
+    });
+    // The service's step on a fork (its key is a secret, empty there) still hands its scan to the App.
+    expect(parseInputs(getter({ ...base, ...page, 'api-key': '' }), pr).gateMode).toBe('app');
+    // gate-mode: local wins over a service's inputs; the file and the branch are inputs.
+    const named = parseInputs(
+      getter({
+        ...base,
+        ...page,
+        'gate-mode': 'local',
+        baseline: 'a11y/known.json',
+        'baseline-branch': 'develop',
+      }),
+      { GITHUB_SHA: SHA, GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/develop', GITHUB_WORKSPACE: dir },
+    );
+    expect(named.gateMode).toBe('local');
+    expect(named.local).toEqual({
+      baselineFile: path.join(dir, 'a11y', 'known.json'),
+      baselineBranch: 'develop',
+      records: true,
+    });
+    // Only what lands on the baseline branch records it: not a pull request whose head branch has its name.
+    const push = { GITHUB_SHA: SHA, GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main' };
+    expect(parseInputs(getter(page), push).local.records).toBe(true);
+    expect(parseInputs(getter(page), { ...push, GITHUB_REF: 'refs/heads/feature' }).local.records).toBe(
+      false,
+    );
+    expect(
+      parseInputs(getter(page), { ...pr, GITHUB_REF: 'refs/heads/trunk', GITHUB_HEAD_REF: 'trunk' }).local
+        .records,
+    ).toBe(false);
+
+    expectInputError(
+      () => parseInputs(getter({ ...page, 'gate-mode': 'cloud' }), pr),
+      'gate-mode',
+      /"cloud"/,
+    );
+    expectInputError(
+      () => parseInputs(getter({ ...page, 'gate-mode': 'app' }), push),
+      'gate-mode',
+      /hands a pull request's scan to the GitHub App, but this run is a push event/,
+    );
+    expectInputError(
+      () => parseInputs(getter({ 'site-id': 'shop-web' }), pr),
+      'api-url',
+      /gates without a service: give pages to scan .* or "results"/,
+    );
+    expectInputError(
+      () => parseInputs(getter({ ...page, shard: '1/2' }), { ...push, GITHUB_RUN_ID: '7' }),
+      'shard',
+      /needs the service/,
+    );
+    expectInputError(
+      () => parseInputs(getter({ ...base, 'gate-mode': 'service', 'api-url': '' }), push),
+      'api-url',
+      /is required/,
+    );
   });
 
   test('no sha anywhere names the sha input', () => {

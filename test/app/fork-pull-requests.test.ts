@@ -48,7 +48,10 @@ const ARTIFACT_ID = 4242;
 const PULL = 17;
 const bundle = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
 
-/** The fork's workflow step: the bundled Action on a pull_request event, with no api-key and no api-url. */
+/**
+ * The fork's workflow step: the bundled Action on a pull_request event, with no api-key and no api-url,
+ * handing its scan to the App (`gate-mode: app`).
+ */
 async function forkStep(site: Site, store: ArtifactStore) {
   const { dir, files, env } = actionJob(
     'a11y-fork-step-',
@@ -60,7 +63,8 @@ async function forkStep(site: Site, store: ArtifactStore) {
       ACTIONS_RUNTIME_TOKEN: store.token,
       ACTIONS_RESULTS_URL: `${store.url}/`,
     }),
-    { 'site-id': 'shop', urls: `${site.url}/d` },
+    // The App judges: the workflow says so, as it must without api-url (else the step judges itself).
+    { 'site-id': 'shop', urls: `${site.url}/d`, 'gate-mode': 'app' },
   );
   const event = { pull_request: { number: PULL, head: { sha: HEAD_SHA, ref: 'main' } } };
   fs.writeFileSync(path.join(dir, 'event.json'), JSON.stringify(event));

@@ -1,7 +1,7 @@
 import type { Pa11yIssueInput } from './input.js';
 import type { Impact } from '../../../core/impact.js';
 import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
-import { criterionFromHtmlcsCode } from '../catalog/wcag-criteria.js';
+import { criterionFromHtmlcsCode } from '../../../core/scans/wcag-criteria.js';
 
 const HTMLCS_IMPACT: Record<string, Impact> = { error: 'serious', warning: 'moderate', notice: 'minor' };
 const TYPE_CODES: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'notice' };

@@ -3,7 +3,7 @@ import {
   CRITERION_ID,
   criteriaFromAxeTags,
   MAX_CRITERIA_PER_ISSUE,
-} from '../../domain/catalog/wcag-criteria.js';
+} from '../../../core/scans/wcag-criteria.js';
 import { PageQuery, Sha, SiteId } from '../common.js';
 import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';

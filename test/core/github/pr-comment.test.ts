@@ -164,6 +164,24 @@ describe('pull request comment', () => {
     expect(body).toMatch(/Element has insufficient color contrast *\n+_…and/);
   });
 
+  test('without a deploy event (a gate judged in the Action alone), the rest are where the caller says', () => {
+    const issues = Array.from({ length: 900 }, (_, i) =>
+      gateIssue({
+        rule: 'image-alt',
+        impact: 'critical',
+        selector: `img.p${i}`,
+        page_url: `https://shop.example/${i}`,
+      }),
+    );
+    const body = renderPullRequestComment({
+      result: failed(issues),
+      listedIn: 'the job summary',
+      limit: 4000,
+    });
+    expect(body).toMatch(/\n_…and \d+ more in the job summary\._\n$/);
+    expect(body).not.toContain('deploy event');
+  });
+
   test('text from the scan cannot break the list or inject markup', () => {
     const hostile = gateIssue({
       rule: 'x|y`z',

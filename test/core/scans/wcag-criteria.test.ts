@@ -1,4 +1,4 @@
-import { criteriaFromAxeTags, criterionFromHtmlcsCode } from '../../../api/domain/catalog/wcag-criteria.js';
+import { criteriaFromAxeTags, criterionFromHtmlcsCode } from '../../../core/scans/wcag-criteria.js';
 
 describe('criteriaFromAxeTags', () => {
   test('turns wcagNNN tags into criterion ids and ignores level and other tags', () => {
