@@ -31,6 +31,8 @@ export interface PageSources {
   exclude: string[];
   /** Scan only this shard's share of the pages (a job of a parallel run); null: every page. */
   shard: Shard | null;
+  /** A built folder served on 127.0.0.1 for the run (`spa`: unknown paths answer its index.html). */
+  serve: { dir: string; spa: boolean } | null;
 }
 
 export interface ScanOptions extends PageSources {
@@ -80,6 +82,7 @@ export function defaultScanOptions(): ScanOptions {
     maxPages: DEFAULT_MAX_PAGES,
     exclude: [],
     shard: null,
+    serve: null,
     chromePath: null,
     bypassCsp: true,
     axeTags: [...DEFAULT_AXE_TAGS],
