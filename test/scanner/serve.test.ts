@@ -69,8 +69,8 @@ beforeAll(() => {
     'app/index.html',
     page(
       'App',
-      '<p id="route"></p><script>document.title = "App " + location.pathname;' +
-        'document.getElementById("route").textContent = location.pathname;</script>',
+      '<p id="route"></p><script>document.title = "App " + location.pathname + location.hash;' +
+        'document.getElementById("route").textContent = location.pathname + location.hash;</script>',
     ),
   );
 });
@@ -143,6 +143,12 @@ describeWith(chromium, 'a served folder scanned in Chromium', () => {
     expect(spa.pages.map((p) => (p.ok ? p.title : p.error))).toEqual(['App /settings/profile', 'App /']);
     const plain = await served(settings({ ...routes, serve: app }));
     expect(plain.pages.map((p) => (p.ok ? p.title : `${p.status}`))).toEqual(['404', 'App /']);
+    // Hash routes are pages of their own, each in a new document (one tab scans both, one after the other).
+    const hashed = await served({
+      ...settings({ urls: '/#/inbox\n/#/settings\n/#/inbox/', serve: app, screenshots: 'false' }),
+      concurrency: 1,
+    });
+    expect(hashed.pages.map((p) => (p.ok ? p.title : p.error))).toEqual(['App /#/inbox', 'App /#/settings']);
   }, 180_000);
 
   test('a run that fails still stops the server', async () => {
