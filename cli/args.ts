@@ -21,6 +21,9 @@ Configuration and baseline (no service needed):
   --update-baseline        write the baseline file from this scan (what \`a11y-gate baseline\` does)
   --prune                  drop the baseline's entries no longer found
 Pages:
+  --serve DIR              serve this built folder on 127.0.0.1 for the run and scan it: the pages given
+                           (paths such as /about are its pages), else its sitemap.xml, else a crawl from /
+  --spa                    with --serve: unknown paths answer index.html (a single-page app)
   --sitemap URL            a sitemap.xml or sitemap index
   --sitemap-rewrite "FROM => TO"   scan sitemap URLs starting with FROM at TO instead
   --crawl N                follow same-origin links from the given pages, up to N pages
@@ -75,6 +78,7 @@ const VALUE_FLAGS = new Set([
   'crawl',
   'urls-file',
   'scope',
+  'serve',
   'exclude',
   'shard',
   'scan-group',
@@ -115,6 +119,7 @@ const BOOLEANS = new Set([
   'screenshots',
   'update-baseline',
   'prune',
+  'spa',
 ]);
 const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;

@@ -54,6 +54,8 @@ export const ConfigFileSchema = z.strictObject({
   crawl: count.optional(),
   urlsFile: text.optional(),
   scope: text.optional(),
+  serve: text.optional(),
+  spa: z.boolean().optional(),
   exclude: list.optional(),
   shard: text.optional(),
   chromePath: text.optional(),
@@ -97,6 +99,7 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 /** Keys that name a file or folder: read relative to the configuration file, not the working folder. */
 const PATH_KEYS = new Set([
   'urlsFile',
+  'serve',
   'storageState',
   'loginScript',
   'sourceRoot',

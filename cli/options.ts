@@ -156,7 +156,9 @@ export function cliOptions(
     return cl.values.get(names[name] ?? name) ?? '';
   };
   const scan = parseScanSettings(get, failure(cl));
-  if (!scan) throw new UsageError('give at least one URL, --sitemap or --urls-file');
+  if (!scan) throw new UsageError('give at least one URL, --sitemap, --urls-file or --serve');
+  // A served folder is the repository's files: its findings are located (relative to the working folder).
+  if (scan.serve && !scan.sourceRoot) scan.sourceRoot = process.cwd();
   const svc = service(cl, env, scan.shard !== null);
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(

@@ -2,6 +2,11 @@
  * Page URL normalisation, so the same page scanned twice has the same key even when the crawler added
  * a fragment, a default port, a tracking parameter or a session id. The normalised URL is stored per
  * page; its path part (see `pageKey`) goes into issue fingerprints.
+ *
+ * One page, one address: a folder's index file and the folder are one page, so `/`, `/index.html`
+ * and `/index.htm` are one address, and so are `/docs`, `/docs/` and `/docs/index.html` (a trailing
+ * slash is dropped, then an index file name at the end of the path, then the slash before it; the root
+ * stays `/`). The scanner's de-duplication, the crawl and the service's page keys all use this rule.
  */
 
 /** Query parameters that identify a visit, a campaign or a session, never the page itself. */
@@ -83,11 +88,22 @@ function normalizeRoute(hash: string): string {
   return m[1] + path + (query ? `?${query}` : '');
 }
 
+/** A path by the one-page-one-address rule: no trailing slash, no index file name at its end. */
+function pagePath(path: string): string {
+  let p = path;
+  // Until nothing changes, so that `/docs//index.html/` is `/docs` too and the rule is idempotent.
+  for (let before = ''; p !== before;) {
+    before = p;
+    p = p.replace(/\/+$/, '').replace(/\/index\.html?$/, '');
+  }
+  return p || '/';
+}
+
 /**
  * Resolves `url` against `base` (so a page may be given as `/about`) and returns it normalised:
  * lower-case scheme and host (WHATWG URL), no default port, no `;jsessionid=…` path parameter, no
- * tracking or session query parameters, the rest sorted by name, no trailing slash except the root,
- * and no fragment — except a hash-bang or `#/` route of a single-page app, which names a page.
+ * tracking or session query parameters, the rest sorted by name, no trailing slash except the root, no
+ * index file name (`/docs/index.html` is `/docs`), and no fragment — except a hash-bang or `#/` route of a single-page app, which names a page.
  * Returns undefined when the result is not an http(s) URL.
  */
 export function normalizeUrl(url: string, base?: string): string | undefined {
@@ -102,7 +118,7 @@ export function normalizeUrl(url: string, base?: string): string | undefined {
   u.password = '';
   // Java and old PHP put the session into the path: /shop;jsessionid=ABC?x=1
   u.pathname = u.pathname.replace(/;(jsessionid|phpsessid|sid)=[^/]*/gi, '');
-  if (u.pathname.length > 1 && u.pathname.endsWith('/')) u.pathname = u.pathname.replace(/\/+$/, '') || '/';
+  u.pathname = pagePath(u.pathname);
   u.search = normalizeQuery(u.searchParams);
   u.hash = normalizeRoute(u.hash);
   return u.href;
@@ -110,11 +126,21 @@ export function normalizeUrl(url: string, base?: string): string | undefined {
 
 /**
  * The part of a normalised URL that names the page within its site: path, query and SPA route,
- * without scheme and host, so a preview deployment and production share fingerprints.
+ * without scheme and host, so a preview deployment and production share fingerprints. A URL stored
+ * before the index-file rule (`…/docs/index.html`) gets the key the rule gives it (`/docs`).
  */
 export function pageKey(normalizedUrl: string): string {
   const u = new URL(normalizedUrl);
-  return u.pathname + u.search + u.hash;
+  return pagePath(u.pathname) + u.search + u.hash;
+}
+
+/**
+ * A page key as the current rule writes it: a key recorded before the index-file rule (`/docs/index.html`,
+ * `/index.htm?lang=de`) becomes the folder's (`/docs`, `/?lang=de`); the query and SPA route are kept.
+ */
+export function currentPageKey(key: string): string {
+  const cut = key.search(/[?#]/);
+  return cut < 0 ? pagePath(key) : pagePath(key.slice(0, cut)) + key.slice(cut);
 }
 
 /** The default `siteId` of a scan: the URL's host name (without port), lower-case. */

@@ -37,6 +37,8 @@ export interface PageSources {
    * change touched, unless `scope` says `full`), compared on those pages only and never a baseline.
    */
   scope: ScanScope;
+  /** A built folder served on 127.0.0.1 for the run (`spa`: unknown paths answer its index.html). */
+  serve: { dir: string; spa: boolean } | null;
 }
 
 export interface ScanOptions extends PageSources {
@@ -88,6 +90,7 @@ export function defaultScanOptions(): ScanOptions {
     exclude: [],
     shard: null,
     scope: 'full',
+    serve: null,
     chromePath: null,
     bypassCsp: true,
     axeTags: [...DEFAULT_AXE_TAGS],

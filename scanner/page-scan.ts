@@ -123,8 +123,9 @@ async function scanInTab(
 /**
  * One worker's tab, reused from page to page: a new tab costs a renderer process and its set-up, and in a
  * renderer that ran axe-core before, axe's script compiles from the cache. Each navigation is a new document
- * (URLs are without fragments and unique), so nothing of one page's scripts reaches the next. After a failed
- * page the tab is thrown away, so a page still loading, stuck or crashed never touches the next.
+ * (URLs are unique; a route is reached through a blank page), so nothing of one page's scripts reaches the
+ * next. After a failed page the tab is thrown away, so a page still loading, stuck or crashed never touches
+ * the next.
  */
 export class PageWorker {
   private page: Page | null = null;
@@ -144,6 +145,8 @@ export class PageWorker {
       await prepareTab(this.page);
     }
     const page = this.page;
+    // A route (`/#/settings`) after another page of its app would be a same-document navigation.
+    if (new URL(url).hash && page.url() !== 'about:blank') await page.goto('about:blank');
     const tools = { options: this.options, isLoginPage: this.isLoginPage, locator: this.locator };
     const outcome = await scanInTab(page, url, tools, collectLinks);
     if (!outcome.ok) await this.close();

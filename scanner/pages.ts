@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { PageSources } from './options.js';
-import { withoutFragment, globsMatcher } from './url-match.js';
+import { pageAddress, globsMatcher } from './url-match.js';
 
 /** A page source that cannot be read (a sitemap that does not answer, a missing URL file). */
 export class PageSourceError extends Error {
@@ -44,21 +44,34 @@ async function fetchText(url: string, headers: Record<string, string>): Promise<
   return res.text();
 }
 
-/** Every page of a sitemap, following a sitemap index one level at a time (at most 50 sitemaps). */
+/**
+ * A served folder's sitemap names the production host: its URLs are taken onto the served origin by path
+ * (query kept), so `https://shop.example.com/about` is scanned at `http://127.0.0.1:PORT/about`.
+ */
+export function ontoOrigin(url: string, origin: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  return new URL(u.pathname + u.search + u.hash, origin).href;
+}
+
+/**
+ * Every page of a sitemap, following a sitemap index one level at a time (at most 50 sitemaps); `aim` says
+ * where each URL it lists (pages and sitemaps alike) is fetched.
+ */
 export async function sitemapUrls(
   sitemap: string,
-  rewrite: PageSources['sitemapRewrite'],
+  aim: (url: string) => string,
   headers: Record<string, string> = {},
 ): Promise<string[]> {
   const pages: string[] = [];
-  const queue = [rewriteUrl(sitemap, rewrite)];
+  const queue = [aim(sitemap)];
   const seen = new Set<string>();
   while (queue.length > 0 && seen.size < MAX_SITEMAPS) {
     const next = queue.shift() as string;
     if (seen.has(next)) continue;
     seen.add(next);
     const { index, locs } = parseSitemap(await fetchText(next, headers));
-    const rewritten = locs.map((l) => rewriteUrl(l, rewrite));
+    const rewritten = locs.map(aim);
     if (index) queue.push(...rewritten);
     else pages.push(...rewritten);
   }
@@ -79,27 +92,44 @@ export async function fileUrls(file: string): Promise<string[]> {
     .filter((l) => l && !l.startsWith('#'));
 }
 
-/** Duplicates (also those differing only in the fragment) and excluded URLs removed; first occurrence wins. */
-export function uniquePages(urls: string[], exclude: string[]): string[] {
+/**
+ * Duplicates removed by the one-page-one-address rule (`/`, `/index.html` and `/#top` are one page; the
+ * first wins, as written), and excluded URLs. A path (`/about`) is resolved against `base` (a served
+ * folder's origin); without one it is refused.
+ */
+export function uniquePages(urls: string[], exclude: string[], base?: string): string[] {
   const excluded = globsMatcher(exclude);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const url of urls) {
-    const key = withoutFragment(url);
-    if (!key) throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
-    if (seen.has(key) || excluded(key)) continue;
-    seen.add(key);
-    out.push(key);
+    const page = pageAddress(url, base);
+    if (!page) throw new PageSourceError(`"${url}" is not an absolute http(s) URL`);
+    if (seen.has(page.key) || excluded(page.url) || excluded(page.key)) continue;
+    seen.add(page.key);
+    out.push(page.url);
   }
   return out;
 }
 
-/** The starting pages: `urls`, then the sitemap's, then the file's. */
-export async function startPages(sources: PageSources, headers: Record<string, string>): Promise<string[]> {
+/**
+ * The starting pages: `urls`, then the sitemap's, then the file's. With `served` (the origin a folder is
+ * served at), paths are resolved against it and the sitemap's URLs are taken onto it.
+ */
+export async function startPages(
+  sources: PageSources,
+  headers: Record<string, string>,
+  served?: string,
+): Promise<string[]> {
   const urls = [...sources.urls];
-  if (sources.sitemap) urls.push(...(await sitemapUrls(sources.sitemap, sources.sitemapRewrite, headers)));
+  if (sources.sitemap) {
+    const aim = (url: string) => {
+      const rewritten = rewriteUrl(url, sources.sitemapRewrite);
+      return served ? ontoOrigin(new URL(rewritten, served).href, served) : rewritten;
+    };
+    urls.push(...(await sitemapUrls(sources.sitemap, aim, headers)));
+  }
   if (sources.urlsFile) urls.push(...(await fileUrls(sources.urlsFile)));
-  const pages = uniquePages(urls, sources.exclude);
+  const pages = uniquePages(urls, sources.exclude, served);
   if (pages.length === 0) throw new PageSourceError('there are no pages to scan (every source is empty)');
   return pages;
 }

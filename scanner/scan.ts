@@ -7,7 +7,8 @@ import { startPages } from './pages.js';
 import { shardOf } from '../core/scans/shards.js';
 import { openBrowserSession } from './session.js';
 import { SourceLocator } from './locate/locator.js';
-import { looksLikePage, withoutFragment, globsMatcher } from './url-match.js';
+import { looksLikePage, pageAddress, globsMatcher } from './url-match.js';
+import { serveFolder } from './serve.js';
 
 export interface ScanRun {
   /** Every page in scan order (the sources' order, then the crawl's, level by level). */
@@ -60,10 +61,10 @@ function discover(
   for (const outcome of level) {
     if (!outcome.ok) continue;
     for (const link of outcome.links) {
-      const key = withoutFragment(link);
-      if (!key || seen.has(key) || !origins.has(new URL(key).origin)) continue;
-      seen.add(key);
-      if (!excluded(key) && looksLikePage(key)) found.push(key);
+      const page = pageAddress(link);
+      if (!page || seen.has(page.key) || !origins.has(new URL(page.url).origin)) continue;
+      seen.add(page.key);
+      if (!excluded(page.url) && !excluded(page.key) && looksLikePage(page.url)) found.push(page.url);
     }
   }
   return found;
@@ -72,19 +73,46 @@ function discover(
 /**
  * Finds the pages, scans each in one browser with `concurrency` workers, and crawls level by level (so
  * which pages fit under max-pages never depends on which worker was faster). Failed pages are in the
- * result; scanProblem says whether the run as a whole can be trusted.
+ * result; scanProblem says whether the run as a whole can be trusted. With `serve`, the folder is served
+ * on 127.0.0.1 for the run and stopped at its end, whatever happens.
  */
 export async function scan(
   options: ScanOptions,
   progress: ScanProgress = silentProgress,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ScanRun> {
+  if (!options.serve) return scanPages(options, progress, env);
   const executable = resolveBrowser({ chromePath: options.chromePath, env });
-  let level = await startPages(options, options.headers);
+  const served = await serveFolder(options.serve.dir, options.serve.spa);
+  try {
+    progress.note(`Serving ${options.serve.dir} at ${served.origin}/`);
+    return await scanPages({ ...options, chromePath: executable }, progress, env, served.origin);
+  } finally {
+    await served.close();
+  }
+}
+
+/**
+ * A served folder's findings are located in its files as `source-map "/ => DIR"` would (unless mappings
+ * are given): the served origin's paths are the folder's files.
+ */
+function servedSourceMaps(options: ScanOptions, origin: string): ScanOptions['sourceMaps'] {
+  if (!options.serve || options.sourceMaps.length > 0) return options.sourceMaps;
+  return [{ prefix: `${origin}/`, dir: options.serve.dir }];
+}
+
+async function scanPages(
+  options: ScanOptions,
+  progress: ScanProgress,
+  env: NodeJS.ProcessEnv,
+  served?: string,
+): Promise<ScanRun> {
+  const executable = resolveBrowser({ chromePath: options.chromePath, env });
+  let level = await startPages(options, options.headers, served);
   const siteUrl = new URL(level[0]).origin + '/';
   const listed = level.length;
   const origins = new Set(level.map((u) => new URL(u).origin));
-  const seen = new Set(level);
+  const seen = new Set(level.map((u) => pageAddress(u)!.key));
   if (options.crawl) level = level.slice(0, options.maxPages);
   if (options.shard) {
     level = shardOf(level, options.shard);
@@ -97,7 +125,7 @@ export async function scan(
   const locator = options.sourceRoot
     ? new SourceLocator({
         sourceRoot: options.sourceRoot,
-        sourceMaps: options.sourceMaps,
+        sourceMaps: served ? servedSourceMaps(options, served) : options.sourceMaps,
         sourceAttribute: options.sourceAttribute,
       })
     : null;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defaultScanOptions, WAIT_UNTIL, type ScanOptions, type WaitUntil } from './options.js';
 import { SCREENSHOT_MAX_KB, type ScreenshotLimits } from './screenshots.js';
 import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../core/scans/pictures.js';
@@ -50,6 +52,53 @@ function absoluteUrl(fail: SettingFailure, name: string, value: string): string 
   return value;
 }
 
+/** A page of a served folder may be named by its path (`/about`), resolved against the folder's address. */
+function pageUrl(fail: SettingFailure, name: string, value: string, served: boolean): string {
+  if (!served) return absoluteUrl(fail, name, value);
+  if (/^\/(?!\/)/.test(value)) return value;
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+    throw fail(
+      name,
+      `must hold absolute http(s) URLs or paths of the served folder (/about), got "${value}"`,
+    );
+  }
+  return value;
+}
+
+/** `serve`: a built folder the run serves on 127.0.0.1; `spa`: unknown paths answer its index.html. */
+function serveSetting(get: GetSetting, fail: SettingFailure): ScanOptions['serve'] {
+  const dir = get('serve').trim();
+  const spa = bool(get, fail, 'spa', false);
+  if (!dir) {
+    if (spa) throw fail('spa', 'needs "serve": the built folder to serve as a single-page app');
+    return null;
+  }
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw fail('serve', `must be a folder: "${dir}" does not exist`);
+  }
+  if (!stat.isDirectory()) throw fail('serve', `must be a folder: "${dir}" is not one`);
+  return { dir: path.resolve(dir), spa };
+}
+
+/**
+ * A served folder's pages when none are given: its own sitemap.xml (whose production URLs are taken onto
+ * the served address by path), else a crawl from `/`; `crawl` alone starts from `/` too.
+ */
+function servedPages(
+  serve: NonNullable<ScanOptions['serve']>,
+  sources: { urls: string[]; sitemap: string | null; urlsFile: string | null; crawl: boolean },
+): { urls: string[]; sitemap: string | null; crawl: boolean } {
+  const { urls, sitemap, urlsFile, crawl } = sources;
+  if (urls.length > 0 || urlsFile || (sitemap && !crawl)) return { urls, sitemap, crawl };
+  if (!crawl && fs.existsSync(path.join(serve.dir, 'sitemap.xml'))) {
+    return { urls, sitemap: '/sitemap.xml', crawl };
+  }
+  return { urls: ['/'], sitemap, crawl: true };
+}
+
 /** `Name: value` a line. */
 export function parseHeaders(fail: SettingFailure, text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -97,12 +146,14 @@ const ATTRIBUTE_NAME = /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/;
 /** The pages to scan and how: null when no page source is set (nothing to scan). */
 export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOptions | null {
   const d = defaultScanOptions();
-  const urls = list(get('urls')).map((u) => absoluteUrl(fail, 'urls', u));
-  const sitemap = get('sitemap').trim() || null;
-  if (sitemap) absoluteUrl(fail, 'sitemap', sitemap);
+  const serve = serveSetting(get, fail);
+  let urls = list(get('urls')).map((u) => pageUrl(fail, 'urls', u, !!serve));
+  let sitemap = get('sitemap').trim() || null;
+  if (sitemap) pageUrl(fail, 'sitemap', sitemap, !!serve);
   const urlsFile = get('urls-file').trim() || null;
-  if (urls.length === 0 && !sitemap && !urlsFile) return null;
-  const crawl = bool(get, fail, 'crawl', false);
+  if (!serve && urls.length === 0 && !sitemap && !urlsFile) return null;
+  let crawl = bool(get, fail, 'crawl', false);
+  if (serve) ({ urls, sitemap, crawl } = servedPages(serve, { urls, sitemap, urlsFile, crawl }));
   if (crawl && urls.length === 0 && !urlsFile) {
     throw fail('crawl', 'starts from "urls" or "urls-file": give at least one page');
   }
@@ -122,6 +173,7 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     exclude: list(get('exclude')),
     shard,
     scope: scopeSetting(get, fail, urlsFile),
+    serve,
     chromePath: get('chrome-path').trim() || null,
     bypassCsp: bool(get, fail, 'bypass-csp', true),
     axeTags: axeTags.length > 0 ? axeTags : d.axeTags,

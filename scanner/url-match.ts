@@ -1,3 +1,5 @@
+import { normalizeUrl } from '../core/url-normalisation.js';
+
 /**
  * URL globs for `exclude` and `login-url`: `*` matches within one path segment, `**` across segments, `?` one
  * character. A glob starting with a scheme matches the whole URL; any other matches the path, with or
@@ -31,17 +33,25 @@ export function globsMatcher(globs: string[]): (url: string) => boolean {
   };
 }
 
-/** The URL without its fragment: `page#a` and `page#b` are one page. Null when it is not http(s). */
-export function withoutFragment(url: string, base?: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url, base);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-  parsed.hash = '';
-  return parsed.href;
+/** A page to scan: the address it is known by (the kernel's rule) and the URL to open. */
+export interface PageAddress {
+  /** `normalizeUrl`: `/`, `/index.html` and `/#top` are one page, `/#/settings` (a route) another. */
+  key: string;
+  /** The URL as given, resolved, without a fragment unless the fragment is a single-page-app route. */
+  url: string;
+}
+
+/**
+ * The page a URL names, by the one-page-one-address rule of core/url-normalisation.ts, so the crawl and
+ * the page list scan each page once. The URL opened stays as given (a server may need its `/index.html`,
+ * its trailing slash or a `token` parameter the key leaves out). Null when it is not an http(s) URL.
+ */
+export function pageAddress(url: string, base?: string): PageAddress | null {
+  const key = normalizeUrl(url, base);
+  if (!key) return null;
+  const parsed = new URL(url, base);
+  if (!new URL(key).hash) parsed.hash = '';
+  return { key, url: parsed.href };
 }
 
 /** Links to these are files, not pages: the crawl does not open them. */

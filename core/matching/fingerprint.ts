@@ -2,10 +2,14 @@ import { hash } from 'node:crypto';
 import { normalizeSelector } from './selector-normalisation.js';
 
 /**
- * Bumped whenever the fingerprint inputs or the normalisations change. Every scan stores the version
- * it was fingerprinted with; comparing scans of different versions is comparing different keys.
+ * Bumped whenever the fingerprint inputs or the normalisations change the keys of pages at large. Every
+ * scan stores the version it was fingerprinted with; comparing scans of different versions is comparing
+ * different keys, so the gate then matches every issue by similarity alone.
  */
 // 2: single-page-app routes (`#/inbox`) lose tracking parameters, sort the rest and drop a trailing slash.
+// Still 2 with the index-file rule (`/docs/index.html` is `/docs`): it re-keys only pages addressed by an
+// index file, whose issues the gate pairs by similarity on their page (keys are read by the current rule),
+// while a new version would have sent every issue of every site to similarity alone once.
 export const FINGERPRINT_VERSION = 2;
 
 export interface FingerprintInput {

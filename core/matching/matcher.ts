@@ -2,6 +2,7 @@ import { assign, candidates, type Judged } from './element-assignment.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import type { IdentitySource, MatchDetails } from './element-identity.js';
 import { similarityEvidence, SIMILARITY_THRESHOLD } from './element-similarity.js';
+import { currentPageKey } from '../url-normalisation.js';
 
 /**
  * Which head issue is which baseline issue: the gate's identity of issues, in two steps.
@@ -178,6 +179,8 @@ interface Pool {
 /**
  * The unpaired issues by rule and page, in the order the head's first issue of each appears; only
  * pages and rules the head has unpaired issues on (the others are fixed, whatever their details).
+ * Pages are compared by the current address rule: a baseline recorded when `/docs/index.html` was a
+ * page of its own pairs its issues with those of `/docs` (their fingerprints differ; their page is one).
  */
 function pools(
   step: FingerprintStep,
@@ -193,16 +196,17 @@ function pools(
     if (!d || headToBaseline[i] >= 0) continue;
     let byPage = byRule.get(d.rule);
     if (!byPage) byRule.set(d.rule, (byPage = new Map<string, Pool>()));
-    let p = byPage.get(d.page);
+    const page = currentPageKey(d.page);
+    let p = byPage.get(page);
     if (!p) {
-      byPage.set(d.page, (p = { head: [], baseline: [] }));
+      byPage.set(page, (p = { head: [], baseline: [] }));
       all.push(p);
     }
     p.head.push(i);
   }
   for (const j of step.baselineNeeds) {
     const d = baselineDetails.get(j);
-    if (d && baselineToHead[j] < 0) byRule.get(d.rule)?.get(d.page)?.baseline.push(j);
+    if (d && baselineToHead[j] < 0) byRule.get(d.rule)?.get(currentPageKey(d.page))?.baseline.push(j);
   }
   return all;
 }

@@ -204,6 +204,40 @@ describe('parseInputs', () => {
     );
   });
 
+  test('serve: a folder of the checkout turns the scanner on; its findings are located in the checkout', () => {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
+    fs.mkdirSync(path.join(workspace, 'dist'));
+    const cwd = process.cwd();
+    process.chdir(workspace); // a step runs in the checkout: `serve` is relative to it
+    try {
+      const inputs = parseInputs(getter({ ...base, serve: 'dist', spa: 'true' }), {
+        GITHUB_SHA: SHA,
+        GITHUB_WORKSPACE: workspace,
+      });
+      expect(inputs.scan).toMatchObject({
+        serve: { dir: path.join(workspace, 'dist'), spa: true },
+        urls: ['/'],
+        crawl: true,
+        sourceRoot: workspace,
+      });
+      expectInputError(
+        () => parseInputs(getter({ ...base, serve: 'build' }), { GITHUB_SHA: SHA }),
+        'serve',
+        /^Input "serve" must be a folder: "build" does not exist$/,
+      );
+      expectInputError(
+        () =>
+          parseInputs(getter({ ...base, urls: 'https://shop.example.com/', spa: 'true' }), {
+            GITHUB_SHA: SHA,
+          }),
+        'spa',
+        /needs "serve"/,
+      );
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   test('an empty api-key on a pull_request event hands the scan to the GitHub App (forks get no secrets)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-action-'));
     const eventPath = path.join(dir, 'event.json');

@@ -34,7 +34,7 @@ const env = (extra: Record<string, string> = {}) => ({
 test('usage mistakes exit 2 and say what is wrong, before any browser starts', async () => {
   const none = await runNode(cli, ['scan'], env(), dir());
   expect(none.code).toBe(2);
-  expect(none.stderr).toContain('give at least one URL, --sitemap or --urls-file');
+  expect(none.stderr).toContain('give at least one URL, --sitemap');
   const gate = await runNode(cli, ['scan', 'https://a.test/', '--gate'], env(), dir());
   expect(gate.code).toBe(2);
   expect(gate.stderr).toContain('--gate needs --api-url');

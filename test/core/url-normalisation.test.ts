@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { defaultSiteId, isDroppedParam, normalizeUrl, pageKey } from '../../core/url-normalisation.js';
+import {
+  currentPageKey,
+  defaultSiteId,
+  isDroppedParam,
+  normalizeUrl,
+  pageKey,
+} from '../../core/url-normalisation.js';
 
 describe('normalizeUrl', () => {
   test.each([
@@ -58,6 +64,76 @@ describe('normalizeUrl', () => {
     expect(isDroppedParam('utm_whatever')).toBe(true);
     expect(isDroppedParam('page')).toBe(false);
     expect(isDroppedParam('q')).toBe(false);
+  });
+});
+
+describe('one page, one address', () => {
+  test.each([
+    // A folder's index file is the folder: the root, and a folder with or without its slash.
+    [
+      ['https://site.test/', 'https://site.test/index.html', 'https://site.test/index.htm'],
+      'https://site.test/',
+    ],
+    [
+      [
+        'https://site.test/docs',
+        'https://site.test/docs/',
+        'https://site.test/docs/index.html',
+        'https://site.test/docs/index.htm',
+        'https://site.test/docs//index.html/',
+      ],
+      'https://site.test/docs',
+    ],
+    // Default ports and fragments fold in the same address.
+    [['http://site.test:80/index.html#main', 'http://site.test/#top'], 'http://site.test/'],
+    [
+      ['https://site.test:443/a/index.html?b=2&a=1', 'https://site.test/a/?a=1&b=2'],
+      'https://site.test/a?a=1&b=2',
+    ],
+  ])('%j are one address', (spellings, address) => {
+    for (const url of spellings) expect(normalizeUrl(url)).toBe(address);
+  });
+
+  test.each([
+    // Only a whole last segment named index.html or index.htm: other files, and other names, are pages of their own.
+    ['https://site.test/index.html/about', 'https://site.test/index.html/about'],
+    ['https://site.test/myindex.html', 'https://site.test/myindex.html'],
+    ['https://site.test/index.php', 'https://site.test/index.php'],
+    ['https://site.test/Index.HTML', 'https://site.test/Index.HTML'],
+    ['https://site.test/index.shtml', 'https://site.test/index.shtml'],
+    // A single-page-app route names a page of the app, not a file: kept as it is.
+    ['https://app.test/#/index.html', 'https://app.test/#/index.html'],
+  ])('%s stays %s', (input, expected) => {
+    expect(normalizeUrl(input)).toBe(expected);
+  });
+
+  test('a page stored or recorded before the rule gets the key the rule gives it', () => {
+    // Stored normalised URLs of earlier scans still say /index.html: the key read from them is the folder's.
+    expect(pageKey('https://site.test/docs/index.html')).toBe('/docs');
+    expect(pageKey('https://site.test/index.htm?lang=de')).toBe('/?lang=de');
+    expect(currentPageKey('/docs/index.html')).toBe('/docs');
+    expect(currentPageKey('/index.html?lang=de#/route')).toBe('/?lang=de#/route');
+    expect(currentPageKey('/')).toBe('/');
+    expect(currentPageKey('/#/index.html')).toBe('/#/index.html');
+    expect(currentPageKey('/cart?id=3')).toBe('/cart?id=3');
+  });
+
+  test('keys are stable: the rule applied to a key or a normalised URL again changes nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.webUrl({ withQueryParameters: true, withFragments: true }),
+        fc.constantFrom('', '/', '/index.html', '/index.htm', '/index.html/'),
+        (url, tail) => {
+          const u = new URL(url);
+          u.pathname += tail;
+          const once = normalizeUrl(u.href);
+          if (once === undefined) return;
+          expect(normalizeUrl(once)).toBe(once);
+          expect(currentPageKey(pageKey(once))).toBe(pageKey(once));
+          expect(new URL(once).pathname).not.toMatch(/\/index\.html?$/);
+        },
+      ),
+    );
   });
 });
 

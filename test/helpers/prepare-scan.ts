@@ -46,6 +46,7 @@ export function prepareScan(
   for (let index = 0; index < body.pages.length; index++) {
     const added = builder.addPage(body.pages[index], index);
     if (!added.ok) return added;
+    if ('repeated' in added) continue;
     pages.push(added.page);
     for (const issue of added.issues) issues.push(issue);
   }

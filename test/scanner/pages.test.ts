@@ -1,5 +1,5 @@
 import { BrowserError, resolveBrowser, RUNNER_CHROME } from '../../scanner/browser.js';
-import { parseSitemap, rewriteUrl, uniquePages } from '../../scanner/pages.js';
+import { ontoOrigin, parseSitemap, rewriteUrl, uniquePages } from '../../scanner/pages.js';
 import { globsMatcher } from '../../scanner/url-match.js';
 
 describe('which browser', () => {
@@ -64,6 +64,41 @@ describe('pages', () => {
       ),
     ).toEqual(['https://a.test/b', 'https://a.test/', 'https://a.test/c']);
     expect(() => uniquePages(['/relative'], [])).toThrow('"/relative" is not an absolute http(s) URL');
+  });
+
+  test('one page, one address: an index file, its folder, a default port and a trailing slash are one page, scanned as first written', () => {
+    expect(
+      uniquePages(
+        [
+          'https://a.test/index.html',
+          'https://a.test/',
+          'https://a.test:443/index.htm#top',
+          'https://a.test/docs/',
+          'https://a.test/docs/index.html',
+          'https://a.test/docs',
+          'https://a.test/#/settings',
+          'https://a.test/#/settings/',
+        ],
+        [],
+      ),
+      // The URL opened is the one written first (a server may need its index.html); a route is a page.
+    ).toEqual(['https://a.test/index.html', 'https://a.test/docs/', 'https://a.test/#/settings']);
+    // An exclude glob written for either spelling keeps the page out.
+    expect(uniquePages(['https://a.test/admin/index.html', 'https://a.test/b'], ['/admin'])).toEqual([
+      'https://a.test/b',
+    ]);
+  });
+
+  test('a served folder: paths are its pages, and its sitemap names production, taken onto it by path', () => {
+    const served = 'http://127.0.0.1:4173';
+    expect(uniquePages(['/', '/about', '/index.html', 'https://a.test/x'], [], served)).toEqual([
+      'http://127.0.0.1:4173/',
+      'http://127.0.0.1:4173/about',
+      'https://a.test/x',
+    ]);
+    expect(ontoOrigin('https://shop.example.com/en/about?tab=2', served)).toBe(
+      'http://127.0.0.1:4173/en/about?tab=2',
+    );
   });
 
   test('globs: * stays in a segment, ** crosses them, a scheme matches the whole URL', () => {

@@ -25,6 +25,13 @@ export type PageEngine = { name: string; version: string | null };
 
 export type PreparedPageRows = { ok: true; page: PreparedPage; issues: PreparedIssue[] };
 
+/**
+ * A page at an address the scan already holds (`/index.html` after `/`): one page, one address, so the
+ * first is kept and this one is left out with its issues (the same document scanned twice would count
+ * every issue twice).
+ */
+export type RepeatedPage = { ok: true; repeated: true };
+
 export interface BuilderStart {
   /** Index the first page gets (pages already stored in earlier parts). */
   pageIndex: number;
@@ -32,6 +39,8 @@ export interface BuilderStart {
   issueCount: number;
   /** The engine the scan already names (declared, or from its earlier parts' pages). */
   engine?: PageEngine | null;
+  /** The normalised addresses of the pages stored in earlier parts. */
+  addresses?: Iterable<string>;
 }
 
 function pageIssues(page: ScanPageInput, options: PreparationOptions): ImportedIssue[] {
@@ -99,6 +108,8 @@ export class ScanBuilder {
   private readonly startIssues: number;
   private axeRules: Set<string> | undefined;
   private readonly declaredRules: string[] | null;
+  /** The addresses of the scan's pages so far: a page's normalised URL names it. */
+  private readonly addresses: Set<string>;
 
   constructor(
     private readonly scanUrl: string,
@@ -111,6 +122,7 @@ export class ScanBuilder {
     this.pageIndex = this.firstIndex = start.pageIndex;
     this.issueCount = this.startIssues = start.issueCount;
     this.engine = start.engine ?? null;
+    this.addresses = new Set(start.addresses);
   }
 
   /** Pages prepared by this builder. */
@@ -124,7 +136,10 @@ export class ScanBuilder {
   }
 
   /** `bodyIndex` is the page's position in the request body, for error pointers. */
-  addPage(page: ScanPageInput, bodyIndex: number): PreparedPageRows | { ok: false; error: PreparationError } {
+  addPage(
+    page: ScanPageInput,
+    bodyIndex: number,
+  ): PreparedPageRows | RepeatedPage | { ok: false; error: PreparationError } {
     const fail = (status: 413 | 422, pointer: string, detail: string) => ({
       ok: false as const,
       error: { status, pointer, detail },
@@ -132,12 +147,14 @@ export class ScanBuilder {
     const normalized = normalizeUrl(page.url, this.scanUrl);
     if (!normalized)
       return fail(422, `#/pages/${bodyIndex}/url`, 'must be an http(s) URL, absolute or relative to `url`');
+    if (this.addresses.has(normalized)) return { ok: true, repeated: true };
     const clash = this.engineClash(page);
     if (clash) return fail(422, `#/pages/${bodyIndex}/axe/testEngine`, clash);
     const more = pageIssueCount(page);
     const over = issueLimitError(this.limits, this.issues + more, this.issueCount + more, bodyIndex);
     if (over) return { ok: false as const, error: over };
     const index = this.pageIndex++;
+    this.addresses.add(normalized);
     const issues = this.prepareIssues(pageIssues(page, this.options), index, pageKey(normalized));
     this.issueCount += issues.length;
     for (const i of issues) {

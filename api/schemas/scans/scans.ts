@@ -265,7 +265,10 @@ export const CreateScanHead = z.object({
 
 export const CreateScanBody = CreateScanHead.extend({
   pages: z.array(ScanPageInputSchema).openapi({
-    description: 'The scanned pages. With `complete: false`, the first pages of the scan (may be empty).',
+    description:
+      'The scanned pages. With `complete: false`, the first pages of the scan (may be empty). One page, ' +
+      'one address: pages whose URLs normalise alike (`/`, `/index.html`, `/#top`; docs/scans.md) are one ' +
+      'page, and only the first is stored, with its issues; a later one is left out with its issues.',
   }),
 }).openapi('CreateScan');
 export type CreateScanBody = z.infer<typeof CreateScanBody>;
@@ -284,9 +287,11 @@ type _DomainReadsTheseOutputs = [
 export const ScanPartHead = z.object(shardPartFields);
 
 export const ScanPartBody = ScanPartHead.extend({
-  pages: z
-    .array(ScanPageInputSchema)
-    .openapi({ description: 'The next pages, in the same forms as in a whole scan.' }),
+  pages: z.array(ScanPageInputSchema).openapi({
+    description:
+      'The next pages, in the same forms as in a whole scan. A page at an address the scan already ' +
+      'holds (stored by an earlier part or shard) is left out with its issues: the first one stored wins.',
+  }),
 }).openapi('ScanPart');
 export type ScanPartBody = z.infer<typeof ScanPartBody>;
 

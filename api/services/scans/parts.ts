@@ -12,6 +12,7 @@ import {
   findPart,
   insertPart,
   lockScan,
+  pageAddressesOf,
   pageFactsOf,
   type ScanState,
 } from '../../store/scans/parts.js';
@@ -86,6 +87,7 @@ export async function appendScanPart(
     const builder = await scanBuilder(ctx, scan, pages, {
       pageIndex: first,
       issueCount: scan.issueCount,
+      addresses: await pageAddressesOf(trx, scanId),
     });
     await storePages(trx, builder, scanId, pages);
     const totals = {

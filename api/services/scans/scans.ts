@@ -113,6 +113,7 @@ export async function storePages(
     for (const { index, page } of pages) {
       const added = builder.addPage(page, index);
       if (!added.ok) throw preparationFailure(added.error);
+      if ('repeated' in added) continue;
       await addScanRows(writer, added.page, added.issues);
     }
     await finishScanRows(writer);
@@ -128,7 +129,7 @@ export async function scanBuilder(
   ctx: ApiContext,
   head: ScanHead,
   pages: PageSource,
-  start?: { pageIndex: number; issueCount: number },
+  start?: { pageIndex: number; issueCount: number; addresses: Iterable<string> },
 ) {
   // pa11y's axe runner drops axe's tags: the criteria come from the installed axe-core, a large module
   // loaded only when a pa11y page may come.

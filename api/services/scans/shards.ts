@@ -6,7 +6,7 @@ import { nowIso } from '../../domain/ids.js';
 import { pageLimitError } from '../../domain/scans/preparation.js';
 import { shardStatus, type ShardStatus } from '../../../core/scans/shards.js';
 import { addSummaries, emptySummary, subtractSummary } from '../../domain/scans/summary.js';
-import { findPart, insertPart, lockScan, type ScanState } from '../../store/scans/parts.js';
+import { findPart, insertPart, lockScan, pageAddressesOf, type ScanState } from '../../store/scans/parts.js';
 import type { ScanRecord } from '../../store/scans/scans.js';
 import {
   deleteShardRows,
@@ -159,7 +159,12 @@ export async function appendShardPart(
     const overScan = pageLimitError(pages.count, ctx.config.limits, scan.pageCount);
     if (overScan) throw preparationFailure(overScan);
     const first = await nextPageIndex(trx, scanId);
-    const builder = await scanBuilder(ctx, scan, pages, { pageIndex: first, issueCount: scan.issueCount });
+    const builder = await scanBuilder(ctx, scan, pages, {
+      pageIndex: first,
+      issueCount: scan.issueCount,
+      // After part 1 took the shard's earlier pages out: their addresses are free for this run's.
+      addresses: await pageAddressesOf(trx, scanId),
+    });
     await storePages(trx, builder, scanId, pages);
     await labelShardPages(trx, scanId, first, part.shard);
     const now = nowIso();

@@ -112,6 +112,17 @@ export async function pageFactsOf(trx: Knex.Transaction, scanId: string): Promis
   }
 }
 
+/**
+ * The addresses of a scan's pages (their normalised URLs, by the current rule): a part's page at one of
+ * them is the same page again, and is left out.
+ */
+export async function pageAddressesOf(trx: Knex.Transaction, scanId: string): Promise<string[]> {
+  const rows = await trx('scan_pages')
+    .where({ scan_id: scanId })
+    .select<Array<{ normalized_url: string }>>('normalized_url');
+  return rows.map((r) => normalizeUrl(r.normalized_url) ?? r.normalized_url);
+}
+
 /** The distinct per-page rule lists of a scan (few: most pages share their engine's list). */
 export async function distinctPageRules(trx: Knex.Transaction, scanId: string): Promise<string[][]> {
   const rows = await trx('scan_pages')

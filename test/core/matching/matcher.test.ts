@@ -51,6 +51,27 @@ describe('matching head issues with baseline issues', () => {
     );
   });
 
+  test('a baseline recorded when /docs/index.html was a page of its own: its issues are those of /docs', () => {
+    // Its fingerprints were made with the page key "/docs/index.html"; the head's with "/docs" (one page,
+    // one address), so step 1 misses them and step 2 pairs them within the one page they name.
+    const img = '<img src="/docs/chart.png">';
+    const baseline = [
+      issue('image-alt', '/docs/index.html', 'img', img),
+      issue('label', '/index.html', '#q'),
+    ];
+    const head = [issue('image-alt', '/docs', 'img', img), issue('label', '/', '#q')];
+    expect(head[0].fingerprint).not.toBe(baseline[0].fingerprint);
+    const { m, new: n, fixed } = counts(head, baseline);
+    expect([n, fixed]).toEqual([0, 0]);
+    expect(matchKind(m, 0)).toBe('similar');
+    expect(matchKind(m, 1)).toBe('similar');
+    // Another page stays another page.
+    expect(counts([issue('image-alt', '/blog', 'img', img)], baseline.slice(0, 1))).toMatchObject({
+      new: 1,
+      fixed: 1,
+    });
+  });
+
   test('an unchanged selector matches by fingerprint', () => {
     const { m } = counts([issue('label', '/', '#email')], [issue('label', '/', '#email')]);
     expect(matchKind(m, 0)).toBe('fingerprint');
