@@ -1,5 +1,5 @@
 import { type DeployEvent } from '../core/gate/deploy-event.js';
-import { plural } from '../core/text/wording.js';
+import { atViewport, plural } from '../core/text/wording.js';
 import type { Finding } from '../scanner/findings.js';
 import type { BaselineEntry } from '../scanner/baseline-file.js';
 import type { LocalVerdict } from '../scanner/local-gate.js';
@@ -59,12 +59,13 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
 /** `rule selector on /page (path:line)`: a baseline entry on one line. */
 function entryLine(e: BaselineEntry): string {
   const at = e.source ? ` (${e.source})` : '';
-  return `${e.rule} ${e.selector ?? '(the page)'} on ${e.page}${at}${e.reason ? `: ${e.reason}` : ''}`;
+  const page = atViewport(e.page, e.viewport);
+  return `${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`;
 }
 
 function findingLines(f: Finding, n: number): string[] {
   const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
-  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${f.pageUrl}`);
+  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${atViewport(f.pageUrl, f.viewport)}`);
   const html = htmlSnippet(f.html);
   if (html) lines.push(`   element: ${html}`);
   const steps = fixSteps(f.message);

@@ -4,6 +4,7 @@ import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
 import { keyOf, type PageSettings } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
+import { parseUrlSettings } from '../scanner/url-settings.js';
 
 /** Where the baseline file is kept unless `--baseline` (or the `baseline` key) names another. */
 export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
@@ -51,6 +52,7 @@ type Fail = (name: string, problem: string) => UsageError;
 const FLAG_OF_SETTING: Record<string, string> = {
   headers: 'header',
   cookies: 'cookie',
+  viewports: 'viewport',
   'max-pages': 'crawl',
 };
 
@@ -151,14 +153,17 @@ export function cliOptions(
   },
 ): CliOptions {
   const crawl = cl.values.get('crawl');
-  const names: Record<string, string> = { headers: 'header', cookies: 'cookie', 'max-pages': 'crawl' };
   const get = (name: string): string => {
     if (name === 'urls') return cl.urls.join('\n');
     if (name === 'crawl') return crawl === undefined ? '' : 'true';
-    return cl.values.get(names[name] ?? name) ?? '';
+    return cl.values.get(FLAG_OF_SETTING[name] ?? name) ?? '';
   };
   const scan = parseScanSettings(get, failure(cl));
   if (!scan) throw new UsageError('give at least one URL, --sitemap or --urls-file');
+  scan.urlSettings = parseUrlSettings(
+    config.pages,
+    (i, key, problem) => new UsageError(`${config.configFile ?? 'pages'}: "pages[${i}].${key}" ${problem}`),
+  );
   const svc = service(cl, env, scan.shard !== null);
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(

@@ -1,6 +1,7 @@
 import type { Finding } from './findings.js';
 import type { PageOutcome } from './page-scan.js';
 import { fingerprintOf } from './sarif.js';
+import { atViewport } from '../core/text/wording.js';
 
 /** What JUnit needs of the gate's answer: the new issues' fingerprints, and whether it recorded the baseline. */
 export interface JunitGate {
@@ -13,7 +14,8 @@ export interface JunitGate {
  * test suite, one test case per page. A page with violations fails (one <failure> listing each element), a
  * page that could not be scanned is an <error>; `incomplete` findings (a person must check) do not fail.
  * With a gate, a page fails only for its new issues: the debt it already had is reported in its
- * <system-out>, not failed, as the gate does not fail on it either.
+ * <system-out>, not failed, as the gate does not fail on it either. A page scanned at several viewports is
+ * one test case per viewport, named `URL (viewport)`.
  */
 function xml(text: string): string {
   return (
@@ -39,7 +41,7 @@ export function toJunit(
   let failures = 0;
   let errors = 0;
   for (const page of pages) {
-    const name = xml(page.url);
+    const name = xml(atViewport(page.url, page.viewport));
     if (!page.ok) {
       errors++;
       const status = page.status ? ` (HTTP ${page.status})` : '';
@@ -48,7 +50,9 @@ export function toJunit(
       );
       continue;
     }
-    const all = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
+    const all = findings.filter(
+      (f) => f.pageUrl === page.url && f.viewport === page.viewport && f.kind === 'violation',
+    );
     const own = all.filter(isNew);
     const existing = all.length - own.length;
     const out =

@@ -1,6 +1,6 @@
 import type { ScanPageInput } from './input.js';
 import { issuesFromAxe, rulesRunByAxe } from './axe-import.js';
-import { issueFingerprint } from '../../../core/matching/fingerprint.js';
+import { issueFingerprint, viewportPageKey } from '../../../core/matching/fingerprint.js';
 import { issueSource, type ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { issuesFromPa11y } from './pa11y-import.js';
 import type {
@@ -138,7 +138,9 @@ export class ScanBuilder {
     const over = issueLimitError(this.limits, this.issues + more, this.issueCount + more, bodyIndex);
     if (over) return { ok: false as const, error: over };
     const index = this.pageIndex++;
-    const issues = this.prepareIssues(pageIssues(page, this.options), index, pageKey(normalized));
+    const viewport = page.viewport ?? null;
+    const key = viewportPageKey(pageKey(normalized), viewport);
+    const issues = this.prepareIssues(pageIssues(page, this.options), index, key);
     this.issueCount += issues.length;
     for (const i of issues) {
       this.summary.by_impact[i.impact ?? 'unknown']++;
@@ -161,6 +163,7 @@ export class ScanBuilder {
       page: {
         index,
         url: page.url,
+        viewport,
         normalizedUrl: normalized,
         title,
         finalUrl,
@@ -197,6 +200,7 @@ export class ScanBuilder {
       }
       const prepared = issue as PreparedIssue;
       prepared.pageIndex = index;
+      // `key` holds the viewport already (viewportPageKey): the fingerprint of the page as it was scanned.
       prepared.fingerprint = issueFingerprint({ rule: issue.rule, pageKey: key, selector: issue.selector });
     }
     return imported as PreparedIssue[];

@@ -150,6 +150,9 @@ export const ScanPage = z
   .object({
     index: z.number().int().min(0),
     url: z.string(),
+    viewport: z.string().nullable().openapi({
+      description: 'The viewport the page was scanned at, as submitted; null: the one default viewport.',
+    }),
     normalized_url: z.string(),
     title: z.string().nullable(),
     final_url: z.string().nullable(),
