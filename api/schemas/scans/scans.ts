@@ -21,7 +21,8 @@ import type * as input from '../../domain/scans/input.js';
 const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
 
 /** A viewport's name: printable, one line, no space at either end (so it reads the same everywhere). */
-const VIEWPORT_NAME = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
+// eslint-disable-next-line no-control-regex
+const VIEWPORT_NAME = /^[^\s\u0000-\u001f\u007f](?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?$/;
 
 /** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
 const INT32_MAX = 2_147_483_647;
@@ -170,7 +171,6 @@ export const ScanPageInputSchema = z
     url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
     viewport: z
       .string()
-      .min(1)
       .max(100)
       .regex(VIEWPORT_NAME, 'must be one line of printable text without spaces at its ends')
       .nullable()
