@@ -77,8 +77,7 @@ describe('viewports, as the CLI, its configuration file and the Action read them
           'urls: [http://x.test/]\npages:\n  - url: /app/**\n    viewports: [Galaxy S99]\n',
       }),
     ).toMatch(/^a11y-gate\.config\.yaml: "pages\[0\]\.viewports\[0\]" "Galaxy S99" is neither .*"Galaxy S8"/);
-    let caught: unknown;
-    try {
+    const action = (viewports: string) =>
       parseInputs(
         (name) =>
           ({
@@ -86,12 +85,14 @@ describe('viewports, as the CLI, its configuration file and the Action read them
             'api-key': 'k',
             'site-id': 's',
             urls: 'http://x.test/',
-            viewports: 'Pixel 99',
+            viewports,
           })[name] ?? '',
-        {
-          GITHUB_SHA: 'a'.repeat(40),
-        },
+        { GITHUB_SHA: 'a'.repeat(40) },
       );
+    expect(action('390x844, iPhone 13').scan?.viewports.map((v) => v.name)).toEqual(['390x844', 'iPhone 13']);
+    let caught: unknown;
+    try {
+      action('Pixel 99');
     } catch (e) {
       caught = e;
     }
