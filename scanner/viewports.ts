@@ -31,13 +31,24 @@ function deviceName(text: string): string | undefined {
   return byLowerName.get(text.replace(/\s+/g, ' ').toLowerCase());
 }
 
-/** A few device names that start like the unknown one, so the error says what was probably meant. */
+/** A few device names that start like the unknown one (newest first), so the error says what was meant. */
 function nearNames(text: string): string[] {
-  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  const near = Object.keys(devices).filter(
-    (n) => first && n.toLowerCase().startsWith(first) && !/landscape$/.test(n),
-  );
-  return (near.length > 0 ? near : ['iPhone 13', 'Pixel 7', 'iPad Mini', 'Desktop Chrome']).slice(0, 5);
+  const wanted = text.trim().toLowerCase();
+  const common = (name: string) => {
+    let n = 0;
+    while (n < wanted.length && name[n]?.toLowerCase() === wanted[n]) n++;
+    return n;
+  };
+  // The list runs from older devices to newer: among equally near names, the newest are likelier meant.
+  const names = Object.keys(devices)
+    .filter((n) => !/ landscape$/.test(n))
+    .reverse()
+    .map((name) => ({ name, near: common(name) }))
+    .filter((n) => n.near >= 3)
+    .sort((a, b) => b.near - a.near);
+  return names.length > 0
+    ? names.slice(0, 5).map((n) => n.name)
+    : ['iPhone 13', 'Pixel 7', 'iPad Mini', 'Desktop Chrome'];
 }
 
 /** A viewport from its text, or the problem with it (for each face's usage error, which names the setting). */

@@ -176,7 +176,11 @@ export const ScanIssue = z
     source: IssueSourceOut.nullable(),
     fingerprint: z
       .string()
-      .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),
+      .openapi({
+        description:
+          'sha256(rule | normalised page path | normalised selector), hex; a page with a viewport adds ' +
+          '` @viewport` to its path.',
+      }),
     waiver_id: z
       .string()
       .nullable()
