@@ -16,7 +16,9 @@ export const USAGE = `Usage: a11y-gate scan <url...> [options]
        a11y-gate --version
 
 Configuration and baseline (no service needed):
-  --config FILE            else a11y-gate.config.{json,yaml,yml,mjs} or package.json "a11y-gate", found upwards
+  --config FILE            else a11y-gate.config.{json,yaml,yml,mjs} or package.json "a11y-gate", found upwards;
+                           its "pages" give the pages matching a URL glob their own wait-for, headers,
+                           login script and viewports (the first entry that matches a page applies)
   --baseline FILE          the committed baseline (default .a11y-gate/baseline.json)
   --update-baseline        write the baseline file from this scan (what \`a11y-gate baseline\` does)
   --prune                  drop the baseline's entries no longer found
@@ -39,6 +41,8 @@ Browser:
   --wait-for SELECTOR      wait until this element appears
   --axe-tags TAGS          comma-separated (default wcag2a,wcag2aa,wcag21a,wcag21aa,wcag22aa,best-practice)
   --no-bypass-csp          keep the pages' Content-Security-Policy (axe may then fail to run)
+  --viewport SIZE|DEVICE   scan every page at this size (390x844) or device ("iPhone 13"), repeatable:
+                           once per viewport, each its own issues (default: once, at 1280x720)
 Signed-in pages:
   --header "NAME: VALUE"   sent to the scanned origins only (repeatable)
   --cookie "NAME=VALUE"    set on the scanned origins (repeatable)
@@ -88,6 +92,7 @@ const VALUE_FLAGS = new Set([
   'wait-until',
   'wait-for',
   'axe-tags',
+  'viewport',
   'header',
   'cookie',
   'storage-state',
@@ -109,7 +114,7 @@ const VALUE_FLAGS = new Set([
   'screenshots-per-scan',
   'screenshot-max-kb',
 ]);
-const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map']);
+const REPEATABLE = new Set(['exclude', 'header', 'cookie', 'source-map', 'viewport']);
 /** On/off options: `--x` (on), `--no-x` or `--x=false` (off); `--x true` is read too, as older usage showed. */
 const BOOLEANS = new Set([
   'gate',

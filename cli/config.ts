@@ -7,6 +7,7 @@ import { lilconfig, type Loader } from 'lilconfig';
 import { z } from 'zod';
 import { UsageError, type CommandLine } from './args.js';
 import { IgnoreSchema, type Ignore } from '../scanner/ignores.js';
+import { parseViewport } from '../scanner/viewports.js';
 
 /**
  * The configuration file: `a11y-gate.config.{json,yaml,yml,mjs}` or an `a11y-gate` key in package.json, found
@@ -31,19 +32,23 @@ const text = line.min(1, 'must not be empty');
 const count = z.number().int('must be a whole number').min(0, 'must not be negative');
 const list = z.array(text);
 const pairs = z.record(text, line);
-const VIEWPORT = /^\d{2,5}x\d{2,5}$/;
+/** `390x844` or a device playwright-core knows; the problem names the value. */
+const viewport = text.superRefine((v, ctx) => {
+  const read = parseViewport(v);
+  if (typeof read === 'string') ctx.addIssue({ code: 'custom', message: read });
+});
+const viewports = z.array(viewport).min(1, 'must name at least one viewport');
 
-/** Settings for the pages whose address matches `url` (a glob, as waivers' `url_pattern`). */
+/**
+ * Settings for the pages whose address matches `url` (a glob, as `exclude` reads it); the first entry that
+ * matches a page applies to it (scanner/url-settings.ts).
+ */
 export const PageSettingsSchema = z.strictObject({
   url: text,
   waitFor: text.optional(),
   headers: pairs.optional(),
   loginScript: text.optional(),
-  viewports: z
-    .array(
-      text.refine((v) => VIEWPORT.test(v) || /^[A-Za-z]/.test(v), 'must be WIDTHxHEIGHT or a device name'),
-    )
-    .optional(),
+  viewports: viewports.optional(),
 });
 export type PageSettings = z.infer<typeof PageSettingsSchema>;
 
@@ -64,6 +69,7 @@ export const ConfigFileSchema = z.strictObject({
   waitUntil: text.optional(),
   waitFor: text.optional(),
   axeTags: list.optional(),
+  viewports: viewports.optional(),
   bypassCsp: z.boolean().optional(),
   headers: pairs.optional(),
   cookies: pairs.optional(),
@@ -121,7 +127,7 @@ export interface LoadedConfig {
 }
 
 /** Keys named in the plural for what they hold, whose flag names one (`--header`, repeatable). */
-const FLAG_OF_KEY: Record<string, string> = { headers: 'header', cookies: 'cookie' };
+const FLAG_OF_KEY: Record<string, string> = { headers: 'header', cookies: 'cookie', viewports: 'viewport' };
 
 /** `waitFor` → `wait-for`. */
 export const flagOf = (key: string): string =>
@@ -226,7 +232,11 @@ export function readConfig(raw: unknown, file: string, dir: string): LoadedConfi
     if (key === 'pages' || key === 'ignore' || value === undefined) continue;
     values.set(flagOf(key), flagText(key, value, dir));
   }
-  return { file, values, pages: config.pages ?? [], ignores: config.ignore ?? [] };
+  // A page's login script, like the run's, is a path from the file's folder.
+  const pages = (config.pages ?? []).map((p) =>
+    p.loginScript ? { ...p, loginScript: path.resolve(dir, p.loginScript) } : p,
+  );
+  return { file, values, pages, ignores: config.ignore ?? [] };
 }
 
 /** A value as the flag would give it: lists one a line, headers `Name: value`, cookies `name=value`. */

@@ -1,7 +1,7 @@
 import { type DeployEvent } from '../core/gate/deploy-event.js';
 import { noBaselineText } from '../core/gate/baseline.js';
 import type { PageCoverage } from '../core/gate/coverage.js';
-import { plural } from '../core/text/wording.js';
+import { atViewport, plural } from '../core/text/wording.js';
 import type { Finding } from '../scanner/findings.js';
 import type { BaselineEntry } from '../scanner/baseline-file.js';
 import type { LocalVerdict } from '../scanner/local-gate.js';
@@ -70,12 +70,13 @@ function coverageText(c: PageCoverage): string[] {
 /** `rule selector on /page (path:line)`: a baseline entry on one line. */
 function entryLine(e: BaselineEntry): string {
   const at = e.source ? ` (${e.source})` : '';
-  return `${e.rule} ${e.selector ?? '(the page)'} on ${e.page}${at}${e.reason ? `: ${e.reason}` : ''}`;
+  const page = atViewport(e.page, e.viewport);
+  return `${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`;
 }
 
 function findingLines(f: Finding, n: number): string[] {
   const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
-  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${f.pageUrl}`);
+  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${atViewport(f.pageUrl, f.viewport)}`);
   const html = htmlSnippet(f.html);
   if (html) lines.push(`   element: ${html}`);
   const steps = fixSteps(f.message);

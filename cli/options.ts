@@ -5,6 +5,7 @@ import { defaultScanGroup } from '../client/shard-submit.js';
 import { keyOf, type PageSettings } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
+import { parseUrlSettings } from '../scanner/url-settings.js';
 
 /** The gate without a service: the committed baseline file and the thresholds it is judged with. */
 export interface LocalGateOptions extends LocalGateSettings {
@@ -49,6 +50,7 @@ type Fail = (name: string, problem: string) => UsageError;
 const FLAG_OF_SETTING: Record<string, string> = {
   headers: 'header',
   cookies: 'cookie',
+  viewports: 'viewport',
   'max-pages': 'crawl',
 };
 
@@ -149,16 +151,19 @@ export function cliOptions(
   },
 ): CliOptions {
   const crawl = cl.values.get('crawl');
-  const names: Record<string, string> = { headers: 'header', cookies: 'cookie', 'max-pages': 'crawl' };
   const get = (name: string): string => {
     if (name === 'urls') return cl.urls.join('\n');
     if (name === 'crawl') return crawl === undefined ? '' : 'true';
-    return cl.values.get(names[name] ?? name) ?? '';
+    return cl.values.get(FLAG_OF_SETTING[name] ?? name) ?? '';
   };
   const scan = parseScanSettings(get, failure(cl));
   if (!scan) throw new UsageError('give at least one URL, --sitemap, --urls-file or --serve');
   // A served folder is the repository's files: its findings are located (relative to the working folder).
   if (scan.serve && !scan.sourceRoot) scan.sourceRoot = process.cwd();
+  scan.urlSettings = parseUrlSettings(
+    config.pages,
+    (i, key, problem) => new UsageError(`${config.configFile ?? 'pages'}: "pages[${i}].${key}" ${problem}`),
+  );
   const svc = service(cl, env, scan.shard !== null);
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(

@@ -5,6 +5,8 @@ import type { ScreenshotRequest, ScreenshotsStored } from './wire-types.js';
 /** A picture of a violating element, named as the scan stores the violation. */
 export interface ScreenshotToSend {
   pageUrl: string;
+  /** The page's viewport, when the scan named one: a page scanned at two is two pages of the scan. */
+  viewport?: string;
   rule: string;
   selector: string;
   png: Uint8Array;
@@ -22,7 +24,10 @@ export const SCREENSHOTS_PER_REQUEST = 20;
 
 function batchesOf(shots: ScreenshotToSend[]): ScreenshotToSend[][] {
   const byPage = new Map<string, ScreenshotToSend[]>();
-  for (const s of shots) byPage.set(s.pageUrl, [...(byPage.get(s.pageUrl) ?? []), s]);
+  for (const s of shots) {
+    const page = `${s.pageUrl}\n${s.viewport ?? ''}`;
+    byPage.set(page, [...(byPage.get(page) ?? []), s]);
+  }
   const out: ScreenshotToSend[][] = [];
   for (const page of byPage.values()) {
     for (let i = 0; i < page.length; i += SCREENSHOTS_PER_REQUEST) {
@@ -51,6 +56,7 @@ export async function sendScreenshots(
     const body: ScreenshotRequest = {
       images: batch.map((s) => ({
         page_url: s.pageUrl,
+        ...(s.viewport ? { viewport: s.viewport } : {}),
         rule: s.rule,
         selector: s.selector,
         png: Buffer.from(s.png).toString('base64'),

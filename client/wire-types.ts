@@ -34,6 +34,8 @@ export interface ScanBodyIssue {
 /** One page of a scan body: native `issues`, the axe-core result under `axe`, or pa11y's issues under `pa11y`. */
 export interface ScanBodyPage {
   url: string;
+  /** The viewport the page was scanned at, when one was named (part of its issues' identity). */
+  viewport?: string;
   title?: string;
   final_url?: string;
   http_status?: number;

@@ -34,6 +34,8 @@ const HTML_KEPT = 200;
 const line = z.string().regex(/^[^\r\n]*$/, 'must be one line');
 const BaselineEntrySchema = z.strictObject({
   page: line.min(1),
+  /** The viewport the issue was found at, when the scan named one (part of the fingerprint). */
+  viewport: line.min(1).optional(),
   rule: line.min(1),
   impact: z.enum(IMPACTS).nullable(),
   selector: line.nullable(),
@@ -64,6 +66,7 @@ export function pageOfUrl(url: string): string {
 export function entryOf(f: Finding): BaselineEntry {
   return {
     page: pageOfUrl(f.pageUrl),
+    ...(f.viewport ? { viewport: f.viewport } : {}),
     rule: f.rule,
     impact: (IMPACTS as readonly string[]).includes(f.impact ?? '') ? (f.impact as Impact) : null,
     selector: f.selector || null,
@@ -74,9 +77,9 @@ export function entryOf(f: Finding): BaselineEntry {
 }
 
 const text = (v: string | null | undefined) => v ?? '';
-/** Page, rule, selector, then what tells equal selectors apart: the order reviewers read in. */
+/** Page, viewport, rule, selector, then what tells equal selectors apart: the order reviewers read in. */
 function compare(a: BaselineEntry, b: BaselineEntry): number {
-  for (const k of ['page', 'rule', 'selector', 'fingerprint', 'html', 'source'] as const) {
+  for (const k of ['page', 'viewport', 'rule', 'selector', 'fingerprint', 'html', 'source'] as const) {
     const x = text(a[k]);
     const y = text(b[k]);
     if (x !== y) return x < y ? -1 : 1;
@@ -99,6 +102,7 @@ export function normaliseEntries(entries: readonly BaselineEntry[]): BaselineEnt
   }
   return [...byIdentity.values()].sort(compare).map((e) => ({
     page: e.page,
+    ...(e.viewport ? { viewport: e.viewport } : {}),
     rule: e.rule,
     impact: e.impact,
     selector: e.selector,

@@ -5,6 +5,8 @@ import type { LocatedNode, NodeSource } from './locate/locator.js';
 /** One axe finding per element: what the SARIF and JUnit reports list. */
 export interface Finding {
   pageUrl: string;
+  /** The viewport the page was scanned at, when one was named: part of the identity. */
+  viewport?: string;
   rule: string;
   kind: 'violation' | 'incomplete';
   impact: string | null;
@@ -29,6 +31,7 @@ export function findingsOf(pages: PageOutcome[]): Finding[] {
         for (const node of rule.nodes as LocatedNode[]) {
           out.push({
             pageUrl: page.url,
+            ...(page.viewport ? { viewport: page.viewport } : {}),
             rule: rule.id,
             kind,
             impact: node.impact ?? rule.impact ?? null,

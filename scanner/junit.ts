@@ -1,6 +1,7 @@
 import type { Finding } from './findings.js';
 import type { PageOutcome } from './page-scan.js';
 import { fingerprintOf } from './sarif.js';
+import { atViewport } from '../core/text/wording.js';
 
 /**
  * What JUnit needs of the gate's answer (a deploy event, or the gate without a service): its verdict, the
@@ -19,7 +20,8 @@ export interface JunitGate {
  * With a gate, JUnit agrees with its verdict: a page fails only for its new issues, and only when the gate
  * failed. The debt a page already had, and new issues a passed gate allowed, are reported in its
  * <system-out>. A failed gate with no page to blame (thresholds on existing issues) fails one more test case,
- * "deploy gate", with the gate's reasons; the run that records the baseline fails nothing.
+ * "deploy gate", with the gate's reasons; the run that records the baseline fails nothing. A page scanned at
+ * several viewports is one test case per viewport, named `URL (viewport)`.
  */
 function xml(text: string): string {
   return (
@@ -45,7 +47,7 @@ export function toJunit(
   let failures = 0;
   let errors = 0;
   for (const page of pages) {
-    const name = xml(page.url);
+    const name = xml(atViewport(page.url, page.viewport));
     if (!page.ok) {
       errors++;
       const status = page.status ? ` (HTTP ${page.status})` : '';
@@ -54,7 +56,9 @@ export function toJunit(
       );
       continue;
     }
-    const all = findings.filter((f) => f.pageUrl === page.url && f.kind === 'violation');
+    const all = findings.filter(
+      (f) => f.pageUrl === page.url && f.viewport === page.viewport && f.kind === 'violation',
+    );
     const fresh = all.filter(isNew);
     // A passed gate fails no page: the new issues it allowed are told, as the debt is.
     const own = gate?.passed ? [] : fresh;

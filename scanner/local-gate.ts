@@ -3,6 +3,7 @@ import type { GateScanIssue } from '../core/gate/issues.js';
 import { resolveGateSettings, type GateSettingsLayer } from '../core/gate/settings.js';
 import type { MatchDetails } from '../core/matching/element-identity.js';
 import { matchIssues, type IssueMatching, type MatchIssue } from '../core/matching/matcher.js';
+import { viewportPageKey } from '../core/matching/fingerprint.js';
 import { urlMatcher } from '../core/waivers/glob.js';
 import { normaliseWaiverSelector, type WaiverMatcher } from '../core/waivers/match.js';
 import { normalizeUrl } from '../core/url-normalisation.js';
@@ -58,7 +59,8 @@ function expand(entries: readonly BaselineEntry[]): BaselineEntry[] {
 const details = (e: BaselineEntry): Side => ({
   fingerprint: e.fingerprint,
   rule: e.rule,
-  page: e.page,
+  // Issues pair within one page at one viewport, as the service's gate pairs them.
+  page: viewportPageKey(e.page, e.viewport),
   selector: e.selector,
   html: e.html ?? null,
 });

@@ -3,6 +3,7 @@ import type { SourceMapping } from './locate/static.js';
 import { defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
 import type { Shard } from '../core/scans/shards.js';
 import type { ScanScope } from '../core/gate/coverage.js';
+import type { Viewport } from './viewports.js';
 
 /**
  * What one scan needs, as both faces (the Action and the CLI) hand it to the scanner after parsing their own
@@ -41,6 +42,31 @@ export interface PageSources {
   serve: { dir: string; spa: boolean } | null;
 }
 
+/**
+ * Settings for some pages only: the pages whose address matches `url` (a glob read as `exclude` reads it)
+ * get their own wait, headers, login script and viewports. The first entry that matches a page is the one
+ * applied; a setting the entry leaves out is the run's.
+ */
+export interface UrlSettings {
+  url: string;
+  /** Replaces the run's `wait-for`; null: the run's. */
+  waitFor: string | null;
+  /** Merged over the run's headers (a name given here wins), sent to the scanned origins only. */
+  headers: Record<string, string>;
+  /** Replaces the run's login script; null: the run's. */
+  loginScript: string | null;
+  /** Replace the run's viewports; null: the run's. */
+  viewports: Viewport[] | null;
+}
+
+/** The browser context a page needs: pages that need the same one share a worker's context. */
+export interface SessionSettings {
+  headers: Record<string, string>;
+  loginScript: string | null;
+  /** Null: the browser's default size, with no name in the issues' identity. */
+  viewport: Viewport | null;
+}
+
 export interface ScanOptions extends PageSources {
   chromePath: string | null;
   bypassCsp: boolean;
@@ -58,6 +84,10 @@ export interface ScanOptions extends PageSources {
   loginScript: string | null;
   /** A glob: a page that ends there was redirected to the login page. */
   loginUrl: string | null;
+  /** Every page is scanned once at each; none: once, at the browser's default size (1280x720, unnamed). */
+  viewports: Viewport[];
+  /** Settings of the pages matching a glob, over the run's (the CLI's configuration file `pages`). */
+  urlSettings: UrlSettings[];
   /** The repository's root: findings are located in its files (null: not located). */
   sourceRoot: string | null;
   /** URL prefixes served from folders of the repository (static sites). */
@@ -103,6 +133,8 @@ export function defaultScanOptions(): ScanOptions {
     storageState: null,
     loginScript: null,
     loginUrl: null,
+    viewports: [],
+    urlSettings: [],
     sourceRoot: null,
     sourceMaps: [],
     sourceAttribute: null,

@@ -2,14 +2,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { PageOutcome } from './page-scan.js';
 
-/** A file name from the page's path: `003-products-shoes.json`, numbered in scan order. */
-function fileName(index: number, url: string, suffix: string): string {
+/**
+ * A file name from the page's path (and its viewport, when named): `003-products-shoes.json`,
+ * `004-products-shoes-iPhone-13.json`, numbered in scan order.
+ */
+function fileName(index: number, url: string, suffix: string, viewport?: string): string {
   const u = new URL(url);
-  const slug = (u.pathname + u.search)
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return `${String(index + 1).padStart(3, '0')}-${slug || 'index'}${suffix}`;
+  const slugOf = (text: string) =>
+    text
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80);
+  const slug = slugOf(u.pathname + u.search) || 'index';
+  return `${String(index + 1).padStart(3, '0')}-${slug}${viewport ? `-${slugOf(viewport)}` : ''}${suffix}`;
 }
 
 /**
@@ -20,11 +25,12 @@ export async function writeResultsDir(dir: string, pages: PageOutcome[]): Promis
   await fs.mkdir(dir, { recursive: true });
   const written: string[] = [];
   for (const [i, p] of pages.entries()) {
-    const file = path.join(dir, fileName(i, p.url, p.ok ? '.json' : '.failed.json'));
+    const file = path.join(dir, fileName(i, p.url, p.ok ? '.json' : '.failed.json', p.viewport));
     const body = p.ok
       ? p.axe
       : {
           url: p.url,
+          ...(p.viewport ? { viewport: p.viewport } : {}),
           final_url: p.finalUrl,
           http_status: p.status,
           error: p.error,

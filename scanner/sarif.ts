@@ -2,6 +2,7 @@ import type * as Sarif from 'sarif';
 import { issueFingerprint } from '../core/matching/fingerprint.js';
 import { normalizeUrl, pageKey } from '../core/url-normalisation.js';
 import type { Finding } from './findings.js';
+import { atViewport } from '../core/text/wording.js';
 import { fixSteps } from '../core/gate/finding-text.js';
 
 /**
@@ -54,9 +55,15 @@ function rule(f: Finding): Sarif.ReportingDescriptor {
   };
 }
 
+/** The service's fingerprint of a finding: rule, page path (and viewport, when one was named), selector. */
 export function fingerprintOf(f: Finding): string {
   const normalized = normalizeUrl(f.pageUrl) ?? f.pageUrl;
-  return issueFingerprint({ rule: f.rule, pageKey: pageKey(normalized), selector: f.selector || null });
+  return issueFingerprint({
+    rule: f.rule,
+    pageKey: pageKey(normalized),
+    selector: f.selector || null,
+    viewport: f.viewport ?? null,
+  });
 }
 
 function result(f: Finding, ruleIndex: number): Sarif.Result {
@@ -67,9 +74,11 @@ function result(f: Finding, ruleIndex: number): Sarif.Result {
     ruleIndex,
     level: f.kind === 'incomplete' ? 'note' : (LEVEL[f.impact ?? ''] ?? 'warning'),
     message: {
-      text: [`${f.help || f.rule}: ${fix[0] ?? f.message}`, `Element: ${f.html}`, `Page: ${f.pageUrl}`].join(
-        '\n',
-      ),
+      text: [
+        `${f.help || f.rule}: ${fix[0] ?? f.message}`,
+        `Element: ${f.html}`,
+        `Page: ${atViewport(f.pageUrl, f.viewport)}`,
+      ].join('\n'),
     },
     locations: [
       {
@@ -78,13 +87,18 @@ function result(f: Finding, ruleIndex: number): Sarif.Result {
           region: { startLine: source.line, ...(source.column ? { startColumn: source.column } : {}) },
         },
         logicalLocations: [
-          { name: f.selector, fullyQualifiedName: `${f.pageUrl} ${f.selector}`, kind: 'element' },
+          {
+            name: f.selector,
+            fullyQualifiedName: `${atViewport(f.pageUrl, f.viewport)} ${f.selector}`,
+            kind: 'element',
+          },
         ],
       },
     ],
     partialFingerprints: { 'a11yGate/v1': fingerprintOf(f) },
     properties: {
       pageUrl: f.pageUrl,
+      ...(f.viewport ? { viewport: f.viewport } : {}),
       selector: f.selector,
       impact: f.impact,
       kind: f.kind,

@@ -6,6 +6,7 @@ import type { ScanRun } from './scan.js';
 /** A page of the service's scan body (`POST /api/v1/scans`), axe form. */
 export interface SubmittedPage {
   url: string;
+  viewport?: string;
   title?: string;
   final_url?: string;
   http_status?: number;
@@ -22,6 +23,7 @@ export function submittedPages(run: ScanRun): SubmittedPage[] {
     .filter((p): p is ScannedPage => p.ok)
     .map((p) => ({
       url: p.url,
+      ...(p.viewport ? { viewport: p.viewport } : {}),
       ...(p.title ? { title: p.title } : {}),
       final_url: p.finalUrl,
       ...(p.status !== null ? { http_status: p.status } : {}),
@@ -29,11 +31,17 @@ export function submittedPages(run: ScanRun): SubmittedPage[] {
     }));
 }
 
-/** The pictures of the scanned pages' violations, each named by its page as submitted (`url`). */
+/** The pictures of the scanned pages' violations, each named by its page as submitted (`url`, `viewport`). */
 export function screenshotsToSend(run: ScanRun): ScreenshotToSend[] {
   return run.pages
     .filter((p): p is ScannedPage => p.ok)
     .flatMap((p) =>
-      p.screenshots.map((s) => ({ pageUrl: p.url, rule: s.rule, selector: s.selector, png: s.png })),
+      p.screenshots.map((s) => ({
+        pageUrl: p.url,
+        ...(p.viewport ? { viewport: p.viewport } : {}),
+        rule: s.rule,
+        selector: s.selector,
+        png: s.png,
+      })),
     );
 }

@@ -1,17 +1,22 @@
 import type { Browser } from 'playwright-core';
 import { AXE_VERSION } from './axe.js';
 import { launchBrowser, resolveBrowser } from './browser.js';
-import { silentProgress, type ScanOptions, type ScanProgress } from './options.js';
-import { PageWorker, type PageOutcome } from './page-scan.js';
+import { silentProgress, type ScanOptions, type ScanProgress, type SessionSettings } from './options.js';
+import { PageWorker, type PageJob, type PageOutcome } from './page-scan.js';
 import { startPages } from './pages.js';
 import { shardOf } from '../core/scans/shards.js';
 import { openBrowserSession } from './session.js';
 import { SourceLocator } from './locate/locator.js';
 import { looksLikePage, pageAddress, globsMatcher } from './url-match.js';
 import { serveFolder } from './serve.js';
+import { pagePlanner, sessionKey, type PagePlan } from './url-settings.js';
+import { atViewport } from '../core/text/wording.js';
 
 export interface ScanRun {
-  /** Every page in scan order (the sources' order, then the crawl's, level by level). */
+  /**
+   * Every page in scan order (the sources' order, then the crawl's, level by level), a page once per
+   * viewport, in the order its viewports were given.
+   */
   pages: PageOutcome[];
   engine: { name: 'axe-core'; version: string };
   browser: string;
@@ -25,23 +30,46 @@ export interface ScanRun {
   scope: ScanOptions['scope'];
 }
 
+/** A level's pages, each once per viewport of its plan, in list order. */
+function jobsOf(urls: string[], planOf: (url: string) => PagePlan): PageJob[] {
+  return urls.flatMap((url) => {
+    const plan = planOf(url);
+    return plan.sessions.map((session) => ({ url, waitFor: plan.waitFor, session }));
+  });
+}
+
+/**
+ * The order workers take the jobs in: grouped by the session they need (stable within a group), so a
+ * worker changes its browser context once per session rather than page after page.
+ */
+function takingOrder(jobs: PageJob[]): number[] {
+  const rank = new Map<string, number>();
+  const keys = jobs.map((j) => {
+    const key = sessionKey(j.session);
+    if (!rank.has(key)) rank.set(key, rank.size);
+    return rank.get(key)!;
+  });
+  return jobs.map((_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
+}
+
 /**
  * A pool of workers, one browser context and tab each, taking pages from a shared list. Results keep the
  * list's order whatever order the workers finish in.
  */
 async function scanLevel(
   workers: PageWorker[],
-  urls: string[],
+  jobs: PageJob[],
   collectLinks: boolean,
   progress: { report: (o: PageOutcome) => void },
 ): Promise<PageOutcome[]> {
-  const out = new Array<PageOutcome>(urls.length);
+  const out = new Array<PageOutcome>(jobs.length);
+  const order = takingOrder(jobs);
   let next = 0;
   await Promise.all(
     workers.map(async (worker) => {
-      while (next < urls.length) {
-        const i = next++;
-        out[i] = await worker.scan(urls[i], collectLinks);
+      while (next < order.length) {
+        const i = order[next++];
+        out[i] = await worker.scan(jobs[i], collectLinks);
         progress.report(out[i]);
       }
     }),
@@ -129,32 +157,41 @@ async function scanPages(
         sourceAttribute: options.sourceAttribute,
       })
     : null;
+  const planOf = pagePlanner(options);
   const browser: Browser = await launchBrowser(executable);
   const pages: PageOutcome[] = [];
   let notScanned = 0;
+  let workers: PageWorker[] = [];
   try {
-    const count = Math.max(1, Math.min(options.concurrency, level.length));
-    const contexts = await Promise.all(
-      Array.from({ length: count }, () => openBrowserSession(browser, options, [...origins])),
-    );
+    let jobs = jobsOf(level, planOf);
+    const count = Math.max(1, Math.min(options.concurrency, jobs.length));
     // One budget of pictures for the whole scan, whichever worker takes them.
     const budget = { left: options.screenshots.perScan };
-    const workers = contexts.map((context) => new PageWorker(context, options, isLoginPage, locator, budget));
-    let planned = level.length;
+    const open = (session: SessionSettings) => openBrowserSession(browser, options, [...origins], session);
+    workers = Array.from(
+      { length: count },
+      () => new PageWorker(open, options, isLoginPage, locator, budget),
+    );
+    let planned = jobs.length;
     let finished = 0;
+    // Pages (addresses) scanned so far: max-pages counts pages, whatever the number of viewports.
+    let scannedPages = 0;
     progress.planned(planned);
     const report = { report: (o: PageOutcome) => progress.page(describe(o), ++finished, planned) };
-    while (level.length > 0) {
-      const outcomes = await scanLevel(workers, level, options.crawl, report);
+    while (jobs.length > 0) {
+      const outcomes = await scanLevel(workers, jobs, options.crawl, report);
       pages.push(...outcomes);
+      scannedPages += level.length;
       if (!options.crawl) break;
       const found = discover(outcomes, origins, seen, options.exclude);
-      level = found.slice(0, Math.max(0, options.maxPages - pages.length));
+      level = found.slice(0, Math.max(0, options.maxPages - scannedPages));
       notScanned += found.length - level.length;
       // Planned once: a level's pages raise the total the page lines carry, not another announcement.
-      planned = pages.length + level.length;
+      jobs = jobsOf(level, planOf);
+      planned = pages.length + jobs.length;
     }
   } finally {
+    await Promise.all(workers.map((w) => w.close()));
     await browser.close();
   }
   const engine = { name: 'axe-core' as const, version: AXE_VERSION };
@@ -170,9 +207,10 @@ async function scanPages(
 }
 
 function describe(o: PageOutcome): { url: string; ok: boolean; detail: string } {
-  if (!o.ok) return { url: o.url, ok: false, detail: o.error };
+  const url = atViewport(o.url, o.viewport);
+  if (!o.ok) return { url, ok: false, detail: o.error };
   const n = o.axe.violations.reduce((sum, v) => sum + v.nodes.length, 0);
-  return { url: o.url, ok: true, detail: `${n} ${n === 1 ? 'violation' : 'violations'}` };
+  return { url, ok: true, detail: `${n} ${n === 1 ? 'violation' : 'violations'}` };
 }
 
 /**

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { ScanOptions } from './options.js';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { ScanOptions, SessionSettings } from './options.js';
+import type { Viewport } from './viewports.js';
 
 /** The login script failed or does not export a function: the scan cannot see what it was asked to. */
 export class LoginError extends Error {
@@ -24,19 +25,39 @@ async function loadLoginScript(file: string): Promise<LoginFunction> {
   return fn as LoginFunction;
 }
 
+/** The context's size and device: a viewport named by size, or a device's whole profile. */
+function viewportContext(viewport: Viewport | null): BrowserContextOptions {
+  if (!viewport) return {};
+  return {
+    viewport: { width: viewport.width, height: viewport.height },
+    ...(viewport.device
+      ? {
+          ...(viewport.device.screen ? { screen: viewport.device.screen } : {}),
+          deviceScaleFactor: viewport.device.deviceScaleFactor,
+          isMobile: viewport.device.isMobile,
+          hasTouch: viewport.device.hasTouch,
+          userAgent: viewport.device.userAgent,
+        }
+      : {}),
+  };
+}
+
 /**
- * One browser context per worker, signed in as the options say: storage state, cookies on the scanned
+ * A browser context for a worker, signed in as the options say: storage state, cookies on the scanned
  * origins, headers on requests to the scanned origins only (never to third-party hosts the pages load), then
- * the login script once on a page of its own.
+ * the login script once on a page of its own. `session` holds what a page's own settings may change (its
+ * headers, login script and viewport); left out, the run's.
  */
 export async function openBrowserSession(
   browser: Browser,
   options: ScanOptions,
   origins: string[],
+  session: SessionSettings = { headers: options.headers, loginScript: options.loginScript, viewport: null },
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     bypassCSP: options.bypassCsp,
     ...(options.storageState ? { storageState: options.storageState } : {}),
+    ...viewportContext(session.viewport),
   });
   try {
     if (options.cookies.length > 0) {
@@ -44,7 +65,7 @@ export async function openBrowserSession(
         origins.flatMap((origin) => options.cookies.map((c) => ({ ...c, url: origin + '/' }))),
       );
     }
-    const headers = options.headers;
+    const headers = session.headers;
     if (Object.keys(headers).length > 0) {
       const own = new Set(origins);
       await context.route('**/*', (route) => {
@@ -54,15 +75,16 @@ export async function openBrowserSession(
         return route.continue({ headers: { ...route.request().headers(), ...headers } });
       });
     }
-    if (options.loginScript) {
-      const login = await loadLoginScript(options.loginScript);
+    const script = session.loginScript;
+    if (script) {
+      const login = await loadLoginScript(script);
       const page = await context.newPage();
       page.setDefaultTimeout(options.timeoutMs);
       try {
         await login(page, context);
       } catch (err) {
         if (err instanceof LoginError) throw err;
-        throw new LoginError(`login-script ${options.loginScript} failed: ${(err as Error).message}`);
+        throw new LoginError(`login-script ${script} failed: ${(err as Error).message}`);
       } finally {
         await page.close();
       }

@@ -5,6 +5,7 @@ import { SCREENSHOT_MAX_KB, type ScreenshotLimits } from './screenshots.js';
 import { SCREENSHOTS_PER_PAGE, SCREENSHOTS_PER_SCAN } from '../core/scans/pictures.js';
 import { parseShard, type Shard } from '../core/scans/shards.js';
 import { SCAN_SCOPES, type ScanScope } from '../core/gate/coverage.js';
+import { parseViewports } from './viewports.js';
 
 /**
  * The scanner's settings read from named text values: the Action's inputs and the CLI's flags use the same
@@ -13,7 +14,7 @@ import { SCAN_SCOPES, type ScanScope } from '../core/gate/coverage.js';
 export type GetSetting = (name: string) => string;
 export type SettingFailure = (name: string, problem: string) => Error;
 
-/** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`). */
+/** Lists: one item a line, or comma-separated (`urls`, `exclude`, `axe-tags`, `viewports`). */
 function list(text: string): string[] {
   return text
     .split(/[\n,]/)
@@ -186,6 +187,8 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     storageState: get('storage-state').trim() || null,
     loginScript: get('login-script').trim() || null,
     loginUrl: get('login-url').trim() || null,
+    viewports: parseViewports(list(get('viewports')), (problem) => fail('viewports', problem)),
+    urlSettings: [],
     ...sourceSettings(get, fail),
     screenshots: screenshotSettings(get, fail),
   };

@@ -18,14 +18,27 @@ export interface FingerprintInput {
   pageKey: string;
   /** The raw selector (normalised here); null or empty for page-level results. */
   selector: string | null;
+  /** The viewport the page was scanned at, when one was named (`390x844`, `iPhone 13`); else absent. */
+  viewport?: string | null;
 }
 
 /**
- * `sha256(rule | page key | normalised selector)`, hex. Impact is deliberately not part of it: an
- * engine upgrade that re-rates an issue must not make it "new".
+ * A page's identity for fingerprints and matching: its page key, and the viewport it was scanned at when
+ * one was named. Without a viewport it is the page key itself, so every fingerprint made before viewports
+ * existed stays as it was; with one, the same element at another width is another issue. A normalised
+ * URL holds no space, so `/cart @390x844` can never be the key of a page without a viewport.
+ */
+export function viewportPageKey(pageKey: string, viewport: string | null | undefined): string {
+  return viewport ? `${pageKey} @${viewport}` : pageKey;
+}
+
+/**
+ * `sha256(rule | page key [@viewport] | normalised selector)`, hex. Impact is deliberately not part of
+ * it: an engine upgrade that re-rates an issue must not make it "new".
  */
 export function issueFingerprint(input: FingerprintInput): string {
   const selector = input.selector ? normalizeSelector(input.selector) : '';
+  const page = viewportPageKey(input.pageKey, input.viewport);
   // The one-shot hash: a Hash object per issue cost four times as much at 50,000 issues a scan.
-  return hash('sha256', `${input.rule}|${input.pageKey}|${selector}`, 'hex');
+  return hash('sha256', `${input.rule}|${page}|${selector}`, 'hex');
 }

@@ -1,6 +1,6 @@
 import type { ScanPageInput } from './input.js';
 import { issuesFromAxe, rulesRunByAxe } from './axe-import.js';
-import { issueFingerprint } from '../../../core/matching/fingerprint.js';
+import { issueFingerprint, viewportPageKey } from '../../../core/matching/fingerprint.js';
 import { issueSource, type ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { issuesFromPa11y } from './pa11y-import.js';
 import type {
@@ -147,15 +147,19 @@ export class ScanBuilder {
     const normalized = normalizeUrl(page.url, this.scanUrl);
     if (!normalized)
       return fail(422, `#/pages/${bodyIndex}/url`, 'must be an http(s) URL, absolute or relative to `url`');
-    if (this.addresses.has(normalized)) return { ok: true, repeated: true };
+    const viewport = page.viewport ?? null;
+    // One page, one address: the same address at the same viewport again is the same page.
+    const address = viewportPageKey(normalized, viewport);
+    if (this.addresses.has(address)) return { ok: true, repeated: true };
     const clash = this.engineClash(page);
     if (clash) return fail(422, `#/pages/${bodyIndex}/axe/testEngine`, clash);
     const more = pageIssueCount(page);
     const over = issueLimitError(this.limits, this.issues + more, this.issueCount + more, bodyIndex);
     if (over) return { ok: false as const, error: over };
     const index = this.pageIndex++;
-    this.addresses.add(normalized);
-    const issues = this.prepareIssues(pageIssues(page, this.options), index, pageKey(normalized));
+    this.addresses.add(address);
+    const key = viewportPageKey(pageKey(normalized), viewport);
+    const issues = this.prepareIssues(pageIssues(page, this.options), index, key);
     this.issueCount += issues.length;
     for (const i of issues) {
       this.summary.by_impact[i.impact ?? 'unknown']++;
@@ -178,6 +182,7 @@ export class ScanBuilder {
       page: {
         index,
         url: page.url,
+        viewport,
         normalizedUrl: normalized,
         title,
         finalUrl,
@@ -214,6 +219,7 @@ export class ScanBuilder {
       }
       const prepared = issue as PreparedIssue;
       prepared.pageIndex = index;
+      // `key` holds the viewport already (viewportPageKey): the fingerprint of the page as it was scanned.
       prepared.fingerprint = issueFingerprint({ rule: issue.rule, pageKey: key, selector: issue.selector });
     }
     return imported as PreparedIssue[];

@@ -75,6 +75,8 @@ export interface NativeIssueInput {
 
 export interface ScanPageInput {
   url: string;
+  /** The viewport the page was scanned at (`390x844`, `iPhone 13`); a page at two is two pages. */
+  viewport?: string | null;
   title?: string | null;
   final_url?: string | null;
   http_status?: number | null;

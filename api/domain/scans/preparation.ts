@@ -20,6 +20,8 @@ export interface ScanLimits {
 export interface PreparedPage {
   index: number;
   url: string;
+  /** The viewport it was scanned at, when the body named one; null: the one default viewport. */
+  viewport: string | null;
   normalizedUrl: string;
   title: string | null;
   finalUrl: string | null;

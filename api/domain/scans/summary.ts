@@ -65,7 +65,7 @@ export function summarize(
 /**
  * A group of pages sharing one value is suspicious (the login-page trap: every URL redirected to the
  * sign-in page, which has no issues) when at least 3 pages with different URLs share it and they are
- * more than half of the scan.
+ * more than half of the scan's different URLs (a URL scanned at several viewports counts once).
  */
 const SHARED_MIN_PAGES = 3;
 
@@ -82,7 +82,8 @@ function largestSharedGroup(pages: PageFacts[], valueOf: (p: PageFacts) => strin
   for (const [value, urls] of groups) {
     if (!best || urls.size > best.count) best = { value, count: urls.size };
   }
-  if (best && best.count >= SHARED_MIN_PAGES && best.count > pages.length / 2) return best;
+  const urls = new Set(pages.map((p) => p.normalizedUrl)).size;
+  if (best && best.count >= SHARED_MIN_PAGES && best.count > urls / 2) return { ...best, of: urls };
   return undefined;
 }
 
@@ -123,7 +124,7 @@ export function scanWarnings(
     warnings.push({
       code: 'shared_final_url',
       message:
-        `${sharedFinal.count} of ${pages.length} pages ended at the same URL (${sharedFinal.value}): ` +
+        `${sharedFinal.count} of ${sharedFinal.of} pages ended at the same URL (${sharedFinal.value}): ` +
         'the scanner was probably redirected to a login or error page.',
       count: sharedFinal.count,
     });
@@ -133,7 +134,7 @@ export function scanWarnings(
     warnings.push({
       code: 'shared_title',
       message:
-        `${sharedTitle.count} of ${pages.length} different pages have the same title ("${sharedTitle.value}"): ` +
+        `${sharedTitle.count} of ${sharedTitle.of} different pages have the same title ("${sharedTitle.value}"): ` +
         'check that the scanner saw the real pages and not a login or error page.',
       count: sharedTitle.count,
     });

@@ -154,6 +154,9 @@ export const ScanPage = z
   .object({
     index: z.number().int().min(0),
     url: z.string(),
+    viewport: z.string().nullable().openapi({
+      description: 'The viewport the page was scanned at, as submitted; null: the one default viewport.',
+    }),
     normalized_url: z.string(),
     title: z.string().nullable(),
     final_url: z.string().nullable(),
@@ -177,7 +180,11 @@ export const ScanIssue = z
     source: IssueSourceOut.nullable(),
     fingerprint: z
       .string()
-      .openapi({ description: 'sha256(rule | normalised page path | normalised selector), hex.' }),
+      .openapi({
+        description:
+          'sha256(rule | normalised page path | normalised selector), hex; a page with a viewport adds ' +
+          '` @viewport` to its path.',
+      }),
     waiver_id: z
       .string()
       .nullable()

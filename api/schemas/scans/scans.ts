@@ -21,6 +21,10 @@ import type * as input from '../../domain/scans/input.js';
 
 const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
 
+/** A viewport's name: printable, one line, no space at either end (so it reads the same everywhere). */
+// eslint-disable-next-line no-control-regex
+const VIEWPORT_NAME = /^[^\s\u0000-\u001f\u007f](?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?$/;
+
 /** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
 const INT32_MAX = 2_147_483_647;
 
@@ -166,6 +170,20 @@ export const Pa11yInputSchema = z
 export const ScanPageInputSchema = z
   .object({
     url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
+    viewport: z
+      .string()
+      .max(100)
+      .regex(VIEWPORT_NAME, 'must be one line of printable text without spaces at its ends')
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'The viewport the page was scanned at, as the scanner names it (`390x844`, `iPhone 13`). Part of ' +
+          "its issues' identity: the same URL at two viewports is two pages, and the gate compares each with " +
+          'the baseline page of the same URL and viewport. Absent: the one default viewport (fingerprints ' +
+          'as before viewports existed).',
+        example: '390x844',
+      }),
     title: z.string().max(2000).nullable().optional(),
     final_url: Url.nullable().optional().openapi({ description: 'Where the page ended after redirects.' }),
     http_status: z.number().int().min(100).max(599).nullable().optional(),

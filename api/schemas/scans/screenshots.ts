@@ -12,6 +12,10 @@ export const ScreenshotUploadItem = z
       description: 'The page as the scan lists it (its submitted `url`).',
       example: 'https://example.com/pricing',
     }),
+    viewport: z.string().min(1).max(100).optional().openapi({
+      description: "The page's viewport as the scan lists it; absent: the page that names none.",
+      example: '390x844',
+    }),
     rule: z.string().min(1).max(200).openapi({ example: 'color-contrast' }),
     selector: z.string().min(1).max(4096).openapi({
       description: "The violation's element as the scan stores it (axe's target, frames joined with ` |> `).",

@@ -6,6 +6,7 @@ import type { MatchDetails } from '../../../core/matching/element-identity.js';
 import { fingerprintStep, similarityStep, type IssueMatching } from '../../../core/matching/matcher.js';
 import { keepSharedPages } from '../../../core/matching/shared-pages.js';
 import { pageKey } from '../../../core/url-normalisation.js';
+import { viewportPageKey } from '../../../core/matching/fingerprint.js';
 import { compileWaivers } from '../../../core/waivers/match.js';
 import type { ApiContext } from '../../context.js';
 import type { DeployTriggerBody } from '../../schemas/gate/deploys.js';
@@ -66,12 +67,16 @@ async function readSide(
 
 const NO_PAGE = { url: '' };
 
-/** A page's key (pages pair across scans by normalised URL), computed once per page of a side. */
+/**
+ * A page's key (pages pair across scans by normalised URL and viewport), computed once per page of a
+ * side.
+ */
 function pageKeyOf(side: ScanSide, pageIndex: number): string {
   let key = side.pageKeys.get(pageIndex);
   if (key === undefined) {
     const page = side.pages.get(pageIndex);
-    side.pageKeys.set(pageIndex, (key = page ? pageKey(page.normalizedUrl) : `#${pageIndex}`));
+    key = page ? viewportPageKey(pageKey(page.normalizedUrl), page.viewport) : `#${pageIndex}`;
+    side.pageKeys.set(pageIndex, key);
   }
   return key;
 }

@@ -14,9 +14,11 @@ import {
   type ScreenshotRecord,
 } from '../../store/scans/screenshots.js';
 
-/** One picture as sent: the violation it shows (page URL as submitted, rule, selector) and the PNG. */
+/** One picture as sent: the violation it shows (page URL and viewport as submitted, rule, selector) and the PNG. */
 export interface PictureUpload {
   pageUrl: string;
+  /** Null: the page without a viewport. */
+  viewport: string | null;
   rule: string;
   selector: string;
   png: Buffer;

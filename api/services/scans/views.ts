@@ -36,6 +36,7 @@ export function presentScanPage(p: ScanPageRecord) {
   return {
     index: p.index,
     url: p.url,
+    viewport: p.viewport,
     normalized_url: p.normalizedUrl,
     title: p.title,
     final_url: p.finalUrl,

@@ -33,6 +33,8 @@ export interface IssueDetail {
 export interface GatePageRow extends GatePage {
   index: number;
   normalizedUrl: string;
+  /** Null: the one default viewport. Pages pair across scans by normalised URL and viewport. */
+  viewport: string | null;
 }
 
 /**
@@ -82,13 +84,17 @@ function numberList(text: string, out: Float64Array | Int32Array): boolean {
 export async function scanPages(db: Knex, scanId: string): Promise<Map<number, GatePageRow>> {
   const rows = await db('scan_pages')
     .where({ scan_id: scanId })
-    .select<Array<{ page_index: number; url: string; normalized_url: string }>>(
+    .select<Array<{ page_index: number; url: string; normalized_url: string; viewport: string | null }>>(
       'page_index',
       'url',
       'normalized_url',
+      'viewport',
     );
   return new Map(
-    rows.map((p) => [p.page_index, { index: p.page_index, url: p.url, normalizedUrl: p.normalized_url }]),
+    rows.map((p) => [
+      p.page_index,
+      { index: p.page_index, url: p.url, normalizedUrl: p.normalized_url, viewport: p.viewport },
+    ]),
   );
 }
 

@@ -23,6 +23,7 @@ import * as m0023 from './0023_inapplicable_rules.js';
 import * as m0024 from './0024_scan_issue_order.js';
 import * as m0025 from './0025_github_deliveries.js';
 import * as m0026 from './0026_scan_scope.js';
+import * as m0027 from './0027_page_viewport.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -52,6 +53,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0024_scan_issue_order': m0024,
   '0025_github_deliveries': m0025,
   '0026_scan_scope': m0026,
+  '0027_page_viewport': m0027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -49,6 +49,7 @@ export async function ruleGroups(db: Knex, scanId: string, filter: IssueFilter):
 const PAGE_COLUMNS = [
   'page_index',
   'url',
+  'viewport',
   'normalized_url',
   'title',
   'final_url',
@@ -60,6 +61,7 @@ function pageFromRow(r: Record<string, unknown>): ScanPageRecord {
   return {
     index: Number(r.page_index),
     url: String(r.url),
+    viewport: (r.viewport as string | null) ?? null,
     normalizedUrl: String(r.normalized_url),
     title: (r.title as string | null) ?? null,
     finalUrl: (r.final_url as string | null) ?? null,

@@ -8,7 +8,7 @@ import { nextTurn } from '../../domain/turns.js';
  */
 
 const PAGE_COLUMNS =
-  'scan_id page_index url normalized_url title final_url http_status issue_count rules_run rules_inapplicable'.split(
+  'scan_id page_index url normalized_url title final_url http_status issue_count rules_run rules_inapplicable viewport'.split(
     ' ',
   );
 const PAGE_TUPLE = `(${PAGE_COLUMNS.map(() => '?').join(', ')})`;
@@ -31,6 +31,7 @@ export function pushPageValues(out: Knex.Value[], scanId: string, p: PreparedPag
     p.issueCount,
     rulesRun,
     p.rulesInapplicable === null ? null : JSON.stringify(p.rulesInapplicable),
+    p.viewport,
   );
 }
 

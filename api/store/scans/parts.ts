@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { isNulFree } from '../../../core/text/truncation.js';
 import type { PageFacts } from '../../domain/scans/summary.js';
 import { normalizeUrl } from '../../../core/url-normalisation.js';
+import { viewportPageKey } from '../../../core/matching/fingerprint.js';
 import { dialectOf } from '../db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
 
@@ -113,14 +114,14 @@ export async function pageFactsOf(trx: Knex.Transaction, scanId: string): Promis
 }
 
 /**
- * The addresses of a scan's pages (their normalised URLs, by the current rule): a part's page at one of
- * them is the same page again, and is left out.
+ * The addresses of a scan's pages (their normalised URLs, by the current rule, with the viewport when one
+ * was named): a part's page at one of them is the same page again, and is left out.
  */
 export async function pageAddressesOf(trx: Knex.Transaction, scanId: string): Promise<string[]> {
   const rows = await trx('scan_pages')
     .where({ scan_id: scanId })
-    .select<Array<{ normalized_url: string }>>('normalized_url');
-  return rows.map((r) => normalizeUrl(r.normalized_url) ?? r.normalized_url);
+    .select<Array<{ normalized_url: string; viewport: string | null }>>('normalized_url', 'viewport');
+  return rows.map((r) => viewportPageKey(normalizeUrl(r.normalized_url) ?? r.normalized_url, r.viewport));
 }
 
 /** The distinct per-page rule lists of a scan (few: most pages share their engine's list). */

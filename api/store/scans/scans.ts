@@ -72,6 +72,7 @@ interface PageRow {
   scan_id: string;
   page_index: number;
   url: string;
+  viewport: string | null;
   normalized_url: string;
   title: string | null;
   final_url: string | null;
@@ -123,6 +124,7 @@ function pageFromRow(r: PageRow): ScanPageRecord {
   return {
     index: r.page_index,
     url: r.url,
+    viewport: r.viewport,
     normalizedUrl: r.normalized_url,
     title: r.title,
     finalUrl: r.final_url,

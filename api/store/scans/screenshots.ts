@@ -68,14 +68,17 @@ function fromRow(r: ScreenshotRow): ScreenshotRecord {
   };
 }
 
-/** The violation of a scan's page (by its submitted URL) with this rule and element: what a picture shows. */
+/**
+ * The violation of a scan's page (by its submitted URL and viewport) with this rule and element: what a
+ * picture shows.
+ */
 export async function findViolationAt(
   db: Knex,
   scanId: string,
-  where: { pageUrl: string; rule: string; selector: string },
+  where: { pageUrl: string; viewport: string | null; rule: string; selector: string },
 ): Promise<{ id: number; pageIndex: number; fingerprint: string } | undefined> {
   const page = await db('scan_pages')
-    .where({ scan_id: scanId, url: where.pageUrl })
+    .where({ scan_id: scanId, url: where.pageUrl, viewport: where.viewport })
     .orderBy('page_index', 'asc')
     .first<{ page_index: number } | undefined>('page_index');
   if (!page) return undefined;

@@ -106,6 +106,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       {
         index: 0,
         url: 'https://shop.example.com/?utm_source=x#top',
+        viewport: null,
         normalized_url: 'https://shop.example.com/',
         title: 'Home',
         final_url: 'https://shop.example.com/',
@@ -115,6 +116,7 @@ describe.each(dbKinds)('scans (%s)', (db) => {
       {
         index: 1,
         url: '/checkout',
+        viewport: null,
         normalized_url: 'https://shop.example.com/checkout',
         title: 'Checkout',
         final_url: null,

@@ -1,4 +1,8 @@
-import { FINGERPRINT_VERSION, issueFingerprint } from '../../../core/matching/fingerprint.js';
+import {
+  FINGERPRINT_VERSION,
+  issueFingerprint,
+  viewportPageKey,
+} from '../../../core/matching/fingerprint.js';
 import { normalizeUrl, pageKey } from '../../../core/url-normalisation.js';
 
 const key = (url: string) => pageKey(normalizeUrl(url)!);
@@ -35,5 +39,29 @@ describe('issueFingerprint', () => {
     expect(issueFingerprint({ ...base, pageKey: '/checkout' })).not.toBe(fp);
     expect(issueFingerprint({ ...base, rule: 'role-img-alt' })).not.toBe(fp);
     expect(issueFingerprint({ ...base, selector: null })).not.toBe(fp);
+  });
+});
+
+describe('the viewport in an issue identity', () => {
+  const base = { rule: 'button-name', pageKey: '/cart', selector: 'button.menu' };
+
+  test('an issue without a viewport keeps the fingerprint it had before viewports existed', () => {
+    // printf '%s' 'button-name|/cart|button.menu' | sha256sum
+    const before = '5293657aa64ba8d1a933b0bf800cef4a0fa803e9c31370acab1b19b5bbcee497';
+    expect(issueFingerprint(base)).toBe(before);
+    expect(issueFingerprint({ ...base, viewport: null })).toBe(before);
+    expect(viewportPageKey('/cart', null)).toBe('/cart');
+  });
+
+  test('the same element at two viewports is two issues; the page key names the viewport', () => {
+    const narrow = issueFingerprint({ ...base, viewport: '390x844' });
+    // printf '%s' 'button-name|/cart @390x844|button.menu' | sha256sum
+    expect(narrow).toBe('7fbbc17944909d31688e3cb49667637c3cc2f72851019c8c96a00a405b9cb84b');
+    const wide = issueFingerprint({ ...base, viewport: '1280x720' });
+    expect(new Set([issueFingerprint(base), narrow, wide]).size).toBe(3);
+    expect(narrow).toBe(issueFingerprint({ ...base, pageKey: viewportPageKey('/cart', '390x844') }));
+    expect(viewportPageKey('/cart', 'iPhone 13')).toBe('/cart @iPhone 13');
+    // A normalised URL has no space, so no page without a viewport has a key with one.
+    expect(key('https://shop.example/cart @390x844')).not.toBe(viewportPageKey('/cart', '390x844'));
   });
 });

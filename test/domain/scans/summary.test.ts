@@ -83,6 +83,21 @@ describe('scanWarnings', () => {
     expect(codes([page('a'), page('a'), page('a')].map((p) => ({ ...p, title: 'Same' })))).toEqual([]);
   });
 
+  test('the trap seen at several viewports: a URL counts once, whatever the number of its viewports', () => {
+    const login = 'https://s.example/login';
+    // Four URLs at two viewports: three of them redirected (at both), one scanned as itself.
+    const pages = ['a', 'a', 'b', 'b', 'c', 'c', 'd', 'd'].map((u) =>
+      page(u, { normalizedFinalUrl: u === 'd' ? null : login }),
+    );
+    expect(scanWarnings(pages, 0, 100)).toEqual([
+      {
+        code: 'shared_final_url',
+        message: expect.stringMatching(/^3 of 4 pages ended at/) as unknown,
+        count: 3,
+      },
+    ]);
+  });
+
   test('many different pages with one title', () => {
     const pages = ['a', 'b', 'c'].map((u) => page(u, { title: ' Sign in ' }));
     expect(scanWarnings(pages, 0, 100)).toEqual([

@@ -1,6 +1,7 @@
 import type { ScanBrowse } from '../../../services/scans/browse.js';
 import { markup, type Html } from '../../html.js';
 import { IMPACTS } from '../../../../core/impact.js';
+import { atViewport } from '../../../../core/text/wording.js';
 
 /** Up to this many pages, the page filter is a list of them (the scan page reads them all). */
 export const PAGE_SELECT_MAX = 100;
@@ -13,7 +14,7 @@ export function scanFilters(b: ScanBrowse, f: ScanBrowse['filter']): Html {
     b.scan.pageCount <= PAGE_SELECT_MAX
       ? markup`<select id="f-page" name="page">
           <option value="">All pages</option>
-          ${b.pages.map((p) => markup`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${p.url}</option>`)}
+          ${b.pages.map((p) => markup`<option value=${String(p.index + 1)} selected=${f.pageIndex === p.index}>${p.index + 1}. ${atViewport(p.url, p.viewport)}</option>`)}
         </select>`
       : markup`<input
             id="f-page"

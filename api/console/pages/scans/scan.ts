@@ -8,6 +8,7 @@ import type { Visitor } from '../../session.js';
 import { decodePageCursor, encodePageCursor } from '../../views/cursor.js';
 import { impactBadge, readableCount, shortSha, tableWrap, when } from '../../views/parts.js';
 import { IMPACTS } from '../../../../core/impact.js';
+import { atViewport } from '../../../../core/text/wording.js';
 import { PAGE_SELECT_MAX, scanFilters } from './scan-filters.js';
 import { externalLink } from '../../views/external-link.js';
 import { pictureFact } from '../../views/screenshot.js';
@@ -44,6 +45,8 @@ function pagesTable(b: ScanBrowse, f: Filter): Html {
   const listed = [...b.pages]
     .sort((x, y) => y.issueCount - x.issueCount || x.index - y.index)
     .slice(0, PAGES_LISTED);
+  // Only a scan that named viewports has the column: a page at two viewports is two rows.
+  const viewports = listed.some((p) => p.viewport);
   return markup`${
     b.scan.pageCount > PAGES_LISTED
       ? markup`<p>The ${PAGES_LISTED} pages with the most issues, of ${b.scan.pageCount}; the page filter below reaches every page.</p>`
@@ -59,6 +62,7 @@ function pagesTable(b: ScanBrowse, f: Filter): Html {
         <tr>
           <th scope="col" class="num">No.</th>
           <th scope="col">Page</th>
+          ${viewports ? markup`<th scope="col">Viewport</th>` : null}
           <th scope="col">Title</th>
           <th scope="col" class="num">HTTP</th>
           <th scope="col" class="num">Issues</th>
@@ -72,6 +76,7 @@ function pagesTable(b: ScanBrowse, f: Filter): Html {
               <th scope="row">
                 <a href=${`${filterQuery({ ...f, pageIndex: p.index })}#issues`}>${p.url}</a>
               </th>
+              ${viewports ? markup`<td>${p.viewport ?? '—'}</td>` : null}
               <td>${p.title ?? '—'}</td>
               <td class="num">${p.httpStatus ?? '—'}</td>
               <td class="num">${p.issueCount}</td>
@@ -162,7 +167,7 @@ function issueItem(i: BrowsedIssue, pageUrl: string, picture: Html | null): Html
 }
 
 function issueList(b: ScanBrowse, shown: BrowsedIssue[], shots: Map<number, IssueScreenshot>): Html {
-  const urls = new Map([...b.pageOf].map(([index, p]) => [index, p.url]));
+  const urls = new Map([...b.pageOf].map(([index, p]) => [index, atViewport(p.url, p.viewport)]));
   const byRule = new Map<string, BrowsedIssue[]>();
   for (const i of shown) byRule.set(i.rule, [...(byRule.get(i.rule) ?? []), i]);
   return markup`${[...byRule].map(

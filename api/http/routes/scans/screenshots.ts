@@ -16,7 +16,7 @@ export function scanScreenshotRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Scans',
       summary: "Store pictures of a scan's violations",
       description:
-        'Each picture names its violation by the page (`page_url`, as the scan lists it), the rule and the ' +
+        'Each picture names its violation by the page (`page_url` and `viewport`, as the scan lists them), the rule and the ' +
         'selector, and is a PNG of at most 100 KB and 4096 pixels a side, checked chunk by chunk. All or ' +
         'nothing: 422 when a picture is not a valid PNG or names no violation of the scan, 413 past 20 ' +
         'pictures a page or 500 a scan. The same picture of a violation sent again stores nothing (`created: ' +
@@ -33,6 +33,7 @@ export function scanScreenshotRoutes(ctx: ApiContext): AnyRoute[] {
       handler: async ({ params, body, org }) => {
         const uploads = body.images.map((i) => ({
           pageUrl: i.page_url,
+          viewport: i.viewport ?? null,
           rule: i.rule,
           selector: i.selector,
           png: Buffer.from(i.png, 'base64'),
