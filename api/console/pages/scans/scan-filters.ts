@@ -1,5 +1,5 @@
 import type { ScanBrowse } from '../../../services/scans/browse.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { IMPACTS } from '../../../../core/impact.js';
 
 /** Up to this many pages, the page filter is a list of them (the scan page reads them all). */
