@@ -66,6 +66,9 @@ Reports:
   --out DIR                each page's raw axe-core result
   --junit FILE             JUnit XML, one test case per page
   --sarif FILE             SARIF 2.1.0
+  --html FILE              one HTML file: the verdict, every issue with its picture and fix, filters
+  --open                   open the HTML report in the default browser (without --html it is written to
+                           .a11y-gate/report.html); with no display, says where the file is
 
 Exit codes: 0 passed (or a shard sent while other shards are still running), 1 the gate failed
 (or complete found shards missing), 2 usage or scan error.`;
@@ -107,6 +110,7 @@ const VALUE_FLAGS = new Set([
   'out',
   'junit',
   'sarif',
+  'html',
   'source-root',
   'source-map',
   'source-attribute',
@@ -125,6 +129,7 @@ const BOOLEANS = new Set([
   'update-baseline',
   'prune',
   'spa',
+  'open',
 ]);
 const SWITCHES = new Set(['help']);
 const BOOLEAN_TEXT = /^(true|false)$/i;

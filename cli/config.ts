@@ -96,6 +96,8 @@ export const ConfigFileSchema = z.strictObject({
   out: text.optional(),
   junit: text.optional(),
   sarif: text.optional(),
+  html: text.optional(),
+  open: z.boolean().optional(),
   baseline: text.optional(),
   pages: z.array(PageSettingsSchema).optional(),
   ignore: z.array(IgnoreSchema).optional(),
@@ -112,6 +114,7 @@ const PATH_KEYS = new Set([
   'out',
   'junit',
   'sarif',
+  'html',
   'baseline',
 ]);
 

@@ -7,6 +7,9 @@ import type { LocalGateSettings } from '../scanner/local-gate.js';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
 import { parseUrlSettings } from '../scanner/url-settings.js';
 
+/** Where `--open` without `--html` writes the HTML report. */
+export const DEFAULT_HTML_REPORT = '.a11y-gate/report.html';
+
 /** The gate without a service: the committed baseline file and the thresholds it is judged with. */
 export interface LocalGateOptions extends LocalGateSettings {
   baselineFile: string;
@@ -42,6 +45,10 @@ export interface CliOptions {
   out: string | null;
   junit: string | null;
   sarif: string | null;
+  /** The HTML report's file (with --open and no --html, the default one); null: none. */
+  html: string | null;
+  /** Open the HTML report in the default browser once written. */
+  open: boolean;
 }
 
 type Fail = (name: string, problem: string) => UsageError;
@@ -165,6 +172,7 @@ export function cliOptions(
     (i, key, problem) => new UsageError(`${config.configFile ?? 'pages'}: "pages[${i}].${key}" ${problem}`),
   );
   const svc = service(cl, env, scan.shard !== null);
+  const open = cl.values.get('open') === 'true';
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(
       'the baseline file is for a run without --api-url: the service keeps its own baseline',
@@ -176,6 +184,8 @@ export function cliOptions(
     out: cl.values.get('out') ?? null,
     junit: cl.values.get('junit') ?? null,
     sarif: cl.values.get('sarif') ?? null,
+    html: cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null),
+    open,
   };
 }
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ApiError } from '../client/api-client.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
@@ -22,6 +20,8 @@ import { stderrProgress } from './progress.js';
 import { cliClient, submitAndGate } from './service.js';
 import { oneLine } from '../core/text/github-markdown.js';
 import { gateText, localGateText } from './gate-text.js';
+import { shown, writeFile } from './files.js';
+import { htmlOutput } from './html-output.js';
 
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
@@ -32,17 +32,6 @@ const out = (text: string) => process.stdout.write(text);
 function usageError(e: UsageError): number {
   err(`a11y-gate: ${e.message}\n${USAGE_HINT}`);
   return EXIT.error;
-}
-
-/** A file as the user named it: relative to the working folder when under it. */
-function shown(file: string): string {
-  const rel = path.relative(process.cwd(), path.resolve(file));
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
-}
-
-async function writeFile(file: string, text: string): Promise<void> {
-  await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await fs.writeFile(file, text);
 }
 
 async function writeReports(options: CliOptions, run: ScanRun, seconds: number): Promise<void> {
@@ -69,21 +58,25 @@ function printScan(run: ScanRun, seconds: number): void {
     process.stdout.write(`  not scanned: ${oneLine(p.url)}: ${oneLine(p.error ?? '')}\n`);
 }
 
+/** What a scanning job writes at its end: its reports of the gate's answer, or of a scan not judged yet. */
+interface ShardReports {
+  judged: (g: DeployEvent, detailsUrl: string) => Promise<void>;
+  waiting: (text: string) => Promise<void>;
+}
+
 /** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */
-async function shardExit(
-  result: ShardResult,
-  junit: ((g: DeployEvent) => Promise<void>) | null,
-): Promise<number> {
+async function shardExit(result: ShardResult, reports: ShardReports | null): Promise<number> {
   if ('missing' in result) {
     err(`a11y-gate: ${result.missing}`);
     return EXIT.gateFailed;
   }
   if ('waiting' in result) {
     process.stdout.write(`${result.waiting}\n`);
+    if (reports) await reports.waiting(result.waiting);
     return EXIT.passed;
   }
   process.stdout.write(gateText(result.gate, result.detailsUrl));
-  if (junit) await junit(result.gate);
+  if (reports) await reports.judged(result.gate, result.detailsUrl);
   return result.gate.passed ? EXIT.passed : EXIT.gateFailed;
 }
 
@@ -116,6 +109,7 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
   // A partial scan is compared on the pages it scanned: the file's entries for the others stay.
   const partial = run.scope === 'partial' ? run.pages.filter((p) => p.ok).map((p) => p.url) : null;
   const v = judgeLocally(findings, baseline, local, new Date(), partial);
+  const html = htmlOutput(options, run, err);
   const junit = (gate: JunitGate) =>
     options.junit ? writeFile(options.junit, toJunit(run.pages, findings, seconds, gate)) : Promise.resolve();
   if (local.update) {
@@ -128,6 +122,7 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
     );
     // The run that records the baseline judges nothing: JUnit says so too.
     await junit({ passed: true, new_issues: [] });
+    await html.local(findings, v, true);
     return EXIT.passed;
   }
   out(localGateText(v, file));
@@ -144,6 +139,7 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
     new_issues: v.newFindings.map((f) => ({ fingerprint: fingerprintOf(f) })),
     reasons: v.evaluation.reasons,
   });
+  await html.local(findings, v, false);
   return v.evaluation.passed ? EXIT.passed : EXIT.gateFailed;
 }
 
@@ -181,26 +177,39 @@ export async function main(argv: string[]): Promise<number> {
     const seconds = (Date.now() - started) / 1000;
     await writeReports(options, run, seconds);
     printScan(run, seconds);
+    const html = htmlOutput(options, run, err);
     const problem = scanProblem(run.pages);
     if (problem) {
       err(`a11y-gate: ${problem}`);
+      await html.unjudged(`The run stopped before any gate: ${problem}`);
       return EXIT.error;
     }
     if (!options.service) return await gateLocally(options, run, seconds);
-    if (options.scan.shard) {
-      const sent = await sendShard(options.service, options.scan.shard, run, submittedPages(run), err);
-      return await shardExit(
-        sent,
-        options.junit
-          ? (g) => writeFile(options.junit!, toJunit(run.pages, findingsOf(run.pages), seconds, g))
-          : null,
-      );
+    const junit = async (g: DeployEvent) => {
+      if (options.junit)
+        await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
+    };
+    const shard = options.scan.shard;
+    if (shard) {
+      const sent = await sendShard(options.service, shard, run, submittedPages(run), err);
+      const part = `This job scanned shard ${shard.index} of ${shard.total}: its pages' issues are listed here`;
+      return await shardExit(sent, {
+        judged: async (g, url) => {
+          await junit(g);
+          await html.service(g, url, [`${part}; the counts are the whole scan's.`]);
+        },
+        waiting: (text) => html.unjudged(`${part}. ${text}`),
+      });
     }
     const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
-    if (!outcome.gate) return EXIT.passed;
+    if (!outcome.gate) {
+      await html.unjudged(`Sent to the service as scan ${outcome.scan.id}; no gate was asked (--gate).`);
+      return EXIT.passed;
+    }
     const g = outcome.gate;
     out(gateText(g, outcome.detailsUrl));
-    if (options.junit) await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
+    await junit(g);
+    await html.service(g, outcome.detailsUrl);
     return g.passed ? EXIT.passed : EXIT.gateFailed;
   } catch (e) {
     const known = [ApiError, BrowserError, PageSourceError, LoginError, UsageError, BaselineFileError].some(

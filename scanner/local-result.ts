@@ -1,7 +1,7 @@
 import type { DeployCounts, GateIssue, GateResult } from '../core/gate/deploy-event.js';
 import { baselineRecordedReason, type GateCounts } from '../core/gate/thresholds.js';
 import { IMPACTS, type Impact } from '../core/impact.js';
-import { criteriaFromAxeTags } from '../core/scans/wcag-criteria.js';
+import { criteriaFromAxeTags } from '../core/scans/wcag-tags.js';
 import { truncate } from '../core/text/truncation.js';
 import type { Finding } from './findings.js';
 import type { LocalVerdict } from './local-gate.js';

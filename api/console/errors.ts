@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiContext } from '../context.js';
-import { markup } from './html.js';
+import { markup } from '../../core/text/html.js';
 import { layout } from './layout.js';
 import { sendPage } from './respond.js';
 import type { Visitor } from './session.js';

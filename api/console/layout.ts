@@ -1,4 +1,4 @@
-import { markup, type Html } from './html.js';
+import { markup, type Html } from '../../core/text/html.js';
 import type { Visitor } from './session.js';
 import { STYLESHEET_PATH } from './assets.js';
 

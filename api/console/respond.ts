@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { renderDocument, type Html } from './html.js';
+import { renderDocument, type Html } from '../../core/text/html.js';
 
 /**
  * No script at all, styles only from our own stylesheet, forms only to ourselves, never framed. Inline

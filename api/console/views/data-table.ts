@@ -1,4 +1,4 @@
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 import { tableWrap } from './parts.js';
 
 export type Cell = Html | string | number | null;

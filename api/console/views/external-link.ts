@@ -1,4 +1,4 @@
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 
 /**
  * A URL someone else supplied (an issue's help page): a link only when it is http(s), otherwise the

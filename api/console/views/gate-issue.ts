@@ -8,7 +8,7 @@ import {
   sourceText,
   sourceUrl,
 } from '../../../core/gate/finding-text.js';
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 import { impactBadge } from './parts.js';
 import { externalLink } from './external-link.js';
 

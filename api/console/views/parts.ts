@@ -1,4 +1,4 @@
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 
 export function impactBadge(impact: string | null): Html {
   const name = impact ?? 'unknown';

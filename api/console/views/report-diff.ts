@@ -1,7 +1,7 @@
 import type { VpatDiff } from '../../domain/vpat/diff.js';
 import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
 import type { AppliedOverride } from '../../domain/vpat/report.js';
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 import { dataTable } from './data-table.js';
 
 type RowState = VpatDiff['criteria'][number]['from'];

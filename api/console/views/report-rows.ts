@@ -1,6 +1,6 @@
 import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
 import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 import { dataTable } from './data-table.js';
 import { readableCount, when } from './parts.js';
 

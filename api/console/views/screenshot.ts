@@ -1,5 +1,5 @@
 import type { IssueScreenshot } from '../../services/scans/screenshot-links.js';
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 
 /** An issue's element screenshot as a fact of its card: the picture, described by its alt text. */
 export function pictureFact(shot: IssueScreenshot | undefined): Html | null {

@@ -1,5 +1,5 @@
 import type { TrendPoint } from '../../schemas/sites/trend.js';
-import { markup, type Html } from '../html.js';
+import { markup, type Html } from '../../../core/text/html.js';
 import { dataTable, num } from './data-table.js';
 import { shortSha, when } from './parts.js';
 import { IMPACTS } from '../../../core/impact.js';

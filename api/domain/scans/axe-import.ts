@@ -1,7 +1,7 @@
 import type { AxeResultsInput } from './input.js';
 import { issueSource, type ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { type IssueKind } from '../../../core/impact.js';
-import { criteriaFromAxeTags } from '../../../core/scans/wcag-criteria.js';
+import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
 import { axeTargetToSelector } from '../../../core/scans/axe-target.js';
 
 /**

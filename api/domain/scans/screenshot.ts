@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { truncate } from '../../../core/text/truncation.js';
 
 /**
  * Element screenshots: the signature of the expiring URLs that show them without a
@@ -23,10 +22,4 @@ export function validScreenshotSignature(
   const given = Buffer.from(signature);
   const same = given.length === expected.length && timingSafeEqual(given, expected);
   return same && expires > nowSeconds;
-}
-
-/** The alt text of an element's picture: the rule and the element, as a screen reader user needs them. */
-export function screenshotAlt(rule: string, selector: string): string {
-  const element = truncate(selector, 120);
-  return `Screenshot of the element ${element} that fails the rule ${rule}`;
 }

@@ -1,4 +1,4 @@
-import { criteriaFromAxeTags } from '../../../core/scans/wcag-criteria.js';
+import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
 
 /**
  * Which WCAG success criteria each axe-core rule tests, from the rules' own tags (`axe.getRules()`). Pure:

@@ -1,9 +1,6 @@
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
-import {
-  CRITERION_ID,
-  criteriaFromAxeTags,
-  MAX_CRITERIA_PER_ISSUE,
-} from '../../../core/scans/wcag-criteria.js';
+import { CRITERION_ID, MAX_CRITERIA_PER_ISSUE } from '../../../core/scans/wcag-criteria.js';
+import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
 import { PageQuery, Sha, SiteId } from '../common.js';
 import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';

@@ -1,10 +1,7 @@
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
-import {
-  screenshotAlt,
-  screenshotSignature,
-  validScreenshotSignature,
-} from '../../domain/scans/screenshot.js';
+import { screenshotSignature, validScreenshotSignature } from '../../domain/scans/screenshot.js';
+import { screenshotAlt } from '../../../core/scans/pictures.js';
 import { webhookSecretBox } from '../../secret-box.js';
 import { findScan } from '../../store/scans/scans.js';
 import {

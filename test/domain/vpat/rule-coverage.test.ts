@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import { buildRuleCoverage, rulesTesting } from '../../../api/domain/vpat/rule-coverage.js';
-import { criteriaFromAxeTags } from '../../../core/scans/wcag-criteria.js';
+import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
 import { wcagCriteria } from '../../../api/domain/catalog/wcag.js';
 
 describe('rule coverage', () => {

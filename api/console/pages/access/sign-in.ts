@@ -4,7 +4,7 @@ import type { ApiContext } from '../../../context.js';
 import { closeSession, countFailedSignIn, openSession } from '../../../services/access/console-sessions.js';
 import { closeGitHubSession } from '../../../services/access/github-sessions.js';
 import { action, field } from '../../guard.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import {

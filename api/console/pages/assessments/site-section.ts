@@ -8,7 +8,7 @@ import {
 } from '../../../services/assessments/assessments.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
 import { field } from '../../guard.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { redirectAfterPost } from '../../respond.js';
 import { hasScope, opensPagesOf, type Visitor } from '../../session.js';
 import { csrfField, when } from '../../views/parts.js';

@@ -1,5 +1,5 @@
 import { OUTCOMES, type Outcome } from '../../../domain/vpat/assessments/assessment.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 import type { assessmentDetail } from '../../../services/assessments/assessments.js';
 import type { criterionWorkspace } from '../../../services/assessments/results.js';

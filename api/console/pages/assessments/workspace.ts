@@ -6,7 +6,7 @@ import type { ApiContext } from '../../../context.js';
 import { assessmentDetail } from '../../../services/assessments/assessments.js';
 import { criterionWorkspace, putResult } from '../../../services/assessments/results.js';
 import { field } from '../../guard.js';
-import { markup } from '../../html.js';
+import { markup } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';

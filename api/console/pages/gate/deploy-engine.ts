@@ -1,6 +1,6 @@
 import type { DeployEvent } from '../../../../core/gate/deploy-event.js';
 import { engineChangeSentence } from '../../../../core/gate/engine.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { gateIssueCard } from '../../views/gate-issue.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { DeployEvent, GateIssue } from '../../../../core/gate/deploy-event.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 
 /** A rejected waive form, shown again with what was typed and what to correct. */

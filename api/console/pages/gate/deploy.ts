@@ -6,7 +6,7 @@ import { CreateWaiverBody } from '../../../schemas/waivers/waivers.js';
 import { readDeployEvent } from '../../../services/gate/triggers.js';
 import { createWaiver } from '../../../services/waivers/waivers.js';
 import { field } from '../../guard.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import { hasScope, type Visitor } from '../../session.js';

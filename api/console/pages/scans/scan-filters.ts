@@ -1,5 +1,5 @@
 import type { ScanBrowse } from '../../../services/scans/browse.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { IMPACTS } from '../../../../core/impact.js';
 import { atViewport } from '../../../../core/text/wording.js';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ApiContext } from '../../../context.js';
 import { browseScan, type BrowsedIssue, type ScanBrowse } from '../../../services/scans/browse.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';

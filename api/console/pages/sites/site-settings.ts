@@ -3,7 +3,7 @@ import { PatchSiteBody } from '../../../schemas/sites/sites.js';
 import type { requireSite } from '../../../services/sites/pages.js';
 
 type Site = Awaited<ReturnType<typeof requireSite>>;
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 import { field } from '../../guard.js';
 

@@ -6,7 +6,7 @@ import type { ApiContext } from '../../../context.js';
 import { deployHistory, siteTrend } from '../../../services/sites/history.js';
 import { changeSiteSettings, requireSite, siteScans, siteWaivers } from '../../../services/sites/pages.js';
 import type { DeploySummary } from '../../../schemas/gate/deploy-history.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import {

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { VpatReport } from '../../../domain/vpat/report.js';
 import type { ApiContext } from '../../../context.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { redirectAfterPost } from '../../respond.js';
 import { hasScope, type Visitor } from '../../session.js';
 import { csrfField } from '../../views/parts.js';

@@ -2,7 +2,7 @@ import { isUndecided } from '../../../domain/vpat/derive.js';
 import type { Conformance } from '../../../domain/vpat/editions.js';
 import { CONFORMANCE_LABELS } from '../../../domain/vpat/render/html.js';
 import type { ReportCriterion, VpatReport } from '../../../domain/vpat/report.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import type { Visitor } from '../../session.js';
 import { csrfField, errorSummary, textField, type FieldProblem } from '../../views/parts.js';
 import { evidenceText } from '../../views/report-rows.js';

@@ -5,7 +5,7 @@ import type { ApiContext } from '../../../context.js';
 import { exportReport, type ExportFormat } from '../../../services/vpat/exports.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
 import { VpatReviewService } from '../../../services/vpat/review.js';
-import { markup, type Html } from '../../html.js';
+import { markup, type Html } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';

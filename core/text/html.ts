@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import htm from 'htm';
 
 /**
- * The console's only way to write markup: tagged templates turned into preact nodes and rendered to a
- * string. Every interpolated value is escaped as text or as an attribute value by the renderer, so no
- * page builds HTML by concatenation.
+ * The one way to write HTML (the console's pages, the CLI's report): tagged templates turned into preact
+ * nodes and rendered to a string. Every interpolated value is escaped as text or as an attribute value by
+ * the renderer, so nothing builds HTML by concatenation.
  *
  * preact's own type declarations pull the DOM library into every file of the program (which changes
  * the server's `fetch` and `Buffer` types), so its two functions are loaded with a narrow local type.
