@@ -70,6 +70,14 @@ function findingsOfScan(collected: CollectedScan): Finding[] {
   ];
 }
 
+/** The pages a partial scan covers: those it scanned and those of its result files. */
+function scannedPages(collected: CollectedScan): string[] {
+  return [
+    ...(collected.scanned ? collected.scanned.run.pages.filter((p) => p.ok).map((p) => p.url) : []),
+    ...(collected.loaded ? collected.loaded.scan.pages.map((p) => p.url) : []),
+  ];
+}
+
 /** Why there is no baseline: on the baseline branch its first run records one; elsewhere nothing compares. */
 function noBaselineReason(inputs: ActionInputs): string {
   const branch = inputs.local.baselineBranch;
@@ -105,6 +113,8 @@ export async function gateLocally(inputs: ActionInputs): Promise<void> {
   if (!collected) throw new Error('nothing to judge: give "results" or pages to scan');
   const findings = findingsOfScan(collected);
   const baseline = await findBaseline(inputs);
+  // A partial scan is compared on its own pages only, and is never recorded as the baseline.
+  const partial = inputs.scope === 'partial' ? scannedPages(collected) : null;
   const verdict = judgeLocally(
     findings,
     baseline?.entries ?? null,
@@ -115,8 +125,10 @@ export async function gateLocally(inputs: ActionInputs): Promise<void> {
       ignores: [],
     },
     new Date(),
+    partial,
   );
-  const recordedAt = inputs.local.records ? await recordBaselineArtifact(inputs, verdict.recorded) : null;
+  const recordedAt =
+    inputs.local.records && !partial ? await recordBaselineArtifact(inputs, verdict.recorded) : null;
   if (recordedAt) core.info(`Baseline of ${inputs.local.baselineBranch} recorded: ${recordedAt}.`);
   const noBaseline = noBaselineReason(inputs);
   if (!baseline && inputs.local.records) core.info(noBaseline);
