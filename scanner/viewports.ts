@@ -66,7 +66,7 @@ export function parseViewport(text: string): Viewport | string {
     const near = nearNames(trimmed)
       .map((n) => `"${n}"`)
       .join(', ');
-    return `"${trimmed}" is neither WIDTHxHEIGHT nor a device playwright-core knows (such as ${near})`;
+    return `"${trimmed}" is neither WIDTHxHEIGHT nor a device Playwright knows (such as ${near})`;
   }
   const d = devices[name];
   // The list carries each device's screen, which its type leaves out.

@@ -16,6 +16,17 @@ export const Sha = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: '3f786850e387550fdab836ed7e6dc881de23001b' });
 
+/** A page's viewport as scans name it (`390x844`, `iPhone 13`): one line, printable, no space at its ends. */
+export const ViewportName = z
+  .string()
+  .max(100)
+  .regex(
+    // eslint-disable-next-line no-control-regex
+    /^[^\s\u0000-\u001f\u007f](?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?$/,
+    'must be one line of printable text without spaces at its ends',
+  )
+  .openapi({ example: '390x844' });
+
 export const Problem = z
   .object({
     type: z.string(),

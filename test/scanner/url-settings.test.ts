@@ -191,7 +191,7 @@ describeWith(chromium, 'viewports and per-URL settings in Chromium', () => {
       source: { path: 'shop.html', line: 3, column: null, method: 'static' as const },
     }));
     const sarif = toSarif(withSource, { toolVersion: run.engine.version }).log.runs[0].results ?? [];
-    expect(sarif.map((r) => [r.ruleId, r.properties?.viewport])).toEqual([
+    expect(sarif.map((r) => [r.ruleId, r.properties?.viewport as unknown])).toEqual([
       ['button-name', '390x844'],
       ['image-alt', '390x844'],
       ['image-alt', '1280x720'],

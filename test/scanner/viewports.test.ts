@@ -35,7 +35,7 @@ async function usageError(argv: string[], files: Record<string, string> = {}): P
 }
 
 describe('viewports, as the CLI, its configuration file and the Action read them', () => {
-  test('a size is WIDTHxHEIGHT in CSS pixels; a device brings its whole profile, named as playwright-core spells it', () => {
+  test('a size is WIDTHxHEIGHT in CSS pixels; a device brings its whole profile, named as Playwright’s list spells it', () => {
     expect(parseViewport('390x844')).toEqual({ name: '390x844', width: 390, height: 844 });
     expect(parseViewport(' 1280X720 ')).toEqual({ name: '1280x720', width: 1280, height: 720 });
     const phone = parseViewport('iphone  13');
@@ -64,7 +64,7 @@ describe('viewports, as the CLI, its configuration file and the Action read them
 
   test('an unknown device is a usage error that names it, the flag or the key, and devices it may have meant', async () => {
     expect(await usageError(['scan', 'http://x.test/', '--viewport', 'iPhone 99'])).toMatch(
-      /^--viewport "iPhone 99" is neither WIDTHxHEIGHT nor a device playwright-core knows \(such as "iPhone .*"\)$/,
+      /^--viewport "iPhone 99" is neither WIDTHxHEIGHT nor a device Playwright knows \(such as "iPhone .*"\)$/,
     );
     expect(
       await usageError(['scan'], {

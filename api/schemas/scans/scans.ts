@@ -1,7 +1,7 @@
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { CRITERION_ID, MAX_CRITERIA_PER_ISSUE } from '../../../core/scans/wcag-criteria.js';
 import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
-import { PageQuery, Sha, SiteId } from '../common.js';
+import { PageQuery, Sha, SiteId, ViewportName } from '../common.js';
 import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
@@ -17,10 +17,6 @@ import type * as input from '../../domain/scans/input.js';
  */
 
 const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
-
-/** A viewport's name: printable, one line, no space at either end (so it reads the same everywhere). */
-// eslint-disable-next-line no-control-regex
-const VIEWPORT_NAME = /^[^\s\u0000-\u001f\u007f](?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?$/;
 
 /** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
 const INT32_MAX = 2_147_483_647;
@@ -167,18 +163,12 @@ export const Pa11yInputSchema = z
 export const ScanPageInputSchema = z
   .object({
     url: Url.openapi({ description: 'Absolute, or relative to the scan `url`.', example: '/checkout' }),
-    viewport: z
-      .string()
-      .max(100)
-      .regex(VIEWPORT_NAME, 'must be one line of printable text without spaces at its ends')
-      .nullable()
+    viewport: ViewportName.nullable()
       .optional()
       .openapi({
         description:
-          'The viewport the page was scanned at, as the scanner names it (`390x844`, `iPhone 13`). Part of ' +
-          "its issues' identity: the same URL at two viewports is two pages, and the gate compares each with " +
-          'the baseline page of the same URL and viewport. Absent: the one default viewport (fingerprints ' +
-          'as before viewports existed).',
+          'The viewport the page was scanned at (`390x844`, `iPhone 13`), part of its identity: one URL at two ' +
+          'viewports is two pages, each judged against the baseline page of its URL and viewport. Absent: none.',
         example: '390x844',
       }),
     title: z.string().max(2000).nullable().optional(),

@@ -1,6 +1,7 @@
 import { SCREENSHOT_MAX_BYTES } from '../../domain/scans/png.js';
 import { SCREENSHOTS_PER_PAGE } from '../../../core/scans/pictures.js';
 import { z } from '../zod.js';
+import { ViewportName } from '../common.js';
 
 /** Element screenshots: what `POST /api/v1/scans/{id}/screenshots` takes and answers. */
 
@@ -12,9 +13,8 @@ export const ScreenshotUploadItem = z
       description: 'The page as the scan lists it (its submitted `url`).',
       example: 'https://example.com/pricing',
     }),
-    viewport: z.string().min(1).max(100).optional().openapi({
+    viewport: ViewportName.optional().openapi({
       description: "The page's viewport as the scan lists it; absent: the page that names none.",
-      example: '390x844',
     }),
     rule: z.string().min(1).max(200).openapi({ example: 'color-contrast' }),
     selector: z.string().min(1).max(4096).openapi({

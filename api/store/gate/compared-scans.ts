@@ -84,18 +84,8 @@ function numberList(text: string, out: Float64Array | Int32Array): boolean {
 export async function scanPages(db: Knex, scanId: string): Promise<Map<number, GatePageRow>> {
   const rows = await db('scan_pages')
     .where({ scan_id: scanId })
-    .select<Array<{ page_index: number; url: string; normalized_url: string; viewport: string | null }>>(
-      'page_index',
-      'url',
-      'normalized_url',
-      'viewport',
-    );
-  return new Map(
-    rows.map((p) => [
-      p.page_index,
-      { index: p.page_index, url: p.url, normalizedUrl: p.normalized_url, viewport: p.viewport },
-    ]),
-  );
+    .select<GatePageRow[]>('page_index as index', 'url', 'normalized_url as normalizedUrl', 'viewport');
+  return new Map(rows.map((p) => [p.index, p]));
 }
 
 /**
