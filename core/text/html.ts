@@ -9,8 +9,6 @@ import htm from 'htm';
  * preact's own type declarations pull the DOM library into every file of the program (which changes
  * the server's `fetch` and `Buffer` types), so its two functions are loaded with a narrow local type.
  */
-const require = createRequire(import.meta.url);
-
 /** A rendered-to-be node; opaque to the pages. */
 export interface Html {
   readonly __html: unique symbol;
@@ -18,8 +16,19 @@ export interface Html {
 
 type CreateElement = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => Html;
 
-const { h } = require('preact') as { h: CreateElement };
-const { render } = require('preact-render-to-string') as { render: (node: Html) => string };
+/*
+ * Node's ES modules have no `require`, so the service takes Node's own from createRequire. The CLI's bundle
+ * (ncc) has one, and needs these two calls written as plain `require` to bundle the packages: it cannot
+ * follow createRequire.
+ */
+const bundled = typeof require === 'function';
+const load = bundled ? null : createRequire(import.meta.url);
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { h } = (bundled ? require('preact') : load!('preact')) as { h: CreateElement };
+const { render } = (bundled ? require('preact-render-to-string') : load!('preact-render-to-string')) as {
+  render: (node: Html) => string;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const bound = (htm as unknown as { bind: (h: CreateElement) => unknown }).bind(h);
 
