@@ -6,7 +6,7 @@ import type { ApiContext } from '../../../context.js';
 import { VpatReviewService } from '../../../services/vpat/review.js';
 import { field } from '../../guard.js';
 import { redirectAfterPost } from '../../respond.js';
-import type { Visitor } from '../../session.js';
+import { signerOf, type Visitor } from '../../session.js';
 import type { FieldProblem } from '../../views/parts.js';
 import type { ReviewState, RowValues } from './report-review.js';
 
@@ -97,7 +97,7 @@ export function reviewAction(
   const reviews = new VpatReviewService(ctx);
   return async (v: Visitor, req: Request, res: Response): Promise<void> => {
     const rows = sentRows(req);
-    const author = field(req, 'author');
+    const author = signerOf(v) ?? field(req, 'author');
     const decided = rows.filter((r) => r.decision !== '');
     const again = (problems: FieldProblem[]) =>
       showAgain(
@@ -134,20 +134,18 @@ export function publishAction(
 ) {
   const reviews = new VpatReviewService(ctx);
   return async (v: Visitor, req: Request, res: Response): Promise<void> => {
-    const author = field(req, 'publisher');
+    const author = signerOf(v) ?? field(req, 'publisher');
     const again = (problems: FieldProblem[]) =>
       showAgain(req, res, v)({ target: 'publish', rows: new Map(), author, problems }, 422);
-    const parsed = PublishBody.safeParse({ publisher: author });
+    const parsed = PublishBody.safeParse({
+      publisher: author,
+      publish_behind: field(req, 'publish_behind') === 'yes',
+    });
     if (!parsed.success) {
       return again([{ field: 'publisher', message: 'Give the name of the person who signs the report.' }]);
     }
     try {
-      const final = await reviews.publish(
-        v.user.org,
-        actorOf(v),
-        String(req.params.id),
-        parsed.data.publisher,
-      );
+      const final = await reviews.publish(v.user.org, actorOf(v), String(req.params.id), parsed.data);
       redirectAfterPost(res, `/reports/${encodeURIComponent(final.id)}?published=1`);
     } catch (err) {
       const problems = serviceProblems(err, [], 'publish');
