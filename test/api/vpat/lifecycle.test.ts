@@ -121,7 +121,7 @@ describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
     expect(next.body.evaluation_methods).toContain(`scan ${newScan}`);
     expect((await get(next.body.id)).body.behind).toMatchObject({ results: 0, scans: 0 });
     const events = await eventPayloads(h.db, 'vpat.refreshed', 'acme');
-    expect(events.map((e) => (e as { id: string }).id)).toContain(next.body.id);
+    expect(events.map((e) => e.data.id)).toContain(next.body.id);
     // The version it followed has a newer one: versions form one line.
     expect((await h.request('POST', `/api/v1/vpat/${r2.id}/refresh`, { key: h.key })).status).toBe(409);
 

@@ -15,7 +15,7 @@ export const ASSESSMENT_LEVELS = ['A', 'AA'] as const satisfies readonly WcagLev
 export type AssessmentLevel = (typeof ASSESSMENT_LEVELS)[number];
 
 /** Where an assessment came from: made here, or imported from a tool's export. */
-export const ASSESSMENT_ORIGINS = ['created', 'wcag-em-report-tool', 'accessibility-insights'] as const;
+export const ASSESSMENT_ORIGINS = ['created', 'wcag-em-report-tool', 'accessibility-insights', 'earl'] as const;
 export type AssessmentOrigin = (typeof ASSESSMENT_ORIGINS)[number];
 
 /** The largest sample WCAG-EM's own tool handles comfortably; 500 pages is far beyond any audit. */

@@ -85,12 +85,22 @@ function countStatuses(doc: Json, max: number): number {
   return n;
 }
 
+/** The file and, for JSON-LD with a top-level `@graph`, each node of the graph (where an evaluation may be). */
+const partsOf = (doc: Json): Json[] => [
+  doc,
+  ...(Array.isArray(doc['@graph']) ? (doc['@graph'] as unknown[]).filter(isObject) : []),
+];
+
 /** Refuses (422, naming the limit) a file whose sample or results pass what creation allows. */
 export function checkImportCounts(doc: unknown): void {
   if (!isObject(doc)) return;
-  const pages = listedPages(doc);
+  const parts = partsOf(doc);
+  const pages = parts.reduce((n, p) => n + listedPages(p), 0);
   if (pages > MAX_SAMPLE) throw over('pages_per_assessment', MAX_SAMPLE, `the sample lists ${pages} pages`);
-  const results = Math.max(countAssertions(doc, MAX_IMPORT_RESULTS), countStatuses(doc, MAX_IMPORT_RESULTS));
+  // The graph's own nodes count too: another tool's assertions may be listed there one by one.
+  const graphNodes = parts.length - 1;
+  const assertions = parts.reduce((n, p) => n + countAssertions(p, MAX_IMPORT_RESULTS), graphNodes);
+  const results = Math.max(assertions, countStatuses(doc, MAX_IMPORT_RESULTS));
   if (results > MAX_IMPORT_RESULTS)
     throw over('results_per_import', MAX_IMPORT_RESULTS, `it holds more than ${MAX_IMPORT_RESULTS} results`);
 }
