@@ -80,7 +80,11 @@ describe.each(dbKinds)('the report lifecycle in the console (%s)', (db) => {
       key: s.key,
       body: {
         author: 'Grace Officer',
-        decisions: s.left.map((criterion) => ({ criterion, conformance: 'does-not-support', remarks: 'Not yet.' })),
+        decisions: s.left.map((criterion) => ({
+          criterion,
+          conformance: 'does-not-support',
+          remarks: 'Not yet.',
+        })),
       },
     });
     expect([decided.status, decided.body.summary.undecided]).toEqual([201, 0]);
@@ -92,7 +96,16 @@ describe.each(dbKinds)('the report lifecycle in the console (%s)', (db) => {
     ];
     const fields = pages.flatMap(fieldValues);
     expect(fields.map((f) => f.name)).toEqual(
-      expect.arrayContaining(['author', 'publisher', 'name', 'version', 'vendor', 'contact', 'url', 'tester']) as string[],
+      expect.arrayContaining([
+        'author',
+        'publisher',
+        'name',
+        'version',
+        'vendor',
+        'contact',
+        'url',
+        'tester',
+      ]) as string[],
     );
     expect(fields.filter((f) => f.value === 'Ada')).toEqual([]);
     // The people's names start empty: whoever decides, signs or tests types their own.
@@ -152,13 +165,18 @@ describe.each(dbKinds)('the report lifecycle in the console (%s)', (db) => {
     expect(Number((await h.db('vpat_reports').count({ n: '*' }).first())?.n)).toBe(before);
     // The lists name product, version, status and date, so two reports never read alike.
     const page = (await c.get(`/reports/${id}`)).text;
-    expect(page).toMatch(/<option value="vpt_\w+">Docs 3\.2, version 2 \(draft\), \d{4}-\d\d-\d\d \d\d:\d\d UTC<\/option>/);
+    expect(page).toMatch(
+      /<option value="vpt_\w+">Docs 3\.2, version 2 \(draft\), \d{4}-\d\d-\d\d \d\d:\d\d UTC<\/option>/,
+    );
     expect(page).toMatch(/<option value="vpt_\w+">Docs 3\.1, version 2 \(draft\), /);
   });
 
   test('every download link of the report works with a console session; another org’s report is 404', async () => {
     const page = (await c.get(`/reports/${report.id}`)).text;
-    const links = [...page.matchAll(/href="(\/reports\/vpt_\w+\/download\/(\w+))"/g)].map((m) => [m[1], m[2]]);
+    const links = [...page.matchAll(/href="(\/reports\/vpt_\w+\/download\/(\w+))"/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     expect(links.map(([, f]) => f)).toEqual(['html', 'md', 'openacr', 'pdf', 'earl']);
     const types: Record<string, string> = {
       html: 'text/html',
@@ -176,7 +194,9 @@ describe.each(dbKinds)('the report lifecycle in the console (%s)', (db) => {
       ]);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
     }
-    const earl = JSON.parse((await c.get(`/reports/${report.id}/download/earl`)).text) as { auditSample: unknown[] };
+    const earl = JSON.parse((await c.get(`/reports/${report.id}/download/earl`)).text) as {
+      auditSample: unknown[];
+    };
     expect(earl.auditSample.length).toBe(55);
     const workspace = (await c.get(`/assessments/${assessment}`)).text;
     expect(workspace).toContain(`href="/assessments/${assessment}/download/earl"`);

@@ -8,7 +8,11 @@ import {
 } from '../../domain/vpat/assessments/import-wcagem.js';
 import { expandEvaluation } from './json-ld.js';
 import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
-import { checkImportCounts, checkSampleUrls } from '../../domain/vpat/assessments/import-bounds.js';
+import {
+  checkContextTerms,
+  checkImportCounts,
+  checkSampleUrls,
+} from '../../domain/vpat/assessments/import-bounds.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
@@ -39,6 +43,7 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
 async function recognise(doc: unknown): Promise<ImportedAssessment> {
   // Counted before any reader maps the file: a file past a limit costs its counting only.
   checkImportCounts(doc);
+  if (looksLikeJsonLd(doc)) checkContextTerms(doc);
   const imported = looksLikeJsonLd(doc)
     ? await importWcagEm(await expandEvaluation(doc))
     : looksLikeInsights(doc)

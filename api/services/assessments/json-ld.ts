@@ -4,7 +4,7 @@ import { domainErrors } from '../../domain/errors.js';
 import { nextTurn } from '../../domain/turns.js';
 import { EARL_CONTEXT } from '../../domain/vpat/assessments/earl.js';
 import { SHIPPED_CONTEXTS } from '../../domain/vpat/assessments/earl-contexts.data.js';
-import type { ExpandedNode } from '../../domain/vpat/assessments/import-wcagem.js';
+import type { ExpandedNode } from '../../domain/vpat/assessments/json-ld-terms.js';
 
 /**
  * An imported file read as JSON-LD: expanded by jsonld (digitalbazaar) so that what it says is read by
@@ -72,7 +72,7 @@ function refusal(err: unknown): Error {
   );
 }
 
-async function expand(input: unknown): Promise<ExpandedNode[]> {
+async function expand(input: object): Promise<ExpandedNode[]> {
   try {
     return (await jsonld.expand(input as JsonLdDocument, EXPAND)) as unknown as ExpandedNode[];
   } catch (err) {

@@ -5,7 +5,7 @@ import { isUndecided, type RefusedDecision } from '../../domain/vpat/derive.js';
 import { diffReports, type VpatDiff } from '../../domain/vpat/diff.js';
 import { catalogRowIds, editionCatalog } from '../../domain/vpat/editions.js';
 import { carriedOverride, type OverrideRecord, type VpatReport } from '../../domain/vpat/report.js';
-import { behindSummary, isBehind } from '../../domain/vpat/status.js';
+import { behindSummary } from '../../domain/vpat/status.js';
 import {
   baseBranch,
   findEvidenceScan,
@@ -227,7 +227,9 @@ export class VpatReviewService {
       );
     }
     const now = nowIso();
-    const behind = isBehind(newer.state) ? { results: newer.state.results, scans: newer.state.scans } : undefined;
+    // Recorded when newer results were left out knowingly; newer scans alone publish as usual.
+    const behind =
+      newer.state.results > 0 ? { results: newer.state.results, scans: newer.state.scans } : undefined;
     const report: VpatReport = {
       ...previous,
       id: newId('vpt'),

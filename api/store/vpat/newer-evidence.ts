@@ -66,19 +66,15 @@ export async function scansAfter(
   after: string,
 ): Promise<{ count: number; latestId: string | null }> {
   const where = (q: Knex.QueryBuilder) => {
-    void q
-      .where({ org, site_id: siteId, branch, status: 'complete' })
-      .andWhere('created_at', '>', after);
+    void q.where({ org, site_id: siteId, branch, status: 'complete' }).andWhere('created_at', '>', after);
   };
-  const [count, latest] = await Promise.all([
-    db('scans').modify(where).count<{ n: number | string }>({ n: '*' }).first(),
-    db('scans')
-      .modify(where)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .first<{ id: string } | undefined>('id'),
-  ]);
-  return { count: Number(count?.n ?? 0), latestId: latest?.id ?? null };
+  const count = await db('scans').modify(where).count<Array<{ n: number | string }>>({ n: '*' });
+  const latest = await db('scans')
+    .modify(where)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first<{ id: string } | undefined>('id');
+  return { count: Number(count[0]?.n ?? 0), latestId: latest?.id ?? null };
 }

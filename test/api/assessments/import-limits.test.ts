@@ -61,6 +61,7 @@ describe.each(dbKinds)('assessment import limits (%s)', (db) => {
       results_per_import: RESULTS_PER_IMPORT,
       json_depth_per_import: 64,
       json_values_per_import: 20 * RESULTS_PER_IMPORT,
+      json_ld_terms_per_import: 1000,
     });
   });
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import jsonld, { type JsonLdDocument } from 'jsonld';
+import jsonld from 'jsonld';
 import type { AssessmentDetail, Problem } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { SITE, seedScan } from './seed.js';
@@ -15,16 +15,20 @@ const fixture = (name: string) =>
 const GRAPH_RESULTS = [
   ['1.1.1', null, 'failed', 'The map and the ticket icon have no text alternative.'],
   ['1.1.1', 'https://museum.example/', 'passed', 'Every image has a fitting alternative.'],
-  ['1.1.1', 'https://museum.example/visit', 'failed', 'The map of the rooms has no alternative.'],
   ['1.1.1', 'https://museum.example/collection/42', 'inapplicable', 'No images.'],
+  ['1.1.1', 'https://museum.example/visit', 'failed', 'The map of the rooms has no alternative.'],
   ['1.3.1', null, 'passed', 'Headings, lists and tables are marked up.'],
   ['1.4.3', null, 'cantTell', 'Text over the hero photograph needs a closer look.'],
   ['2.4.2', null, 'passed', 'Every page has a title naming it.'],
   ['2.4.7', 'https://museum.example/', 'passed', 'The focus ring shows on every control.'],
 ];
 
-const byPlace = (a: { criterion: string; page: string | null }, b: { criterion: string; page: string | null }) =>
-  a.criterion.localeCompare(b.criterion, 'en', { numeric: true }) || (a.page ?? '').localeCompare(b.page ?? '');
+const byPlace = (
+  a: { criterion: string; page: string | null },
+  b: { criterion: string; page: string | null },
+) =>
+  a.criterion.localeCompare(b.criterion, 'en', { numeric: true }) ||
+  (a.page ?? '').localeCompare(b.page ?? '');
 
 describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
@@ -51,7 +55,10 @@ describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
   test('the Report Tool’s @graph export: its sample, its evaluator and every decided result', async () => {
     const res = await post(fixture('wcag-em-graph.json'));
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ origin: 'wcag-em-report-tool', title: 'City Museum accessibility evaluation' });
+    expect(res.body).toMatchObject({
+      origin: 'wcag-em-report-tool',
+      title: 'City Museum accessibility evaluation',
+    });
     expect(res.body.standard).toEqual({ wcag: '2.2', level: 'AA' });
     expect(res.body.sample.pages).toEqual([
       { url: 'https://museum.example/', source: 'chosen' },
@@ -69,7 +76,7 @@ describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
   });
 
   test('the same evaluation flattened, under another context and in another key order, reads the same', async () => {
-    const flat = await jsonld.flatten(fixture('wcag-em-graph.json') as JsonLdDocument, {
+    const flat = await jsonld.flatten(fixture('wcag-em-graph.json'), {
       e: 'http://www.w3.org/ns/earl#',
       m: 'http://www.w3.org/TR/WCAG-EM/#',
       d: 'http://purl.org/dc/terms/',
@@ -156,7 +163,10 @@ describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
     expect(remote.body.errors?.[0].detail).toMatch(
       /^names the remote context "https:\/\/contexts\.example\/evil\.jsonld", which this service does not load/,
     );
-    const imported = await refuse({ '@context': { '@import': 'https://contexts.example/more.jsonld' }, auditSample: [] });
+    const imported = await refuse({
+      '@context': { '@import': 'https://contexts.example/more.jsonld' },
+      auditSample: [],
+    });
     expect([imported.status, imported.body.errors?.[0].pointer]).toEqual([422, '#/@context']);
     const invalid = await refuse({ '@context': { title: { '@id': 5 } }, auditSample: [] });
     expect([invalid.status, invalid.body.errors?.[0].detail]).toEqual([
@@ -165,13 +175,23 @@ describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
     ]);
     const empty = await refuse({
       '@context': {},
-      auditSample: [{ test: 'WCAG22:non-text-content', subject: '_:website', result: { outcome: 'earl:untested' } }],
+      auditSample: [
+        { test: 'WCAG22:non-text-content', subject: '_:website', result: { outcome: 'earl:untested' } },
+      ],
     });
     expect([empty.status, empty.body.detail]).toEqual([422, 'The file holds no result to import.']);
     const graphPages = fixture('wcag-em-graph.json') as { '@graph': Array<Record<string, unknown>> };
     graphPages['@graph'][0].structuredSample = {
-      webpage: Array.from({ length: 501 }, (_, i) => ({ id: `_:p${i}`, source: `https://museum.example/${i}` })),
+      webpage: Array.from({ length: 501 }, (_, i) => ({
+        id: `_:p${i}`,
+        source: `https://museum.example/${i}`,
+      })),
     };
+    const bomb = await refuse({
+      '@context': Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`t${i}`, `http://x.example/${i}`])),
+      auditSample: [],
+    });
+    expect([bomb.status, bomb.body.limit, bomb.body.limit_value]).toEqual([422, 'json_ld_terms_per_import', 1000]);
     const tooMany = await refuse(graphPages);
     expect([tooMany.status, tooMany.body.limit]).toEqual([422, 'pages_per_assessment']);
     expect(await count()).toBe(before);

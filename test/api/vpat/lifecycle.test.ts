@@ -7,7 +7,11 @@ import { PAGES, SITE, seedScan } from '../assessments/seed.js';
 // the base branch, mark it behind; the next version is made from them with every decision kept; publishing
 // while results are missing is refused by name unless the publisher chooses to publish as it is.
 
-const product = { name: 'Shop', version: '2026.12', description: 'The web shop: catalogue, cart and checkout.' };
+const product = {
+  name: 'Shop',
+  version: '2026.12',
+  description: 'The web shop: catalogue, cart and checkout.',
+};
 
 describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
@@ -49,7 +53,12 @@ describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
     await seedScan(h, h.key);
     const a = await h.request<Assessment>('POST', '/api/v1/assessments', {
       key: h.key,
-      body: { siteId: SITE, title: 'Audit', standard: { wcag: '2.2', level: 'AA' }, sample: { pages: sample } },
+      body: {
+        siteId: SITE,
+        title: 'Audit',
+        standard: { wcag: '2.2', level: 'AA' },
+        sample: { pages: sample },
+      },
     });
     assessment = a.body.id;
     expect((await result('2.4.2', null, 'passed')).status).toBe(200);
@@ -99,7 +108,9 @@ describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
     expect(refused.body.behind).toEqual(behind);
     expect(refused.body.errors?.map((e) => e.detail)).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^1\.1\.1 on the whole sample: passed, recorded by Ann Tester on \d{4}-\d\d-\d\d$/),
+        expect.stringMatching(
+          /^1\.1\.1 on the whole sample: passed, recorded by Ann Tester on \d{4}-\d\d-\d\d$/,
+        ),
         expect.stringMatching(/^1\.3\.1 on \/: failed, recorded by Ann Tester on /),
         expect.stringMatching(/^1\.3\.1 on \/cart: passed, /),
         expect.stringMatching(/^3\.1\.1 on the whole sample: failed, /),
@@ -135,7 +146,9 @@ describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
     expect(md.text).toContain('Final report, published by Grace Officer on');
     expect(md.text).not.toContain('as it was');
     // A final version is not refreshed: a new report follows newer evidence.
-    expect((await h.request('POST', `/api/v1/vpat/${final.body.id}/refresh`, { key: h.key })).status).toBe(409);
+    expect((await h.request('POST', `/api/v1/vpat/${final.body.id}/refresh`, { key: h.key })).status).toBe(
+      409,
+    );
   });
 
   test('publishing as it is records what was left out, and every format says so', async () => {
@@ -145,10 +158,10 @@ describe.each(dbKinds)('a report behind its evidence (%s)', (db) => {
       key: h.key,
       body: { publisher: 'Grace Officer' },
     });
-    expect([refused.status, refused.body.errors?.map((e) => e.detail.replace(/ on \d{4}-\d\d-\d\d$/, ''))]).toEqual([
-      409,
-      ['2.4.7 on /: failed, recorded by Bob Tester'],
-    ]);
+    expect([
+      refused.status,
+      refused.body.errors?.map((e) => e.detail.replace(/ on \d{4}-\d\d-\d\d$/, '')),
+    ]).toEqual([409, ['2.4.7 on /: failed, recorded by Bob Tester']]);
     const final = await h.request<VpatReport>('POST', `/api/v1/vpat/${report.id}/publish`, {
       key: h.key,
       body: { publisher: 'Grace Officer', publish_behind: true },

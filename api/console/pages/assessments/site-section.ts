@@ -49,7 +49,13 @@ const PRODUCT_FIELDS = [
   ['version', 'Product version', 'The version the report is about.', 100, true],
   ['vendor', 'Vendor', 'The company that makes the product (optional).', 200, false],
   ['contact', 'Contact', 'An e-mail address or a name to write to about the report (optional).', 320, false],
-  ['url', 'Public address', 'The product’s address for customers, https://… (optional; default: the site’s).', 2048, false],
+  [
+    'url',
+    'Public address',
+    'The product’s address for customers, https://… (optional; default: the site’s).',
+    2048,
+    false,
+  ],
 ] as const;
 
 function generateForm(siteId: string, csrf: string, error: SectionError | null): Html {
@@ -103,10 +109,7 @@ export async function reportsAndAssessments(
       reports.length === 0
         ? markup`<p>No report of this site yet.</p>`
         : markup`<ul>
-            ${reports.map(
-              (r) =>
-                markup`<li><a href=${`/reports/${r.id}`}>${reportLabel(r)}</a></li>`,
-            )}
+            ${reports.map((r) => markup`<li><a href=${`/reports/${r.id}`}>${reportLabel(r)}</a></li>`)}
           </ul>`
     }
     ${hasScope(v, 'manage') ? generateForm(siteId, v.csrf, error) : null}

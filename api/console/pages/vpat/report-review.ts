@@ -1,6 +1,7 @@
 import { isUndecided } from '../../../domain/vpat/derive.js';
 import type { Conformance } from '../../../domain/vpat/editions.js';
 import { CONFORMANCE_LABELS } from '../../../domain/vpat/render/html.js';
+import { behindSummary, isBehind } from '../../../domain/vpat/status.js';
 import type { ReportCriterion, VpatReport } from '../../../domain/vpat/report.js';
 import { markup, type Html } from '../../html.js';
 import { signerOf, type Visitor } from '../../session.js';
@@ -150,7 +151,12 @@ export function reviewSection(r: VpatReport, v: Visitor, state?: ReviewState): H
   if (r.status === 'final') {
     return markup`<h2 id="publish">Published</h2>
       ${publishProblems}
-      <p>Published by ${r.published?.by ?? '—'} on ${r.published?.at.slice(0, 10) ?? '—'}: this version is final. A change needs a new report.</p>`;
+      <p>Published by ${r.published?.by ?? '—'} on ${r.published?.at.slice(0, 10) ?? '—'}: this version is final. A change needs a new report.</p>
+      ${
+        isBehind(r.published?.behind)
+          ? markup`<p>It was published as it was, without the evidence recorded after it was made (${behindSummary(r.published!.behind!)}).</p>`
+          : null
+      }`;
   }
   const queue = r.criteria.filter(isUndecided);
   const manage = v.user.scopes.includes('manage');

@@ -105,6 +105,41 @@ export function checkImportCounts(doc: unknown): void {
     throw over('results_per_import', MAX_IMPORT_RESULTS, `it holds more than ${MAX_IMPORT_RESULTS} results`);
 }
 
+/**
+ * Term definitions a file's JSON-LD contexts may hold in all (the Report Tool's own context has about 80):
+ * a context is processed wherever it applies, so a file of many or huge contexts costs far more than its
+ * size. Named by `json_ld_terms_per_import`.
+ */
+export const MAX_CONTEXT_TERMS = 1_000;
+
+/** Refuses (422, naming the limit) a file whose contexts define more terms than MAX_CONTEXT_TERMS. */
+export function checkContextTerms(doc: unknown): void {
+  let terms = 0;
+  const stack: unknown[] = [doc];
+  for (let x = stack.pop(); x !== undefined; x = stack.pop()) {
+    if (Array.isArray(x)) stack.push(...(x as unknown[]));
+    else if (isObject(x)) {
+      for (const [key, value] of Object.entries(x)) {
+        if (key === '@context') terms += countTerms(value);
+        stack.push(value);
+      }
+    }
+    if (terms > MAX_CONTEXT_TERMS) {
+      throw new LimitError(
+        'json_ld_terms_per_import',
+        MAX_CONTEXT_TERMS,
+        422,
+        `The file's JSON-LD contexts define more terms than the limit json_ld_terms_per_import (${MAX_CONTEXT_TERMS}).`,
+      );
+    }
+  }
+}
+
+/** The term definitions of one context value (an object's keys, an array's objects' keys). */
+function countTerms(context: unknown): number {
+  return asList(context).reduce<number>((n, c) => n + (isObject(c) ? Object.keys(c).length : 0), 0);
+}
+
 /** Refuses (422) a sampled page URL longer than creating an assessment accepts, rather than storing it. */
 export function checkSampleUrls(sample: readonly SamplePage[]): void {
   const i = sample.findIndex((p) => p.url.length > MAX_PAGE_URL);

@@ -2,11 +2,9 @@ import { domainErrors, type FieldError } from '../../errors.js';
 import { nextTurn } from '../../turns.js';
 import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
 import { levelIncludes } from '../../catalog/wcag.js';
-import { OUTCOMES, type AssessmentLevel, type Outcome, type ResultState, type SamplePage } from './assessment.js';
-import { criterionFromName } from './criterion-names.js';
+import type { AssessmentLevel, ImportedResult, SamplePage } from './assessment.js';
+import { addressOf, combined, criteriaOf, isWebAddress, outcomeOf, testerOf } from './earl-assertion.js';
 import { T, nodeIndex, type ExpandedNode, type NodeIndex } from './json-ld-terms.js';
-
-export type { ExpandedNode } from './json-ld-terms.js';
 
 /**
  * Reads EARL in JSON-LD by meaning, from its expanded form (full IRIs, api/services/assessments/json-ld.ts
@@ -15,11 +13,6 @@ export type { ExpandedNode } from './json-ld-terms.js';
  * assertions of another tool (whatever their framing: a list, assertions under their subjects or their
  * assertor). Pure (it takes turns between batches of assertions).
  */
-
-export interface ImportedResult extends ResultState {
-  criterion: string;
-  page: string | null;
-}
 
 export interface ImportedAssessment {
   format: 'wcag-em-report-tool' | 'accessibility-insights' | 'earl';
@@ -46,17 +39,6 @@ function levelOf(ix: NodeIndex, evaluation: ExpandedNode | undefined): Assessmen
   return (m?.[1].toUpperCase() ?? 'AA') as AssessmentLevel | 'AAA';
 }
 
-const isWebAddress = (s: string | undefined): s is string => !!s && /^https?:\/\//i.test(s);
-
-/** A page's address: its source, else its description, title or handle (the tools have used each). */
-function addressOf(ix: NodeIndex, page: ExpandedNode): string | undefined {
-  for (const terms of [T.source, T.description, T.title, T.handle]) {
-    const text = ix.text(ix.first(page, terms));
-    if (text) return text;
-  }
-  return isWebAddress(ix.idOf(page)) ? ix.idOf(page) : undefined;
-}
-
 interface Sample {
   pages: SamplePage[];
   /** A page's address by its node id. */
@@ -72,7 +54,10 @@ function samplePages(ix: NodeIndex, evaluation: ExpandedNode | undefined): Sampl
     [T.structured, 'chosen'],
     [T.random, 'random'],
   ] as const) {
-    for (const entry of ix.values(select, terms).map((v) => ix.node(v)).filter((n) => n !== undefined)) {
+    for (const entry of ix
+      .values(select, terms)
+      .map((v) => ix.node(v))
+      .filter((n) => n !== undefined)) {
       // A page, or (the earlier exports) a list of pages under one property.
       const pages = addressOf(ix, entry) ? [entry] : ix.nestedNodes(entry);
       for (const page of pages) {
@@ -89,22 +74,6 @@ function samplePages(ix: NodeIndex, evaluation: ExpandedNode | undefined): Sampl
   return sample;
 }
 
-function outcomeOf(ix: NodeIndex, a: ExpandedNode): Outcome | undefined {
-  const result = ix.node(ix.first(a, T.result));
-  const id = (result && ix.text(ix.first(result, T.outcome))) ?? 'untested';
-  const word = id.replace(/^.*[#:/]/, '');
-  const named = OUTCOMES.find((o) => o.toLowerCase() === word.toLowerCase());
-  // EARL's outcome classes (earl:Pass, earl:Fail, …) as some tools write them.
-  const byClass: Record<string, Outcome> = {
-    pass: 'passed',
-    fail: 'failed',
-    cannottell: 'cantTell',
-    notapplicable: 'inapplicable',
-    nottested: 'untested',
-  };
-  return named ?? byClass[word.toLowerCase()];
-}
-
 interface Walk {
   ix: NodeIndex;
   sample: Sample;
@@ -115,30 +84,6 @@ interface Walk {
   partial: Map<string, ImportedResult[]>;
   ignored: Set<string>;
   errors: FieldError[];
-}
-
-/** The criteria an assertion's test is about: the test itself, else the criteria it is part of. */
-function criteriaOf(ix: NodeIndex, a: ExpandedNode, inherited: string[]) {
-  const test = ix.first(a, T.test);
-  const named = ix.text(test);
-  const own = named ? criterionFromName(named) : undefined;
-  if (own) return { criteria: [own], whole: true, name: named };
-  const node = ix.node(test);
-  const parts = node
-    ? ix.values(node, T.isPartOf).flatMap((p) => {
-        const c = criterionFromName(ix.text(p) ?? '');
-        return c ? [c] : [];
-      })
-    : [];
-  if (parts.length) return { criteria: [...new Set(parts)], whole: false, name: named };
-  return { criteria: test === undefined ? inherited : [], whole: true, name: named };
-}
-
-function testerOf(ix: NodeIndex, a: ExpandedNode, fallback: string): string {
-  const by = ix.first(a, T.assertedBy);
-  const node = ix.node(by);
-  const name = (node && ix.text(ix.first(node, T.name))) ?? ix.text(by);
-  return (name && !name.startsWith('_:') ? name : fallback).slice(0, 200);
 }
 
 /** The pages an assertion is about (null: the whole sample); a page outside the sample joins it. */
@@ -159,16 +104,19 @@ function pagesOf(w: Walk, a: ExpandedNode): Array<string | null> {
 }
 
 /** Reads one assertion; answers the criteria its parts inherit, or undefined when its parts are not read. */
-function readAssertion(w: Walk, a: ExpandedNode, pointer: string, inherited: string[]) {
+function readAssertion(w: Walk, a: ExpandedNode, place: Place, inherited: string[]) {
   const { ix } = w;
   const { criteria, whole, name } = criteriaOf(ix, a, inherited);
   if (criteria.length === 0) {
-    w.errors.push({ pointer: `${pointer}/test`, detail: `"${name ?? ''}" names no WCAG 2.x success criterion` });
+    w.errors.push({
+      pointer: `${pointerOf(place)}/test`,
+      detail: `"${name ?? ''}" names no WCAG 2.x success criterion`,
+    });
     return undefined;
   }
   const outcome = outcomeOf(ix, a);
   if (!outcome) {
-    w.errors.push({ pointer: `${pointer}/result/outcome`, detail: 'is not an EARL outcome' });
+    w.errors.push({ pointer: `${pointerOf(place)}/result/outcome`, detail: 'is not an EARL outcome' });
     return undefined;
   }
   const result = ix.node(ix.first(a, T.result));
@@ -193,6 +141,18 @@ function readAssertion(w: Walk, a: ExpandedNode, pointer: string, inherited: str
   return criteria;
 }
 
+/** Where an assertion is in the file: its parent's place and its own step, made a pointer only when needed. */
+interface Place {
+  parent?: Place;
+  step: string;
+}
+
+const pointerOf = (p: Place): string => {
+  const steps: string[] = [];
+  for (let at: Place | undefined = p; at; at = at.parent) steps.push(at.step);
+  return steps.reverse().join('/');
+};
+
 /** Assertions read between two turns: a large file never holds the event loop for long. */
 const TURN_ASSERTIONS = 1000;
 
@@ -200,39 +160,26 @@ const TURN_ASSERTIONS = 1000;
  * The assertions and their `hasPart` parts in document order, depth first with a stack of its own: a
  * chain of parts costs memory, not the call stack. Pointers name places in the Report Tool's terms.
  */
-async function readAssertions(w: Walk, list: Array<{ a: ExpandedNode; pointer: string }>): Promise<void> {
-  const stack: Array<{ a: ExpandedNode; pointer: string; inherited: string[] }> = [];
-  const push = (items: Array<{ a: ExpandedNode; pointer: string }>, inherited: string[]) => {
+async function readAssertions(w: Walk, list: Array<{ a: ExpandedNode; place: Place }>): Promise<void> {
+  const stack: Array<{ a: ExpandedNode; place: Place; inherited: string[] }> = [];
+  const push = (items: Array<{ a: ExpandedNode; place: Place }>, inherited: string[]) => {
     for (let i = items.length - 1; i >= 0; i--) stack.push({ ...items[i], inherited });
   };
   push(list, []);
   let read = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (++read % TURN_ASSERTIONS === 0) await nextTurn();
-    const criteria = readAssertion(w, next.a, next.pointer, next.inherited);
+    const criteria = readAssertion(w, next.a, next.place, next.inherited);
     if (!criteria) continue;
-    const parts = w.ix.values(next.a, T.hasPart).map((p) => w.ix.node(p)).filter((p) => p !== undefined);
+    const parts = w.ix
+      .values(next.a, T.hasPart)
+      .map((p) => w.ix.node(p))
+      .filter((p) => p !== undefined);
     push(
-      parts.map((a, j) => ({ a, pointer: `${next.pointer}/hasPart/${j}` })),
+      parts.map((a, j) => ({ a, place: { parent: next.place, step: `hasPart/${j}` } })),
       criteria,
     );
   }
-}
-
-/** Several results of a tool's rules on one criterion and page: failed if any failed, passed if all passed. */
-function combined(rs: ImportedResult[]): ImportedResult {
-  const has = (o: Outcome) => rs.some((r) => r.outcome === o);
-  const outcome: Outcome = has('failed')
-    ? 'failed'
-    : has('cantTell')
-      ? 'cantTell'
-      : has('passed')
-        ? 'passed'
-        : has('inapplicable')
-          ? 'inapplicable'
-          : 'untested';
-  const notes = [...new Set(rs.filter((r) => r.outcome === outcome).map((r) => r.notes).filter(Boolean))];
-  return { ...rs[0], outcome, notes: notes.join(' ').slice(0, 5000) };
 }
 
 /** A person's name for the evaluation as a whole: its findings' evaluator, else its creator. */
@@ -264,14 +211,20 @@ export async function importWcagEm(expanded: ExpandedNode[]): Promise<ImportedAs
         .values(evaluation, T.audit)
         .map((v) => ix.node(v))
         .filter((a) => a !== undefined)
-        .map((a, i) => ({ a, pointer: `#/auditSample/${i}` }))
-    : ix.assertions().map((a, i) => ({ a, pointer: `#/@graph/${i}` }));
+        .map((a, i) => ({ a, place: { step: `#/auditSample/${i}` } }))
+    : ix.assertions().map((a, i) => ({ a, place: { step: `#/@graph/${i}` } }));
   await readAssertions(w, list);
-  if (w.errors.length > 0) throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
+  if (w.errors.length > 0)
+    throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
   const results = [...dedupe(w.results), ...[...w.partial.values()].map(combined)];
   if (results.length === 0) {
     throw domainErrors.invalid(
-      [{ pointer: '#', detail: 'holds no result: every criterion is untested, or it has no EARL assertion at all' }],
+      [
+        {
+          pointer: '#',
+          detail: 'holds no result: every criterion is untested, or it has no EARL assertion at all',
+        },
+      ],
       'The file holds no result to import.',
     );
   }
@@ -281,9 +234,12 @@ export async function importWcagEm(expanded: ExpandedNode[]): Promise<ImportedAs
     (evaluation && ix.text(ix.first(evaluation, T.title))) ||
     (evaluation ? 'Imported WCAG-EM evaluation' : 'Imported EARL results');
   const ignored = [...w.ignored].map((c) =>
-    c === '4.1.1' ? '4.1.1 Parsing is obsolete in WCAG 2.2 and counts for nothing' : `${c} is above Level ${level}`,
+    c === '4.1.1'
+      ? '4.1.1 Parsing is obsolete in WCAG 2.2 and counts for nothing'
+      : `${c} is above Level ${level}`,
   );
-  if (target === 'AAA') ignored.push('The evaluation targets Level AAA: only Level A and AA results were imported');
+  if (target === 'AAA')
+    ignored.push('The evaluation targets Level AAA: only Level A and AA results were imported');
   return {
     format: evaluation ? 'wcag-em-report-tool' : 'earl',
     title: title.slice(0, 200),

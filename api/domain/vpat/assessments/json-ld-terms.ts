@@ -32,7 +32,13 @@ export const T = {
   assertedBy: [`${EARL}assertedBy`],
   hasPart: [`${DCT}hasPart`],
   isPartOf: [`${DCT}isPartOf`, `${EARL}isPartOf`],
-  description: [`${DCT}description`, `${WCAGEM}description`, `${REPORTER}description`],
+  // The ACT rules' EARL context maps `description` to DOAP's.
+  description: [
+    `${DCT}description`,
+    `${WCAGEM}description`,
+    `${REPORTER}description`,
+    'http://usefulinc.com/ns/doap#description',
+  ],
   title: [`${DCT}title`],
   source: [`${DCT}source`],
   handle: [`${WCAGEM}handle`, `${REPORTER}handle`],
@@ -85,7 +91,11 @@ function walk(doc: readonly ExpandedNode[]) {
     if (!isNode(x)) continue;
     order.push(x);
     const id = typeof x['@id'] === 'string' ? x['@id'] : undefined;
-    if (id) byId.set(id, [...(byId.get(id) ?? []), x]);
+    if (id) {
+      const same = byId.get(id);
+      if (same) same.push(x);
+      else byId.set(id, [x]);
+    }
     const children: unknown[] = [];
     for (const [key, value] of Object.entries(x)) {
       if (key === '@reverse' && isObject(value)) {
@@ -93,7 +103,9 @@ function walk(doc: readonly ExpandedNode[]) {
         for (const [property, sources] of Object.entries(value)) {
           for (const s of asArray(sources).filter(isNode)) {
             const links = reverse.get(s) ?? new Map<string, ExpandedNode[]>();
-            links.set(property, [...(links.get(property) ?? []), x]);
+            const to = links.get(property);
+            if (to) to.push(x);
+            else links.set(property, [x]);
             reverse.set(s, links);
             children.push(s);
           }
@@ -125,7 +137,8 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
     if (!isNode(v)) return undefined;
     const id = idOf(v);
     // A bare reference reads as the node it names.
-    const full = Object.keys(v).length === 1 && id ? byId.get(id)?.find((o) => Object.keys(o).length > 1) : undefined;
+    const full =
+      Object.keys(v).length === 1 && id ? byId.get(id)?.find((o) => Object.keys(o).length > 1) : undefined;
     return full ?? v;
   };
   const text = (v: unknown): string | undefined => {

@@ -48,7 +48,7 @@ const created = (report: { id: string }) => ({
 });
 
 export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
-  return [listRoute(ctx), ...reportRoutes(ctx), ...reviewRoutes(ctx)];
+  return [listRoute(ctx), ...reportRoutes(ctx), ...reviewRoutes(ctx), refreshRoute(ctx)];
 }
 
 /** A site's reports, newest first: how clients and the console find them. */
@@ -189,25 +189,6 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
         created(await reviews.publish(org, actor(principal), params.id, body)),
     }),
     defineRoute({
-      method: 'post',
-      path: '/api/v1/vpat/:id/refresh',
-      tag: TAG,
-      summary: 'Make the next draft version from the newest evidence, every decision carried forward',
-      description:
-        'The latest scan of the site’s base branch (when newer than the version’s) and the results of its assessment as ' +
-        'they are now (the site’s newest assessment when the report had none); every person’s decision is carried ' +
-        'forward with its author and time, and a confirmation the new evidence no longer allows becomes a warning. ' +
-        '`behind` in `GET /api/v1/vpat/{id}` says when there is something newer. 409 for a final report (generate a ' +
-        'new one with `inherit_overrides_from`) and for a version that already has a newer one.',
-      access: 'manage',
-      params: IdParam,
-      responses: {
-        201: { description: 'The new version.', schema: VpatReportSchema, headers: { Location: '' } },
-      },
-      handler: async ({ params, org, principal }) =>
-        created(await reviews.refresh(org, actor(principal), params.id)),
-    }),
-    defineRoute({
       method: 'get',
       path: '/api/v1/vpat/:id/diff',
       tag: TAG,
@@ -231,4 +212,28 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       },
     }),
   ];
+}
+
+/** The next version from the newest evidence: how a report follows results and scans made after it. */
+function refreshRoute(ctx: ApiContext): AnyRoute {
+  const reviews = new VpatReviewService(ctx);
+  return defineRoute({
+    method: 'post',
+    path: '/api/v1/vpat/:id/refresh',
+    tag: TAG,
+    summary: 'Make the next draft version from the newest evidence, every decision carried forward',
+    description:
+      'The latest scan of the site’s base branch (when newer than the version’s) and the results of its assessment as ' +
+      'they are now (the site’s newest assessment when the report had none); every person’s decision is carried ' +
+      'forward with its author and time, and a confirmation the new evidence no longer allows becomes a warning. ' +
+      '`behind` in `GET /api/v1/vpat/{id}` says when there is something newer. 409 for a final report (generate a ' +
+      'new one with `inherit_overrides_from`) and for a version that already has a newer one.',
+    access: 'manage',
+    params: IdParam,
+    responses: {
+      201: { description: 'The new version.', schema: VpatReportSchema, headers: { Location: '' } },
+    },
+    handler: async ({ params, org, principal }) =>
+      created(await reviews.refresh(org, actor(principal), params.id)),
+  });
 }
