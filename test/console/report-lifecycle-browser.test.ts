@@ -67,7 +67,7 @@ describeInBrowser('the report lifecycle in Chromium', () => {
     await page.fill('#key', s.key);
     await page.press('#key', 'Enter');
     await page.waitForURL(`${h.url}${at}`);
-  });
+  }, 120_000);
 
   test('behind its assessment: the notice, the next-version button and the publish form, without violations', async () => {
     expect(await page.locator('#behind').textContent()).toBe('Behind the evidence: 1 new result');
@@ -88,12 +88,12 @@ describeInBrowser('the report lifecycle in Chromium', () => {
     await page.waitForURL(/\?refreshed=1$/);
     expect(await page.locator('#behind').count()).toBe(0);
     await check('next-version');
-  });
+  }, 180_000);
 
   test('the Generate form with vendor, contact and public address', async () => {
     await page.goto(`${h.url}/sites/docs-web#reports`);
     expect(await page.locator('#report-vendor').inputValue()).toBe('');
     await check('site-generate-form');
     expect(violations).toEqual({});
-  });
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
+import jsonld, { type Options } from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nextTurn } from '../../domain/turns.js';
@@ -74,7 +74,7 @@ function refusal(err: unknown): Error {
 
 async function expand(input: object): Promise<ExpandedNode[]> {
   try {
-    return (await jsonld.expand(input as JsonLdDocument, EXPAND)) as unknown as ExpandedNode[];
+    return await jsonld.expand(input, EXPAND);
   } catch (err) {
     throw refusal(err);
   }

@@ -188,10 +188,16 @@ describe.each(dbKinds)('JSON-LD imports (%s)', (db) => {
       })),
     };
     const bomb = await refuse({
-      '@context': Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`t${i}`, `http://x.example/${i}`])),
+      '@context': Object.fromEntries(
+        Array.from({ length: 1001 }, (_, i) => [`t${i}`, `http://x.example/${i}`]),
+      ),
       auditSample: [],
     });
-    expect([bomb.status, bomb.body.limit, bomb.body.limit_value]).toEqual([422, 'json_ld_terms_per_import', 1000]);
+    expect([bomb.status, bomb.body.limit, bomb.body.limit_value]).toEqual([
+      422,
+      'json_ld_terms_per_import',
+      1000,
+    ]);
     const tooMany = await refuse(graphPages);
     expect([tooMany.status, tooMany.body.limit]).toEqual([422, 'pages_per_assessment']);
     expect(await count()).toBe(before);

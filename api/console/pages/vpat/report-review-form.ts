@@ -79,16 +79,23 @@ function schemaProblem(path: readonly PropertyKey[], decided: SentRow[]): FieldP
 function serviceProblems(err: unknown, decided: SentRow[], fallback: string): FieldProblem[] | undefined {
   if (!(err instanceof DomainError) || (err.kind !== 'invalid' && err.kind !== 'conflict')) return undefined;
   if (!err.errors?.length) return [{ field: fallback, message: err.message }];
-  // A refusal to publish names what stands in the way under its reason (results recorded since).
-  const reason = err.kind === 'conflict' ? [{ field: fallback, message: err.message }] : [];
-  return [
-    ...reason,
-    ...err.errors.map((e) => {
-      const i = /^#\/decisions\/(\d+)\//.exec(e.pointer ?? '')?.[1];
-      const row = i === undefined ? undefined : decided[Number(i)];
-      return { field: row ? `decision-${row.n}` : fallback, message: e.detail };
-    }),
-  ];
+  // A refusal to publish names what stands in the way (results recorded since) under its reason, in the
+  // page's words, each linked to the choice that would publish anyway.
+  const behind = (err.extra?.behind as { summary?: string } | undefined)?.summary;
+  if (err.kind === 'conflict' && behind) {
+    return [
+      {
+        field: 'publish-behind',
+        message: `This version is behind its assessment (${behind}): make the next version from the newest evidence, or choose “Publish as it is”.`,
+      },
+      ...err.errors.map((e) => ({ field: 'publish-behind', message: e.detail })),
+    ];
+  }
+  return err.errors.map((e) => {
+    const i = /^#\/decisions\/(\d+)\//.exec(e.pointer ?? '')?.[1];
+    const row = i === undefined ? undefined : decided[Number(i)];
+    return { field: row ? `decision-${row.n}` : fallback, message: e.detail };
+  });
 }
 
 /**

@@ -122,9 +122,11 @@ function publishForm(r: VpatReport, v: Visitor, state?: ReviewState): Html {
     ${signerField(v, { id: 'publisher', label: 'Published by', hint: 'Your name: the person who signs the final report.', value: mine?.author, problem: mine?.problems.find((p) => p.field === 'publisher') })}
     ${
       newer > 0
-        ? markup`<div class="choice">
-            <input type="checkbox" id="publish-behind" name="publish_behind" value="yes" aria-describedby="publish-behind-hint" />
-            <label for="publish-behind">Publish as it is, without the ${newer === 1 ? 'result' : `${newer} results`} recorded since this version was made</label>
+        ? markup`<div class="field">
+            <div class="choice">
+              <input type="checkbox" id="publish-behind" name="publish_behind" value="yes" aria-describedby="publish-behind-hint" />
+              <label for="publish-behind">Publish as it is, without the ${newer === 1 ? 'result' : `${newer} results`} recorded since this version was made</label>
+            </div>
             <span class="hint" id="publish-behind-hint">The final report says what it was published without. Otherwise make the next version from the newest evidence first.</span>
           </div>`
         : null
