@@ -12,7 +12,8 @@ import {
   reportPublishAction,
   reportReviewAction,
 } from './pages/vpat/report.js';
-import { nextReportAction } from './pages/vpat/report-actions.js';
+import { nextReportAction, refreshReportAction } from './pages/vpat/report-actions.js';
+import { assessmentEarlDownload } from './pages/assessments/earl-download.js';
 import { REVIEW_FORM_FIELDS } from './pages/vpat/report-review-form.js';
 import { scanPage } from './pages/scans/scan.js';
 import { signedScreenshot } from './pages/scans/screenshot.js';
@@ -25,7 +26,7 @@ import { sitesPage } from './pages/sites/sites.js';
 import { startTimer } from './respond.js';
 
 /** The console's pages that look something up (the API's paths keep their own problem answers). */
-const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports|screenshots)\/)/;
+const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports|assessments|screenshots)\/)/;
 
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
@@ -60,6 +61,7 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.post('/sites/:siteId/assessments', ...action(ctx, ['manage'], siteAssessmentAction(ctx)));
   r.get('/assessments/:id', page(ctx, ['read'], assessmentPage(ctx)));
   r.post('/assessments/:id/results', ...action(ctx, ['manage'], assessmentResultsAction(ctx)));
+  r.get('/assessments/:id/download/earl', page(ctx, ['read'], assessmentEarlDownload(ctx)));
   r.get(
     '/scans/:id',
     page(ctx, ['read'], scanPage(ctx), (org, req) => siteOfScan(ctx, org, String(req.params.id))),
@@ -80,6 +82,7 @@ export function consoleRouter(ctx: ApiContext): Router {
     }),
   );
   r.post('/reports/:id/next', ...action(ctx, ['manage'], nextReportAction(ctx)));
+  r.post('/reports/:id/refresh', ...action(ctx, ['manage'], refreshReportAction(ctx)));
   r.post('/reports/:id/publish', ...action(ctx, ['manage'], reportPublishAction(ctx)));
   r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));
   r.use(consoleErrorHandler(ctx));

@@ -57,6 +57,14 @@ export function csrfMatches(expected: string, given: unknown): boolean {
   return typeof given === 'string' && given.length > 0 && safeEqual(given, expected);
 }
 
+/**
+ * The person a session stands for, when the session itself says who: a GitHub session's login. A key's
+ * session does not (a key is not a person), so whoever reviews or signs types their own name.
+ */
+export function signerOf(visitor: Visitor): string | undefined {
+  return visitor.user.githubLogin;
+}
+
 export function hasScope(visitor: Visitor, ...anyOf: Scope[]): boolean {
   return anyOf.length === 0 || anyOf.some((s) => visitor.user.scopes.includes(s));
 }

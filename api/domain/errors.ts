@@ -39,8 +39,9 @@ export const domainErrors = {
     ),
   /** Over a configured size limit (pages or issues of a scan). */
   tooLarge: (errors: FieldError[], detail: string) => new DomainError('too_large', detail, errors),
-  conflict: (detail: string, extra?: Record<string, unknown>) =>
-    new DomainError('conflict', detail, undefined, extra),
+  /** `errors` name what stands in the way (newer results a publication would leave out). */
+  conflict: (detail: string, extra?: Record<string, unknown>, errors?: FieldError[]) =>
+    new DomainError('conflict', detail, errors, extra),
   forbidden: (detail: string) => new DomainError('forbidden', detail),
   preconditionFailed: (detail: string, extra: Record<string, unknown>) =>
     new DomainError('precondition_failed', detail, undefined, extra),

@@ -52,7 +52,7 @@ function fromDomainError(err: DomainError): HttpProblem {
     case 'too_large':
       return new HttpProblem(413, 'payload_too_large', err.message, err.errors);
     case 'conflict':
-      return new HttpProblem(409, 'conflict', err.message, undefined, {}, err.extra);
+      return new HttpProblem(409, 'conflict', err.message, err.errors, {}, err.extra);
     case 'forbidden':
       return problems.forbidden(err.message);
     case 'precondition_failed':

@@ -7,6 +7,7 @@ import {
   MAX_IMPORT_DEPTH,
   MAX_IMPORT_RESULTS,
   MAX_IMPORT_VALUES,
+  MAX_CONTEXT_TERMS,
 } from '../domain/vpat/assessments/import-bounds.js';
 import { Problem } from '../schemas/common.js';
 import { z } from '../schemas/zod.js';
@@ -273,5 +274,6 @@ export function publishedLimits(l: Limits): Record<LimitName, number> {
     results_per_import: MAX_IMPORT_RESULTS,
     json_depth_per_import: MAX_IMPORT_DEPTH,
     json_values_per_import: MAX_IMPORT_VALUES,
+    json_ld_terms_per_import: MAX_CONTEXT_TERMS,
   };
 }

@@ -28,6 +28,8 @@ const DESCRIPTIONS: Record<LimitName, string> = {
   json_values_per_import:
     "Values of an imported file's JSON, counted before it is parsed: each object and array, and each element " +
     'or member after a first (422).',
+  json_ld_terms_per_import:
+    "Term definitions in all of an imported JSON-LD file's contexts (422): a context is processed wherever it applies.",
 };
 
 /** The limits as `GET /api/v1` publishes them: each name says what it counts and per what. */

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'deploy.completed',
   'vpat.generated',
   'vpat.reviewed',
+  'vpat.refreshed',
   'vpat.published',
   'waiver.created',
   'waiver.revoked',
@@ -89,6 +90,12 @@ const EVENTS = {
     summary: 'Reviewers recorded decisions: a new draft version of a VPAT / ACR',
     data: VpatGenerated,
     description: "The new version's identity (`previous_id`: the version reviewed) and conformance summary.",
+  },
+  'vpat.refreshed': {
+    summary: 'A new draft version of a VPAT / ACR was made from the newest evidence',
+    data: VpatGenerated,
+    description:
+      "The new version's identity (`previous_id`: the version it follows) and conformance summary: the latest scan of the base branch and the assessment's results as they are now, every decision carried forward.",
   },
   'vpat.published': {
     summary: 'A VPAT / ACR was published as final',

@@ -26,6 +26,7 @@ export const LIMIT_NAMES = [
   'results_per_import',
   'json_depth_per_import',
   'json_values_per_import',
+  'json_ld_terms_per_import',
 ] as const;
 
 export type LimitName = (typeof LIMIT_NAMES)[number];

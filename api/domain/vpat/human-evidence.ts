@@ -77,6 +77,8 @@ export function applyAssessment(
 export interface HumanEvidence {
   assessment: Assessment;
   results: AssessmentResult[];
+  /** The last change to the results when they were read (0: none): what the report is up to date with. */
+  changesThrough?: number;
 }
 
 /** Each criterion's verdict over the sample. */
@@ -95,5 +97,6 @@ export function assessmentSummary(e: HumanEvidence): NonNullable<VpatReport['ass
     title: e.assessment.title,
     sample: e.assessment.sample.map((p) => publicPath(p.url)),
     testers: [...new Set(e.results.map((r) => r.tester))].sort(),
+    ...(e.changesThrough === undefined ? {} : { changes_through: e.changesThrough }),
   };
 }

@@ -156,6 +156,28 @@ export interface ReportAssessment {
   title: string;
   sample: string[];
   testers: string[];
+  /**
+   * How far into the assessment's changes this version read: the id of the last change to its results
+   * (0: none yet). Results changed after it are newer than the report. Absent in reports stored before
+   * versions recorded it (their creation time stands in).
+   */
+  changes_through?: number;
+}
+
+/** Evidence newer than a version: results of its assessment changed since, and scans of the base branch since. */
+export interface ReportBehind {
+  results: number;
+  scans: number;
+}
+
+/** A version's lag behind the evidence, as it is read (never stored: newer evidence keeps arriving). */
+export interface ReportBehindState extends ReportBehind {
+  /** The assessment whose newer results are counted (the report's, else the site's newest), if any. */
+  assessment_id: string | null;
+  /** The newest scan of the site's base branch when it is newer than the report's. */
+  latest_scan_id: string | null;
+  /** "7 new results, 1 newer scan", or "up to date". */
+  summary: string;
 }
 
 export interface ReportSummary {
@@ -184,7 +206,8 @@ export interface VpatReport {
   version: number;
   /** The version this one was made from (by a review or a publication); null for a generated report. */
   previous_id: string | null;
-  published: { by: string; at: string } | null;
+  /** `behind`: what newer evidence the person who published it chose to leave out (publish as it is). */
+  published: { by: string; at: string; behind?: ReportBehind } | null;
   title: string;
   product: ReportProduct;
   edition: Edition;
@@ -206,4 +229,6 @@ export interface VpatReport {
   warnings: string[];
   created_by: { key_id: string | null; name: string };
   created_at: string;
+  /** Newer evidence than this version was made from; added when a version is read, never stored. */
+  behind?: ReportBehindState;
 }

@@ -29,6 +29,10 @@ export const ReportAssessmentSchema = z
     title: z.string(),
     sample: z.array(z.string()).openapi({ description: 'The sampled pages by their public paths.' }),
     testers: z.array(z.string()),
+    changes_through: z.number().int().optional().openapi({
+      description:
+        'How far into the assessment’s changes the report read (the last change’s number; 0: none): results changed after it are newer than the report.',
+    }),
   })
   .openapi('VpatAssessment', { description: 'The assessment whose human results the report used.' });
 
@@ -62,3 +66,22 @@ export const Suggestion = z
     description:
       'Present on a row waiting for a person when the rules that test it ran on every page and found nothing to test there (axe-core’s `inapplicable`): the evidence suggests Not Applicable; only a review answers it.',
   });
+
+/** Newer evidence than a report version (api/domain/vpat/report.ts, `ReportBehind`). */
+export const ReportBehindSchema = z
+  .object({
+    results: z.number().int().openapi({
+      description: 'Results of the assessment recorded or changed after the version was made.',
+    }),
+    scans: z.number().int().openapi({ description: 'Scans of the site’s base branch newer than its scan.' }),
+  })
+  .openapi('VpatBehind');
+
+export const ReportBehindStateSchema = ReportBehindSchema.extend({
+  assessment_id: z.string().nullable(),
+  latest_scan_id: z.string().nullable(),
+  summary: z.string().openapi({ example: '7 new results, 1 newer scan' }),
+}).openapi('VpatBehindState', {
+  description:
+    'Evidence newer than this version (`GET /api/v1/vpat/{id}` only, read when asked): results of the report’s assessment (else the site’s newest) changed since it was made, and newer scans of the base branch. `POST /api/v1/vpat/{id}/refresh` makes the next version from them.',
+});

@@ -227,9 +227,12 @@ export const VpatReportSchema = z
       .openapi({ description: '1 when generated; each review or publication adds one.' }),
     previous_id: z.string().nullable().openapi({ description: 'The version this one was made from.' }),
     published: z
-      .object({ by: z.string(), at: Timestamp })
+      .object({ by: z.string(), at: Timestamp, behind: fields.ReportBehindSchema.optional() })
       .nullable()
-      .openapi({ description: 'Who published the final version, and when.' }),
+      .openapi({
+        description:
+          'Who published the final version, and when; `behind`: the newer evidence it was published without (`publish_behind`).',
+      }),
     title: z.string(),
     product: z.object({
       name: z.string(),
@@ -276,19 +279,9 @@ export const VpatReportSchema = z
     warnings: z.array(z.string()),
     created_by: z.object({ key_id: z.string().nullable(), name: z.string() }),
     created_at: Timestamp,
+    behind: fields.ReportBehindStateSchema.optional(),
   })
   .openapi('VpatReport');
-export const VpatFormatQuery = z.object({
-  format: z
-    .enum(['json', 'html', 'md', 'openacr', 'pdf'])
-    .default('json')
-    .openapi({
-      description:
-        '`json` (default), `html` (a printable page in the ITI VPAT® layout), `md` (Markdown), `openacr` (OpenACR YAML) ' +
-        'or `pdf` (a tagged, accessible PDF).',
-    }),
-});
-
 // The domain's types (named alike) are what these schemas produce, exactly.
 type _DomainTypes = [
   OutputIs<typeof RelatedFailureSchema, act.RelatedFailure>,
@@ -297,4 +290,5 @@ type _DomainTypes = [
   OutputIs<typeof ReportCriterionSchema, report.ReportCriterion>,
   OutputIs<typeof ProductContactSchema, report.ProductContact>,
   OutputIs<typeof VpatReportSchema, report.VpatReport>,
+  OutputIs<typeof fields.ReportBehindStateSchema, report.ReportBehindState>,
 ];

@@ -24,7 +24,7 @@ export type ReviewDecision = z.infer<typeof ReviewDecision>;
 export const ReviewBody = z
   .object({
     author: Text(200).openapi({
-      description: 'The reviewer, recorded with every decision.',
+      description: 'The reviewer, by name (not a key’s), recorded with every decision.',
       example: 'Ada Reviewer',
     }),
     decisions: z.array(ReviewDecision).min(1).max(500).openapi({
@@ -37,10 +37,28 @@ export const ReviewBody = z
 
 export const PublishBody = z
   .object({
-    publisher: Text(200).openapi({ description: 'Who signs the final report.', example: 'Grace Officer' }),
+    publisher: Text(200).openapi({
+      description: 'The person who signs the final report, by name (not a key’s).',
+      example: 'Grace Officer',
+    }),
+    publish_behind: z.boolean().optional().openapi({
+      description:
+        'Publish as it is although results were recorded in its assessment after it was made (otherwise 409 naming them); the final version records what it left out (`published.behind`) and says so in every format.',
+    }),
   })
   .strict()
   .openapi('VpatPublish');
+
+export const VpatFormatQuery = z.object({
+  format: z
+    .enum(['json', 'html', 'md', 'openacr', 'pdf'])
+    .default('json')
+    .openapi({
+      description:
+        '`json` (default), `html` (a printable page in the ITI VPAT® layout), `md` (Markdown), `openacr` (OpenACR YAML) ' +
+        'or `pdf` (a tagged, accessible PDF).',
+    }),
+});
 
 export const DiffQuery = z.object({
   against: z.string().min(1).max(100).optional().openapi({

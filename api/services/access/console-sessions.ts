@@ -26,6 +26,8 @@ export interface ConsoleUser {
    * sees every site of its org.
    */
   sites?: string[];
+  /** The person's GitHub login (a session opened with GitHub): the name they sign with, never typed. */
+  githubLogin?: string;
 }
 
 /** How long a console session lives at most; never longer than its key. */

@@ -27,6 +27,7 @@ function userOf(s: { tokenHash: string; org: string; login: string; siteIds: str
     tokenHash: s.tokenHash,
     expiresAt: s.expiresAt,
     sites: s.siteIds,
+    githubLogin: s.login,
   } satisfies ConsoleUser;
 }
 

@@ -3,11 +3,16 @@ import type { Assessment, AssessmentResult } from '../../domain/vpat/assessments
 import { toEarl } from '../../domain/vpat/assessments/earl.js';
 import {
   importWcagEm,
-  looksLikeWcagEm,
+  looksLikeJsonLd,
   type ImportedAssessment,
 } from '../../domain/vpat/assessments/import-wcagem.js';
+import { expandEvaluation } from './json-ld.js';
 import { importInsights, looksLikeInsights } from '../../domain/vpat/assessments/import-insights.js';
-import { checkImportCounts, checkSampleUrls } from '../../domain/vpat/assessments/import-bounds.js';
+import {
+  checkContextTerms,
+  checkImportCounts,
+  checkSampleUrls,
+} from '../../domain/vpat/assessments/import-bounds.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
@@ -38,8 +43,9 @@ function refuseNul(imported: ImportedAssessment): ImportedAssessment {
 async function recognise(doc: unknown): Promise<ImportedAssessment> {
   // Counted before any reader maps the file: a file past a limit costs its counting only.
   checkImportCounts(doc);
-  const imported = looksLikeWcagEm(doc)
-    ? await importWcagEm(doc)
+  if (looksLikeJsonLd(doc)) checkContextTerms(doc);
+  const imported = looksLikeJsonLd(doc)
+    ? await importWcagEm(await expandEvaluation(doc))
     : looksLikeInsights(doc)
       ? importInsights(doc)
       : undefined;
@@ -52,8 +58,8 @@ async function recognise(doc: unknown): Promise<ImportedAssessment> {
       {
         pointer: '#',
         detail:
-          'is not a known export: expected a WCAG-EM Report Tool evaluation (JSON-LD with @context and auditSample) ' +
-          'or an Accessibility Insights for Web assessment (.a11ywebassessment)',
+          'is not a known export: expected EARL in JSON-LD (a WCAG-EM Report Tool evaluation, or another tool’s ' +
+          'assertions: with @context or @graph) or an Accessibility Insights for Web assessment (.a11ywebassessment)',
       },
     ],
     'The file is well-formed JSON but no format this service imports.',
@@ -71,8 +77,9 @@ export async function importAssessment(
   doc: unknown,
   by: string,
 ) {
-  const imported = await recognise(doc);
+  // The site first: a file for a site that is not there is not read at all.
   if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
+  const imported = await recognise(doc);
   const now = nowIso();
   const a: Assessment = {
     id: newId('asm'),

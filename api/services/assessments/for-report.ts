@@ -3,6 +3,7 @@ import type { HumanEvidence } from '../../domain/vpat/human-evidence.js';
 import { domainErrors } from '../../domain/errors.js';
 import { findAssessment, latestAssessment } from '../../store/assessments/assessments.js';
 import { listResults } from '../../store/assessments/results.js';
+import { lastResultChange } from '../../store/vpat/newer-evidence.js';
 
 /**
  * The assessment a report of `siteId` uses: the one named (which must be of that site), else the site's
@@ -25,5 +26,8 @@ export async function assessmentForReport(
       },
     ]);
   }
-  return { assessment, results: await listResults(ctx.db, assessment.id) };
+  // The mark first: a result written meanwhile is counted as newer (and read again by the next version),
+  // never lost between the two reads.
+  const changesThrough = await lastResultChange(ctx.db, assessment.id);
+  return { assessment, results: await listResults(ctx.db, assessment.id), changesThrough };
 }

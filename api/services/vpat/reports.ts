@@ -34,6 +34,7 @@ import {
 } from '../../store/vpat/reports.js';
 import { assessmentForReport } from '../assessments/for-report.js';
 import { assembleReport } from './assemble.js';
+import { newerEvidence } from './behind.js';
 import { checkCount } from '../../domain/access/limits.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
@@ -124,6 +125,11 @@ export class VpatReportService {
     const report = await findReport(this.ctx.db, org, id);
     if (!report) throw domainErrors.notFound('report');
     return report;
+  }
+
+  /** The report with the newer evidence there is now (`behind`), as `GET /api/v1/vpat/:id` answers it. */
+  async withBehind(org: string, report: VpatReport): Promise<VpatReport> {
+    return { ...report, behind: (await newerEvidence(this.ctx, org, report)).state };
   }
 
   list(

@@ -61,7 +61,8 @@ export async function insertReport(
     product_name: report.product.name,
     product_version: report.product.version,
     undecided: report.summary.undecided,
-    report: JSON.stringify(report),
+    // What is newer than a version is read when asked, never stored with it.
+    report: JSON.stringify({ ...report, behind: undefined }),
     created_at: report.created_at,
   });
 }

@@ -470,6 +470,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'site.deleted',
       'vpat.generated',
       'vpat.published',
+      'vpat.refreshed',
       'vpat.reviewed',
       'waiver.created',
       'waiver.expired',

@@ -7,6 +7,7 @@ import {
   pagesToSample,
 } from '../../../services/assessments/assessments.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
+import { GenerateVpatBody } from '../../../schemas/vpat/reports.js';
 import { field } from '../../guard.js';
 import { markup, type Html } from '../../../../core/text/html.js';
 import { redirectAfterPost } from '../../respond.js';
@@ -15,10 +16,21 @@ import { csrfField, when } from '../../views/parts.js';
 
 /** A site's reports and assessments, and the form that starts an assessment. */
 
-function startForm(siteId: string, csrf: string, error: string | null): Html {
+/** A refused form of the section, shown again beside that form. */
+export interface SectionError {
+  form: 'report' | 'assessment';
+  message: string;
+}
+
+function formError(error: SectionError | null, form: SectionError['form']): Html | null {
+  return error?.form === form
+    ? markup`<p class="field-error" role="alert">Error: ${error.message}</p>`
+    : null;
+}
+
+function startForm(siteId: string, csrf: string, error: SectionError | null): Html {
   return markup`<form method="post" action=${`/sites/${siteId}/assessments`} class="stack">
-    ${csrfField(csrf)}
-    ${error ? markup`<p class="field-error" role="alert">Error: ${error}</p>` : null}
+    ${csrfField(csrf)} ${formError(error, 'assessment')}
     <div class="field">
       <label for="assessment-title">Title</label>
       <input type="text" id="assessment-title" name="title" required maxlength="200" value="Assessment" />
@@ -31,28 +43,55 @@ function startForm(siteId: string, csrf: string, error: string | null): Html {
   </form>`;
 }
 
-function generateForm(siteId: string, csrf: string, product: string): Html {
-  const field = (id: string, name: string, label: string, value: string) =>
-    markup`<div class="field">
-      <label for=${id}>${label}</label>
-      <input type="text" id=${id} name=${name} required maxlength="200" value=${value} />
-    </div>`;
+/** The fields of the product a report is about, as the Generate form asks for them. */
+const PRODUCT_FIELDS = [
+  ['name', 'Product name', 'As customers know it.', 200, true],
+  ['version', 'Product version', 'The version the report is about.', 100, true],
+  ['vendor', 'Vendor', 'The company that makes the product (optional).', 200, false],
+  ['contact', 'Contact', 'An e-mail address or a name to write to about the report (optional).', 320, false],
+  [
+    'url',
+    'Public address',
+    'The product’s address for customers, https://… (optional; default: the site’s).',
+    2048,
+    false,
+  ],
+] as const;
+
+function generateForm(siteId: string, csrf: string, error: SectionError | null): Html {
   return markup`<form method="post" action=${`/sites/${siteId}/reports`} class="stack">
-    ${csrfField(csrf)} ${field('report-name', 'name', 'Product name', product)}
-    ${field('report-version', 'version', 'Product version', '')}
+    ${csrfField(csrf)} ${formError(error, 'report')}
+    ${PRODUCT_FIELDS.map(
+      ([name, label, hint, max, required]) =>
+        markup`<div class="field">
+          <label for=${`report-${name}`}>${label}</label>
+          <span class="hint" id=${`report-${name}-hint`}>${hint}</span>
+          <input type=${name === 'url' ? 'url' : 'text'} id=${`report-${name}`} name=${name} required=${required} maxlength=${max} value=${name === 'name' ? siteId : ''} aria-describedby=${`report-${name}-hint`} />
+        </div>`,
+    )}
     <div class="field">
       <label for="report-description">Product description</label>
-      <textarea id="report-description" name="description" required maxlength="2000"></textarea>
+      <span class="hint" id="report-description-hint">What was evaluated: a report is not published without it.</span>
+      <textarea id="report-description" name="description" required maxlength="2000" aria-describedby="report-description-hint"></textarea>
     </div>
     <div><button type="submit">Generate a report</button></div>
   </form>`;
+}
+
+/** A site's report as its list holds it. */
+type ListedReport = Awaited<ReturnType<VpatReportService['list']>>[number];
+
+/** A report as a site's list names it: product, version, status and date. */
+export function reportLabel(r: ListedReport): string {
+  const product = [r.productName ?? 'Report', r.productVersion ?? ''].join(' ').trim();
+  return `${product}, version ${r.version} (${r.status}), ${r.createdAt.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 export async function reportsAndAssessments(
   ctx: ApiContext,
   v: Visitor,
   siteId: string,
-  error: string | null = null,
+  error: SectionError | null = null,
 ): Promise<Html> {
   // Reports and assessments are not one site's pages: a session limited to some sites cannot open them,
   // so it is not shown their titles either.
@@ -70,13 +109,10 @@ export async function reportsAndAssessments(
       reports.length === 0
         ? markup`<p>No report of this site yet.</p>`
         : markup`<ul>
-            ${reports.map(
-              (r) =>
-                markup`<li><a href=${`/reports/${r.id}`}>${r.productName ?? 'Report'} ${r.productVersion ?? ''}, version ${r.version} (${r.status})</a>, ${when(r.createdAt)}</li>`,
-            )}
+            ${reports.map((r) => markup`<li><a href=${`/reports/${r.id}`}>${reportLabel(r)}</a></li>`)}
           </ul>`
     }
-    ${hasScope(v, 'manage') ? generateForm(siteId, v.csrf, siteId) : null}
+    ${hasScope(v, 'manage') ? generateForm(siteId, v.csrf, error) : null}
     <h2 id="assessments">Assessments</h2>
     ${
       assessments.length === 0
@@ -91,14 +127,15 @@ export async function reportsAndAssessments(
 /** Starts an assessment of the site: `random` pages of its latest base-branch scan. */
 export function startAssessmentAction(
   ctx: ApiContext,
-  showAgain: (v: Visitor, req: Request, res: Response, error: string) => Promise<void>,
+  showAgain: (v: Visitor, req: Request, res: Response, error: SectionError) => Promise<void>,
 ) {
   return async (v: Visitor, req: Request, res: Response) => {
+    const again = (message: string) => showAgain(v, req, res, { form: 'assessment', message });
     const siteId = String(req.params.siteId);
     const random = Number(field(req, 'random') || '0');
     const title = field(req, 'title').trim() || 'Assessment';
     if (!Number.isInteger(random) || random < 0 || random > 500) {
-      return showAgain(v, req, res, 'The number of pages must be a whole number from 0 to 500.');
+      return again('The number of pages must be a whole number from 0 to 500.');
     }
     try {
       const a = await createAssessment(ctx, v.user.org, v.user.name, {
@@ -112,42 +149,58 @@ export function startAssessmentAction(
     } catch (err) {
       if (!(err instanceof DomainError) || err.kind === 'forbidden') throw err;
       if (err.kind === 'not_found' && /^No such site/.test(err.message)) throw err;
-      return showAgain(v, req, res, err.errors?.map((e) => e.detail).join('; ') ?? err.message);
+      return again(err.errors?.map((e) => e.detail).join('; ') ?? err.message);
     }
   };
+}
+
+/** A refused product field in words: which field, and why. */
+function productProblem(issue: { path: readonly PropertyKey[]; message: string; code: string }): string {
+  const name = String(issue.path.at(-1) === 'product' ? 'product' : (issue.path[1] ?? 'product'));
+  const label = PRODUCT_FIELDS.find(([n]) => n === name)?.[1] ?? 'Product description';
+  const why =
+    name === 'url'
+      ? 'give an absolute http(s) address'
+      : issue.code === 'invalid_type'
+        ? 'this is needed'
+        : issue.message;
+  return `${label}: ${why}.`;
 }
 
 /** Generates a draft report of the site's latest base-branch scan (and its newest assessment). */
 export function generateReportAction(
   ctx: ApiContext,
-  showAgain: (v: Visitor, req: Request, res: Response, error: string) => Promise<void>,
+  showAgain: (v: Visitor, req: Request, res: Response, error: SectionError) => Promise<void>,
 ) {
   return async (v: Visitor, req: Request, res: Response) => {
-    const [name, version, description] = ['name', 'version', 'description'].map((f) => field(req, f).trim());
-    if (!name || !version || !description) {
-      return showAgain(v, req, res, 'A report needs the product’s name, version and description.');
+    const again = (message: string) => showAgain(v, req, res, { form: 'report', message });
+    const given = (name: string) => field(req, name).trim() || undefined;
+    // The same schema as `POST /api/v1/vpat/generate` judges the product: nothing unchecked is stored.
+    const parsed = GenerateVpatBody.safeParse({
+      siteId: String(req.params.siteId),
+      product: {
+        name: given('name'),
+        version: given('version'),
+        description: given('description'),
+        vendor: given('vendor'),
+        contact: given('contact'),
+        url: given('url'),
+      },
+    });
+    if (!parsed.success) return again(parsed.error.issues.map(productProblem).join(' '));
+    if (!parsed.data.product.description) {
+      return again('A report needs the product’s name, version and description.');
     }
     try {
       const r = await new VpatReportService(ctx).generate(
         v.user.org,
         { keyId: v.user.keyId, name: v.user.name },
-        {
-          siteId: String(req.params.siteId),
-          product: {
-            name: name.slice(0, 200),
-            version: version.slice(0, 100),
-            description: description.slice(0, 2000),
-          },
-          edition: 'wcag',
-          wcag_version: '2.2',
-          level: 'AA',
-          overrides: [],
-        },
+        parsed.data,
       );
       redirectAfterPost(res, `/reports/${r.id}`);
     } catch (err) {
       if (!(err instanceof DomainError) || err.kind === 'forbidden') throw err;
-      return showAgain(v, req, res, err.message);
+      return again(err.message);
     }
   };
 }

@@ -9,7 +9,7 @@ import { field } from '../../guard.js';
 import { markup } from '../../../../core/text/html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
-import type { Visitor } from '../../session.js';
+import { signerOf, type Visitor } from '../../session.js';
 import type { FieldProblem } from '../../views/parts.js';
 import {
   criteriaNav,
@@ -54,7 +54,7 @@ async function render(
   const current = criteria.find((c) => c.id === asked) ?? criteria[0];
   const w = await criterionWorkspace(ctx, org, d.id, current.id);
   const main = markup`${notice(req)} ${progressView(d)}
-    <p><a href=${`/api/v1/assessments/${d.id}?format=earl`}>Download as EARL (WCAG-EM Report Tool)</a></p>
+    <p><a href=${`/assessments/${d.id}/download/earl`}>Download as EARL (WCAG-EM Report Tool)</a></p>
     <h2>Sample</h2>
     ${sampleView(d)}
     <div class="workspace">
@@ -62,7 +62,7 @@ async function render(
         <h2 id="criterion">${w.criterion} ${w.title} (Level ${w.level})</h2>
         ${procedureView(w)} ${evidenceView(w)}
         <h3>Results</h3>
-        ${resultForm(d, w, v.csrf, field(req, 'tester') || v.user.name, problems)}
+        ${resultForm(d, w, v.csrf, field(req, 'tester') || (signerOf(v) ?? ''), problems)}
         <h3>History</h3>
         ${historyView(w)}
       </section>
@@ -91,7 +91,7 @@ export function assessmentResultsAction(ctx: ApiContext) {
     const org = v.user.org;
     const d = await assessmentDetail(ctx, org, String(req.params.id));
     const criterion = field(req, 'criterion');
-    const tester = field(req, 'tester').trim();
+    const tester = signerOf(v) ?? field(req, 'tester').trim();
     if (!tester) return render(ctx, v, req, res, 400, [{ field: 'tester', message: 'Name the tester.' }]);
     const pages = [null, ...d.sample.pages.map((p) => p.url)];
     const current = new Map(d.results.filter((r) => r.criterion === criterion).map((r) => [r.page, r]));

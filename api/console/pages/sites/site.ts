@@ -12,6 +12,7 @@ import { redirectAfterPost, sendPage } from '../../respond.js';
 import {
   generateReportAction,
   reportsAndAssessments,
+  type SectionError,
   startAssessmentAction,
 } from '../assessments/site-section.js';
 import { hasScope, type Visitor } from '../../session.js';
@@ -108,7 +109,7 @@ async function render(
   req: Request,
   res: Response,
   form?: { values: SettingsValues; problems: FieldProblem[] },
-  assessmentError: string | null = null,
+  sectionError: SectionError | null = null,
 ): Promise<void> {
   const org = visitor.user.org;
   const site = await requireSite(ctx, org, String(req.params.siteId));
@@ -152,7 +153,7 @@ async function render(
       scans,
       next(scans, (s) => [s.createdAt, s.id]),
     )}
-    ${await reportsAndAssessments(ctx, visitor, site.siteId, assessmentError)}
+    ${await reportsAndAssessments(ctx, visitor, site.siteId, sectionError)}
     <h2 id="waivers">Waivers</h2>
     ${waiversTable(waivers)}
     <h2 id="settings">Settings</h2>
@@ -164,7 +165,7 @@ async function render(
   const title = site.name ?? site.siteId;
   sendPage(
     res,
-    form || assessmentError ? 400 : 200,
+    form || sectionError ? 400 : 200,
     layout({ title, visitor, breadcrumbs: [['Sites', '/'], [title]], main }),
   );
 }

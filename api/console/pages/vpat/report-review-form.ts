@@ -6,7 +6,7 @@ import type { ApiContext } from '../../../context.js';
 import { VpatReviewService } from '../../../services/vpat/review.js';
 import { field } from '../../guard.js';
 import { redirectAfterPost } from '../../respond.js';
-import type { Visitor } from '../../session.js';
+import { signerOf, type Visitor } from '../../session.js';
 import type { FieldProblem } from '../../views/parts.js';
 import type { ReviewState, RowValues } from './report-review.js';
 
@@ -79,6 +79,18 @@ function schemaProblem(path: readonly PropertyKey[], decided: SentRow[]): FieldP
 function serviceProblems(err: unknown, decided: SentRow[], fallback: string): FieldProblem[] | undefined {
   if (!(err instanceof DomainError) || (err.kind !== 'invalid' && err.kind !== 'conflict')) return undefined;
   if (!err.errors?.length) return [{ field: fallback, message: err.message }];
+  // A refusal to publish names what stands in the way (results recorded since) under its reason, in the
+  // page's words, each linked to the choice that would publish anyway.
+  const behind = (err.extra?.behind as { summary?: string } | undefined)?.summary;
+  if (err.kind === 'conflict' && behind) {
+    return [
+      {
+        field: 'publish-behind',
+        message: `This version is behind its assessment (${behind}): make the next version from the newest evidence, or choose “Publish as it is”.`,
+      },
+      ...err.errors.map((e) => ({ field: 'publish-behind', message: e.detail })),
+    ];
+  }
   return err.errors.map((e) => {
     const i = /^#\/decisions\/(\d+)\//.exec(e.pointer ?? '')?.[1];
     const row = i === undefined ? undefined : decided[Number(i)];
@@ -97,7 +109,7 @@ export function reviewAction(
   const reviews = new VpatReviewService(ctx);
   return async (v: Visitor, req: Request, res: Response): Promise<void> => {
     const rows = sentRows(req);
-    const author = field(req, 'author');
+    const author = signerOf(v) ?? field(req, 'author');
     const decided = rows.filter((r) => r.decision !== '');
     const again = (problems: FieldProblem[]) =>
       showAgain(
@@ -134,20 +146,18 @@ export function publishAction(
 ) {
   const reviews = new VpatReviewService(ctx);
   return async (v: Visitor, req: Request, res: Response): Promise<void> => {
-    const author = field(req, 'publisher');
+    const author = signerOf(v) ?? field(req, 'publisher');
     const again = (problems: FieldProblem[]) =>
       showAgain(req, res, v)({ target: 'publish', rows: new Map(), author, problems }, 422);
-    const parsed = PublishBody.safeParse({ publisher: author });
+    const parsed = PublishBody.safeParse({
+      publisher: author,
+      publish_behind: field(req, 'publish_behind') === 'yes',
+    });
     if (!parsed.success) {
       return again([{ field: 'publisher', message: 'Give the name of the person who signs the report.' }]);
     }
     try {
-      const final = await reviews.publish(
-        v.user.org,
-        actorOf(v),
-        String(req.params.id),
-        parsed.data.publisher,
-      );
+      const final = await reviews.publish(v.user.org, actorOf(v), String(req.params.id), parsed.data);
       redirectAfterPost(res, `/reports/${encodeURIComponent(final.id)}?published=1`);
     } catch (err) {
       const problems = serviceProblems(err, [], 'publish');

@@ -1,9 +1,10 @@
 import { isUndecided } from '../../../domain/vpat/derive.js';
 import type { Conformance } from '../../../domain/vpat/editions.js';
 import { CONFORMANCE_LABELS } from '../../../domain/vpat/render/html.js';
+import { behindSummary, isBehind } from '../../../domain/vpat/status.js';
 import type { ReportCriterion, VpatReport } from '../../../domain/vpat/report.js';
 import { markup, type Html } from '../../../../core/text/html.js';
-import type { Visitor } from '../../session.js';
+import { signerOf, type Visitor } from '../../session.js';
 import { csrfField, errorSummary, textField, type FieldProblem } from '../../views/parts.js';
 import { evidenceText } from '../../views/report-rows.js';
 
@@ -89,16 +90,47 @@ function reviewForm(r: VpatReport, queue: ReportCriterion[], v: Visitor, state?:
   return markup`<form method="post" action=${`/reports/${r.id}/review`} class="stack">
     ${csrfField(v.csrf)} ${mine ? errorSummary(mine.problems) : null}
     ${queue.map((c) => queueRow(c, r.criteria.indexOf(c), true, mine))}
-    ${textField({ id: 'author', name: 'author', label: 'Reviewer', hint: 'Recorded with every decision of this submission.', value: mine?.author ?? v.user.name, problem: mine?.problems.find((p) => p.field === 'author'), maxLength: 200 })}
+    ${signerField(v, { id: 'author', label: 'Reviewer', hint: 'Your name, recorded with every decision of this submission.', value: mine?.author, problem: mine?.problems.find((p) => p.field === 'author') })}
     <div><button type="submit">Record these decisions as a new version</button></div>
   </form>`;
 }
 
+/**
+ * The name of the person who reviews or signs: typed by that person (it starts empty), or, for a session
+ * that says who it is (GitHub), that name, shown and not editable: the action reads it from the session.
+ */
+function signerField(
+  v: Visitor,
+  o: { id: string; label: string; hint: string; value?: string; problem?: FieldProblem },
+): Html {
+  const signer = signerOf(v);
+  if (signer) {
+    return markup`<div class="field">
+      <label for=${o.id}>${o.label}</label>
+      <span class="hint" id=${`${o.id}-hint`}>${o.hint} Signed in with GitHub: your login is used.</span>
+      <input type="text" id=${o.id} name=${o.id} value=${signer} readonly aria-describedby=${`${o.id}-hint`} />
+    </div>`;
+  }
+  return textField({ ...o, name: o.id, value: o.value ?? '', maxLength: 200 });
+}
+
 function publishForm(r: VpatReport, v: Visitor, state?: ReviewState): Html {
   const mine = state?.target === 'publish' ? state : undefined;
+  const newer = r.behind?.results ?? 0;
   return markup`<form method="post" action=${`/reports/${r.id}/publish`} class="stack">
     ${csrfField(v.csrf)}
-    ${textField({ id: 'publisher', name: 'publisher', label: 'Published by', hint: 'The person who signs the final report.', value: mine?.author ?? v.user.name, problem: mine?.problems.find((p) => p.field === 'publisher'), maxLength: 200 })}
+    ${signerField(v, { id: 'publisher', label: 'Published by', hint: 'Your name: the person who signs the final report.', value: mine?.author, problem: mine?.problems.find((p) => p.field === 'publisher') })}
+    ${
+      newer > 0
+        ? markup`<div class="field">
+            <div class="choice">
+              <input type="checkbox" id="publish-behind" name="publish_behind" value="yes" aria-describedby="publish-behind-hint" />
+              <label for="publish-behind">Publish as it is, without the ${newer === 1 ? 'result' : `${newer} results`} recorded since this version was made</label>
+            </div>
+            <span class="hint" id="publish-behind-hint">The final report says what it was published without. Otherwise make the next version from the newest evidence first.</span>
+          </div>`
+        : null
+    }
     <div><button type="submit">Publish the final report</button></div>
   </form>`;
 }
@@ -121,7 +153,12 @@ export function reviewSection(r: VpatReport, v: Visitor, state?: ReviewState): H
   if (r.status === 'final') {
     return markup`<h2 id="publish">Published</h2>
       ${publishProblems}
-      <p>Published by ${r.published?.by ?? '—'} on ${r.published?.at.slice(0, 10) ?? '—'}: this version is final. A change needs a new report.</p>`;
+      <p>Published by ${r.published?.by ?? '—'} on ${r.published?.at.slice(0, 10) ?? '—'}: this version is final. A change needs a new report.</p>
+      ${
+        isBehind(r.published?.behind)
+          ? markup`<p>It was published as it was, without the evidence recorded after it was made (${behindSummary(r.published!.behind!)}).</p>`
+          : null
+      }`;
   }
   const queue = r.criteria.filter(isUndecided);
   const manage = v.user.scopes.includes('manage');

@@ -13,13 +13,16 @@ import { diffView } from '../../views/report-diff.js';
 import { criteriaTable, reportFacts } from '../../views/report-rows.js';
 import { reviewSection, type ReviewState } from './report-review.js';
 import { publishAction, reviewAction } from './report-review-form.js';
-import { reportButtons } from './report-actions.js';
+import { behindSection, reportButtons } from './report-actions.js';
+import { reportLabel } from '../assessments/site-section.js';
+import { sendEarl } from '../assessments/earl-download.js';
 
-const DOWNLOADS: Record<ExportFormat, { label: string; ext: string }> = {
+const DOWNLOADS: Record<ExportFormat | 'earl', { label: string; ext: string }> = {
   html: { label: 'HTML (printable)', ext: 'html' },
   md: { label: 'Markdown', ext: 'md' },
   openacr: { label: 'OpenACR (YAML)', ext: 'yaml' },
   pdf: { label: 'PDF (tagged)', ext: 'pdf' },
+  earl: { label: 'EARL of its assessment (WCAG-EM Report Tool)', ext: 'json' },
 };
 
 /** The site's other reports and versions, to compare this one with (a plain GET form). */
@@ -31,10 +34,7 @@ async function compareForm(reports: VpatReportService, v: Visitor, r: VpatReport
       <label for="against">Compare with</label>
       <select id="against" name="against">
         ${others.map(
-          (o) =>
-            markup`<option value=${o.id} selected=${o.id === r.previous_id}>
-              Version ${o.version} (${o.status}), ${o.createdAt.slice(0, 16).replace('T', ' ')} UTC
-            </option>`,
+          (o) => markup`<option value=${o.id} selected=${o.id === r.previous_id}>${reportLabel(o)}</option>`,
         )}
       </select>
     </div>
@@ -47,6 +47,14 @@ function notice(req: Request): Html | null {
   if (Number.isSafeInteger(decided) && decided > 0)
     return markup`<p class="notice" role="status">
       ${decided === 1 ? '1 decision' : `${decided} decisions`} recorded: this is the new version.
+    </p>`;
+  if (req.query.refreshed === '1')
+    return markup`<p class="notice" role="status">
+      This is the next version, made from the newest evidence: every earlier decision is carried forward.
+    </p>`;
+  if (req.query.not_refreshed === '1')
+    return markup`<p class="notice" role="status">
+      No new version was made: this version is final or already has a newer one (the site’s page lists them).
     </p>`;
   if (req.query.published === '1')
     return markup`<p class="notice" role="status">Published: this version is final.</p>`;
@@ -62,13 +70,13 @@ async function render(
   state?: ReviewState,
 ): Promise<void> {
   const reports = new VpatReportService(ctx);
-  const r = await reports.find(v.user.org, String(req.params.id));
-  const main = markup`${notice(req)} ${reportFacts(r)}
+  const r = await reports.withBehind(v.user.org, await reports.find(v.user.org, String(req.params.id)));
+  const main = markup`${notice(req)} ${reportFacts(r)} ${behindSection(r, v)}
     <h2>Downloads</h2>
     <ul>
-      ${Object.entries(DOWNLOADS).map(
-        ([f, d]) => markup`<li><a href=${`/reports/${r.id}/download/${f}`}>${d.label}</a></li>`,
-      )}
+      ${Object.entries(DOWNLOADS)
+        .filter(([f]) => f !== 'earl' || r.assessment)
+        .map(([f, d]) => markup`<li><a href=${`/reports/${r.id}/download/${f}`}>${d.label}</a></li>`)}
     </ul>
     ${reviewSection(r, v, state)} ${reportButtons(r, v)}
     <h2>Compare</h2>
@@ -119,13 +127,20 @@ export function reportChangesPage(ctx: ApiContext) {
   };
 }
 
-/** The report as a download, rendered by the same service as `GET /api/v1/vpat/:id?format=`. */
+/**
+ * The report as a download, rendered by the same service as `GET /api/v1/vpat/:id?format=`; `earl` is its
+ * assessment as `GET /api/v1/assessments/:id?format=earl` answers it (404 for a report without one).
+ */
 export function reportDownload(ctx: ApiContext) {
   const reports = new VpatReportService(ctx);
   return async (v: Visitor, req: Request, res: Response): Promise<void> => {
-    const format = String(req.params.format) as ExportFormat;
+    const format = String(req.params.format) as keyof typeof DOWNLOADS;
     if (!Object.hasOwn(DOWNLOADS, format)) throw domainErrors.notFound('format');
     const r = await reports.find(v.user.org, String(req.params.id));
+    if (format === 'earl') {
+      if (!r.assessment) throw domainErrors.notFound('assessment of this report');
+      return sendEarl(ctx, v, res, r.assessment.id, r.id);
+    }
     const out = await exportReport(r, format);
     res
       .status(200)

@@ -15,7 +15,12 @@ export const ASSESSMENT_LEVELS = ['A', 'AA'] as const satisfies readonly WcagLev
 export type AssessmentLevel = (typeof ASSESSMENT_LEVELS)[number];
 
 /** Where an assessment came from: made here, or imported from a tool's export. */
-export const ASSESSMENT_ORIGINS = ['created', 'wcag-em-report-tool', 'accessibility-insights'] as const;
+export const ASSESSMENT_ORIGINS = [
+  'created',
+  'wcag-em-report-tool',
+  'accessibility-insights',
+  'earl',
+] as const;
 export type AssessmentOrigin = (typeof ASSESSMENT_ORIGINS)[number];
 
 /** The largest sample WCAG-EM's own tool handles comfortably; 500 pages is far beyond any audit. */
@@ -75,4 +80,10 @@ export interface ResultChange {
 /** The criteria an assessment tests: WCAG 2.2 up to its level, without 4.1.1 (obsolete, counts for nothing). */
 export function isAssessedLevel(level: string): level is AssessmentLevel {
   return (ASSESSMENT_LEVELS as readonly string[]).includes(level);
+}
+
+/** A result as an imported file gives it: for a criterion, on a page or (null) the whole sample. */
+export interface ImportedResult extends ResultState {
+  criterion: string;
+  page: string | null;
 }

@@ -85,14 +85,59 @@ function countStatuses(doc: Json, max: number): number {
   return n;
 }
 
+/** The file and, for JSON-LD with a top-level `@graph`, each node of the graph (where an evaluation may be). */
+const partsOf = (doc: Json): Json[] => [
+  doc,
+  ...(Array.isArray(doc['@graph']) ? (doc['@graph'] as unknown[]).filter(isObject) : []),
+];
+
 /** Refuses (422, naming the limit) a file whose sample or results pass what creation allows. */
 export function checkImportCounts(doc: unknown): void {
   if (!isObject(doc)) return;
-  const pages = listedPages(doc);
+  const parts = partsOf(doc);
+  const pages = parts.reduce((n, p) => n + listedPages(p), 0);
   if (pages > MAX_SAMPLE) throw over('pages_per_assessment', MAX_SAMPLE, `the sample lists ${pages} pages`);
-  const results = Math.max(countAssertions(doc, MAX_IMPORT_RESULTS), countStatuses(doc, MAX_IMPORT_RESULTS));
+  // The graph's own nodes count too: another tool's assertions may be listed there one by one.
+  const graphNodes = parts.length - 1;
+  const assertions = parts.reduce((n, p) => n + countAssertions(p, MAX_IMPORT_RESULTS), graphNodes);
+  const results = Math.max(assertions, countStatuses(doc, MAX_IMPORT_RESULTS));
   if (results > MAX_IMPORT_RESULTS)
     throw over('results_per_import', MAX_IMPORT_RESULTS, `it holds more than ${MAX_IMPORT_RESULTS} results`);
+}
+
+/**
+ * Term definitions a file's JSON-LD contexts may hold in all (the Report Tool's own context has about 80):
+ * a context is processed wherever it applies, so a file of many or huge contexts costs far more than its
+ * size. Named by `json_ld_terms_per_import`.
+ */
+export const MAX_CONTEXT_TERMS = 1_000;
+
+/** Refuses (422, naming the limit) a file whose contexts define more terms than MAX_CONTEXT_TERMS. */
+export function checkContextTerms(doc: unknown): void {
+  let terms = 0;
+  const stack: unknown[] = [doc];
+  for (let x = stack.pop(); x !== undefined; x = stack.pop()) {
+    if (Array.isArray(x)) stack.push(...(x as unknown[]));
+    else if (isObject(x)) {
+      for (const [key, value] of Object.entries(x)) {
+        if (key === '@context') terms += countTerms(value);
+        stack.push(value);
+      }
+    }
+    if (terms > MAX_CONTEXT_TERMS) {
+      throw new LimitError(
+        'json_ld_terms_per_import',
+        MAX_CONTEXT_TERMS,
+        422,
+        `The file's JSON-LD contexts define more terms than the limit json_ld_terms_per_import (${MAX_CONTEXT_TERMS}).`,
+      );
+    }
+  }
+}
+
+/** The term definitions of one context value (an object's keys, an array's objects' keys). */
+function countTerms(context: unknown): number {
+  return asList(context).reduce<number>((n, c) => n + (isObject(c) ? Object.keys(c).length : 0), 0);
 }
 
 /** Refuses (422) a sampled page URL longer than creating an assessment accepts, rather than storing it. */

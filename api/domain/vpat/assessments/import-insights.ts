@@ -2,7 +2,8 @@ import { INSIGHTS_REQUIREMENTS } from '../../catalog/insights-requirements.data.
 import { domainErrors, type FieldError } from '../../errors.js';
 import type { Outcome } from './assessment.js';
 import { assessedCriteria } from './verdict.js';
-import type { ImportedAssessment, ImportedResult } from './import-wcagem.js';
+import type { ImportedResult } from './assessment.js';
+import type { ImportedAssessment } from './import-wcagem.js';
 
 /**
  * Reads an assessment saved by Accessibility Insights for Web (`.a11ywebassessment`): the current file

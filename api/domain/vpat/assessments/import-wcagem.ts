@@ -2,29 +2,20 @@ import { domainErrors, type FieldError } from '../../errors.js';
 import { nextTurn } from '../../turns.js';
 import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
 import { levelIncludes } from '../../catalog/wcag.js';
-import {
-  OUTCOMES,
-  type AssessmentLevel,
-  type Outcome,
-  type ResultState,
-  type SamplePage,
-} from './assessment.js';
-import { criterionFromName } from './criterion-names.js';
+import type { AssessmentLevel, ImportedResult, SamplePage } from './assessment.js';
+import { addressOf, combined, criteriaOf, isWebAddress, outcomeOf, testerOf } from './earl-assertion.js';
+import { T, nodeIndex, type ExpandedNode, type NodeIndex } from './json-ld-terms.js';
 
 /**
- * Reads an evaluation saved by W3C's WCAG-EM Report Tool: the current export (steps under `defineScope`,
- * `selectSample`, `auditSample`, `reportFindings`) and the earlier one (`evaluationScope`,
- * `structuredSample.webpage`, `auditResult`, tests under `testRequirement`). Compacted JSON-LD is read by
- * its terms; the keys of both contexts are accepted. Pure (it takes turns between batches of assertions).
+ * Reads EARL in JSON-LD by meaning, from its expanded form (full IRIs, api/services/assessments/json-ld.ts
+ * expands it): a WCAG-EM Report Tool evaluation (the `@graph` export of its 2.x releases, the steps export
+ * `defineScope` … `reportFindings`, the earlier one with `evaluationScope` and `auditResult`), or EARL
+ * assertions of another tool (whatever their framing: a list, assertions under their subjects or their
+ * assertor). Pure (it takes turns between batches of assertions).
  */
 
-export interface ImportedResult extends ResultState {
-  criterion: string;
-  page: string | null;
-}
-
 export interface ImportedAssessment {
-  format: 'wcag-em-report-tool' | 'accessibility-insights';
+  format: 'wcag-em-report-tool' | 'accessibility-insights' | 'earl';
   title: string;
   level: AssessmentLevel;
   sample: SamplePage[];
@@ -35,74 +26,119 @@ export interface ImportedAssessment {
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const idOf = (v: unknown): string | undefined =>
-  str(v) ?? (isObject(v) ? (str(v.id) ?? str(v['@id'])) : undefined);
-const pick = (o: Json | undefined, ...keys: string[]): unknown => {
-  for (const k of keys) if (o && o[k] !== undefined) return o[k];
-  return undefined;
-};
 
-export function looksLikeWcagEm(doc: unknown): doc is Json {
-  return (
-    isObject(doc) &&
-    doc['@context'] !== undefined &&
-    pick(doc, 'auditSample', 'wcagem:step4', 'auditResult', 'step4') !== undefined
-  );
+/** A file read as JSON-LD: it has a context or a graph (an Accessibility Insights file has neither). */
+export function looksLikeJsonLd(doc: unknown): doc is Json {
+  return isObject(doc) && (doc['@context'] !== undefined || doc['@graph'] !== undefined);
 }
 
-function levelOf(doc: Json): AssessmentLevel | 'AAA' {
-  const scope = (pick(doc, 'defineScope', 'wcagem:step1', 'evaluationScope') ?? {}) as Json;
-  const target = idOf(pick(scope, 'conformanceTarget', 'wcagem:step1b', 'step1b')) ?? 'AA';
-  const m = /(AAA|AA|A)(?:-Conformance)?$/i.exec(target);
+function levelOf(ix: NodeIndex, evaluation: ExpandedNode | undefined): AssessmentLevel | 'AAA' {
+  const scope = evaluation ? ix.node(ix.first(evaluation, T.scope)) : undefined;
+  const target = scope ? ix.text(ix.first(scope, T.target)) : undefined;
+  const m = /(AAA|AA|A)(?:-Conformance)?$/i.exec(target ?? 'AA');
   return (m?.[1].toUpperCase() ?? 'AA') as AssessmentLevel | 'AAA';
 }
 
-function samplePages(doc: Json): { sample: SamplePage[]; byId: Map<string, string> } {
-  const select = (pick(doc, 'selectSample', 'wcagem:step3') ?? doc) as Json;
-  const sample: SamplePage[] = [];
+interface Sample {
+  pages: SamplePage[];
+  /** A page's address by its node id. */
+  byId: Map<string, string>;
+}
+
+function samplePages(ix: NodeIndex, evaluation: ExpandedNode | undefined): Sample {
+  const sample: Sample = { pages: [], byId: new Map() };
+  if (!evaluation) return sample;
+  const select = ix.node(ix.first(evaluation, T.select)) ?? evaluation;
   const seen = new Set<string>();
-  const byId = new Map<string, string>();
-  for (const [key, source] of [
-    ['structuredSample', 'chosen'],
-    ['randomSample', 'random'],
+  for (const [terms, source] of [
+    [T.structured, 'chosen'],
+    [T.random, 'random'],
   ] as const) {
-    const raw = pick(select, key, key === 'structuredSample' ? 'wcagem:step3a' : 'wcagem:step3b');
-    // The earlier export nests the pages under `webpage`.
-    const list = isObject(raw) && raw.webpage !== undefined ? asList(raw.webpage) : asList(raw);
-    for (const p of list.filter(isObject)) {
-      const url = str(p.source) ?? str(p.description) ?? str(p.title) ?? str(p.handle);
-      if (!url || seen.has(url)) continue;
-      seen.add(url);
-      sample.push({ url, source });
-      const id = idOf(p);
-      if (id) byId.set(id, url);
+    for (const entry of ix
+      .values(select, terms)
+      .map((v) => ix.node(v))
+      .filter((n) => n !== undefined)) {
+      // A page, or (the earlier exports) a list of pages under one property.
+      const pages = addressOf(ix, entry) ? [entry] : ix.nestedNodes(entry);
+      for (const page of pages) {
+        const url = addressOf(ix, page);
+        if (!url) continue;
+        const id = ix.idOf(page);
+        if (id) sample.byId.set(id, url);
+        if (seen.has(url)) continue;
+        seen.add(url);
+        sample.pages.push({ url, source });
+      }
     }
   }
-  return { sample, byId };
-}
-
-function outcomeOf(result: unknown): Outcome | undefined {
-  const id = idOf(isObject(result) ? result.outcome : undefined) ?? 'earl:untested';
-  const word = id.replace(/^.*[#:]/, '');
-  return (OUTCOMES as readonly string[]).includes(word) ? (word as Outcome) : undefined;
-}
-
-function testerOf(a: Json, fallback: string): string {
-  const by = a.assertedBy;
-  const name =
-    str(by) ?? (isObject(by) ? (str(by.title) ?? str(by.name) ?? str(by['foaf:name'])) : undefined);
-  return (name && !name.startsWith('_:') ? name : fallback).slice(0, 200);
+  return sample;
 }
 
 interface Walk {
-  byId: Map<string, string>;
+  ix: NodeIndex;
+  sample: Sample;
   level: AssessmentLevel;
   evaluator: string;
   results: ImportedResult[];
+  /** Results of tests that are part of a criterion (a tool's rules): combined per criterion and page. */
+  partial: Map<string, ImportedResult[]>;
   ignored: Set<string>;
   errors: FieldError[];
+}
+
+/** The pages an assertion is about (null: the whole sample); a page outside the sample joins it. */
+function pagesOf(w: Walk, a: ExpandedNode): Array<string | null> {
+  const all = w.ix.values(a, T.subject);
+  if (all.length === 0) return [null];
+  return all.map((s) => {
+    const node = w.ix.node(s);
+    const id = (node && w.ix.idOf(node)) ?? w.ix.text(s);
+    const known = id ? w.sample.byId.get(id) : undefined;
+    if (known) return known;
+    const url = node ? addressOf(w.ix, node) : isWebAddress(id) ? id : undefined;
+    if (!isWebAddress(url)) return null;
+    if (!w.sample.pages.some((p) => p.url === url)) w.sample.pages.push({ url, source: 'chosen' });
+    if (id) w.sample.byId.set(id, url);
+    return url;
+  });
+}
+
+/** Reads one assertion; answers the criteria its parts inherit, or undefined when its parts are not read. */
+function readAssertion(w: Walk, a: ExpandedNode, place: Place, inherited: string[]) {
+  const { ix } = w;
+  const { criteria, whole, name } = criteriaOf(ix, a, inherited);
+  if (criteria.length === 0) {
+    w.errors.push({
+      pointer: `${pointerOf(place)}/test`,
+      detail: `"${name ?? ''}" names no WCAG 2.x success criterion`,
+    });
+    return undefined;
+  }
+  const outcome = outcomeOf(ix, a);
+  if (!outcome) {
+    w.errors.push({ pointer: `${pointerOf(place)}/result/outcome`, detail: 'is not an EARL outcome' });
+    return undefined;
+  }
+  const result = ix.node(ix.first(a, T.result));
+  const notes = ((result && ix.text(ix.first(result, T.description))) ?? '').slice(0, 5000);
+  // An untouched criterion (untested, no notes, nobody named) is the tool's default, not a result.
+  const untouched = outcome === 'untested' && !notes && ix.first(a, T.assertedBy) === undefined;
+  const tester = testerOf(ix, a, w.evaluator);
+  for (const criterion of criteria) {
+    const data = WCAG_CRITERIA.find((c) => c.id === criterion);
+    const counted = data && !data.removedIn && levelIncludes(w.level, data.level);
+    if (!counted) w.ignored.add(criterion);
+    if (!counted || untouched) continue;
+    for (const page of pagesOf(w, a)) {
+      const r = { criterion, page, outcome, notes, tester };
+      if (whole) w.results.push(r);
+      else {
+        const key = `${criterion}\u0000${page ?? ''}`;
+        w.partial.set(key, [...(w.partial.get(key) ?? []), r]);
+      }
+    }
+  }
+  return criteria;
 }
 
 /** Where an assertion is in the file: its parent's place and its own step, made a pointer only when needed. */
@@ -117,81 +153,86 @@ const pointerOf = (p: Place): string => {
   return steps.reverse().join('/');
 };
 
-/** Reads one assertion; answers its test (which its parts inherit), or undefined when its parts are not read. */
-function readAssertion(a: Json, place: Place, inherited: string | undefined, w: Walk): string | undefined {
-  const testId = idOf(pick(a, 'test', 'testRequirement', 'testcase')) ?? inherited;
-  const criterion = testId ? criterionFromName(testId) : undefined;
-  if (!criterion) {
-    w.errors.push({
-      pointer: `${pointerOf(place)}/test`,
-      detail: `"${testId ?? ''}" names no WCAG 2.x success criterion`,
-    });
-    return undefined;
-  }
-  const outcome = outcomeOf(a.result);
-  if (!outcome) {
-    w.errors.push({ pointer: `${pointerOf(place)}/result/outcome`, detail: 'is not an EARL outcome' });
-    return undefined;
-  }
-  const notes = (isObject(a.result) ? (str(a.result.description) ?? '') : '').slice(0, 5000);
-  const data = WCAG_CRITERIA.find((c) => c.id === criterion);
-  const counted = data && !data.removedIn && levelIncludes(w.level, data.level);
-  if (!counted) w.ignored.add(criterion);
-  // An untouched criterion (untested, no notes, nobody named) is the tool's default, not a result.
-  const untouched = outcome === 'untested' && !notes && a.assertedBy === undefined;
-  if (counted && !untouched) {
-    const tester = testerOf(a, w.evaluator);
-    for (const subject of asList(a.subject).map(idOf)) {
-      const page = subject ? w.byId.get(subject) : undefined;
-      w.results.push({ criterion, page: page ?? null, outcome, notes, tester });
-    }
-  }
-  return testId;
-}
-
 /** Assertions read between two turns: a large file never holds the event loop for long. */
 const TURN_ASSERTIONS = 1000;
 
 /**
  * The assertions and their `hasPart` parts in document order, depth first with a stack of its own: a
- * chain of parts costs memory, not the call stack.
+ * chain of parts costs memory, not the call stack. Pointers name places in the Report Tool's terms.
  */
-async function readAssertions(list: unknown[], key: string, w: Walk): Promise<void> {
-  const stack: Array<{ a: Json; place: Place; inherited?: string }> = [];
-  const push = (items: unknown[], parent: Place | undefined, prefix: string, inherited?: string) => {
-    for (let i = items.length - 1; i >= 0; i--) {
-      const a = items[i];
-      if (isObject(a)) stack.push({ a, place: { parent, step: `${prefix}${i}` }, inherited });
-    }
+async function readAssertions(w: Walk, list: Array<{ a: ExpandedNode; place: Place }>): Promise<void> {
+  const stack: Array<{ a: ExpandedNode; place: Place; inherited: string[] }> = [];
+  const push = (items: Array<{ a: ExpandedNode; place: Place }>, inherited: string[]) => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push({ ...items[i], inherited });
   };
-  push(list, undefined, `#/${key}/`);
+  push(list, []);
   let read = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (++read % TURN_ASSERTIONS === 0) await nextTurn();
-    const testId = readAssertion(next.a, next.place, next.inherited, w);
-    if (testId !== undefined) push(asList(next.a.hasPart), next.place, 'hasPart/', testId);
+    const criteria = readAssertion(w, next.a, next.place, next.inherited);
+    if (!criteria) continue;
+    const parts = w.ix
+      .values(next.a, T.hasPart)
+      .map((p) => w.ix.node(p))
+      .filter((p) => p !== undefined);
+    push(
+      parts.map((a, j) => ({ a, place: { parent: next.place, step: `hasPart/${j}` } })),
+      criteria,
+    );
   }
 }
 
-export async function importWcagEm(doc: Json): Promise<ImportedAssessment> {
-  const target = levelOf(doc);
+/** A person's name for the evaluation as a whole: its findings' evaluator, else its creator. */
+function evaluatorOf(ix: NodeIndex, evaluation: ExpandedNode | undefined): string {
+  if (!evaluation) return 'EARL import';
+  const findings = ix.node(ix.first(evaluation, T.findings));
+  const named = findings && ix.text(ix.first(findings, T.evaluator));
+  const creator = ix.node(ix.first(evaluation, T.creator));
+  return named || (creator && ix.text(ix.first(creator, T.name))) || 'WCAG-EM Report Tool';
+}
+
+export async function importWcagEm(expanded: ExpandedNode[]): Promise<ImportedAssessment> {
+  const ix = nodeIndex(expanded);
+  const evaluation = ix.evaluation();
+  const target = levelOf(ix, evaluation);
   const level: AssessmentLevel = target === 'A' ? 'A' : 'AA';
-  const { sample, byId } = samplePages(doc);
-  const findings = (pick(doc, 'reportFindings', 'wcagem:step5') ?? {}) as Json;
-  // The earlier export names the evaluator as `creator` ({id, title}); assertions point at its id.
-  const creator = isObject(doc.creator) ? (str(doc.creator.title) ?? str(doc.creator.name)) : undefined;
-  const evaluator = str(findings.evaluator) || creator || 'WCAG-EM Report Tool';
-  const w: Walk = { byId, level, evaluator, results: [], ignored: new Set(), errors: [] };
-  const key =
-    doc.auditSample !== undefined
-      ? 'auditSample'
-      : doc.auditResult !== undefined
-        ? 'auditResult'
-        : 'wcagem:step4';
-  await readAssertions(asList(pick(doc, 'auditSample', 'auditResult', 'wcagem:step4')), key, w);
+  const w: Walk = {
+    ix,
+    sample: samplePages(ix, evaluation),
+    level,
+    evaluator: evaluatorOf(ix, evaluation),
+    results: [],
+    partial: new Map(),
+    ignored: new Set(),
+    errors: [],
+  };
+  const list = evaluation
+    ? ix
+        .values(evaluation, T.audit)
+        .map((v) => ix.node(v))
+        .filter((a) => a !== undefined)
+        .map((a, i) => ({ a, place: { step: `#/auditSample/${i}` } }))
+    : ix.assertions().map((a, i) => ({ a, place: { step: `#/@graph/${i}` } }));
+  await readAssertions(w, list);
   if (w.errors.length > 0)
     throw domainErrors.invalid(w.errors, 'The evaluation names what WCAG does not have.');
-  const title = str(findings.title) || str(doc.title) || 'Imported WCAG-EM evaluation';
+  const results = [...dedupe(w.results), ...[...w.partial.values()].map(combined)];
+  if (results.length === 0) {
+    throw domainErrors.invalid(
+      [
+        {
+          pointer: '#',
+          detail: 'holds no result: every criterion is untested, or it has no EARL assertion at all',
+        },
+      ],
+      'The file holds no result to import.',
+    );
+  }
+  const findings = evaluation ? ix.node(ix.first(evaluation, T.findings)) : undefined;
+  const title =
+    (findings && ix.text(ix.first(findings, T.title))) ||
+    (evaluation && ix.text(ix.first(evaluation, T.title))) ||
+    (evaluation ? 'Imported WCAG-EM evaluation' : 'Imported EARL results');
   const ignored = [...w.ignored].map((c) =>
     c === '4.1.1'
       ? '4.1.1 Parsing is obsolete in WCAG 2.2 and counts for nothing'
@@ -200,11 +241,11 @@ export async function importWcagEm(doc: Json): Promise<ImportedAssessment> {
   if (target === 'AAA')
     ignored.push('The evaluation targets Level AAA: only Level A and AA results were imported');
   return {
-    format: 'wcag-em-report-tool',
+    format: evaluation ? 'wcag-em-report-tool' : 'earl',
     title: title.slice(0, 200),
     level,
-    sample,
-    results: dedupe(w.results),
+    sample: w.sample.pages,
+    results,
     ignored,
   };
 }

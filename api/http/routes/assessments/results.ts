@@ -65,12 +65,14 @@ export function assessmentResultRoutes(ctx: ApiContext): AnyRoute[] {
       tag: 'Assessments',
       summary: 'Import an evaluation saved by another tool as an assessment',
       description:
-        'The body is the exported file itself; its format is recognised from its content: a WCAG-EM Report Tool ' +
-        'evaluation (JSON-LD, current and earlier exports) or an Accessibility Insights for Web assessment ' +
-        '(`.a11ywebassessment`, versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` ' +
-        'a file that is no known export or names a criterion WCAG does not have (with pointers). Nothing is stored on a refusal. ' +
+        'The body is the exported file itself; its format is recognised from its content: EARL in JSON-LD (a WCAG-EM ' +
+        'Report Tool evaluation, its `@graph` export and earlier ones, or another tool’s assertions), read by meaning ' +
+        'after expansion with no network access, or an Accessibility Insights for Web assessment (`.a11ywebassessment`, ' +
+        'versioned and earlier files). `400` malformed JSON, `413` over the size limit, `422` a file that is no known ' +
+        'export, not valid JSON-LD, names a context that is not shipped with the service, holds no result or names a ' +
+        'criterion WCAG does not have (with pointers). Nothing is stored on a refusal. ' +
         'An import is bounded like creating the assessment: `422` naming the limit past `pages_per_assessment` (500 ' +
-        'pages), `results_per_import`, `json_depth_per_import` or `json_values_per_import` (the last two counted ' +
+        'pages), `results_per_import`, `json_ld_terms_per_import`, `json_depth_per_import` or `json_values_per_import` (the last two counted ' +
         'before the file is parsed), and `422` for a page URL over 2,000 characters.',
       access: 'manage',
       // A file of up to body_bytes is parsed in turns, then counted, mapped and written: a heavy write.

@@ -5,10 +5,11 @@ import {
   PublishBody,
   ReviewBody,
   VpatDiffSchema,
+  VpatFormatQuery,
   VpatList,
   VpatListQuery,
 } from '../../../schemas/vpat/review.js';
-import { GenerateVpatBody, VpatFormatQuery, VpatReportSchema } from '../../../schemas/vpat/reports.js';
+import { GenerateVpatBody, VpatReportSchema } from '../../../schemas/vpat/reports.js';
 import { z } from '../../../schemas/zod.js';
 import { exportReport } from '../../../services/vpat/exports.js';
 import { VpatReportService, type ReportAuthor } from '../../../services/vpat/reports.js';
@@ -47,7 +48,7 @@ const created = (report: { id: string }) => ({
 });
 
 export function vpatRoutes(ctx: ApiContext): AnyRoute[] {
-  return [listRoute(ctx), ...reportRoutes(ctx), ...reviewRoutes(ctx)];
+  return [listRoute(ctx), ...reportRoutes(ctx), ...reviewRoutes(ctx), refreshRoute(ctx)];
 }
 
 /** A site's reports, newest first: how clients and the console find them. */
@@ -126,7 +127,7 @@ function reportRoutes(ctx: ApiContext): AnyRoute[] {
       },
       handler: async ({ params, query, org, res }) => {
         const report = await reports.find(org, params.id);
-        if (query.format === 'json') return { status: 200, body: report };
+        if (query.format === 'json') return { status: 200, body: await reports.withBehind(org, report) };
         const out = await exportReport(report, query.format);
         if (typeof out.body === 'string')
           return { status: 200, body: out.body, contentType: out.contentType };
@@ -174,7 +175,9 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       summary: 'Publish the final version of a report whose every row has a decision',
       description:
         '422 listing the undecided rows (`errors[].pointer` = `#/criteria/<index>`) while any is left; 409 when the ' +
-        'version is already final or already has a newer version. The final version records the publisher and the date.',
+        'version is already final or already has a newer version, and 409 naming each result recorded in its assessment ' +
+        'after it was made (`errors[].pointer` = `#/publish_behind`, `behind` with the counts) unless `publish_behind` ' +
+        'is true. The final version records the publisher, the date and what it was published without.',
       access: 'manage',
       params: IdParam,
       body: PublishBody,
@@ -183,7 +186,7 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
         201: { description: 'The final version.', schema: VpatReportSchema, headers: { Location: '' } },
       },
       handler: async ({ params, body, org, principal }) =>
-        created(await reviews.publish(org, actor(principal), params.id, body.publisher)),
+        created(await reviews.publish(org, actor(principal), params.id, body)),
     }),
     defineRoute({
       method: 'get',
@@ -209,4 +212,28 @@ function reviewRoutes(ctx: ApiContext): AnyRoute[] {
       },
     }),
   ];
+}
+
+/** The next version from the newest evidence: how a report follows results and scans made after it. */
+function refreshRoute(ctx: ApiContext): AnyRoute {
+  const reviews = new VpatReviewService(ctx);
+  return defineRoute({
+    method: 'post',
+    path: '/api/v1/vpat/:id/refresh',
+    tag: TAG,
+    summary: 'Make the next draft version from the newest evidence, every decision carried forward',
+    description:
+      'The latest scan of the site’s base branch (when newer than the version’s) and the results of its assessment as ' +
+      'they are now (the site’s newest assessment when the report had none); every person’s decision is carried ' +
+      'forward with its author and time, and a confirmation the new evidence no longer allows becomes a warning. ' +
+      '`behind` in `GET /api/v1/vpat/{id}` says when there is something newer. 409 for a final report (generate a ' +
+      'new one with `inherit_overrides_from`) and for a version that already has a newer one.',
+    access: 'manage',
+    params: IdParam,
+    responses: {
+      201: { description: 'The new version.', schema: VpatReportSchema, headers: { Location: '' } },
+    },
+    handler: async ({ params, org, principal }) =>
+      created(await reviews.refresh(org, actor(principal), params.id)),
+  });
 }

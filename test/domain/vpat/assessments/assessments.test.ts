@@ -3,6 +3,8 @@ import type { AssessmentResult } from '../../../../api/domain/vpat/assessments/a
 import type { DomainError } from '../../../../api/domain/errors.js';
 import { criterionFromName } from '../../../../api/domain/vpat/assessments/criterion-names.js';
 import { importWcagEm } from '../../../../api/domain/vpat/assessments/import-wcagem.js';
+import type { ExpandedNode } from '../../../../api/domain/vpat/assessments/json-ld-terms.js';
+import { expandEvaluation } from '../../../../api/services/assessments/json-ld.js';
 import { procedureFor } from '../../../../api/domain/vpat/assessments/procedures.js';
 import { drawPages } from '../../../../api/domain/vpat/assessments/sample.js';
 import { assessedCriteria, criterionVerdict } from '../../../../api/domain/vpat/assessments/verdict.js';
@@ -83,7 +85,7 @@ describe('a WCAG-EM Report Tool evaluation of the earlier export format', () => 
     unknown
   >;
   test('imports its sample, its WCAG 2.0 ids and every outcome; 4.1.1 is kept aside as obsolete', async () => {
-    const a = await importWcagEm(doc);
+    const a = await importWcagEm(await expandEvaluation(doc));
     expect(a.level).toBe('A');
     expect(a.title).toBe('Library site review');
     expect(a.sample).toEqual([
@@ -109,21 +111,40 @@ describe('a WCAG-EM Report Tool evaluation of the earlier export format', () => 
 });
 
 describe('a WCAG-EM evaluation read without recursion', () => {
+  const EARL = 'http://www.w3.org/ns/earl#';
+  const WCAGEM = 'http://www.w3.org/TR/WCAG-EM/#';
+  const DCT = 'http://purl.org/dc/terms/';
+  /** Twice as deep as a recursive reader could go on Node's default stack (about 10,000 calls). */
+  const DEPTH = 20_000;
   test('a hasPart chain far deeper than the call stack is read in document order, its errors pointed at', async () => {
-    const assertion = (outcome: string) => ({
-      test: 'WCAG22:non-text-content',
-      subject: { id: '_:page_1' },
-      assertedBy: 'Ann',
-      result: { outcome: `earl:${outcome}`, description: outcome },
+    // Expanded JSON-LD, as the import reads it (full IRIs, every value in an array).
+    const assertion = (outcome: string, test = 'http://www.w3.org/TR/WCAG22/#non-text-content') => ({
+      '@type': [`${EARL}Assertion`],
+      [`${EARL}test`]: [{ '@id': test }],
+      [`${EARL}subject`]: [{ '@id': '_:page_1' }],
+      [`${EARL}assertedBy`]: [{ '@value': 'Ann' }],
+      [`${EARL}result`]: [
+        {
+          [`${EARL}outcome`]: [{ '@id': `${EARL}${outcome}` }],
+          [`${DCT}description`]: [{ '@value': outcome }],
+        },
+      ],
     });
-    const doc = (innermost: Record<string, unknown>) => {
+    const doc = (innermost: ExpandedNode): ExpandedNode[] => {
       let chain = innermost;
-      for (let i = 0; i < 50_000; i++) chain = { ...assertion('failed'), hasPart: [chain] };
-      return {
-        '@context': {},
-        selectSample: { structuredSample: [{ id: '_:page_1', source: 'https://shop.example/' }] },
-        auditSample: [chain],
-      };
+      for (let i = 0; i < DEPTH; i++) chain = { ...assertion('failed'), [`${DCT}hasPart`]: [chain] };
+      return [
+        {
+          [`${WCAGEM}step3`]: [
+            {
+              [`${WCAGEM}step3a`]: [
+                { '@id': '_:page_1', [`${DCT}source`]: [{ '@id': 'https://shop.example/' }] },
+              ],
+            },
+          ],
+          [`${WCAGEM}step4`]: [chain],
+        },
+      ];
     };
     // The last one read wins: the innermost part, read last.
     expect((await importWcagEm(doc(assertion('passed')))).results).toEqual([
@@ -137,12 +158,12 @@ describe('a WCAG-EM evaluation read without recursion', () => {
     ]);
     let refused: unknown;
     try {
-      await importWcagEm(doc({ ...assertion('passed'), test: 'WCAG22:no-such' }));
+      await importWcagEm(doc(assertion('passed', 'http://www.w3.org/TR/WCAG22/#no-such')));
     } catch (err) {
       refused = err;
     }
     expect((refused as DomainError).errors?.map((e) => e.pointer)).toEqual([
-      `#/auditSample/0${'/hasPart/0'.repeat(50_000)}/test`,
+      `#/auditSample/0${'/hasPart/0'.repeat(DEPTH)}/test`,
     ]);
-  });
+  }, 120_000);
 });
