@@ -13,6 +13,7 @@ import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
+import { statementRoutes } from './statement/statements.js';
 import { vpatRoutes } from './vpat/reports.js';
 import { waiverRoutes } from './waivers/waivers.js';
 import { webhookRoutes } from './webhooks/subscriptions.js';
@@ -32,6 +33,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
+    ...statementRoutes(ctx),
     ...assessmentResultRoutes(ctx),
     ...assessmentRoutes(ctx),
     ...webhookRoutes(ctx),

@@ -22,6 +22,7 @@ import * as m0018 from './0018_pr_comments.js';
 import * as m0023 from './0023_inapplicable_rules.js';
 import * as m0024 from './0024_scan_issue_order.js';
 import * as m0025 from './0025_github_deliveries.js';
+import * as m0026 from './0026_statements.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -50,6 +51,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0023_inapplicable_rules': m0023,
   '0024_scan_issue_order': m0024,
   '0025_github_deliveries': m0025,
+  '0026_statements': m0026,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
