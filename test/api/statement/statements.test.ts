@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { SCHEMA_PATH } from '../../../scripts/statement-schema.js';
+import { latestReviewOn } from '../../../api/domain/statement/compose.js';
 import { sweepReviewsDue } from '../../../api/services/statement/review-due.js';
 import type { Problem, Statement, StatementList } from '../../helpers/api-types.js';
 import { gitHubMarkdown } from '../../helpers/github-render.js';
@@ -128,5 +129,117 @@ describe.each(dbKinds)('accessibility statements (%s)', (db) => {
       data: [],
     });
     expect(await count()).toBe(before);
+  });
+
+  test('answers complete the draft; publishing records the typed name and makes it final, once and for good', async () => {
+    const [draft] = (
+      await h.request<StatementList>('GET', `/api/v1/statements?siteId=${s.siteId}`, { key: s.key })
+    ).body.data;
+    expect(draft).toMatchObject({ version: 1, status: 'draft', compliance: 'partially', missing: 6 });
+    const answered = await patch<Statement>(`/api/v1/statements/${draft.id}`, { answers: COMPLETE_ANSWERS });
+    expect(answered.status).toBe(200);
+    expect(answered.body.missing).toEqual([]);
+    expect(answered.body.answers).toMatchObject(COMPLETE_ANSWERS);
+
+    expect((await post<Problem>(`/api/v1/statements/${draft.id}/publish`, {})).status).toBe(422);
+    const res = await post<Statement>(`/api/v1/statements/${draft.id}/publish`, {
+      publisher: 'Grace Officer',
+    });
+    expect(res.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    // The name the person typed, never the calling key's ("compliance-bot").
+    expect(res.body).toMatchObject({ id: draft.id, status: 'final', published: { by: 'Grace Officer' } });
+    expect(res.body.preparation).toMatchObject({
+      prepared_on: today,
+      last_reviewed_on: today,
+      next_review_on: latestReviewOn(today),
+    });
+    const events = await eventPayloads(h.db, 'statement.published', 'acme');
+    expect(events.map((e) => [e.data.id, e.data.status, e.data.published?.by])).toEqual([
+      [draft.id, 'final', 'Grace Officer'],
+    ]);
+
+    // Final means final: no answer, no second publication, nothing written.
+    const stored = await h.db('statements').where({ id: draft.id }).first<{ statement: string }>('statement');
+    expect(
+      (await patch<Problem>(`/api/v1/statements/${draft.id}`, { answers: { entity: 'Someone else' } }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await post<Problem>(`/api/v1/statements/${draft.id}/publish`, { publisher: 'Mallory' })).status,
+    ).toBe(409);
+    expect(await h.db('statements').where({ id: draft.id }).first('statement')).toEqual(stored);
+    expect(await eventPayloads(h.db, 'statement.published', 'acme')).toHaveLength(1);
+
+    for (const [format, type, text] of [
+      ['html', 'text/html; charset=utf-8', 'Acme Shop is partially compliant with EN 301 549'],
+      ['eaa', 'text/html; charset=utf-8', 'Perceivable: '],
+    ]) {
+      const out = await h.request<string>('GET', `/api/v1/statements/${draft.id}?format=${format}`, {
+        key: s.key,
+      });
+      expect([out.status, out.headers.get('content-type')]).toEqual([200, type]);
+      expect(out.text).toContain(text);
+      expect(out.text).toContain('Version 1, published by Grace Officer on');
+    }
+  });
+
+  test('the next version starts from the previous one’s answers; one draft at a time', async () => {
+    const res = await post<Statement>('/api/v1/statements', {
+      siteId: s.siteId,
+      answers: { method: 'third-party' },
+    });
+    expect(res.status).toBe(201);
+    const v1 = res.body.previous_id!;
+    expect(res.body).toMatchObject({ version: 2, status: 'draft', answers: COMPLETE_ANSWERS });
+    expect(res.body.preparation.prepared_on).toBe(
+      (await h.request<Statement>('GET', `/api/v1/statements/${v1}`, { key: s.key })).body.preparation
+        .prepared_on,
+    );
+    // A third party evaluated, and the report used no assessment to name one: a person has to.
+    expect(res.body.missing.map((m) => m.field)).toEqual(['evaluator']);
+    expect((await post<Problem>('/api/v1/statements', { siteId: s.siteId })).status).toBe(409);
+
+    const soon = new Date(Date.now() + 180 * DAY_MS).toISOString().slice(0, 10);
+    await patch(`/api/v1/statements/${res.body.id}`, {
+      answers: { evaluator: 'Access Audits Ltd', next_review_on: soon },
+    });
+    const final = await post<Statement>(`/api/v1/statements/${res.body.id}/publish`, {
+      publisher: 'Grace Officer',
+    });
+    expect(final.body.preparation).toMatchObject({
+      method: 'third-party',
+      evaluator: 'Access Audits Ltd',
+      next_review_on: soon,
+    });
+    const list = await h.request<StatementList>('GET', `/api/v1/statements?siteId=${s.siteId}`, {
+      key: s.readOnlyKey,
+    });
+    expect(list.body.data.map((d) => [d.version, d.status])).toEqual([
+      [2, 'final'],
+      [1, 'final'],
+    ]);
+  });
+
+  test('statement.review_due is recorded once per version, for a site’s newest published version only', async () => {
+    const ctx = h.server.service.ctx;
+    const [newest] = (
+      await h.request<StatementList>('GET', `/api/v1/statements?siteId=${s.siteId}`, { key: s.key })
+    ).body.data;
+    const due = Date.parse(`${newest.next_review_on}T00:00:00Z`);
+    expect(await sweepReviewsDue(ctx, new Date(due - 40 * DAY_MS))).toBe(0);
+    const at = new Date(due - 20 * DAY_MS);
+    const counts = await Promise.all([
+      sweepReviewsDue(ctx, at),
+      sweepReviewsDue(ctx, at),
+      sweepReviewsDue(ctx, at),
+    ]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    // A year on, version 1's own date has passed too; it was replaced, so it is not reviewed.
+    expect(await sweepReviewsDue(ctx, new Date(due + 400 * DAY_MS))).toBe(0);
+    const events = await eventPayloads(h.db, 'statement.review_due', 'acme');
+    expect(events.map((e) => [e.data.id, e.data.version, e.data.next_review_on])).toEqual([
+      [newest.id, 2, newest.next_review_on],
+    ]);
   });
 });
