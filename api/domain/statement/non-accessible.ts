@@ -76,6 +76,7 @@ function failingCriteria(
         title: row.title,
         level: row.level,
         conformance: row.conformance,
+        source: row.source,
         remarks: row.remarks,
         rules: v?.rules ?? [],
         pages: v?.pages ?? [],

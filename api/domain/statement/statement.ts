@@ -1,5 +1,6 @@
 import type { WcagLevel, WcagVersion } from '../catalog/catalog-types.js';
 import type { Conformance, Edition } from '../vpat/editions.js';
+import type { AnswerSource } from '../vpat/report.js';
 import type { WaiverReasonCategory } from '../waivers/reason-category.js';
 
 /**
@@ -87,6 +88,8 @@ export interface FailingCriterion {
   title: string;
   level: WcagLevel | null;
   conformance: 'partially-supports' | 'does-not-support';
+  /** Where the report's answer comes from: the scan's evidence, a person's decision or an assessment. */
+  source: AnswerSource;
   /** The report's remarks (the evidence, or a person's words). */
   remarks: string;
   /** Rules of the scan with violations of this criterion. */

@@ -8,6 +8,7 @@ import {
   type StatementAnswers,
 } from '../../domain/statement/statement.js';
 import { Timestamp } from '../common.js';
+import { AnswerSourceField } from '../vpat/report-assessment.js';
 import { WaiverReasonCategorySchema } from '../waivers/waivers.js';
 import { z, type OutputIs } from '../zod.js';
 
@@ -92,6 +93,7 @@ const FailingCriterionSchema = z
     title: z.string(),
     level: z.enum(WCAG_LEVELS).nullable(),
     conformance: z.enum(['partially-supports', 'does-not-support']),
+    source: AnswerSourceField,
     remarks: z.string(),
     rules: z.array(z.string()),
     pages: z.array(z.string()).openapi({ description: 'Public paths of the first pages where it fails.' }),

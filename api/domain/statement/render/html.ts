@@ -16,9 +16,10 @@ const list = (items: string[], cls = ''): string =>
     : `<ul${cls ? ` class="${cls}"` : ''}>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 
 function criterionItem(c: FailingCriterion): string {
+  const remarks = words.criterionRemarks(c);
   return (
     `<p><strong>${escapeHtml(words.criterionHeading(c))}</strong></p>` +
-    paragraph(c.remarks) +
+    (remarks === null ? '' : paragraph(remarks)) +
     paragraph(words.criterionWhere(c)) +
     list(c.pages.map((p) => `<code>${escapeHtml(p)}</code>`))
   );

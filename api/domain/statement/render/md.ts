@@ -18,11 +18,11 @@ function link(url: string): string {
 }
 
 function criterion(c: FailingCriterion): string[] {
+  const remarks = words.criterionRemarks(c);
   return [
     `- **${t(words.criterionHeading(c))}**`,
     '',
-    `  ${t(c.remarks)}`,
-    '',
+    ...(remarks === null ? [] : [`  ${t(remarks)}`, '']),
     `  ${t(words.criterionWhere(c))}`,
     ...(c.pages.length > 0 ? ['', ...c.pages.map((p) => `  - ${markdownCode(p)}`)] : []),
     '',

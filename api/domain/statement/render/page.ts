@@ -18,6 +18,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
 .missing { border-left: 4px solid var(--line); background: var(--muted-bg); padding: 0.25rem 0.75rem; }
 ul.items > li { margin-bottom: 0.75rem; }
 ul.items > li p { margin: 0.25rem 0; }
+dt { font-weight: 600; } dd { margin: 0 0 0.5rem 1rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 @media print { body { max-width: none; padding: 0; font-size: 11pt; } a { color: inherit; } }
 `;

@@ -18,7 +18,7 @@ import type {
 /** Shown where a person's answer is still missing (a draft only: a final statement has every answer). */
 export const NOT_ANSWERED = '[not answered yet]';
 
-const STATUS_WORDS: Record<ComplianceStatus, string> = {
+export const STATUS_WORDS: Record<ComplianceStatus, string> = {
   fully: 'fully compliant',
   partially: 'partially compliant',
   not: 'not compliant',
@@ -83,7 +83,7 @@ export function criterionHeading(c: FailingCriterion): string {
   return `${c.id} ${c.title}${level}: ${CONFORMANCE_LABELS[c.conformance]}`;
 }
 
-/** Where the scan saw it fail, or that the failure is a person's finding. */
+/** Where the scan saw it fail, or that the failure is people's finding. */
 export function criterionWhere(c: FailingCriterion): string {
   if (c.pages_affected === 0) return 'The failure was found by people, not by the automated scan.';
   const more = c.pages_affected - c.pages.length;
@@ -92,10 +92,15 @@ export function criterionWhere(c: FailingCriterion): string {
       ? ` ${plural(c.waived, 'issue')} of these ${c.waived === 1 ? 'is' : 'are'} waived (see below).`
       : '';
   return (
-    `${plural(c.issues, 'issue')} on ${plural(c.pages_affected, 'page')} (rules ${listWords(c.rules)})` +
+    `The scan found ${plural(c.issues, 'issue')} on ${plural(c.pages_affected, 'page')} ` +
+    `(${c.rules.length === 1 ? 'rule' : 'rules'} ${listWords(c.rules)})` +
     `${more > 0 ? `; the first ${c.pages.length} pages are listed` : ''}.${waived}`
   );
 }
+
+/** A person's words (a decision, or an assessment's finding) are shown; the scan's are said by `criterionWhere`. */
+export const criterionRemarks = (c: FailingCriterion): string | null =>
+  c.source === 'evidence' ? null : c.remarks;
 
 /** What a waiver covers: its rule, and where. */
 export function waiverScope(w: StatementWaiver): string {
