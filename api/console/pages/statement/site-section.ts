@@ -24,10 +24,10 @@ export function reviewNotice(newestFinal: StatementListRecord | undefined, now =
   if (days > REVIEW_NOTICE_DAYS) return null;
   const when =
     days >= 0 ? `is due by ${on} (in ${days === 1 ? '1 day' : `${days} days`})` : `was due on ${on}`;
-  return markup`<p class="notice">
-    <strong>Review due:</strong> the yearly review of the accessibility statement (version ${newestFinal.version})
-    ${when}. Make the next version from the newest published report and publish it.
-  </p>`;
+  const text =
+    `the yearly review of the accessibility statement (version ${newestFinal.version}) ${when}. ` +
+    'Make the next version from the newest published report and publish it.';
+  return markup`<p class="notice"><strong>Review due:</strong> ${text}</p>`;
 }
 
 function versionItem(r: StatementListRecord): Html {
