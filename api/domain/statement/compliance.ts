@@ -2,6 +2,7 @@ import { NON_WCAG_STANDARDS } from '../catalog/vpat-chapters.data.js';
 import { CONFORMANCE_LEVELS } from '../vpat/editions.js';
 import type { ReportCriterion, VpatReport } from '../vpat/report.js';
 import { plural } from '../../../core/text/wording.js';
+import { listWords } from '../vpat/remarks.js';
 import type { Compliance, ComplianceStatus, ConformanceCounts, PrincipleSummary } from './statement.js';
 
 /**
@@ -47,7 +48,12 @@ function principles(rows: readonly ReportCriterion[]): PrincipleSummary[] {
   });
 }
 
-const named = (rows: readonly ReportCriterion[]) => rows.map((r) => `${r.id} ${r.title}`).join(', ');
+/** The criteria by number and title, the first five of them. */
+const named = (rows: readonly ReportCriterion[]) =>
+  listWords(
+    rows.map((r) => `${r.id} ${r.title}`),
+    5,
+  );
 
 /** Why the best the report can support is "partially": each thing that stands in the way of "fully". */
 function partialReasons(report: VpatReport, rows: readonly ReportCriterion[], counts: ConformanceCounts) {
