@@ -33,10 +33,10 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteHistoryRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
-    ...statementRoutes(ctx),
     ...assessmentResultRoutes(ctx),
     ...assessmentRoutes(ctx),
     ...webhookRoutes(ctx),
     ...githubInstallationRoutes(ctx),
+    ...statementRoutes(ctx),
   ];
 }
