@@ -6,13 +6,14 @@ import type { ApiContext } from '../../../context.js';
 import { daysUntil } from '../../../services/statement/review-due.js';
 import { StatementService } from '../../../services/statement/statements.js';
 import { VpatReportService } from '../../../services/vpat/reports.js';
-import type { StatementListRecord } from '../../../store/statement/statements.js';
 import { field } from '../../guard.js';
 import { markup, type Html } from '../../html.js';
 import { layout } from '../../layout.js';
 import { redirectAfterPost, sendPage } from '../../respond.js';
 import { hasScope, opensPagesOf, type Visitor } from '../../session.js';
 import { csrfField } from '../../views/parts.js';
+
+type StatementListRecord = Awaited<ReturnType<StatementService['list']>>[number];
 
 /** A site's accessibility statements on its page, the review notice, and the form that makes the next version. */
 
