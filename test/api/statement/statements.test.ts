@@ -123,11 +123,8 @@ describe.each(dbKinds)('accessibility statements (%s)', (db) => {
     expect((await post<Problem>('/api/v1/statements', { siteId: s.siteId }, s.readOnlyKey)).status).toBe(403);
     const other = await h.createKey({ org: 'other-org' });
     expect((await post<Problem>('/api/v1/statements', { siteId: s.siteId }, other)).status).toBe(404);
-    expect(
-      (await h.request<Problem>('GET', '/api/v1/statements?siteId=shop', { key: other })).body,
-    ).toMatchObject({
-      data: [],
-    });
+    const theirs = await h.request<StatementList>('GET', '/api/v1/statements?siteId=shop', { key: other });
+    expect(theirs.body.data).toEqual([]);
     expect(await count()).toBe(before);
   });
 
@@ -241,5 +238,17 @@ describe.each(dbKinds)('accessibility statements (%s)', (db) => {
     expect(events.map((e) => [e.data.id, e.data.version, e.data.next_review_on])).toEqual([
       [newest.id, 2, newest.next_review_on],
     ]);
+  });
+
+  test('deleting the site deletes its statements with it', async () => {
+    const [newest] = (
+      await h.request<StatementList>('GET', `/api/v1/statements?siteId=${s.siteId}`, { key: s.key })
+    ).body.data;
+    expect(await count()).toBe(2);
+    expect((await h.request('DELETE', `/api/v1/sites/${s.siteId}`, { key: s.key })).status).toBe(204);
+    expect(await count()).toBe(0);
+    expect((await h.request<Problem>('GET', `/api/v1/statements/${newest.id}`, { key: s.key })).status).toBe(
+      404,
+    );
   });
 });
