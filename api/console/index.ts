@@ -23,10 +23,17 @@ import { siteOfDeploy, siteOfScan } from '../services/sites/owners.js';
 import { siteAssessmentAction, sitePage, siteReportAction, siteSettingsAction } from './pages/sites/site.js';
 import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
+import { createStatementAction } from './pages/statement/site-section.js';
+import {
+  statementAnswersAction,
+  statementDownload,
+  statementPage,
+  statementPublishAction,
+} from './pages/statement/statement.js';
 import { startTimer } from './respond.js';
 
 /** The console's pages that look something up (the API's paths keep their own problem answers). */
-const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports|assessments|screenshots)\/)/;
+const CONSOLE_LOOKUPS = /^\/($|(sites|scans|deploys|reports|assessments|statements|screenshots)\/)/;
 
 /**
  * The console: server-rendered pages over the same services as the API, for people with a browser.
@@ -85,6 +92,11 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.post('/reports/:id/refresh', ...action(ctx, ['manage'], refreshReportAction(ctx)));
   r.post('/reports/:id/publish', ...action(ctx, ['manage'], reportPublishAction(ctx)));
   r.get('/reports/:id/download/:format', page(ctx, ['read'], reportDownload(ctx)));
+  r.post('/sites/:siteId/statements', ...action(ctx, ['manage'], createStatementAction(ctx)));
+  r.get('/statements/:id', page(ctx, ['read'], statementPage(ctx)));
+  r.post('/statements/:id/answers', ...action(ctx, ['manage'], statementAnswersAction(ctx)));
+  r.post('/statements/:id/publish', ...action(ctx, ['manage'], statementPublishAction(ctx)));
+  r.get('/statements/:id/download/:format', page(ctx, ['read'], statementDownload(ctx)));
   r.use(consoleErrorHandler(ctx));
   return r;
 }

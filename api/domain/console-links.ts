@@ -8,9 +8,10 @@ export const consolePaths = {
   scan: (id: string) => `/scans/${encodeURIComponent(id)}`,
   report: (id: string) => `/reports/${encodeURIComponent(id)}`,
   site: (siteId: string) => `/sites/${encodeURIComponent(siteId)}`,
+  statement: (id: string) => `/statements/${encodeURIComponent(id)}`,
 };
 
-/** The console page of an event's subject: the scan, deploy event, report version, or a waiver's site. */
+/** The console page of an event's subject: the scan, deploy event, report or statement version, or a waiver's site. */
 export function eventConsolePath(type: string, data: unknown): string | undefined {
   const d = data as { id?: unknown; siteId?: unknown };
   const id = typeof d.id === 'string' ? d.id : undefined;
@@ -19,6 +20,7 @@ export function eventConsolePath(type: string, data: unknown): string | undefine
   if (type === 'deploy.completed' && id) return consolePaths.deploy(id);
   if (type.startsWith('vpat.') && id) return consolePaths.report(id);
   if (type.startsWith('waiver.') && siteId) return consolePaths.site(siteId);
+  if (type.startsWith('statement.') && id) return consolePaths.statement(id);
   return undefined;
 }
 

@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'key' | 'scn' | 'dep' | 'vpt' | 'whk' | 'wvr' | 'msg' | 'dlv' | 'asm' | 'img';
+export type IdPrefix = 'key' | 'scn' | 'dep' | 'vpt' | 'whk' | 'wvr' | 'msg' | 'dlv' | 'asm' | 'img' | 'stm';
 
 /** Resource ids: a type prefix and 20 random base62 characters (~119 bits). */
 export function newId(prefix: IdPrefix): string {

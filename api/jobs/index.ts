@@ -1,6 +1,7 @@
 import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scans/parts.js';
+import { sweepReviewsDue } from '../services/statement/review-due.js';
 import { pruneIdempotencyKeys } from '../store/requests/idempotency.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
 import { webhookJobs } from './webhooks.js';
@@ -27,7 +28,21 @@ export function retentionJob(ctx: ApiContext): BackgroundJob {
   });
 }
 
+/** Records `statement.review_due` for statements whose yearly review is near (once per version). */
+export function statementReviewJob(ctx: ApiContext): BackgroundJob {
+  return intervalJob(ctx, 'statement-review', 10 * 60_000, async () => {
+    const n = await sweepReviewsDue(ctx);
+    if (n > 0) ctx.logger.info({ statements: n }, 'statement.review_due recorded');
+  });
+}
+
 /** Every background job of the service; features add theirs here. */
 export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
-  return [pruneJob(ctx), openScanExpiryJob(ctx), retentionJob(ctx), ...webhookJobs(ctx)];
+  return [
+    pruneJob(ctx),
+    openScanExpiryJob(ctx),
+    retentionJob(ctx),
+    statementReviewJob(ctx),
+    ...webhookJobs(ctx),
+  ];
 }

@@ -1,9 +1,11 @@
 import type { ZodType } from 'zod';
+import { REVIEW_NOTICE_DAYS } from '../domain/statement/statement.js';
 import { Timestamp } from './common.js';
 import { DeployEventSchema } from './gate/deploys.js';
 import { AdminKeyInfo } from './access/keys.js';
 import { ScanDeleted, SiteDeleted } from './sites/deletion.js';
 import { CreatedScan } from './scans/output.js';
+import { StatementEventSchema } from './statement/statement.js';
 import { VpatReportSchema } from './vpat/reports.js';
 import { Waiver } from './waivers/waivers.js';
 import { z } from './zod.js';
@@ -26,6 +28,8 @@ export const EVENT_TYPES = [
   'scan.deleted',
   'site.deleted',
   'webhook.paused',
+  'statement.published',
+  'statement.review_due',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -155,6 +159,16 @@ const EVENTS = {
     description:
       'The paused subscription. Its pending deliveries are cancelled; `PATCH /api/v1/webhooks/{id}` with `active: true` resumes it.',
   },
+  'statement.published': {
+    summary: 'An accessibility statement was published (its version is final)',
+    data: StatementEventSchema,
+    description: 'The published version; `GET /api/v1/statements/{id}` has the statement.',
+  },
+  'statement.review_due': {
+    summary: 'An accessibility statement’s yearly review is near (sent once per statement version)',
+    data: StatementEventSchema,
+    description: `The newest published version of a site’s statement, ${REVIEW_NOTICE_DAYS} days before its \`next_review_on\`.`,
+  },
 } satisfies Record<EventType, { summary: string; data: ZodType; description: string }>;
 
 /** What the outbox writes: the catalogue's events and the ping. */
@@ -193,7 +207,8 @@ function payloadSchema(type: EventType, data: ZodType, dataDescription: string) 
         .openapi({
           description:
             'Only when the server has a PUBLIC_URL: the console page of what the event is about (`/scans/{id}`, ' +
-            '`/deploys/{id}`, `/reports/{id}` for the report version, `/sites/{siteId}` for a waiver). Opening it ' +
+            '`/deploys/{id}`, `/reports/{id}` for the report version, `/statements/{id}` for a statement version, ' +
+            '`/sites/{siteId}` for a waiver). Opening it ' +
             'asks a person to sign in with an API key of the org. Absent for key events and pings.',
           example: 'https://a11y-gate.example.com/deploys/dep_2fJ8kQ0aXm4Rt9Lp1ZcV',
         }),

@@ -25,6 +25,12 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return Boolean(url && /^postgres(ql)?:\/\//.test(url));
 }
 
+/** True when a write failed on a unique key (another writer got there first), on SQLite and PostgreSQL alike. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === '23505' || /UNIQUE constraint failed/i.test(String(e?.message));
+}
+
 export function dialectOf(db: Knex): Dialect {
   // knex types its client as `any`; its config is the one createDb (or a test) passed in.
   const client = String((db.client as { config: Knex.Config }).config.client);

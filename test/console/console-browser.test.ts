@@ -209,6 +209,7 @@ describeInBrowser('the console in Chromium', () => {
       expect.objectContaining({
         fingerprint: s.failingFingerprint,
         reason: 'Third-party widget; the vendor ships a fix in January.',
+        reason_category: 'non-compliance',
       }),
     ]);
     expect(await axeViolations(page)).toEqual([]);

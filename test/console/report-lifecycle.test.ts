@@ -1,6 +1,6 @@
 import type { Assessment, VpatReport } from '../helpers/api-types.js';
 import { dbKinds, useHarness } from '../helpers/harness.js';
-import { renderDocument } from '../../api/console/html.js';
+import { renderDocument } from '../../core/text/html.js';
 import { reviewSection } from '../../api/console/pages/vpat/report-review.js';
 import type { Visitor } from '../../api/console/session.js';
 import { ConsoleClient } from './client.js';

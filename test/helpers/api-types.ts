@@ -16,6 +16,8 @@ import type * as scans from '../../api/schemas/scans/output.js';
 import type * as screenshots from '../../api/schemas/scans/screenshots.js';
 import type * as trend from '../../api/schemas/sites/trend.js';
 import type * as sites from '../../api/schemas/sites/sites.js';
+import type * as statementRequests from '../../api/schemas/statement/requests.js';
+import type * as statement from '../../api/schemas/statement/statement.js';
 import type * as vpatReview from '../../api/schemas/vpat/review.js';
 import type * as vpat from '../../api/schemas/vpat/reports.js';
 import type * as waivers from '../../api/schemas/waivers/waivers.js';
@@ -60,6 +62,9 @@ export type VpatReport = z.output<typeof vpat.VpatReportSchema>;
 export type ReportCriterion = z.output<typeof vpat.ReportCriterionSchema>;
 export type VpatList = z.output<typeof vpatReview.VpatList>;
 export type VpatDiff = z.output<typeof vpatReview.VpatDiffSchema>;
+
+export type Statement = z.output<typeof statement.StatementSchema>;
+export type StatementList = z.output<typeof statementRequests.StatementList>;
 
 export type Waiver = z.output<typeof waivers.Waiver>;
 export type WaiverList = z.output<typeof waivers.WaiverList>;

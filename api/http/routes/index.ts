@@ -13,6 +13,7 @@ import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
+import { statementRoutes } from './statement/statements.js';
 import { vpatRoutes } from './vpat/reports.js';
 import { waiverRoutes } from './waivers/waivers.js';
 import { webhookRoutes } from './webhooks/subscriptions.js';
@@ -36,5 +37,6 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...assessmentRoutes(ctx),
     ...webhookRoutes(ctx),
     ...githubInstallationRoutes(ctx),
+    ...statementRoutes(ctx),
   ];
 }

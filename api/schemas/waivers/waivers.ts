@@ -1,10 +1,21 @@
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
+import {
+  DEFAULT_WAIVER_REASON_CATEGORY,
+  WAIVER_REASON_CATEGORIES,
+} from '../../domain/waivers/reason-category.js';
 import { PageQuery, pageOf, SiteId, Timestamp } from '../common.js';
 import { z } from '../zod.js';
 
 /** Waivers may last at most this long (docs/gate.md): a waiver is a plan to fix, not a pardon. */
 export const MAX_WAIVER_DAYS = 365;
 const DAY_MS = 86_400_000;
+
+export const WaiverReasonCategorySchema = z.enum(WAIVER_REASON_CATEGORIES).openapi('WaiverReasonCategory', {
+  description:
+    'Why the issues are accepted, as an accessibility statement lists them: `non-compliance` (not fixed yet; ' +
+    '`expires_at` is the date it is to be fixed by), `disproportionate-burden` (`reason` is the assessment of the ' +
+    'burden) or `outside-scope` (the content is not within the scope of the applicable legislation).',
+});
 
 export const CreateWaiverBody = z
   .object({
@@ -49,6 +60,9 @@ export const CreateWaiverBody = z
       .max(2000)
       .refine(isNulFree, NUL_MESSAGE)
       .openapi({ example: 'Third-party widget; vendor fix due in Q1' }),
+    reason_category: WaiverReasonCategorySchema.default(DEFAULT_WAIVER_REASON_CATEGORY).openapi({
+      description: `Default \`${DEFAULT_WAIVER_REASON_CATEGORY}\`.`,
+    }),
     expires_at: z.iso
       .datetime({ offset: true })
       .superRefine((v, ctx) => {
@@ -72,6 +86,7 @@ export const Waiver = z
     url_pattern: z.string().nullable(),
     fingerprint: z.string().nullable(),
     reason: z.string().nullable(),
+    reason_category: WaiverReasonCategorySchema,
     expires_at: Timestamp.nullable(),
     status: z.enum(['active', 'expired', 'revoked']).openapi({
       description: 'Only `active` waivers take part in a gate decision.',

@@ -5,6 +5,7 @@ import { newId, nowIso } from '../../domain/ids.js';
 import type { CreateScanHead } from '../../schemas/scans/scans.js';
 import type { CompleteGroupBody } from '../../schemas/scans/shards.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
+import { isUniqueViolation } from '../../store/db.js';
 import { lockScan } from '../../store/scans/parts.js';
 import { releaseGroup, scanIdOfGroup, scanSharding, setScanSharding } from '../../store/scans/shards.js';
 import { insertScanRow } from '../../store/scans/writes.js';
@@ -30,11 +31,6 @@ function checkGroupHead(head: CreateScanHead, pages: PageSource): void {
     });
   }
   if (errors.length > 0) throw domainErrors.invalid(errors);
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === '23505' || /UNIQUE constraint failed/i.test(String(e?.message));
 }
 
 /**

@@ -25,6 +25,7 @@ export function presentWaiver(w: WaiverRecord, now = nowIso()): Waiver {
     url_pattern: w.urlPattern,
     fingerprint: w.fingerprint,
     reason: w.reason,
+    reason_category: w.reasonCategory,
     expires_at: w.expiresAt,
     status,
     active: status === 'active',
@@ -55,6 +56,7 @@ export async function createWaiver(
     urlPattern: body.url_pattern ?? null,
     fingerprint: body.fingerprint?.toLowerCase() ?? null,
     reason: body.reason,
+    reasonCategory: body.reason_category,
     // Stored in one format (UTC, milliseconds) so it compares correctly as text in SQL.
     expiresAt: new Date(body.expires_at).toISOString(),
     createdAt: nowIso(),

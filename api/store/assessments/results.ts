@@ -5,7 +5,7 @@ import type {
   ResultChange,
   ResultState,
 } from '../../domain/vpat/assessments/assessment.js';
-import { dialectOf } from '../db.js';
+import { dialectOf, isUniqueViolation } from '../db.js';
 
 /**
  * An assessment's results, one per (criterion, page), each with a version that every write raises (the
@@ -117,11 +117,6 @@ export async function writeResult(
     .where({ assessment_id: assessmentId, criterion: r.criterion, page: toPage(r.page), version: expected })
     .update(values);
   return n > 0;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || /UNIQUE constraint failed/i.test(String(e?.message));
 }
 
 export async function insertResults(

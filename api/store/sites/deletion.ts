@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A site's records, removed in the caller's transaction: its deploy events, waivers, VPAT reports and assessments
+ * A site's records, removed in the caller's transaction: its deploy events, waivers, VPAT reports, statements and assessments
  * go, and its scans are marked `deleted` (their pages and issues, the bulk, are removed afterwards in
  * batches by the retention job), so from the commit on nothing of the site is visible, and a new scan
  * under the same siteId starts a new site.
@@ -14,6 +14,8 @@ export async function deleteSiteRecords(
   const where = { org, site_id: siteId };
   const scans = await trx('scans').where(where).whereNot({ status: 'deleted' }).update({ status: 'deleted' });
   const deploys = await trx('deploys').where(where).delete();
+  // Statements before the reports they were made from.
+  await trx('statements').where(where).delete();
   const reports = await trx('vpat_reports').where(where).delete();
   const waivers = await trx('waivers').where(where).delete();
   // An assessment's results and their history go with it (the foreign keys cascade).

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isNulFree } from '../../../core/text/truncation.js';
 import type { WaiverRule } from '../../../core/waivers/match.js';
+import type { WaiverReasonCategory } from '../../domain/waivers/reason-category.js';
 import { newestFirst } from '../keyset.js';
 
 /** A waiver as stored: the gate's rule plus who made it, for which site, why and who revoked it. */
@@ -8,6 +9,7 @@ export interface WaiverRecord extends WaiverRule {
   org: string;
   siteId: string;
   reason: string | null;
+  reasonCategory: WaiverReasonCategory;
   createdBy: string | null;
   revokedBy: string | null;
 }
@@ -21,6 +23,7 @@ interface Row {
   url_pattern: string | null;
   fingerprint: string | null;
   reason: string | null;
+  reason_category: string;
   expires_at: string | null;
   created_at: string;
   created_by: string | null;
@@ -37,6 +40,7 @@ const COLUMNS = [
   'url_pattern',
   'fingerprint',
   'reason',
+  'reason_category',
   'expires_at',
   'created_at',
   'created_by',
@@ -54,6 +58,7 @@ function fromRow(r: Row): WaiverRecord {
     urlPattern: r.url_pattern,
     fingerprint: r.fingerprint,
     reason: r.reason,
+    reasonCategory: r.reason_category as WaiverReasonCategory,
     expiresAt: r.expires_at,
     createdAt: r.created_at,
     createdBy: r.created_by,
@@ -72,6 +77,7 @@ function toRow(w: WaiverRecord): Row {
     url_pattern: w.urlPattern,
     fingerprint: w.fingerprint,
     reason: w.reason,
+    reason_category: w.reasonCategory,
     expires_at: w.expiresAt,
     created_at: w.createdAt,
     created_by: w.createdBy,

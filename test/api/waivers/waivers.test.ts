@@ -47,6 +47,8 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
       url_pattern: '/products/**',
       fingerprint: null,
       reason: 'brand colours, redesign in Q1',
+      // The accessibility statement's category: without one, the waiver is an issue not fixed yet.
+      reason_category: 'non-compliance',
       status: 'active',
       active: true,
       revoked_at: null,
@@ -82,6 +84,7 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
       [{ url_pattern: '/a\u0000' }, '#/url_pattern'],
       [{ reason: 'why\u0000' }, '#/reason'],
       [{ colour: 'red' }, '#'],
+      [{ reason_category: 'too-expensive' }, '#/reason_category'],
     ];
     for (const [body, pointer] of cases) {
       const res = await create<Problem>(body);
@@ -91,6 +94,24 @@ describe.each(dbKinds)('waivers (%s)', (db) => {
     expect(await h.db('waivers').count({ n: '*' }).first()).toEqual(before);
     // 365 days is allowed.
     expect((await create({ expires_at: inDays(364.9) })).status).toBe(201);
+  });
+
+  test('a reason category is stored as given; rows from before categories read as non-compliance', async () => {
+    const burden = await create({ reason_category: 'disproportionate-burden' });
+    expect(burden.body.reason_category).toBe('disproportionate-burden');
+    // A row written without the column, as every waiver made before it was, gets the migration's default.
+    const rest = burden.body;
+    await h.db('waivers').insert({
+      id: 'wvr_fromBeforeCategories0',
+      org: 'acme',
+      site_id: rest.siteId,
+      rule: rest.rule,
+      reason: 'an older waiver',
+      expires_at: rest.expires_at,
+      created_at: rest.created_at,
+    });
+    const old = await h.request<Waiver>('GET', '/api/v1/waivers/wvr_fromBeforeCategories0', { key: h.key });
+    expect(old.body.reason_category).toBe('non-compliance');
   });
 
   test('revoke keeps the record, is idempotent, and writes waiver.revoked once', async () => {

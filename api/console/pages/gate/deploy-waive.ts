@@ -1,13 +1,25 @@
 import type { DeployEvent, GateIssue } from '../../../../core/gate/deploy-event.js';
+import {
+  DEFAULT_WAIVER_REASON_CATEGORY,
+  WAIVER_REASON_CATEGORIES,
+  type WaiverReasonCategory,
+} from '../../../domain/waivers/reason-category.js';
 import { markup, type Html } from '../../../../core/text/html.js';
 import { csrfField, errorSummary, type FieldProblem } from '../../views/parts.js';
 
 /** A rejected waive form, shown again with what was typed and what to correct. */
 export interface WaiveState {
   fingerprint: string;
-  values: { reason: string; expires: string };
+  values: { reason: string; expires: string; category: string };
   problems: FieldProblem[];
 }
+
+/** How the accessibility statement lists a waiver of each category (docs/statement.md). */
+const CATEGORY_LABELS: Record<WaiverReasonCategory, string> = {
+  'non-compliance': 'Not fixed yet: to be fixed by the end date',
+  'disproportionate-burden': 'A disproportionate burden: the reason is its assessment',
+  'outside-scope': 'Outside the scope of the applicable legislation',
+};
 
 /**
  * The waive form of one new issue, folded in a disclosure (no script needed). Field ids carry the
@@ -66,6 +78,18 @@ ${mine?.values.reason ?? ''}</textarea>
           aria-describedby=${describedBy('expires', id('expires-hint'))}
           aria-invalid=${problem('expires') ? 'true' : undefined}
         />
+      </div>
+      <div class="field">
+        <label for=${id('category')}>Why it is accepted</label>
+        <span class="hint" id=${id('category-hint')}>How the site’s accessibility statement lists it.</span>
+        <select id=${id('category')} name="reason_category" aria-describedby=${id('category-hint')}>
+          ${WAIVER_REASON_CATEGORIES.map(
+            (c) =>
+              markup`<option value=${c} selected=${(mine?.values.category ?? DEFAULT_WAIVER_REASON_CATEGORY) === c}>
+                ${CATEGORY_LABELS[c]}
+              </option>`,
+          )}
+        </select>
       </div>
       <div><button type="submit">Waive ${issue.rule} on this element</button></div>
     </form>

@@ -215,20 +215,27 @@ export function waiveAction(ctx: ApiContext) {
     const fingerprint = field(req, 'fingerprint');
     const issue = e.new_issues.find((i) => i.fingerprint === fingerprint);
     if (!issue) throw domainErrors.notFound('issue');
-    const values = { reason: field(req, 'reason').trim(), expires: field(req, 'expires').trim() };
+    const values = {
+      reason: field(req, 'reason').trim(),
+      expires: field(req, 'expires').trim(),
+      category: field(req, 'reason_category'),
+    };
     const expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expires) ? `${values.expires}T23:59:59Z` : 'invalid';
     const parsed = CreateWaiverBody.safeParse({
       siteId: e.siteId,
       rule: issue.rule,
       fingerprint,
       reason: values.reason,
+      reason_category: values.category || undefined,
       expires_at: expiresAt,
     });
     if (!parsed.success) {
       const problems: FieldProblem[] = parsed.error.issues.map((i) =>
         i.path[0] === 'reason'
           ? { field: 'reason', message: 'Give a reason for the waiver.' }
-          : { field: 'expires', message: 'Choose an end date in the next 365 days.' },
+          : i.path[0] === 'reason_category'
+            ? { field: 'category', message: 'Choose why the issue is accepted.' }
+            : { field: 'expires', message: 'Choose an end date in the next 365 days.' },
       );
       return render(ctx, visitor, req, res, { fingerprint, values, problems });
     }

@@ -16,6 +16,7 @@ import {
   startAssessmentAction,
 } from '../assessments/site-section.js';
 import { hasScope, type Visitor } from '../../session.js';
+import { statementsSection } from '../statement/site-section.js';
 import { encodePageCursor, timeIdCursor } from '../../views/cursor.js';
 import { dataTable, num } from '../../views/data-table.js';
 import { decisionBadge, shortSha, when, type FieldProblem } from '../../views/parts.js';
@@ -154,6 +155,7 @@ async function render(
       next(scans, (s) => [s.createdAt, s.id]),
     )}
     ${await reportsAndAssessments(ctx, visitor, site.siteId, sectionError)}
+    ${await statementsSection(ctx, visitor, site.siteId)}
     <h2 id="waivers">Waivers</h2>
     ${waiversTable(waivers)}
     <h2 id="settings">Settings</h2>
