@@ -5,6 +5,8 @@ import { PageQuery, Sha, SiteId, ViewportName } from '../common.js';
 import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
+import { Identifier, NullableString } from './fields.js';
+import { Pa11yInputSchema, Pa11yIssue } from './pa11y.js';
 import { ScanGroup, shardPartFields } from './shards.js';
 import { MAX_SHARDS } from '../../../core/scans/shards.js';
 import { SCAN_SCOPES } from '../../../core/gate/coverage.js';
@@ -30,9 +32,6 @@ export function branchName(branch: string): string {
     ? branch.slice('refs/heads/'.length)
     : branch;
 }
-
-/** Stored identifiers (rules, branches, engine names): no U+0000, which PostgreSQL cannot store. */
-const Identifier = (max: number) => z.string().min(1).max(max).refine(isNulFree, NUL_MESSAGE);
 
 export const SourceLocation = z
   .object({
@@ -68,8 +67,6 @@ export const NativeIssue = z
     source: SourceLocation.nullable().optional(),
   })
   .openapi('NativeIssue');
-
-const NullableString = z.string().nullable().optional();
 
 const AxeNode = z.object({
   // One entry per frame level; an entry is an array when the element sits in shadow DOM.
@@ -121,43 +118,6 @@ export const AxeResults = z
     description:
       'The object `axe.run()` resolves with, for this page. violations → issues of kind `violation`, ' +
       'incomplete → kind `incomplete`, one issue per node; passes and inapplicable tell which rules ran.',
-  });
-
-export const Pa11yIssue = z.object({
-  // The rule of the stored issue (a 200-character column).
-  code: Identifier(200),
-  type: z.string().max(50).optional(),
-  typeCode: z.number().int().optional(),
-  message: NullableString,
-  context: NullableString,
-  selector: NullableString,
-  runner: z.string().max(100).optional(),
-  runnerExtras: z
-    .object({
-      impact: ImpactSchema.nullable().optional(),
-      helpUrl: NullableString,
-      help: NullableString,
-      description: NullableString,
-    })
-    .partial()
-    .optional(),
-});
-
-export const Pa11yInputSchema = z
-  .union([
-    z.array(Pa11yIssue),
-    z.object({
-      documentTitle: NullableString,
-      pageUrl: z.string().max(4096).refine(isNulFree, NUL_MESSAGE).nullable().optional(),
-      issues: z.array(Pa11yIssue),
-    }),
-  ])
-  .openapi('Pa11yResults', {
-    description:
-      "pa11y's result for this page: its `issues` array, or the whole `{documentTitle, pageUrl, issues}` " +
-      'object. axe runner: `code` is the rule, `runnerExtras.impact` the impact. HTML_CodeSniffer runner: ' +
-      'the code gives the WCAG criterion, error/warning/notice give impact serious/moderate/minor, and ' +
-      'warnings and notices are kind `incomplete` (they ask for a human check).',
   });
 
 export const ScanPageInputSchema = z

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { issuesFromPa11y } from '../../../api/domain/scans/pa11y-import.js';
-import { Pa11yInputSchema } from '../../../api/schemas/scans/scans.js';
+import { Pa11yInputSchema } from '../../../api/schemas/scans/pa11y.js';
 
 const fixture = (name: string) =>
   Pa11yInputSchema.parse(
