@@ -131,12 +131,13 @@ function statusSection(s: StatusSection, l: ReportLayout, decision: ReportDecisi
     <h3 id=${`${s.id}-h`}>${title} (${s.count})</h3>
     <p class="muted">${note}</p>
     ${s.groups.map(
-      (g) => markup`<section class="group" id=${g.id} aria-labelledby=${`${g.id}-h`}>
-        <h4 id=${`${g.id}-h`}>${impactBadge(g.impact)} ${plural(g.items.length, 'issue')}</h4>
+      // Not a landmark of its own: "critical, 1 issue" would name several.
+      (g) => markup`<div class="group" id=${g.id}>
+        <h4>${impactBadge(g.impact)} ${plural(g.items.length, 'issue')}</h4>
         <ol class="issues">
           ${g.items.map((item) => issueCard(item, l))}
         </ol>
-      </section>`,
+      </div>`,
     )}
   </section>`;
 }

@@ -71,3 +71,18 @@ describe('the command line: switches work as the usage shows them', () => {
     );
   });
 });
+
+describe('the HTML report options', () => {
+  test('--html names the file; --open alone writes the default one; both are switches of their own', () => {
+    const named = cliOptions(
+      parseArgs(['scan', 'http://x.test/', '--html', 'a11y.html', '--open', '--junit', 'j.xml']),
+    );
+    expect(named).toMatchObject({ html: 'a11y.html', open: true, junit: 'j.xml' });
+    expect(cliOptions(parseArgs(['scan', 'http://x.test/', '--open']))).toMatchObject({
+      html: '.a11y-gate/report.html',
+      open: true,
+    });
+    expect(cliOptions(parseArgs(['scan', 'http://x.test/']))).toMatchObject({ html: null, open: false });
+    expect(() => parseArgs(['scan', 'http://x.test/', '--html'])).toThrow('--html needs a value');
+  });
+});

@@ -75,6 +75,18 @@ describe('the configuration file', () => {
     );
   });
 
+  test("html is a path like junit, read from the file's folder; open is on/off", async () => {
+    const dir = folder({
+      'web/a11y-gate.config.yaml': 'urls: [https://a.test/]\nhtml: reports/a11y.html\nopen: true\n',
+    });
+    const config = (await loadConfigFile(path.join(dir, 'web'), null))!;
+    const options = cliOptions(withConfig(parseArgs(['scan']), config));
+    expect(options).toMatchObject({ html: path.join(dir, 'web', 'reports', 'a11y.html'), open: true });
+    expect(await refusal({ 'a11y-gate.config.json': '{"urls":["https://a.test/"],"open":"yes"}' })).toMatch(
+      /^a11y-gate\.config\.json: "open" expected boolean/,
+    );
+  });
+
   test('a value the flags refuse is refused with the key and the file named', async () => {
     expect(await refusal({ 'a11y-gate.config.json': '{"urls":["https://a.test/"],"concurrency":0}' })).toBe(
       'a11y-gate.config.json: "concurrency" must be an integer of at least 1, got "0"',
