@@ -2,9 +2,9 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
-import { keyOf, type PageSettings } from './config.js';
+import { keyOf } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
-import { parseUrlSettings } from '../scanner/url-settings.js';
+import { parseUrlSettings, type PageSettings } from '../scanner/url-settings.js';
 
 /** Where the baseline file is kept unless `--baseline` (or the `baseline` key) names another. */
 export const DEFAULT_BASELINE = '.a11y-gate/baseline.json';
