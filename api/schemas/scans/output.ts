@@ -174,13 +174,11 @@ export const ScanIssue = z
     wcag: z.array(z.string()),
     help_url: z.string().nullable(),
     source: IssueSourceOut.nullable(),
-    fingerprint: z
-      .string()
-      .openapi({
-        description:
-          'sha256(rule | normalised page path | normalised selector), hex; a page with a viewport adds ' +
-          '` @viewport` to its path.',
-      }),
+    fingerprint: z.string().openapi({
+      description:
+        'sha256(rule | normalised page path | normalised selector), hex; a page with a viewport adds ' +
+        '` @viewport` to its path.',
+    }),
     waiver_id: z
       .string()
       .nullable()
