@@ -7,7 +7,8 @@ import { lilconfig, type Loader } from 'lilconfig';
 import { z } from 'zod';
 import { UsageError, type CommandLine } from './args.js';
 import { IgnoreSchema, type Ignore } from '../scanner/ignores.js';
-import { parseViewport } from '../scanner/viewports.js';
+import { ViewportsSchema } from '../scanner/viewports.js';
+import { PageSettingsSchema, type PageSettings } from '../scanner/url-settings.js';
 
 /**
  * The configuration file: `a11y-gate.config.{json,yaml,yml,mjs}` or an `a11y-gate` key in package.json, found
@@ -32,25 +33,6 @@ const text = line.min(1, 'must not be empty');
 const count = z.number().int('must be a whole number').min(0, 'must not be negative');
 const list = z.array(text);
 const pairs = z.record(text, line);
-/** `390x844` or a device playwright-core knows; the problem names the value. */
-const viewport = text.superRefine((v, ctx) => {
-  const read = parseViewport(v);
-  if (typeof read === 'string') ctx.addIssue({ code: 'custom', message: read });
-});
-const viewports = z.array(viewport).min(1, 'must name at least one viewport');
-
-/**
- * Settings for the pages whose address matches `url` (a glob, as `exclude` reads it); the first entry that
- * matches a page applies to it (scanner/url-settings.ts).
- */
-export const PageSettingsSchema = z.strictObject({
-  url: text,
-  waitFor: text.optional(),
-  headers: pairs.optional(),
-  loginScript: text.optional(),
-  viewports: viewports.optional(),
-});
-export type PageSettings = z.infer<typeof PageSettingsSchema>;
 
 export const ConfigFileSchema = z.strictObject({
   urls: list.optional(),
@@ -69,7 +51,7 @@ export const ConfigFileSchema = z.strictObject({
   waitUntil: text.optional(),
   waitFor: text.optional(),
   axeTags: list.optional(),
-  viewports: viewports.optional(),
+  viewports: ViewportsSchema.optional(),
   bypassCsp: z.boolean().optional(),
   headers: pairs.optional(),
   cookies: pairs.optional(),

@@ -2,10 +2,10 @@ import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings } from '../scanner/settings.js';
 import { UsageError, type CommandLine } from './args.js';
 import { defaultScanGroup } from '../client/shard-submit.js';
-import { keyOf, type PageSettings } from './config.js';
+import { keyOf } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
-import { parseUrlSettings } from '../scanner/url-settings.js';
+import { parseUrlSettings, type PageSettings } from '../scanner/url-settings.js';
 
 /** Where `--open` without `--html` writes the HTML report. */
 export const DEFAULT_HTML_REPORT = '.a11y-gate/report.html';

@@ -1,21 +1,29 @@
+import { z } from 'zod';
 import type { ScanOptions, SessionSettings, UrlSettings } from './options.js';
 import { parseHeaders, type SettingFailure } from './settings.js';
 import { globsMatcher } from './url-match.js';
-import { parseViewports } from './viewports.js';
+import { parseViewports, ViewportsSchema } from './viewports.js';
 
 /**
  * Per-URL settings (`UrlSettings`, options.ts) read from a configuration file's `pages`, and applied: each
  * page gets the first matching entry's settings over the run's, and is scanned once per viewport.
  */
 
-/** An entry as a configuration file writes it (checked for shape, not yet read). */
-export interface UrlSettingsText {
-  url: string;
-  waitFor?: string;
-  headers?: Record<string, string>;
-  loginScript?: string;
-  viewports?: string[];
-}
+/** One line of text, not empty: a value with a line break would be read as two. */
+const text = z
+  .string()
+  .regex(/^[^\r\n]*$/, 'must be one line')
+  .min(1, 'must not be empty');
+
+/** An entry of a configuration file's `pages`, as the file writes it (its shape; parseUrlSettings reads it). */
+export const PageSettingsSchema = z.strictObject({
+  url: text,
+  waitFor: text.optional(),
+  headers: z.record(text, z.string().regex(/^[^\r\n]*$/, 'must be one line')).optional(),
+  loginScript: text.optional(),
+  viewports: ViewportsSchema.optional(),
+});
+export type PageSettings = z.infer<typeof PageSettingsSchema>;
 
 /** How one page is scanned: once per viewport, each in the session it needs. */
 export interface PagePlan {
@@ -25,7 +33,7 @@ export interface PagePlan {
 
 /** Reads the entries; `fail(index, key, problem)` names the entry and its key. */
 export function parseUrlSettings(
-  entries: readonly UrlSettingsText[],
+  entries: readonly PageSettings[],
   fail: (index: number, key: string, problem: string) => Error,
 ): UrlSettings[] {
   return entries.map((e, i) => {

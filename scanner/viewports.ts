@@ -1,4 +1,5 @@
 import { devices } from 'playwright-core';
+import { z } from 'zod';
 
 /**
  * The sizes and devices a page is scanned at: `WIDTHxHEIGHT` in CSS pixels, or a device of playwright-core's
@@ -95,3 +96,13 @@ export function parseViewports(texts: readonly string[], fail: (problem: string)
   }
   return [...out.values()];
 }
+
+/** Viewports as a configuration file lists them: at least one, each `390x844` or a device's name. */
+export const ViewportsSchema = z
+  .array(
+    z.string().superRefine((text, ctx) => {
+      const read = parseViewport(text);
+      if (typeof read === 'string') ctx.addIssue({ code: 'custom', message: read });
+    }),
+  )
+  .min(1, 'must name at least one viewport');
