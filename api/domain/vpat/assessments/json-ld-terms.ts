@@ -117,19 +117,24 @@ function walk(doc: readonly ExpandedNode[]) {
   return { order, byId, reverse };
 }
 
-export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
-  const { order, byId, reverse } = walk(doc);
-  const idOf = (n: ExpandedNode) => (typeof n['@id'] === 'string' ? n['@id'] : undefined);
-  // A node named in many places (the evaluator of every assertion) is merged once, not at each read.
+/**
+ * A node named in many places (the evaluator of every assertion), merged once rather than at each read:
+ * its properties and reverse links from every occurrence, and its one occurrence that says more than its id.
+ */
+function sharedNodes(
+  byId: ReadonlyMap<string, ExpandedNode[]>,
+  reverse: ReadonlyMap<ExpandedNode, Map<string, ExpandedNode[]>>,
+) {
   const merged = new Map<string, Map<string, unknown[]>>();
   const mergedOf = (id: string): Map<string, unknown[]> => {
     const known = merged.get(id);
     if (known) return known;
     const m = new Map<string, unknown[]>();
     const add = (key: string, vs: readonly unknown[]) => {
-      const list = m.get(key);
-      if (list) list.push(...vs);
-      else m.set(key, [...vs]);
+      const list = m.get(key) ?? [];
+      // One at a time: a node may be named by more values than one call takes arguments.
+      for (const v of vs) list.push(v);
+      m.set(key, list);
     };
     for (const occurrence of byId.get(id) ?? []) {
       for (const [key, value] of Object.entries(occurrence))
@@ -139,6 +144,22 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
     merged.set(id, m);
     return m;
   };
+  const full = new Map<string, ExpandedNode | undefined>();
+  const fullOf = (id: string): ExpandedNode | undefined => {
+    if (!full.has(id))
+      full.set(
+        id,
+        byId.get(id)?.find((o) => Object.keys(o).length > 1),
+      );
+    return full.get(id);
+  };
+  return { mergedOf, fullOf };
+}
+
+export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
+  const { order, byId, reverse } = walk(doc);
+  const idOf = (n: ExpandedNode) => (typeof n['@id'] === 'string' ? n['@id'] : undefined);
+  const { mergedOf, fullOf } = sharedNodes(byId, reverse);
   const values = (node: ExpandedNode, terms: Terms): unknown[] => {
     const id = idOf(node);
     if (id) return terms.flatMap((t) => mergedOf(id).get(t) ?? []);
@@ -152,15 +173,6 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
       if (list?.length) return list[0];
     }
     return undefined;
-  };
-  const full = new Map<string, ExpandedNode | undefined>();
-  const fullOf = (id: string): ExpandedNode | undefined => {
-    if (!full.has(id))
-      full.set(
-        id,
-        byId.get(id)?.find((o) => Object.keys(o).length > 1),
-      );
-    return full.get(id);
   };
   const node = (v: unknown): ExpandedNode | undefined => {
     if (typeof v === 'string' || (isObject(v) && typeof v['@value'] === 'string')) {
