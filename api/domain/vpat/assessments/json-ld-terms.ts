@@ -117,29 +117,72 @@ function walk(doc: readonly ExpandedNode[]) {
   return { order, byId, reverse };
 }
 
+/**
+ * A node named in many places (the evaluator of every assertion), merged once rather than at each read:
+ * its properties and reverse links from every occurrence, and its one occurrence that says more than its id.
+ */
+function sharedNodes(
+  byId: ReadonlyMap<string, ExpandedNode[]>,
+  reverse: ReadonlyMap<ExpandedNode, Map<string, ExpandedNode[]>>,
+) {
+  const merged = new Map<string, Map<string, unknown[]>>();
+  const mergedOf = (id: string): Map<string, unknown[]> => {
+    const known = merged.get(id);
+    if (known) return known;
+    const m = new Map<string, unknown[]>();
+    const add = (key: string, vs: readonly unknown[]) => {
+      const list = m.get(key) ?? [];
+      // One at a time: a node may be named by more values than one call takes arguments.
+      for (const v of vs) list.push(v);
+      m.set(key, list);
+    };
+    for (const occurrence of byId.get(id) ?? []) {
+      for (const [key, value] of Object.entries(occurrence))
+        if (!key.startsWith('@')) add(key, asArray(value));
+      for (const [key, sources] of reverse.get(occurrence) ?? []) add(key, sources);
+    }
+    merged.set(id, m);
+    return m;
+  };
+  const full = new Map<string, ExpandedNode | undefined>();
+  const fullOf = (id: string): ExpandedNode | undefined => {
+    if (!full.has(id))
+      full.set(
+        id,
+        byId.get(id)?.find((o) => Object.keys(o).length > 1),
+      );
+    return full.get(id);
+  };
+  return { mergedOf, fullOf };
+}
+
 export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
   const { order, byId, reverse } = walk(doc);
   const idOf = (n: ExpandedNode) => (typeof n['@id'] === 'string' ? n['@id'] : undefined);
-  const occurrences = (n: ExpandedNode): ExpandedNode[] => {
-    const id = idOf(n);
-    const others = id ? (byId.get(id) ?? []).filter((o) => o !== n) : [];
-    return [n, ...others];
+  const { mergedOf, fullOf } = sharedNodes(byId, reverse);
+  const values = (node: ExpandedNode, terms: Terms): unknown[] => {
+    const id = idOf(node);
+    if (id) return terms.flatMap((t) => mergedOf(id).get(t) ?? []);
+    return terms.flatMap((t) => [...asArray(node[t]), ...(reverse.get(node)?.get(t) ?? [])]);
   };
-  const values = (node: ExpandedNode, terms: Terms): unknown[] =>
-    occurrences(node).flatMap((n) =>
-      terms.flatMap((t) => [...asArray(n[t]), ...(reverse.get(n)?.get(t) ?? [])]),
-    );
+  /** The first value of any of `terms`, without gathering the others (a shared node may have thousands). */
+  const first = (node: ExpandedNode, terms: Terms): unknown => {
+    const id = idOf(node);
+    for (const t of terms) {
+      const list = id ? mergedOf(id).get(t) : [...asArray(node[t]), ...(reverse.get(node)?.get(t) ?? [])];
+      if (list?.length) return list[0];
+    }
+    return undefined;
+  };
   const node = (v: unknown): ExpandedNode | undefined => {
     if (typeof v === 'string' || (isObject(v) && typeof v['@value'] === 'string')) {
       const id = typeof v === 'string' ? v : (v['@value'] as string);
-      return byId.get(id)?.[0];
+      return fullOf(id) ?? byId.get(id)?.[0];
     }
     if (!isNode(v)) return undefined;
     const id = idOf(v);
     // A bare reference reads as the node it names.
-    const full =
-      Object.keys(v).length === 1 && id ? byId.get(id)?.find((o) => Object.keys(o).length > 1) : undefined;
-    return full ?? v;
+    return (Object.keys(v).length === 1 && id ? fullOf(id) : undefined) ?? v;
   };
   const text = (v: unknown): string | undefined => {
     if (typeof v === 'string') return v;
@@ -148,10 +191,10 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
     return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
   };
   const isAssertion = (n: ExpandedNode) =>
-    asArray(n['@type']).includes(T.assertion) || values(n, T.result).length > 0;
+    asArray(n['@type']).includes(T.assertion) || first(n, T.result) !== undefined;
   return {
     values,
-    first: (n, terms) => values(n, terms)[0],
+    first,
     node,
     text,
     idOf,
@@ -161,7 +204,7 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
         .flatMap(([, v]) => asArray(v).map(node))
         .filter((x): x is ExpandedNode => x !== undefined),
     evaluation: () =>
-      order.find((n) => [T.audit, T.select, T.structured, T.scope].some((t) => values(n, t).length > 0)),
+      order.find((n) => [T.audit, T.select, T.structured, T.scope].some((t) => first(n, t) !== undefined)),
     assertions: () => {
       const parts = new Set(
         order.flatMap((n) => values(n, T.hasPart).map(node)).filter((p) => p !== undefined),
