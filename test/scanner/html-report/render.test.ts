@@ -58,6 +58,7 @@ const runOf = (pages: PageOutcome[]): ScanRun => ({
   pages,
   engine: { name: 'axe-core', version: '4.14.1' },
   browser: '/usr/bin/chromium',
+  scope: 'full',
   notScanned: 0,
 });
 
