@@ -1,8 +1,7 @@
-import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { type DeployEvent, type GateIssue } from '../core/gate/deploy-event.js';
 import { noBaselineText } from '../core/gate/baseline.js';
 import type { PageCoverage } from '../core/gate/coverage.js';
 import { atViewport, plural } from '../core/text/wording.js';
-import type { Finding } from '../scanner/findings.js';
 import type { BaselineEntry } from '../scanner/baseline-file.js';
 import type { LocalVerdict } from '../scanner/local-gate.js';
 import {
@@ -33,18 +32,9 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
   for (const r of g.reasons) lines.push(`  - ${oneLine(r.message)} (${oneLine(r.code)})`);
   if (!g.passed && g.new_issues.length > 0) {
     lines.push('', 'New issues:');
-    g.new_issues.slice(0, PRINTED).forEach((issue, i) => {
-      // Scan data may carry line breaks and terminal escape sequences: each piece stays on its line, inert.
-      lines.push(`${i + 1}. ${oneLine(oneLineMessage(issue))} [${issue.impact ?? 'unknown impact'}]`);
-      lines.push(
-        `   at ${oneLine(sourceText(issue) ?? '(not located)')} on ${oneLine(issue.page_url ?? '')}`,
-      );
-      const html = htmlSnippet(issue.html);
-      if (html) lines.push(`   element: ${oneLine(html)}`);
-      const steps = fixSteps(issue.message);
-      if (steps.length > 1)
-        lines.push(`   ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${oneLine(s)}`));
-    });
+    g.new_issues
+      .slice(0, PRINTED)
+      .forEach((issue, i) => lines.push(...issueLines(i + 1, { ...issue, at: issue.page_url ?? '' })));
     const more = (g.new_issues_total ?? g.new_issues.length) - Math.min(PRINTED, g.new_issues.length);
     if (more > 0) lines.push(`… and ${more} more.`);
     const command = reproduceCommand(g.new_issues);
@@ -71,16 +61,25 @@ function coverageText(c: PageCoverage): string[] {
 function entryLine(e: BaselineEntry): string {
   const at = e.source ? ` (${e.source})` : '';
   const page = atViewport(e.page, e.viewport);
-  return `${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`;
+  // The file's text came from scanned pages: one line each, inert.
+  return oneLine(`${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`);
 }
 
-function findingLines(f: Finding, n: number): string[] {
-  const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
-  lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${atViewport(f.pageUrl, f.viewport)}`);
-  const html = htmlSnippet(f.html);
-  if (html) lines.push(`   element: ${html}`);
-  const steps = fixSteps(f.message);
-  if (steps.length > 1) lines.push(`   ${fixHeading(f.message)}:`, ...steps.map((s) => `     - ${s}`));
+/**
+ * One new issue: what is wrong, where (its `path:line` and page), the element and how to fix it. Scan data
+ * may carry line breaks and terminal escape sequences: each piece stays on its line, inert.
+ */
+function issueLines(
+  n: number,
+  issue: Pick<GateIssue, 'rule' | 'message' | 'source' | 'html'> & { impact: string | null; at: string },
+): string[] {
+  const lines = [`${n}. ${oneLine(oneLineMessage(issue))} [${issue.impact ?? 'unknown impact'}]`];
+  lines.push(`   at ${oneLine(sourceText(issue) ?? '(not located)')} on ${oneLine(issue.at)}`);
+  const html = htmlSnippet(issue.html);
+  if (html) lines.push(`   element: ${oneLine(html)}`);
+  const steps = fixSteps(issue.message);
+  if (steps.length > 1)
+    lines.push(`   ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${oneLine(s)}`));
   return lines;
 }
 
@@ -112,7 +111,9 @@ export function localGateText(v: LocalVerdict, baselineFile: string): string {
     );
   if (v.newFindings.length > 0) {
     lines.push('', 'New issues:');
-    v.newFindings.slice(0, PRINTED).forEach((f, i) => lines.push(...findingLines(f, i + 1)));
+    v.newFindings
+      .slice(0, PRINTED)
+      .forEach((f, i) => lines.push(...issueLines(i + 1, { ...f, at: atViewport(f.pageUrl, f.viewport) })));
     if (v.newFindings.length > PRINTED) lines.push(`… and ${v.newFindings.length - PRINTED} more.`);
   }
   if (v.fixed.length > 0) {

@@ -132,4 +132,35 @@ describe('the gate without a service, on stdout', () => {
     const out = localGateText(verdict({ coverage }), 'b.json');
     expect(out.split('\n').slice(1, 3)).toEqual([message, '  - /cart']);
   });
+
+  test("the scanned pages' words stay inert on the terminal: a new issue and a fixed entry", () => {
+    const hostile = 'x\u001b[2J\r\nGate passed: 0 new issues.\u009b31m\u2028y';
+    const finding = {
+      pageUrl: `https://shop.example/${hostile}`,
+      rule: 'image-alt',
+      kind: 'violation' as const,
+      impact: 'critical',
+      message: `Fix any of the following:\n  ${hostile}\n  second`,
+      selector: hostile,
+      html: `<img src="${hostile}">`,
+      helpUrl: '',
+      help: '',
+      description: '',
+      tags: [],
+      source: { path: `src/${hostile}.html`, line: 3, column: null, method: 'static' as const },
+    };
+    const entry = {
+      page: `/${hostile}`,
+      rule: 'label',
+      impact: 'serious' as const,
+      selector: hostile,
+      fingerprint: 'f'.repeat(64),
+    };
+    const out = localGateText(verdict({ newFindings: [finding], fixed: [entry] }), 'b.json');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(out).not.toMatch(/^Gate passed: 0 new issues\./m);
+    expect(out).toContain('1. ');
+    expect(out).toContain('  - label ');
+  });
 });
