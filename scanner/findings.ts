@@ -1,6 +1,6 @@
 import type { PageOutcome, ScannedPage } from './page-scan.js';
-import { axeTargetToSelector } from '../core/scans/axe-target.js';
-import type { LocatedNode, NodeSource } from './locate/locator.js';
+import { axeTargetToSelector, type AxeTarget } from '../core/scans/axe-target.js';
+import type { NodeSource } from './locate/locator.js';
 
 /** One axe finding per element: what the SARIF and JUnit reports list. */
 export interface Finding {
@@ -22,31 +22,56 @@ export interface Finding {
   source: NodeSource | null;
 }
 
-export function findingsOf(pages: PageOutcome[]): Finding[] {
+/** The parts of an axe-core rule result a finding is made of (axe-core's own, or a result file's, checked). */
+interface AxeRuleLike {
+  id: string;
+  impact?: string | null;
+  help: string;
+  helpUrl: string;
+  description: string;
+  tags: string[];
+  nodes: Array<{
+    target: AxeTarget;
+    html: string;
+    impact?: string | null;
+    failureSummary?: string | null;
+    source?: NodeSource | null;
+  }>;
+}
+
+/** One finding per element of a page's violations and incomplete rules. */
+export function axeFindings(
+  pageUrl: string,
+  axe: { violations: readonly AxeRuleLike[]; incomplete: readonly AxeRuleLike[] },
+  viewport?: string | null,
+): Finding[] {
   const out: Finding[] = [];
-  for (const page of pages.filter((p): p is ScannedPage => p.ok)) {
-    for (const kind of ['violation', 'incomplete'] as const) {
-      const rules = kind === 'violation' ? page.axe.violations : page.axe.incomplete;
-      for (const rule of rules) {
-        for (const node of rule.nodes as LocatedNode[]) {
-          out.push({
-            pageUrl: page.url,
-            ...(page.viewport ? { viewport: page.viewport } : {}),
-            rule: rule.id,
-            kind,
-            impact: node.impact ?? rule.impact ?? null,
-            message: node.failureSummary?.trim() || rule.help,
-            selector: axeTargetToSelector(node.target),
-            html: node.html,
-            helpUrl: rule.helpUrl,
-            help: rule.help,
-            description: rule.description,
-            tags: rule.tags,
-            source: node.source ?? null,
-          });
-        }
+  for (const kind of ['violation', 'incomplete'] as const) {
+    for (const rule of kind === 'violation' ? axe.violations : axe.incomplete) {
+      for (const node of rule.nodes) {
+        out.push({
+          pageUrl,
+          ...(viewport ? { viewport } : {}),
+          rule: rule.id,
+          kind,
+          impact: node.impact ?? rule.impact ?? null,
+          message: node.failureSummary?.trim() || rule.help,
+          selector: axeTargetToSelector(node.target),
+          html: node.html,
+          helpUrl: rule.helpUrl,
+          help: rule.help,
+          description: rule.description,
+          tags: rule.tags,
+          source: node.source ?? null,
+        });
       }
     }
   }
   return out;
+}
+
+export function findingsOf(pages: PageOutcome[]): Finding[] {
+  return pages
+    .filter((p): p is ScannedPage => p.ok)
+    .flatMap((page) => axeFindings(page.url, page.axe, page.viewport));
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { axeTargetToSelector } from '../core/scans/axe-target.js';
-import type { Finding } from './findings.js';
+import { axeFindings, type Finding } from './findings.js';
 
 /**
  * Findings from result files another scanner wrote (axe-core JSON, or a native scan body's axe pages), for
@@ -20,7 +19,7 @@ export class ResultFindingsError extends Error {
 const Source = z.object({
   path: z.string().min(1),
   line: z.number().int().positive(),
-  column: z.number().int().positive().nullable().optional(),
+  column: z.number().int().positive().nullable().default(null),
   method: z.enum(['attribute', 'static']),
 });
 
@@ -72,25 +71,5 @@ function axeOf(page: ResultPage): z.infer<typeof AxeResult> {
 
 /** One finding per element of each page's violations and incomplete rules, as the scanner's own. */
 export function resultFindings(pages: readonly ResultPage[]): Finding[] {
-  return pages.flatMap((page) => {
-    const axe = axeOf(page);
-    return (['violation', 'incomplete'] as const).flatMap((kind) =>
-      (kind === 'violation' ? axe.violations : axe.incomplete).flatMap((rule) =>
-        rule.nodes.map((node): Finding => ({
-          pageUrl: page.url,
-          rule: rule.id,
-          kind,
-          impact: node.impact ?? rule.impact ?? null,
-          message: node.failureSummary?.trim() || rule.help,
-          selector: axeTargetToSelector(node.target),
-          html: node.html,
-          helpUrl: rule.helpUrl,
-          help: rule.help,
-          description: rule.description,
-          tags: rule.tags,
-          source: node.source ? { ...node.source, column: node.source.column ?? null } : null,
-        })),
-      ),
-    );
-  });
+  return pages.flatMap((page) => axeFindings(page.url, axeOf(page)));
 }
