@@ -1,3 +1,4 @@
+import { criteriaFromAxeTags } from '../core/scans/wcag-tags.js';
 import type * as Sarif from 'sarif';
 import { issueFingerprint } from '../core/matching/fingerprint.js';
 import { normalizeUrl, pageKey } from '../core/url-normalisation.js';
@@ -31,11 +32,7 @@ const LEVEL: Record<string, Sarif.Result.level> = {
 
 /** WCAG criteria from axe's tags (`wcag143` → `WCAG 1.4.3`), beside the tags themselves. */
 function ruleTags(tags: string[]): string[] {
-  const criteria = tags
-    .map((t) => /^wcag(\d)(\d)(\d+)$/.exec(t))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => `WCAG ${m[1]}.${m[2]}.${m[3]}`);
-  return ['accessibility', ...criteria, ...tags];
+  return ['accessibility', ...criteriaFromAxeTags(tags).map((c) => `WCAG ${c}`), ...tags];
 }
 
 function rule(f: Finding): Sarif.ReportingDescriptor {
