@@ -119,9 +119,10 @@ test('dist/index.js holds the action, the client and the shared kernel (core/): 
   for (const name of packages) {
     // The toolkit, the HTML parser with its selector engine that locate findings in static files, the
     // artifact client of the fork hand-off (its blob storage, protobuf and zip writer, octokit), and what the
-    // gate without a service reads with: zod (baseline and result files), yauzl (a baseline artifact's zip).
+    // gate without a service reads with: zod (baseline and result files), yauzl (a baseline artifact's zip),
+    // and the static server of `serve` (sirv with its three helpers).
     expect(name).toMatch(
-      /^(zod|yauzl|pend|@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match|parse5|parse5-htmlparser2-tree-adapter|entities|domhandler|domelementtype|domutils|dom-serializer|css-select|css-what|nth-check|boolbase|@azure\/[\w-]+|@typespec\/ts-http-runtime|@protobuf-ts\/[\w-]+|@octokit\/[\w-]+|@nodable\/entities|jwt-decode|archiver|unzip-stream|universal-user-agent|before-after-hook|json-with-bigint|bottleneck|fast-xml-builder|fast-xml-parser|xml-naming|path-expression-matcher|anynum|strnum|is-unsafe)$/,
+      /^(zod|yauzl|pend|@actions\/[\w-]+|undici|tunnel|minimatch|brace-expansion|balanced-match|parse5|parse5-htmlparser2-tree-adapter|entities|domhandler|domelementtype|domutils|dom-serializer|css-select|css-what|nth-check|boolbase|@azure\/[\w-]+|@typespec\/ts-http-runtime|@protobuf-ts\/[\w-]+|@octokit\/[\w-]+|@nodable\/entities|jwt-decode|archiver|unzip-stream|universal-user-agent|before-after-hook|json-with-bigint|bottleneck|fast-xml-builder|fast-xml-parser|xml-naming|path-expression-matcher|anynum|strnum|is-unsafe|sirv|totalist|mrmime|@polka\/url)$/,
     );
   }
 });
