@@ -1727,31 +1727,54 @@ function axeTargetToSelector(target) {
 
 ;// CONCATENATED MODULE: ./scanner/findings.ts
 
-function findingsOf(pages) {
+/** One finding per element of a page's violations and incomplete rules. */
+function axeFindings(pageUrl, axe, viewport) {
     const out = [];
-    for (const page of pages.filter((p) => p.ok)) {
-        for (const kind of ['violation', 'incomplete']) {
-            const rules = kind === 'violation' ? page.axe.violations : page.axe.incomplete;
-            for (const rule of rules) {
-                for (const node of rule.nodes) {
-                    out.push({
-                        pageUrl: page.url,
-                        ...(page.viewport ? { viewport: page.viewport } : {}),
-                        rule: rule.id,
-                        kind,
-                        impact: node.impact ?? rule.impact ?? null,
-                        message: node.failureSummary?.trim() || rule.help,
-                        selector: axeTargetToSelector(node.target),
-                        html: node.html,
-                        helpUrl: rule.helpUrl,
-                        help: rule.help,
-                        description: rule.description,
-                        tags: rule.tags,
-                        source: node.source ?? null,
-                    });
-                }
+    for (const kind of ['violation', 'incomplete']) {
+        for (const rule of kind === 'violation' ? axe.violations : axe.incomplete) {
+            for (const node of rule.nodes) {
+                out.push({
+                    pageUrl,
+                    ...(viewport ? { viewport } : {}),
+                    rule: rule.id,
+                    kind,
+                    impact: node.impact ?? rule.impact ?? null,
+                    message: node.failureSummary?.trim() || rule.help,
+                    selector: axeTargetToSelector(node.target),
+                    html: node.html,
+                    helpUrl: rule.helpUrl,
+                    help: rule.help,
+                    description: rule.description,
+                    tags: rule.tags,
+                    source: node.source ?? null,
+                });
             }
         }
+    }
+    return out;
+}
+function findingsOf(pages) {
+    return pages
+        .filter((p) => p.ok)
+        .flatMap((page) => axeFindings(page.url, page.axe, page.viewport));
+}
+
+;// CONCATENATED MODULE: ./core/scans/wcag-tags.ts
+/** WCAG success-criterion ids (`1.4.3`) from axe-core's tags: the service's import and the CLI's report. */
+/**
+ * axe tags `wcag143` → `1.4.3`, `wcag1412` → `1.4.12`, `wcag258` → `2.5.8`. WCAG guidelines are single
+ * digits (at most 1.4 / 2.5 / 3.3 / 4.1), so everything after the second digit is the criterion.
+ * Level tags (`wcag2aa`, `wcag21a`) and others are ignored.
+ */
+function criteriaFromAxeTags(tags) {
+    const out = [];
+    for (const tag of tags) {
+        const m = /^wcag([1-4])(\d)(\d{1,2})$/.exec(tag);
+        if (!m)
+            continue;
+        const id = `${m[1]}.${m[2]}.${Number(m[3])}`;
+        if (!out.includes(id))
+            out.push(id);
     }
     return out;
 }
@@ -2159,6 +2182,7 @@ function reproduceCommand(issues, max = 10) {
 
 
 
+
 const LEVEL = {
     critical: 'error',
     serious: 'error',
@@ -2167,11 +2191,7 @@ const LEVEL = {
 };
 /** WCAG criteria from axe's tags (`wcag143` → `WCAG 1.4.3`), beside the tags themselves. */
 function ruleTags(tags) {
-    const criteria = tags
-        .map((t) => /^wcag(\d)(\d)(\d+)$/.exec(t))
-        .filter((m) => m !== null)
-        .map((m) => `WCAG ${m[1]}.${m[2]}.${m[3]}`);
-    return ['accessibility', ...criteria, ...tags];
+    return ['accessibility', ...criteriaFromAxeTags(tags).map((c) => `WCAG ${c}`), ...tags];
 }
 function rule(f) {
     const fix = fixSteps(f.message);
@@ -33611,17 +33631,9 @@ function gateText(g, detailsUrl) {
         lines.push(`  - ${github_markdown_oneLine(r.message)} (${github_markdown_oneLine(r.code)})`);
     if (!g.passed && g.new_issues.length > 0) {
         lines.push('', 'New issues:');
-        g.new_issues.slice(0, PRINTED).forEach((issue, i) => {
-            // Scan data may carry line breaks and terminal escape sequences: each piece stays on its line, inert.
-            lines.push(`${i + 1}. ${github_markdown_oneLine(oneLineMessage(issue))} [${issue.impact ?? 'unknown impact'}]`);
-            lines.push(`   at ${github_markdown_oneLine(sourceText(issue) ?? '(not located)')} on ${github_markdown_oneLine(issue.page_url ?? '')}`);
-            const html = htmlSnippet(issue.html);
-            if (html)
-                lines.push(`   element: ${github_markdown_oneLine(html)}`);
-            const steps = fixSteps(issue.message);
-            if (steps.length > 1)
-                lines.push(`   ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${github_markdown_oneLine(s)}`));
-        });
+        g.new_issues
+            .slice(0, PRINTED)
+            .forEach((issue, i) => lines.push(...issueLines(i + 1, { ...issue, at: issue.page_url ?? '' })));
         const more = (g.new_issues_total ?? g.new_issues.length) - Math.min(PRINTED, g.new_issues.length);
         if (more > 0)
             lines.push(`… and ${more} more.`);
@@ -33648,17 +33660,22 @@ function coverageText(c) {
 function entryLine(e) {
     const at = e.source ? ` (${e.source})` : '';
     const page = atViewport(e.page, e.viewport);
-    return `${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`;
+    // The file's text came from scanned pages: one line each, inert.
+    return github_markdown_oneLine(`${e.rule} ${e.selector ?? '(the page)'} on ${page}${at}${e.reason ? `: ${e.reason}` : ''}`);
 }
-function findingLines(f, n) {
-    const lines = [`${n}. ${oneLineMessage(f)} [${f.impact ?? 'unknown impact'}]`];
-    lines.push(`   at ${sourceText(f) ?? '(not located)'} on ${atViewport(f.pageUrl, f.viewport)}`);
-    const html = htmlSnippet(f.html);
+/**
+ * One new issue: what is wrong, where (its `path:line` and page), the element and how to fix it. Scan data
+ * may carry line breaks and terminal escape sequences: each piece stays on its line, inert.
+ */
+function issueLines(n, issue) {
+    const lines = [`${n}. ${github_markdown_oneLine(oneLineMessage(issue))} [${issue.impact ?? 'unknown impact'}]`];
+    lines.push(`   at ${github_markdown_oneLine(sourceText(issue) ?? '(not located)')} on ${github_markdown_oneLine(issue.at)}`);
+    const html = htmlSnippet(issue.html);
     if (html)
-        lines.push(`   element: ${html}`);
-    const steps = fixSteps(f.message);
+        lines.push(`   element: ${github_markdown_oneLine(html)}`);
+    const steps = fixSteps(issue.message);
     if (steps.length > 1)
-        lines.push(`   ${fixHeading(f.message)}:`, ...steps.map((s) => `     - ${s}`));
+        lines.push(`   ${fixHeading(issue.message)}:`, ...steps.map((s) => `     - ${github_markdown_oneLine(s)}`));
     return lines;
 }
 /**
@@ -33686,7 +33703,9 @@ function localGateText(v, baselineFile) {
             `${[i.rule, i.selector, i.url].filter(Boolean).join(' ')}: ${i.reason}`);
     if (v.newFindings.length > 0) {
         lines.push('', 'New issues:');
-        v.newFindings.slice(0, PRINTED).forEach((f, i) => lines.push(...findingLines(f, i + 1)));
+        v.newFindings
+            .slice(0, PRINTED)
+            .forEach((f, i) => lines.push(...issueLines(i + 1, { ...f, at: atViewport(f.pageUrl, f.viewport) })));
         if (v.newFindings.length > PRINTED)
             lines.push(`… and ${v.newFindings.length - PRINTED} more.`);
     }
@@ -33710,26 +33729,6 @@ function files_shown(file) {
 async function writeFile(file, text) {
     await promises_default().mkdir(external_node_path_default().dirname(external_node_path_default().resolve(file)), { recursive: true });
     await promises_default().writeFile(file, text);
-}
-
-;// CONCATENATED MODULE: ./core/scans/wcag-tags.ts
-/** WCAG success-criterion ids (`1.4.3`) from axe-core's tags: the service's import and the CLI's report. */
-/**
- * axe tags `wcag143` → `1.4.3`, `wcag1412` → `1.4.12`, `wcag258` → `2.5.8`. WCAG guidelines are single
- * digits (at most 1.4 / 2.5 / 3.3 / 4.1), so everything after the second digit is the criterion.
- * Level tags (`wcag2aa`, `wcag21a`) and others are ignored.
- */
-function criteriaFromAxeTags(tags) {
-    const out = [];
-    for (const tag of tags) {
-        const m = /^wcag([1-4])(\d)(\d{1,2})$/.exec(tag);
-        if (!m)
-            continue;
-        const id = `${m[1]}.${m[2]}.${Number(m[3])}`;
-        if (!out.includes(id))
-            out.push(id);
-    }
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./scanner/html-report/model.ts
