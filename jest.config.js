@@ -14,6 +14,12 @@ const base = {
   // nock's interceptors are, after the App's test files end. "off" keeps them, as Jest 29 did, without
   // the warning.
   testEnvironmentOptions: { globalsCleanup: 'off' },
+  // ESM test files under vm modules are never freed within one process: a worker that has grown past this
+  // is replaced between files. Jest also never runs in band with a limit set, so one process's heap cannot
+  // fill up over the whole suite.
+  workerIdleMemoryLimit: '1.5GB',
+  // Most suites wait on Chromium, a database or a child process: one worker per core keeps both busy.
+  maxWorkers: '100%',
 };
 
 export default {

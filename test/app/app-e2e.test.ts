@@ -175,7 +175,8 @@ describe.each(dbKinds)('GitHub App end to end (%s)', (db) => {
     });
     expect(created.output.summary).toContain('❌ Accessibility gate failed');
     expect(created.output.summary).toContain('| `fail_on_critical` | 0 | 60 | ❌ fail |');
-    expect(created.output.summary).toContain('(strategy `none`)');
+    // A site with no scan of its base branch yet: the summary says so and what to do.
+    expect(created.output.summary).toContain('No scan of main yet: every issue counts as new.');
     // The deploy event lists 100 new issues (with the total): the table says what it left out, and where
     // the rest are (not in the deploy event).
     expect(created.output.text).toContain('#### New issues (120)');
