@@ -468,6 +468,8 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'scan.created',
       'scan.deleted',
       'site.deleted',
+      'statement.published',
+      'statement.review_due',
       'vpat.generated',
       'vpat.published',
       'vpat.refreshed',
