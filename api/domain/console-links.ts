@@ -11,7 +11,7 @@ export const consolePaths = {
   statement: (id: string) => `/statements/${encodeURIComponent(id)}`,
 };
 
-/** The console page of an event's subject: the scan, deploy event, report or statement version, or a waiver's site. */
+/** The console page of an event's subject: the scan, deploy event, report or statement version, or the site of a waiver or an overdue issue. */
 export function eventConsolePath(type: string, data: unknown): string | undefined {
   const d = data as { id?: unknown; siteId?: unknown };
   const id = typeof d.id === 'string' ? d.id : undefined;
@@ -19,7 +19,7 @@ export function eventConsolePath(type: string, data: unknown): string | undefine
   if (type === 'scan.created' && id) return consolePaths.scan(id);
   if (type === 'deploy.completed' && id) return consolePaths.deploy(id);
   if (type.startsWith('vpat.') && id) return consolePaths.report(id);
-  if (type.startsWith('waiver.') && siteId) return consolePaths.site(siteId);
+  if ((type.startsWith('waiver.') || type === 'sla.breached') && siteId) return consolePaths.site(siteId);
   if (type.startsWith('statement.') && id) return consolePaths.statement(id);
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scans/parts.js';
+import { sweepBreaches } from '../services/history/deadlines.js';
 import { sweepReviewsDue } from '../services/statement/review-due.js';
 import { pruneIdempotencyKeys } from '../store/requests/idempotency.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
@@ -36,6 +37,14 @@ export function statementReviewJob(ctx: ApiContext): BackgroundJob {
   });
 }
 
+/** Records `sla.breached` for open issues past their due date (once per issue, whichever instance runs it). */
+export function slaBreachJob(ctx: ApiContext): BackgroundJob {
+  return intervalJob(ctx, 'sla-breaches', 5 * 60_000, async () => {
+    const n = await sweepBreaches(ctx);
+    if (n > 0) ctx.logger.info({ issues: n }, 'sla.breached recorded');
+  });
+}
+
 /** Every background job of the service; features add theirs here. */
 export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
   return [
@@ -43,6 +52,7 @@ export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
     openScanExpiryJob(ctx),
     retentionJob(ctx),
     statementReviewJob(ctx),
+    slaBreachJob(ctx),
     ...webhookJobs(ctx),
   ];
 }

@@ -5,6 +5,7 @@ import { DeployEventSchema } from './gate/deploys.js';
 import { AdminKeyInfo } from './access/keys.js';
 import { ScanDeleted, SiteDeleted } from './sites/deletion.js';
 import { CreatedScan } from './scans/output.js';
+import { SlaBreached } from './history/deadlines.js';
 import { StatementEventSchema } from './statement/statement.js';
 import { VpatReportSchema } from './vpat/reports.js';
 import { Waiver } from './waivers/waivers.js';
@@ -30,6 +31,7 @@ export const EVENT_TYPES = [
   'webhook.paused',
   'statement.published',
   'statement.review_due',
+  'sla.breached',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -168,6 +170,13 @@ const EVENTS = {
     summary: 'An accessibility statement’s yearly review is near (sent once per statement version)',
     data: StatementEventSchema,
     description: `The newest published version of a site’s statement, ${REVIEW_NOTICE_DAYS} days before its \`next_review_on\`.`,
+  },
+  'sla.breached': {
+    summary:
+      'An open issue passed its due date (sent once per issue; again only if it is fixed and comes back)',
+    data: SlaBreached,
+    description:
+      "The issue by identity, where it is, and its due date under the site's deadlines (`GET /api/v1/sites/{siteId}/deadlines`).",
   },
 } satisfies Record<EventType, { summary: string; data: ZodType; description: string }>;
 

@@ -53,6 +53,8 @@ export interface ScanHead {
   branch: string | null;
   engine: { name: string; version: string | null } | null;
   runAttempt: number | null;
+  /** When the pages were scanned, if the body said (imported history); else the scan's creation. */
+  scannedAt?: string | null;
   /** `partial`: the scan covers only its pages (compared on those alone, never a baseline). */
   scope: ScanScope;
   /** The body's `rules_run` (native and pa11y pages) merged with the axe pages' own, or null. */

@@ -11,6 +11,7 @@ import { scanPartRoutes } from './scans/parts.js';
 import { scanGroupRoutes } from './scans/groups.js';
 import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
+import { historyRoutes } from './history/history.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
 import { statementRoutes } from './statement/statements.js';
@@ -31,6 +32,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...deletionRoutes(ctx),
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),
+    ...historyRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...assessmentResultRoutes(ctx),

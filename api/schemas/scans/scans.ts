@@ -157,6 +157,9 @@ export const ScanPageInputSchema = z
     description: 'One scanned page with its results in one of three forms: `issues`, `axe` or `pa11y`.',
   });
 
+/** How far ahead of the server's clock a `scanned_at` may be. */
+const SCANNED_AT_SKEW_MS = 5 * 60_000;
+
 /** Everything of a scan but its pages (read before the pages, which are validated one by one). */
 export const CreateScanHead = z.object({
   url: Url.refine(
@@ -181,6 +184,18 @@ export const CreateScanHead = z.object({
     .optional()
     .openapi({ description: "Default: the first axe result's `testEngine`." }),
   run_attempt: z.number().int().min(1).max(INT32_MAX).nullable().optional(),
+  scanned_at: z.iso
+    .datetime({ offset: true })
+    // A CI runner's clock may run a little ahead of the server's.
+    .refine((v) => Date.parse(v) <= Date.now() + SCANNED_AT_SKEW_MS, 'must not be in the future')
+    .transform((v) => new Date(v).toISOString())
+    .optional()
+    .openapi({
+      description:
+        'When the pages were scanned, ISO 8601 with an offset (default: when the scan is stored). A past time ' +
+        "imports history from another tool: a full scan of the base branch then takes its place in the site's " +
+        'history at that time (docs/portfolio.md).',
+    }),
   scope: z
     .enum(SCAN_SCOPES)
     .default('full')

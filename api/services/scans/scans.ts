@@ -36,6 +36,7 @@ import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import { setScanSharding } from '../../store/scans/shards.js';
 import { refreshIssueStatistics } from '../../store/scans/statistics.js';
+import { keepHistory } from '../history/keep.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -150,6 +151,7 @@ export function scanHead(body: CreateScanHead): ScanHead {
     branch: body.branch ?? null,
     engine: body.engine ? { name: body.engine.name, version: body.engine.version ?? null } : null,
     runAttempt: body.run_attempt ?? null,
+    scannedAt: body.scanned_at ?? null,
     scope: body.scope ?? 'full',
     rulesRun: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
   };
@@ -208,6 +210,7 @@ export async function ingestScan(
     }
     const done = { warnings: builder.warnings(), rulesRun: builder.rulesRun(), createdAt };
     const scan = await markScanComplete(trx, id, done, totals);
+    await keepHistory(trx, scan);
     await recordEvent(
       trx,
       org,

@@ -25,6 +25,8 @@ import * as m0025 from './0025_github_deliveries.js';
 import * as m0026 from './0026_scan_scope.js';
 import * as m0027 from './0027_page_viewport.js';
 import * as m0028 from './0028_statements.js';
+import * as m0032 from './0032_history.js';
+import * as m0033 from './0033_deadlines.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -56,6 +58,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0026_scan_scope': m0026,
   '0027_page_viewport': m0027,
   '0028_statements': m0028,
+  '0032_history': m0032,
+  '0033_deadlines': m0033,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -33,6 +33,8 @@ export interface ScanRecord {
   /** Rule ids that ran, or null when unknown. */
   rulesRun: string[] | null;
   createdAt: string;
+  /** When the pages were scanned as the body said; null: at `createdAt`. */
+  scannedAt: string | null;
 }
 
 /** A stored page as reads return it (its rule lists are read only by the VPAT evidence). */
@@ -53,6 +55,7 @@ export interface ScanRow {
   engine_name: string | null;
   engine_version: string | null;
   run_attempt: number | null;
+  scanned_at?: string | null;
   /** Rows written before scans said what they cover read as full. */
   scope?: ScanScope | null;
   page_count: number;
@@ -117,6 +120,7 @@ export function scanFromRow(r: ScanRow): ScanRecord {
     fingerprintVersion: r.fingerprint_version,
     rulesRun: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
     createdAt: r.created_at,
+    scannedAt: r.scanned_at ?? null,
   };
 }
 

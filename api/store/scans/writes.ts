@@ -40,6 +40,7 @@ export async function insertScanRow(
     engine_name: head.engine?.name ?? null,
     engine_version: head.engine?.version ?? null,
     run_attempt: head.runAttempt,
+    scanned_at: head.scannedAt ?? null,
     scope: head.scope,
     page_count: 0,
     issue_count: 0,

@@ -21,6 +21,9 @@ export async function deleteSiteRecords(
   // An assessment's results and their history go with it (the foreign keys cascade).
   await trx('assessments').where(where).delete();
   await trx('github_pr_comments').where(where).delete();
+  // Its history and deadlines: a new site under the same siteId starts with none.
+  for (const table of ['history_spans', 'history_days', 'deadline_settings', 'sla_breaches'])
+    await trx(table).where(where).delete();
   await trx('sites').where(where).delete();
   return { scans, deploys, reports, waivers };
 }

@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import type { HistoryDay } from '../../domain/history/days.js';
+import { insertInChunks } from '../db.js';
+import type { SiteRef } from './spans.js';
+
+/** The stored figures of a site's days (docs/portfolio.md). */
+
+interface DayRow {
+  day: string;
+  open_critical: number;
+  open_serious: number;
+  open_moderate: number;
+  open_minor: number;
+  open_unknown: number;
+  open_by_rule: string;
+  new_count: number;
+  fixed_count: number;
+  regressions: number;
+  unscanned: number;
+}
+
+function dayFromRow(r: DayRow): HistoryDay {
+  return {
+    day: r.day,
+    open: {
+      critical: r.open_critical,
+      serious: r.open_serious,
+      moderate: r.open_moderate,
+      minor: r.open_minor,
+      unknown: r.open_unknown,
+    },
+    openByRule: JSON.parse(r.open_by_rule) as Record<string, number>,
+    new: r.new_count,
+    fixed: r.fixed_count,
+    regressions: r.regressions,
+    unscanned: r.unscanned,
+  };
+}
+
+/** Replaces the site's days from `from` on with `days`. */
+export async function replaceDays(
+  trx: Knex.Transaction,
+  s: SiteRef,
+  from: string,
+  days: readonly HistoryDay[],
+): Promise<void> {
+  await trx('history_days').where({ org: s.org, site_id: s.siteId }).andWhere('day', '>=', from).delete();
+  await insertInChunks(
+    trx,
+    'history_days',
+    days.map((d) => ({
+      org: s.org,
+      site_id: s.siteId,
+      day: d.day,
+      open_critical: d.open.critical,
+      open_serious: d.open.serious,
+      open_moderate: d.open.moderate,
+      open_minor: d.open.minor,
+      open_unknown: d.open.unknown,
+      open_by_rule: JSON.stringify(d.openByRule),
+      new_count: d.new,
+      fixed_count: d.fixed,
+      regressions: d.regressions,
+      unscanned: d.unscanned,
+    })),
+  );
+}
+
+/** The stored days from `from` to `to` (inclusive), oldest first, and the last one before `from`. */
+export async function readDays(
+  db: Knex,
+  s: SiteRef,
+  from: string,
+  to: string,
+): Promise<{ before: HistoryDay | undefined; days: HistoryDay[] }> {
+  const where = { org: s.org, site_id: s.siteId };
+  const before = await db('history_days')
+    .where(where)
+    .andWhere('day', '<', from)
+    .orderBy('day', 'desc')
+    .first<DayRow | undefined>();
+  const rows = await db('history_days')
+    .where(where)
+    .andWhere('day', '>=', from)
+    .andWhere('day', '<=', to)
+    .orderBy('day')
+    .select<DayRow[]>();
+  return { before: before ? dayFromRow(before) : undefined, days: rows.map(dayFromRow) };
+}
