@@ -468,6 +468,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
       'scan.created',
       'scan.deleted',
       'site.deleted',
+      'sla.breached',
       'statement.published',
       'statement.review_due',
       'vpat.generated',
