@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
 import type { Frame, Page } from 'playwright-core';
+import { evaluateInTop } from './cdp.js';
 
 /**
  * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
@@ -51,13 +52,26 @@ async function loadAxe(frame: Frame): Promise<void> {
   if (!loaded) await frame.evaluate(AXE_SOURCE);
 }
 
+/** What a page's scan reads of it in one call: axe-core's results and the document's title. */
+export interface AxeRun {
+  axe: AxeResults;
+  title: string;
+}
+
+/** As it crosses from the page: the results as one JSON string where the page left JSON alone. */
+interface InPage {
+  axe: AxeResults | string;
+  title: string;
+}
+
 /**
  * Loads axe-core into every frame, then runs it from the top frame: axe reaches into an iframe only where
  * it is loaded too, and merges the frames' results itself (their selectors joined with the frame's).
- * Frames that go away meanwhile are skipped. The top frame loads and runs it in one round trip to the
- * browser: on a busy machine each round trip of a page waits for a turn on the cores.
+ * Frames that go away meanwhile are skipped. The top frame loads and runs it and reads the title in one
+ * round trip to the browser, through the tab's own session (`cdp.ts`): on a busy machine each round trip
+ * and each script compiled in a page waits for a turn on the cores.
  */
-export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
+export async function runAxe(page: Page, tags: string[]): Promise<AxeRun> {
   const main = page.mainFrame();
   await Promise.all(
     page
@@ -65,25 +79,26 @@ export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
       .filter((frame) => frame !== main)
       .map((frame) => loadAxe(frame).catch(() => {})),
   );
-  let result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: false });
+  let result = await evaluateInTop(page, runInPage, { values: tags, loader: LOADER, sent: false });
   if (result === null) {
     // The document has no loader (it was created before the tab's init script): the script is sent.
     await main.evaluate(AXE_SOURCE);
-    result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: true });
+    result = await evaluateInTop(page, runInPage, { values: tags, loader: LOADER, sent: true });
   }
   if (result === null) throw new Error('axe-core did not load in the page');
-  return typeof result === 'string' ? (JSON.parse(result) as AxeResults) : result;
+  const axe = typeof result.axe === 'string' ? (JSON.parse(result.axe) as AxeResults) : result.axe;
+  return { axe, title: result.title };
 }
 
-/** In the page: loads axe-core from the tab's loader (null without one), runs it, returns its results. */
-async function runInPage(arg: {
-  values: string[];
-  loader: string;
-  sent: boolean;
-}): Promise<AxeResults | string | null> {
+/**
+ * In the page: loads axe-core from the tab's loader (null without one), runs it, returns its results and
+ * the title. Self-contained: it runs in the page.
+ */
+async function runInPage(arg: { values: string[]; loader: string; sent: boolean }): Promise<InPage | null> {
   const g = globalThis as unknown as {
     axe?: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
     document: unknown;
+    Document: { prototype: object };
   } & Record<string, unknown>;
   const load = g[arg.loader];
   if (typeof load === 'function') (load as () => void)();
@@ -94,13 +109,15 @@ async function runInPage(arg: {
     // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
     resultTypes: ['violations', 'incomplete'],
   });
-  // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
-  // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).
+  // The title as the DOM has it, even where the page gave its document a `title` of its own.
+  const title = String(Reflect.get(g.Document.prototype, 'title', g.document) ?? '');
+  // As one JSON string: a result this size (thousands of small objects) crosses several times faster so.
+  // Not where the page changed JSON (an old library's toJSON on a prototype).
   const prototypes = [Object.prototype, Array.prototype, String.prototype, Number.prototype];
   const plainJson =
     /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(JSON.stringify)) &&
     prototypes.every((p) => !Object.prototype.hasOwnProperty.call(p, 'toJSON'));
-  return plainJson ? JSON.stringify(out) : out;
+  return { axe: plainJson ? JSON.stringify(out) : out, title };
 }
 
 /** What the service reads of passes and inapplicable: the rule ids (which rules ran on the page). */

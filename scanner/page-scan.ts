@@ -90,13 +90,13 @@ async function load(page: Page, url: string, tools: TabTools, collectLinks: bool
         ),
       )
     : [];
-  const axe = await runAxe(page, options.axeTags);
+  const { axe, title } = await runAxe(page, options.axeTags);
   if (locator) {
     // The document as the server sent it: a static page is found by these bytes.
     const body = response ? await response.body().catch(() => null) : null;
     await locator.locate(page, finalUrl, axe, body);
   }
-  return { ok: true, url, finalUrl, status, title: await page.title(), axe, links, screenshots: [] };
+  return { ok: true, url, finalUrl, status, title, axe, links, screenshots: [] };
 }
 
 /**

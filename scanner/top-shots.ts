@@ -1,4 +1,5 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { cdpOf, evaluateInTop } from './cdp.js';
 import { clipAround, inView, SHOT_TIMEOUT_MS, union, within, type Box, type Viewport } from './clip.js';
 import { cropPixels, decodePng, encodePng } from './png.js';
 
@@ -81,19 +82,15 @@ async function topBoxes(arg: { paths: string[][]; prepare: boolean }): Promise<T
   return { boxes, left, top };
 }
 
-const sessions = new WeakMap<Page, Promise<CDPSession>>();
-
 /**
  * Chromium's own capture of a clip of the viewport (the scanner's contexts keep a device scale of 1), not
  * Playwright's locator and screenshot, which wait for the element to be stable, prepare and restore every
  * frame, and ask for the page's metrics around each picture.
  */
 async function capture(page: Page, clip: Box, view: TopView, fast: boolean): Promise<Buffer> {
-  let session = sessions.get(page);
-  if (!session) sessions.set(page, (session = page.context().newCDPSession(page)));
   const { data } = await within(
     SHOT_TIMEOUT_MS,
-    (await session).send('Page.captureScreenshot', {
+    (await cdpOf(page)).send('Page.captureScreenshot', {
       format: 'png',
       clip: { ...clip, x: view.left + clip.x, y: view.top + clip.y, scale: 1 },
       captureBeyondViewport: false,
@@ -137,7 +134,7 @@ export async function shootTopElements(
   while (pending.length > 0 && Date.now() <= o.until) {
     const view = await within(
       SHOT_TIMEOUT_MS,
-      page.evaluate(topBoxes, { paths: pending.map((i) => paths[i]), prepare }),
+      evaluateInTop(page, topBoxes, { paths: pending.map((i) => paths[i]), prepare }),
     );
     prepare = false;
     const viewport: Viewport | null = page.viewportSize();

@@ -7,15 +7,19 @@ import { chromium } from 'playwright-core';
 import type { BenchSuite } from '../env.js';
 import { scanBesideFloor } from '../scan/floor.js';
 import { measure, type Measured } from '../scan/measure.js';
+import { startHeavySite } from '../scan/heavy-site.js';
 import { pageHtml, startBenchSite } from '../scan/site.js';
 import { measureShards } from '../scan/shards.js';
 
 /**
- * Pages per minute for the same 100 loopback pages, on the same machine in the same run: `a11y-gate scan`
- * (the bundled CLI, default settings), pa11y-ci in its default configuration (one page at a time) and
- * @axe-core/cli (one browser via ChromeDriver), all in Debian's Chromium. Also the peak memory of each
- * process tree (browser included), and whether a11y-gate's findings equal axe-core run directly.
- * Targets: at least 3× pa11y-ci, faster than @axe-core/cli, identical findings.
+ * Pages per minute on two loopback page sets, each on the same machine in the same run: the light set (100
+ * small pages, `scan/site.ts`) and the heavy set (50 by default, `BENCH_SCAN_HEAVY_PAGES`, of realistic
+ * weight, `scan/heavy-site.ts`). On each: `a11y-gate scan` (the bundled CLI, default settings; on the light
+ * set also locating its findings), pa11y-ci in its default configuration (one page at a time) and
+ * @axe-core/cli (one browser via ChromeDriver), all in Debian's Chromium; each process tree's peak memory
+ * (browser included); whether a11y-gate's findings equal axe-core run directly; then the scan beside its
+ * floor and the axe-core floor. Targets on both sets: at least 3× pa11y-ci, faster than @axe-core/cli,
+ * identical findings, 0.7 of the floor and 0.95 of the axe-core floor.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -65,6 +69,182 @@ async function axeDirectly(urls: string[]): Promise<Map<string, Finding[]>> {
 
 const perMinute = (m: Measured, pages: number) => Math.round((pages / m.seconds) * 60 * 10) / 10;
 
+/** The CLI exits 1 when its gate fails (without a baseline file, every violation fails it): the scan ran. */
+const scanned = (m: Measured) => m.code === 0 || m.code === 1;
+
+/** One page set: its name in the figures, its pages, and (the light set) the pages' HTML for locating. */
+interface PageSet {
+  name: 'light' | 'heavy';
+  urls: string[];
+  html?: (n: number) => string;
+}
+
+/**
+ * The figures of one page set: the CLI (and, with the pages' HTML, the CLI locating its findings),
+ * pa11y-ci and @axe-core/cli one after another, the findings against axe-core run directly, then the
+ * scan beside its floor and the axe-core floor. Returns the figures and the targets it missed.
+ */
+async function measureSet(set: PageSet, cli: string, dir: string) {
+  const pages = set.urls.length;
+  const say = (line: string) => console.log(`[${set.name}] ${line}`);
+  const urlsFile = path.join(dir, 'urls.txt');
+  fs.writeFileSync(urlsFile, set.urls.join('\n') + '\n');
+  const gate = await measure(
+    process.execPath,
+    [cli, 'scan', '--urls-file', urlsFile, '--out', 'gate-out'],
+    { CHROME_PATH: CHROMIUM },
+    dir,
+  );
+  if (!scanned(gate)) throw new Error(`a11y-gate scan exited ${gate.code}: ${gate.stderr.slice(-2000)}`);
+  // Each tool's time as soon as it is known: the others take long on a busy machine.
+  say(`a11y-gate scan: ${gate.seconds.toFixed(1)} s, peak ${gate.peakRssMb} MB`);
+
+  // The same scan locating its findings: the pages are also files of a "repository" (the bytes the
+  // server sends), under a URL prefix mapped to their folder.
+  let located: { measured: Measured; located: number; findings: number } | null = null;
+  if (set.html) {
+    fs.mkdirSync(path.join(dir, 'repo', 'site', 'p'), { recursive: true });
+    for (let n = 0; n < pages; n++)
+      fs.writeFileSync(path.join(dir, 'repo', 'site', 'p', `${n}`), set.html(n));
+    const args = ['--out', 'located-out', '--sarif', 'located.sarif', '--source-root', 'repo'];
+    const m = await measure(
+      process.execPath,
+      [cli, 'scan', '--urls-file', urlsFile, ...args, '--source-map', '/p/ => site/p'],
+      { CHROME_PATH: CHROMIUM },
+      dir,
+    );
+    if (!scanned(m))
+      throw new Error(`a11y-gate scan --source-root exited ${m.code}: ${m.stderr.slice(-2000)}`);
+    const sarifRun = (
+      JSON.parse(fs.readFileSync(path.join(dir, 'located.sarif'), 'utf8')) as {
+        runs: Array<{ properties: { findings: number; located: number } }>;
+      }
+    ).runs[0].properties;
+    located = { measured: m, ...sarifRun };
+    say(
+      `a11y-gate scan --source-root: ${m.seconds.toFixed(1)} s, ${sarifRun.located} of ${sarifRun.findings} findings located`,
+    );
+  }
+
+  const pa11yConfig = path.join(dir, 'pa11y-ci.json');
+  fs.writeFileSync(
+    pa11yConfig,
+    JSON.stringify({
+      defaults: { chromeLaunchConfig: { executablePath: CHROMIUM, args: ['--no-sandbox'] } },
+      urls: set.urls,
+    }),
+  );
+  const pa11y = await measure(
+    process.execPath,
+    [path.join(root, 'node_modules', 'pa11y-ci', 'bin', 'pa11y-ci.js'), '--config', pa11yConfig, '--json'],
+    {},
+    dir,
+  );
+  const pa11yReport = JSON.parse(pa11y.stdout || '{}') as { total?: number; errors?: number };
+  if (pa11yReport.total !== pages)
+    throw new Error(`pa11y-ci did not test ${pages} pages: ${pa11y.stderr.slice(-2000)}`);
+  say(`pa11y-ci: ${pa11y.seconds.toFixed(1)} s, peak ${pa11y.peakRssMb} MB`);
+
+  const axeCli = await measure(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', '@axe-core', 'cli', 'dist', 'src', 'bin', 'cli.js'),
+      ...set.urls,
+      '--tags',
+      TAGS.join(','),
+      '--axe-source',
+      AXE_MIN,
+      '--chromedriver-path',
+      CHROMEDRIVER,
+      '--chrome-path',
+      CHROMIUM,
+      '--chrome-options',
+      'no-sandbox,disable-dev-shm-usage',
+      '--save',
+      'axe-cli.json',
+      '--dir',
+      path.join(dir, 'axe-cli-out'),
+      '--no-reporter',
+    ],
+    {},
+    dir,
+  );
+  const axeCliFile = path.join(dir, 'axe-cli-out', 'axe-cli.json');
+  const axeCliResults = fs.existsSync(axeCliFile)
+    ? (JSON.parse(fs.readFileSync(axeCliFile, 'utf8')) as PageResults[])
+    : [];
+  if (axeCliResults.length !== pages)
+    throw new Error(`@axe-core/cli did not test ${pages} pages: ${axeCli.stderr.slice(-2000)}`);
+  say(`@axe-core/cli: ${axeCli.seconds.toFixed(1)} s, peak ${axeCli.peakRssMb} MB`);
+
+  // Findings: a11y-gate's raw results against axe-core run directly, page by page.
+  const direct = await axeDirectly(set.urls);
+  const gateFiles = fs.readdirSync(path.join(dir, 'gate-out')).sort();
+  let differing = 0;
+  let findings = 0;
+  for (const file of gateFiles) {
+    const result = JSON.parse(fs.readFileSync(path.join(dir, 'gate-out', file), 'utf8')) as PageResults;
+    const mine = findingsOf(result);
+    findings += mine.length;
+    if (JSON.stringify(mine) !== JSON.stringify(direct.get(result.url))) differing++;
+  }
+  const axeCliDiffering = axeCliResults.filter(
+    (r) => JSON.stringify(findingsOf(r)) !== JSON.stringify(direct.get(r.url)),
+  ).length;
+
+  const figures = {
+    pages,
+    a11y_gate_pages_per_min: perMinute(gate, pages),
+    ...(located
+      ? {
+          a11y_gate_located_pages_per_min: perMinute(located.measured, pages),
+          locating_time_ratio: Math.round((located.measured.seconds / gate.seconds) * 100) / 100,
+          findings_located: `${located.located} of ${located.findings}`,
+        }
+      : {}),
+    pa11y_ci_pages_per_min: perMinute(pa11y, pages),
+    axe_cli_pages_per_min: perMinute(axeCli, pages),
+    ratio_to_pa11y_ci: Math.round((pa11y.seconds / gate.seconds) * 100) / 100,
+    ratio_to_axe_cli: Math.round((axeCli.seconds / gate.seconds) * 100) / 100,
+    a11y_gate_peak_rss_mb: gate.peakRssMb,
+    pa11y_ci_peak_rss_mb: pa11y.peakRssMb,
+    axe_cli_peak_rss_mb: axeCli.peakRssMb,
+    a11y_gate_concurrency: os.availableParallelism(),
+    findings_a11y_gate: findings,
+    pages_with_findings_unlike_axe_directly: differing,
+    axe_cli_pages_unlike_axe_directly: axeCliDiffering,
+    seconds: {
+      a11y_gate: gate.seconds,
+      ...(located ? { a11y_gate_located: located.measured.seconds } : {}),
+      pa11y_ci: pa11y.seconds,
+      axe_cli: axeCli.seconds,
+    },
+  };
+  const missed = [
+    figures.ratio_to_pa11y_ci >= 3 ? null : 'under 3× pa11y-ci',
+    figures.ratio_to_axe_cli > 1 ? null : 'not faster than @axe-core/cli',
+    differing === 0 && gateFiles.length === pages ? null : 'findings differ from axe-core run directly',
+    !located || (figures.locating_time_ratio ?? 0) <= 1.1 ? null : 'locating adds more than 10 %',
+  ].filter((m): m is string => m !== null);
+  console.table(
+    [
+      ['a11y-gate scan', figures.a11y_gate_pages_per_min, gate],
+      ['pa11y-ci (default)', figures.pa11y_ci_pages_per_min, pa11y],
+      ['@axe-core/cli', figures.axe_cli_pages_per_min, axeCli],
+    ].map(([tool, perMin, m]) => ({
+      set: set.name,
+      tool: tool as string,
+      pages_per_min: perMin as number,
+      seconds: (m as Measured).seconds.toFixed(1),
+      peak_rss_mb: (m as Measured).peakRssMb,
+    })),
+  );
+  const floor = await scanBesideFloor({ cli, urlsFile, pages, chromium: CHROMIUM, dir, label: set.name });
+  if (floor.scan_ratio_to_floor < 0.7) missed.push('under 0.7 of the floor');
+  if (floor.scan_ratio_to_axe_floor < 0.95) missed.push('under 0.95 of the axe-core floor');
+  return { figures: { ...figures, ...floor }, missed: missed.map((m) => `${set.name} pages: ${m}`) };
+}
+
 let measured: Record<string, unknown> | undefined;
 
 const suite: BenchSuite = {
@@ -72,188 +252,43 @@ const suite: BenchSuite = {
   async run(target) {
     // The scan does not touch the database: measured once, the figures repeated for the other target.
     if (measured) return { ...measured, note: `measured once (${target.kind} not used by the scan)` };
-    const site = await startBenchSite();
+    // The build measured: the committed bundle, or another build of the CLI (its dist/cli/index.js).
+    const cli = process.env.BENCH_SCAN_CLI ?? path.join(root, 'dist', 'cli', 'index.js');
+    const light = await startBenchSite();
+    const heavy = await startHeavySite(Number(process.env.BENCH_SCAN_HEAVY_PAGES ?? 50));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-bench-scan-'));
     try {
-      const urlsFile = path.join(dir, 'urls.txt');
-      fs.writeFileSync(urlsFile, site.urls.join('\n') + '\n');
-      const cli = path.join(root, 'dist', 'cli', 'index.js');
-      const gate = await measure(
-        process.execPath,
-        [cli, 'scan', '--urls-file', urlsFile, '--out', 'gate-out'],
-        { CHROME_PATH: CHROMIUM },
-        dir,
-      );
-      if (gate.code !== 0) throw new Error(`a11y-gate scan exited ${gate.code}: ${gate.stderr.slice(-2000)}`);
-      // Each tool's time as soon as it is known: the others take long on a busy machine.
-      console.log(`a11y-gate scan: ${gate.seconds.toFixed(1)} s, peak ${gate.peakRssMb} MB`);
-
-      // The same scan locating its findings: the pages are also files of a "repository" (the bytes the
-      // server sends), under a URL prefix mapped to their folder.
-      fs.mkdirSync(path.join(dir, 'repo', 'site', 'p'), { recursive: true });
-      for (let n = 0; n < 100; n++)
-        fs.writeFileSync(path.join(dir, 'repo', 'site', 'p', `${n}`), pageHtml(n));
-      const located = await measure(
-        process.execPath,
-        [
-          cli,
-          'scan',
-          '--urls-file',
-          urlsFile,
-          '--out',
-          'located-out',
-          '--sarif',
-          'located.sarif',
-          '--source-root',
-          'repo',
-          '--source-map',
-          '/p/ => site/p',
-        ],
-        { CHROME_PATH: CHROMIUM },
-        dir,
-      );
-      if (located.code !== 0)
-        throw new Error(
-          `a11y-gate scan --source-root exited ${located.code}: ${located.stderr.slice(-2000)}`,
-        );
-      const sarifRun = (
-        JSON.parse(fs.readFileSync(path.join(dir, 'located.sarif'), 'utf8')) as {
-          runs: Array<{ properties: { findings: number; located: number } }>;
-        }
-      ).runs[0].properties;
+      const lightDir = path.join(dir, 'light');
+      const heavyDir = path.join(dir, 'heavy');
+      fs.mkdirSync(lightDir);
+      fs.mkdirSync(heavyDir);
+      const l = await measureSet({ name: 'light', urls: light.urls, html: pageHtml }, cli, lightDir);
       console.log(
-        `a11y-gate scan --source-root: ${located.seconds.toFixed(1)} s, ${sarifRun.located} of ${sarifRun.findings} findings located`,
+        `heavy pages: ${heavy.urls.length}, ${Math.round(heavy.bytesPerPage / 1024)} kB of resources a page`,
       );
-
-      const pa11yConfig = path.join(dir, 'pa11y-ci.json');
-      fs.writeFileSync(
-        pa11yConfig,
-        JSON.stringify({
-          defaults: { chromeLaunchConfig: { executablePath: CHROMIUM, args: ['--no-sandbox'] } },
-          urls: site.urls,
-        }),
-      );
-      const pa11y = await measure(
-        process.execPath,
-        [
-          path.join(root, 'node_modules', 'pa11y-ci', 'bin', 'pa11y-ci.js'),
-          '--config',
-          pa11yConfig,
-          '--json',
-        ],
-        {},
-        dir,
-      );
-      const pa11yReport = JSON.parse(pa11y.stdout || '{}') as { total?: number; errors?: number };
-      if (pa11yReport.total !== 100)
-        throw new Error(`pa11y-ci did not test 100 pages: ${pa11y.stderr.slice(-2000)}`);
-      console.log(`pa11y-ci: ${pa11y.seconds.toFixed(1)} s, peak ${pa11y.peakRssMb} MB`);
-
-      const axeCli = await measure(
-        process.execPath,
-        [
-          path.join(root, 'node_modules', '@axe-core', 'cli', 'dist', 'src', 'bin', 'cli.js'),
-          ...site.urls,
-          '--tags',
-          TAGS.join(','),
-          '--axe-source',
-          AXE_MIN,
-          '--chromedriver-path',
-          CHROMEDRIVER,
-          '--chrome-path',
-          CHROMIUM,
-          '--chrome-options',
-          'no-sandbox,disable-dev-shm-usage',
-          '--save',
-          'axe-cli.json',
-          '--dir',
-          path.join(dir, 'axe-cli-out'),
-          '--no-reporter',
-        ],
-        {},
-        dir,
-      );
-      const axeCliFile = path.join(dir, 'axe-cli-out', 'axe-cli.json');
-      const axeCliResults = fs.existsSync(axeCliFile)
-        ? (JSON.parse(fs.readFileSync(axeCliFile, 'utf8')) as PageResults[])
-        : [];
-      if (axeCliResults.length !== 100)
-        throw new Error(`@axe-core/cli did not test 100 pages: ${axeCli.stderr.slice(-2000)}`);
-      console.log(`@axe-core/cli: ${axeCli.seconds.toFixed(1)} s, peak ${axeCli.peakRssMb} MB`);
-
-      // Findings: a11y-gate's raw results against axe-core run directly, page by page.
-      const direct = await axeDirectly(site.urls);
-      const gateFiles = fs.readdirSync(path.join(dir, 'gate-out')).sort();
-      let differing = 0;
-      let findings = 0;
-      for (const file of gateFiles) {
-        const result = JSON.parse(fs.readFileSync(path.join(dir, 'gate-out', file), 'utf8')) as PageResults;
-        const mine = findingsOf(result);
-        findings += mine.length;
-        if (JSON.stringify(mine) !== JSON.stringify(direct.get(result.url))) differing++;
-      }
-      const axeCliDiffering = axeCliResults.filter(
-        (r) => JSON.stringify(findingsOf(r)) !== JSON.stringify(direct.get(r.url)),
-      ).length;
-
-      const figures = {
-        pages: 100,
-        a11y_gate_pages_per_min: perMinute(gate, 100),
-        a11y_gate_located_pages_per_min: perMinute(located, 100),
-        locating_time_ratio: Math.round((located.seconds / gate.seconds) * 100) / 100,
-        findings_located: `${sarifRun.located} of ${sarifRun.findings}`,
-        pa11y_ci_pages_per_min: perMinute(pa11y, 100),
-        axe_cli_pages_per_min: perMinute(axeCli, 100),
-        ratio_to_pa11y_ci: Math.round((pa11y.seconds / gate.seconds) * 100) / 100,
-        ratio_to_axe_cli: Math.round((axeCli.seconds / gate.seconds) * 100) / 100,
-        a11y_gate_peak_rss_mb: gate.peakRssMb,
-        pa11y_ci_peak_rss_mb: pa11y.peakRssMb,
-        axe_cli_peak_rss_mb: axeCli.peakRssMb,
-        a11y_gate_concurrency: os.availableParallelism(),
-        findings_a11y_gate: findings,
-        pages_with_findings_unlike_axe_directly: differing,
-        axe_cli_pages_unlike_axe_directly: axeCliDiffering,
-        seconds: {
-          a11y_gate: gate.seconds,
-          a11y_gate_located: located.seconds,
-          pa11y_ci: pa11y.seconds,
-          axe_cli: axeCli.seconds,
-        },
-      };
-      const missed = [
-        figures.ratio_to_pa11y_ci >= 3 ? null : 'under 3× pa11y-ci',
-        figures.ratio_to_axe_cli > 1 ? null : 'not faster than @axe-core/cli',
-        differing === 0 && gateFiles.length === 100 ? null : 'findings differ from axe-core run directly',
-        figures.locating_time_ratio <= 1.1 ? null : 'locating adds more than 10 %',
-      ].filter(Boolean);
-      console.table([
-        {
-          tool: 'a11y-gate scan',
-          pages_per_min: figures.a11y_gate_pages_per_min,
-          seconds: gate.seconds.toFixed(1),
-          peak_rss_mb: gate.peakRssMb,
-        },
-        {
-          tool: 'pa11y-ci (default)',
-          pages_per_min: figures.pa11y_ci_pages_per_min,
-          seconds: pa11y.seconds.toFixed(1),
-          peak_rss_mb: pa11y.peakRssMb,
-        },
-        {
-          tool: '@axe-core/cli',
-          pages_per_min: figures.axe_cli_pages_per_min,
-          seconds: axeCli.seconds.toFixed(1),
-          peak_rss_mb: axeCli.peakRssMb,
-        },
-      ]);
-      const floor = await scanBesideFloor({ cli, urlsFile, pages: 100, chromium: CHROMIUM, dir });
-      if (floor.scan_ratio_to_floor < 0.7) missed.push('under 0.7 of the floor');
+      const h = await measureSet({ name: 'heavy', urls: heavy.urls }, cli, heavyDir);
+      const missed = [...l.missed, ...h.missed];
       // 1,000 pages as 1, 2 and 4 shards into one scan, and what sharding costs the ingest.
-      const shards = await measureShards(target, { cli, chromium: CHROMIUM });
-      measured = { ...figures, ...floor, shards, scan_targets_missed: missed.length, missed };
+      const shards =
+        process.env.BENCH_SCAN_SHARDS === '0'
+          ? 'left out (BENCH_SCAN_SHARDS=0)'
+          : await measureShards(target, { cli, chromium: CHROMIUM });
+      const heavyFigures = { ...h.figures, resource_kb_per_page: Math.round(heavy.bytesPerPage / 1024) };
+      measured = {
+        ...l.figures,
+        heavy: heavyFigures,
+        heavy_scan_ratio_to_floor: h.figures.scan_ratio_to_floor,
+        heavy_scan_axe_floor_ratio_to_floor: h.figures.scan_axe_floor_ratio_to_floor,
+        heavy_scan_ratio_to_axe_floor: h.figures.scan_ratio_to_axe_floor,
+        heavy_ratio_to_pa11y_ci: h.figures.ratio_to_pa11y_ci,
+        heavy_ratio_to_axe_cli: h.figures.ratio_to_axe_cli,
+        shards,
+        scan_targets_missed: missed.length,
+        missed,
+      };
       return measured;
     } finally {
-      await site.close();
+      await Promise.all([light.close(), heavy.close()]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   },
