@@ -44,7 +44,6 @@ const SCAN: ReportSource = {
   branch: 'main',
   engineName: 'axe-core',
   engineVersion: '4.14.1',
-  pageCount: PAGES.length,
   issueCount: 5,
   rulesRun: [...SAMPLE_COVERAGE.byRule.keys()],
   warnings: [],

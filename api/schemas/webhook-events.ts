@@ -101,7 +101,7 @@ const EVENTS = {
     summary: 'A new draft version of a VPAT / ACR was made from the newest evidence',
     data: VpatGenerated,
     description:
-      "The new version's identity (`previous_id`: the version it follows) and conformance summary: the latest scan of the base branch and the assessment's results as they are now, every decision carried forward.",
+      "The new version's identity (`previous_id`: the version it follows) and conformance summary: the latest full scan of the base branch and the assessment's results as they are now, every decision carried forward.",
   },
   'vpat.published': {
     summary: 'A VPAT / ACR was published as final',

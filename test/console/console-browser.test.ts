@@ -53,6 +53,7 @@ describeInBrowser('the console in Chromium', () => {
       `/scans/${s.baseScanIds[0]}?impact=serious&page=2`,
       `/deploys/${s.deployId}`,
       `/deploys/${s.engineDeployId}`,
+      `/deploys/${s.partialDeployId}`,
       `/reports/${s.reportId}`,
       '/sign-out',
       `/scans/${s.otherScanId}`,
@@ -141,6 +142,30 @@ describeInBrowser('the console in Chromium', () => {
     }
   });
 
+  test('the deploy page of a partial scan says which pages it compared, as the check run does', async () => {
+    await page.goto(`${h.url}/deploys/${s.partialDeployId}`);
+    expect(await page.locator('h2#coverage').textContent()).toBe('Pages compared');
+    const section = page.locator('h2#coverage + p');
+    expect(await section.textContent()).toBe(
+      "Compared 2 of 5 pages: this scan covers only the pages listed; the baseline's issues on the other 3 pages count neither as fixed nor as existing.",
+    );
+    // The pages as the scan gave them, as text: a page's address never becomes markup.
+    expect(await page.locator('h2#coverage ~ ul').first().locator('li').allInnerTexts()).toEqual([
+      'https://shop.example/cart',
+      'https://shop.example/checkout?step=<2>',
+    ]);
+    // A full scan's decision has no such section.
+    await page.goto(`${h.url}/deploys/${s.deployId}`);
+    expect(await page.locator('h2#coverage').count()).toBe(0);
+    if (process.env.CONSOLE_SCREENSHOT_DIR) {
+      await page.goto(`${h.url}/deploys/${s.partialDeployId}`);
+      await page.screenshot({
+        path: `${process.env.CONSOLE_SCREENSHOT_DIR}/deploy-partial.png`,
+        fullPage: true,
+      });
+    }
+  });
+
   test("the scan page shows where an issue's element comes from", async () => {
     await page.goto(`${h.url}/scans/${s.headScanId}?rule=button-name`);
     expect(await page.locator('main').innerText()).toContain('src/components/BuyButton.tsx:14');
@@ -171,6 +196,7 @@ describeInBrowser('the console in Chromium', () => {
       `/sites/${s.siteId}`,
       `/scans/${s.headScanId}`,
       `/deploys/${s.deployId}`,
+      `/deploys/${s.partialDeployId}`,
       `/reports/${s.reportId}`,
       '/sign-out',
     ]) {

@@ -156,6 +156,9 @@ describe.each(dbKinds)('the report lifecycle in the console (%s)', (db) => {
       contact: { email: 'a11y@acme.example' },
       url: 'https://docs.acme.example/',
     });
+    // The form grants no level and names no decider: people decide the rows on the report's page.
+    expect(site).toContain('Nothing here grants a level');
+    expect(api.body.overrides).toEqual([]);
     const pdf = await c.get(`/reports/${id}/download/md`);
     expect(pdf.text).toContain('Acme Corp');
     const before = Number((await h.db('vpat_reports').count({ n: '*' }).first())?.n);

@@ -28,6 +28,8 @@ export interface Seeded {
   deployId: string;
   /** A decision whose baseline was made with another engine version (an engine change). */
   engineDeployId: string;
+  /** A decision of a partial scan: 2 pages compared, of those and the base branch's 3 others. */
+  partialDeployId: string;
   failingFingerprint: string;
   reportId: string;
   otherScanId: string;
@@ -114,6 +116,7 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
   });
   if (vpat.status !== 201) throw new Error(`vpat: ${vpat.status} ${vpat.text}`);
   const engineDeployId = await seedEngineChange(h, key, base);
+  const partialDeployId = await seedPartialScan(h, key, base);
   const otherScanId = await scan(otherKey, 'globex-site', SHA(20), 'main', base.slice(0, 2));
   const otherGate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
     key: otherKey,
@@ -128,6 +131,7 @@ export async function seedConsole(h: Harness): Promise<Seeded> {
     headScanId,
     deployId: gate.body.id,
     engineDeployId,
+    partialDeployId,
     failingFingerprint: gate.body.new_issues[0].fingerprint,
     reportId: vpat.body.id,
     otherScanId,
@@ -161,5 +165,31 @@ async function seedEngineChange(h: Harness, key: string, base: unknown[]): Promi
     body: { siteId: 'shop-engine', sha: SHA(31) },
   });
   if (gate.status !== 201 || !gate.body.engine_change) throw new Error(`gate: ${gate.status} ${gate.text}`);
+  return gate.body.id;
+}
+
+/** A pull request's partial scan of 2 pages of a 4-page site: the gate compares those 2 only. */
+async function seedPartialScan(h: Harness, key: string, base: unknown[]): Promise<string> {
+  const scan = async (sha: string, branch: string, paths: string[], scope?: 'partial') => {
+    const r = await h.request<CreatedScan>('POST', '/api/v1/scans', {
+      key,
+      body: {
+        siteId: 'shop-partial',
+        url: 'https://shop.example/',
+        sha,
+        branch,
+        ...(scope ? { scope } : {}),
+        pages: paths.map((p) => ({ url: `https://shop.example${p}`, issues: [base[0]] })),
+      },
+    });
+    if (r.status !== 201) throw new Error(`scan: ${r.status} ${r.text}`);
+  };
+  await scan(SHA(40), 'main', ['/', '/cart', '/checkout', '/about']);
+  await scan(SHA(41), 'feature/cart', ['/cart', '/checkout?step=<2>'], 'partial');
+  const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
+    key,
+    body: { siteId: 'shop-partial', sha: SHA(41) },
+  });
+  if (gate.status !== 201 || !gate.body.coverage) throw new Error(`gate: ${gate.status} ${gate.text}`);
   return gate.body.id;
 }

@@ -28,21 +28,23 @@ export interface CriterionViolations {
 
 /**
  * The scan's violations per criterion, from the tallies its issue groups fold into (the same tally a
- * report's rows are derived from, so an issue counts for the same criteria here as there).
+ * report's rows are derived from, so an issue counts for the same criteria here as there). `pageAddress`
+ * maps a page's index to its address: a URL failing at two viewports is one page listed and counted.
  */
 export function violationsByCriterion(
   tallies: ReadonlyMap<string, CriterionTallies>,
-  pageUrl: ReadonlyMap<number, string>,
+  pageAddress: ReadonlyMap<number, string>,
 ): Map<string, CriterionViolations> {
   const out = new Map<string, CriterionViolations>();
   for (const [criterion, t] of tallies) {
     const v = t.violations;
     if (v.issues === 0) continue;
-    const pages = [...v.pages].sort((a, b) => a - b);
+    const indexes = [...v.pages].sort((a, b) => a - b);
+    const pages = [...new Set(indexes.map((p) => publicPath(pageAddress.get(p) ?? '')))];
     out.set(criterion, {
       issues: v.issues,
       waived: v.waived,
-      pages: pages.slice(0, PAGES_LISTED).map((p) => publicPath(pageUrl.get(p) ?? '')),
+      pages: pages.slice(0, PAGES_LISTED),
       pagesAffected: pages.length,
       rules: [...v.rules.keys()].sort(),
     });

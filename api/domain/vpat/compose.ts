@@ -1,7 +1,7 @@
 import { deriveReport, type RefusedDecision } from './derive.js';
 import type { EditionCatalog } from './editions.js';
 import type { EvidenceFold } from './evidence-fold.js';
-import type { ScanEvidence } from './evidence-tally.js';
+import { addressCount, type ScanEvidence } from './evidence-tally.js';
 import { assessmentSummary, type HumanEvidence } from './human-evidence.js';
 import type { OverrideRecord, ReportProduct, VpatReport } from './report.js';
 import type { RuleCoverage } from './rule-coverage.js';
@@ -23,7 +23,6 @@ export interface ReportSource {
   branch: string | null;
   engineName: string | null;
   engineVersion: string | null;
-  pageCount: number;
   issueCount: number;
   /** null = the scan did not say which rules ran. */
   rulesRun: string[] | null;
@@ -57,6 +56,7 @@ export interface ReportFrame {
 
 function defaultEvaluationMethods(
   scan: ReportSource,
+  pages: number,
   axeVersion: string | null,
   frame: Pick<ReportFrame, 'publicUrl' | 'assessment'>,
 ): string {
@@ -73,7 +73,7 @@ function defaultEvaluationMethods(
     .join(', ');
   return (
     // The product's public address (the site's), not the host a CI job scanned.
-    `Automated testing with ${engine} of ${scan.pageCount} page${scan.pageCount === 1 ? '' : 's'} of ${frame.publicUrl ?? scan.url} (${where}); ` +
+    `Automated testing with ${engine} of ${pages} page${pages === 1 ? '' : 's'} of ${frame.publicUrl ?? scan.url} (${where}); ` +
     `results mapped to WCAG success criteria with the rule tags of axe-core ${axeVersion ?? '(unknown version)'} and to related criteria with W3C's ACT rules. ` +
     humanTesting(frame.assessment) +
     'Automated testing finds only some accessibility failures and never shows that a criterion is met: every criterion answered Supports was ' +
@@ -138,6 +138,8 @@ export function composeReport(input: ComposeInput): { report: VpatReport; refuse
     human: frame.assessment,
   });
   const { catalog } = frame;
+  // Pages as people count them: a URL scanned at two viewports is one page tested.
+  const pages = addressCount(evidence.pages);
   const report: VpatReport = {
     id: frame.id,
     siteId: scan.siteId,
@@ -153,7 +155,7 @@ export function composeReport(input: ComposeInput): { report: VpatReport; refuse
     level: frame.level,
     catalog: catalog.catalogName,
     evaluation_methods:
-      frame.evaluationMethods ?? defaultEvaluationMethods(scan, coverage.engineVersion, frame),
+      frame.evaluationMethods ?? defaultEvaluationMethods(scan, pages, coverage.engineVersion, frame),
     standards: catalog.standards,
     chapters: catalog.chapters.map((c) => ({
       id: c.id,
@@ -171,7 +173,7 @@ export function composeReport(input: ComposeInput): { report: VpatReport; refuse
       sha: scan.sha,
       branch: scan.branch,
       engine: { name: scan.engineName, version: scan.engineVersion },
-      pages: evidence.pages.length,
+      pages,
       issues: scan.issueCount,
       rules_run: scan.rulesRun,
       created_at: scan.createdAt,

@@ -23,6 +23,11 @@ export interface EvidencePage {
   index: number;
   url: string;
   /**
+   * The page's address (its normalised URL by the current rule): one URL at several viewports, or `/` and
+   * `/index.html`, are several pages of the scan but one address. Absent: the URL stands for it.
+   */
+  address?: string;
+  /**
    * Rule ids that ran on this page; null when unknown (then a rule counts as run there only if it reported
    * a result there). Absent: the scan-wide `rulesRun` stands for every page.
    */
@@ -43,6 +48,11 @@ export interface ScanEvidence {
   waiversKnown?: boolean;
   /** True when the scan itself was flagged as possibly not showing the real pages (login-page trap, errors). */
   suspect?: boolean;
+}
+
+/** How many different addresses the scan's pages are: the pages a report says were tested. */
+export function addressCount(pages: ReadonlyArray<Pick<EvidencePage, 'url' | 'address'>>): number {
+  return new Set(pages.map((p) => p.address ?? p.url)).size;
 }
 
 export interface Tally {

@@ -33,7 +33,8 @@ export interface OverrideInput {
   criterion: string;
   conformance: Conformance;
   remarks: string;
-  author?: string;
+  /** The person who decided: only a person grants a level. */
+  author: string;
 }
 
 /**
@@ -141,6 +142,7 @@ export interface ReportScan {
   sha: string | null;
   branch: string | null;
   engine: { name: string | null; version: string | null };
+  /** Different addresses tested (a URL at several viewports counts once). */
   pages: number;
   issues: number;
   /** Rule ids the scan says it ran; null when the scan did not say. */

@@ -31,7 +31,7 @@ export const CreateAssessmentBody = z
     standard: z.object({ wcag: z.literal('2.2'), level: z.enum(ASSESSMENT_LEVELS) }).strict(),
     scan_id: z.string().min(1).max(100).optional().openapi({
       description:
-        'The scan whose pages the sample is drawn from (default: the latest scan of the base branch).',
+        'The scan whose pages the sample is drawn from (default: the latest full scan of the base branch).',
     }),
     sample: SampleInput,
   })

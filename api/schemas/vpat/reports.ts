@@ -55,9 +55,11 @@ export const OverrideBody = z
     remarks: Text(5000).openapi({
       description: 'Required: the reviewer’s explanation, shown in the report.',
     }),
-    author: Text(200)
-      .optional()
-      .openapi({ description: 'Who decided; default: the calling API key’s name.' }),
+    author: Text(200).openapi({
+      description:
+        'Required: the person who decided, by name (not a key’s). Only a person grants a level, so an override without one is refused (422 naming `#/overrides/<i>/author`).',
+      example: 'Ada Reviewer',
+    }),
   })
   .strict()
   .openapi('VpatOverrideInput');
@@ -65,12 +67,10 @@ export const OverrideBody = z
 export const GenerateVpatBody = z
   .object({
     siteId: SiteId,
-    scan_id: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ description: 'Default: the latest scan of the site on its base branch.' }),
+    scan_id: z.string().min(1).max(100).optional().openapi({
+      description:
+        'Default: the latest full scan of the site on its base branch (a partial scan is never picked).',
+    }),
     product: Product,
     edition: z.enum(EDITIONS).default('wcag').openapi({
       description:
@@ -269,7 +269,10 @@ export const VpatReportSchema = z
       sha: z.string().nullable(),
       branch: z.string().nullable(),
       engine: z.object({ name: z.string().nullable(), version: z.string().nullable() }),
-      pages: z.number().int(),
+      pages: z.number().int().openapi({
+        description:
+          'Different pages tested: a URL scanned at several viewports, or `/` and `/index.html`, counts once.',
+      }),
       issues: z.number().int(),
       rules_run: z.array(z.string()).nullable(),
       created_at: Timestamp,

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ApiContext } from '../../context.js';
 import type { Assessment, SamplePage } from '../../domain/vpat/assessments/assessment.js';
-import { drawPages } from '../../domain/vpat/assessments/sample.js';
+import { drawPages, sampleCandidates, type SampleCandidate } from '../../domain/vpat/assessments/sample.js';
 import { domainErrors } from '../../domain/errors.js';
 import { newId, nowIso } from '../../domain/ids.js';
 import type { CreateAssessmentBody, PatchAssessmentBody } from '../../schemas/assessments/assessments.js';
@@ -42,24 +42,23 @@ async function scanOf(ctx: ApiContext, org: string, siteId: string, scanId: stri
 }
 
 /** The chosen pages (each a page of the scan) plus `random` drawn from the others with the seed. */
-function sampleOf(input: SampleInput, pages: readonly string[], pointer: string) {
-  const known = new Set(pages);
+function sampleOf(input: SampleInput, pages: readonly SampleCandidate[], pointer: string) {
+  const known = new Set(pages.map((p) => p.url));
   const errors = input.pages.flatMap((url, i) =>
     known.has(url)
       ? []
       : [{ pointer: `${pointer}/pages/${i}`, detail: `"${url}" is not a page of the scan` }],
   );
-  const chosen = [...new Set(input.pages)];
-  const others = pages.length - new Set(chosen.filter((u) => known.has(u))).size;
-  if (input.random > others) {
+  const { chosen, others } = sampleCandidates(pages, input.pages);
+  if (input.random > others.length) {
     errors.push({
       pointer: `${pointer}/random`,
-      detail: `the scan has only ${others} other pages to draw from`,
+      detail: `the scan has only ${others.length} other pages to draw from`,
     });
   }
   if (errors.length > 0) throw domainErrors.invalid(errors);
   const seed = input.random > 0 ? (input.seed ?? randomInt(0, 2147483647)) : null;
-  const drawn = seed === null ? [] : drawPages(pages, chosen, input.random, seed);
+  const drawn = seed === null ? [] : drawPages(others, chosen, input.random, seed);
   const sample: SamplePage[] = [
     ...chosen.map((url) => ({ url, source: 'chosen' as const })),
     ...drawn.map((url) => ({ url, source: 'random' as const })),
@@ -136,11 +135,14 @@ export async function removeAssessment(ctx: ApiContext, org: string, id: string)
   if (!gone) throw domainErrors.notFound('assessment');
 }
 
-/** How many pages the latest base-branch scan of the site has (0 without a scan): the most a sample can draw. */
+/**
+ * How many different pages (addresses) the latest full base-branch scan of the site has (0 without a
+ * scan): the most a sample can draw.
+ */
 export async function pagesToSample(ctx: ApiContext, org: string, siteId: string): Promise<number> {
   try {
     const scan = await scanOf(ctx, org, siteId, undefined);
-    return (await scanPageUrls(ctx.db, scan.id)).length;
+    return sampleCandidates(await scanPageUrls(ctx.db, scan.id), []).others.length;
   } catch {
     return 0;
   }

@@ -42,7 +42,7 @@ export async function readStatementSources(
     tallyByCriterion(groups, coverage, tallies);
     await nextTurn();
   }
-  const pageUrl = new Map(pages.map((p) => [p.index, p.url]));
+  const pageAddress = new Map(pages.map((p) => [p.index, p.address]));
   const waivers = (await activeWaiversForSite(ctx.db, org, report.siteId, now))
     .filter((w) => waiverState(w, now) === 'active')
     .map((w) => ({
@@ -56,5 +56,5 @@ export async function readStatementSources(
       expiresAt: w.expiresAt,
       createdAt: w.createdAt,
     }));
-  return { violations: violationsByCriterion(tallies, pageUrl), waivers, coverage };
+  return { violations: violationsByCriterion(tallies, pageAddress), waivers, coverage };
 }

@@ -39,7 +39,7 @@ import { checkCount } from '../../domain/access/limits.js';
 
 export type GenerateVpatInput = z.output<typeof GenerateVpatBody>;
 
-/** Who is acting: the calling API key (its name is the default author of overrides). */
+/** Who is acting: the calling API key or console session (recorded as `created_by`, never as a decision's author). */
 export interface ReportAuthor {
   keyId: string | null;
   name: string;
@@ -164,7 +164,7 @@ export class VpatReportService {
       kind: 'level',
       conformance: o.conformance,
       remarks: o.remarks,
-      author: o.author ?? author.name,
+      author: o.author,
       author_key_id: author.keyId,
       created_at: now,
       inherited_from: null,

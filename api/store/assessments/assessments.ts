@@ -7,6 +7,8 @@ import type {
 } from '../../domain/vpat/assessments/assessment.js';
 import { isNulFree } from '../../../core/text/truncation.js';
 import { newestFirst } from '../keyset.js';
+import { normalizeUrl } from '../../../core/url-normalisation.js';
+import type { SampleCandidate } from '../../domain/vpat/assessments/sample.js';
 
 /** Assessments: every read and write is scoped to an org. */
 
@@ -137,11 +139,11 @@ export async function deleteAssessment(trx: Knex.Transaction, org: string, id: s
   return true;
 }
 
-/** The URLs of a scan's pages, in the scan's order. */
-export async function scanPageUrls(db: Knex, scanId: string): Promise<string[]> {
+/** The scan's pages, in the scan's order, each with its address by the current rule. */
+export async function scanPageUrls(db: Knex, scanId: string): Promise<SampleCandidate[]> {
   const rows = await db('scan_pages')
     .where({ scan_id: scanId })
     .orderBy('page_index')
-    .select<Array<{ url: string }>>('url');
-  return rows.map((r) => r.url);
+    .select<Array<{ url: string; normalized_url: string }>>('url', 'normalized_url');
+  return rows.map((r) => ({ url: r.url, address: normalizeUrl(r.normalized_url) ?? r.normalized_url }));
 }

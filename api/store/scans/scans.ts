@@ -205,7 +205,7 @@ export async function listScans(
 
 async function latestScanWhere(
   db: Knex,
-  where: { org: string; site_id: string; sha?: string; branch?: string },
+  where: { org: string; site_id: string; sha?: string; branch?: string; scope?: ScanScope },
 ): Promise<ScanRecord | undefined> {
   const row = await db<ScanRow>('scans')
     .where({ ...where, status: 'complete' })
@@ -227,12 +227,16 @@ export async function latestScanForSha(
   return latestScanWhere(db, { org, site_id: siteId, sha });
 }
 
-/** The latest scan of a site on a branch (a VPAT's default evidence: the base branch). */
-export async function latestScanOnBranch(
+/**
+ * The latest full scan of a site on a branch (a report's, a statement's and a sample's default evidence:
+ * the base branch). A partial scan covers some pages only: a report made from it would say the others
+ * have no failures.
+ */
+export async function latestFullScanOnBranch(
   db: Knex,
   org: string,
   siteId: string,
   branch: string,
 ): Promise<ScanRecord | undefined> {
-  return latestScanWhere(db, { org, site_id: siteId, branch });
+  return latestScanWhere(db, { org, site_id: siteId, branch, scope: 'full' });
 }

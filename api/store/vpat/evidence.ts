@@ -1,9 +1,10 @@
 import type { ReportSource } from '../../domain/vpat/compose.js';
 import type { Knex } from 'knex';
 import type { ScanEvidence } from '../../domain/vpat/evidence-tally.js';
-import { findScan, latestScanOnBranch, type ScanRecord } from '../scans/scans.js';
+import { findScan, latestFullScanOnBranch, type ScanRecord } from '../scans/scans.js';
 import { getSite } from '../sites/sites.js';
 import { scanPageRows } from '../scans/page-rows.js';
+import { normalizeUrl } from '../../../core/url-normalisation.js';
 
 /**
  * What a VPAT reads from the scan aggregate: one scan (through the scan store) and its pages; its
@@ -27,7 +28,6 @@ function toEvidenceScan(s: ScanRecord): EvidenceScan {
     branch: s.branch,
     engineName: s.engine?.name ?? null,
     engineVersion: s.engine?.version ?? null,
-    pageCount: Number(s.pageCount),
     issueCount: Number(s.issueCount),
     rulesRun: s.rulesRun,
     fingerprintVersion: Number(s.fingerprintVersion),
@@ -40,6 +40,8 @@ export interface EvidencePageRow {
   index: number;
   url: string;
   normalizedUrl: string;
+  /** The normalised URL by the current rule (a page stored before the index-file rule gets its folder's). */
+  address: string;
   rulesRun: string[] | null;
   /** The rules that ran there with nothing to test (null: the page did not say). */
   rulesInapplicable: string[] | null;
@@ -55,13 +57,14 @@ export async function baseBranch(db: Knex, org: string, siteId: string): Promise
   return (await getSite(db, org, siteId))?.baseBranch ?? 'main';
 }
 
+/** The latest full scan on the branch: a report's, an assessment's and a refresh's default evidence. */
 export async function latestEvidenceScan(
   db: Knex,
   org: string,
   siteId: string,
   branch: string,
 ): Promise<EvidenceScan | undefined> {
-  const scan = await latestScanOnBranch(db, org, siteId, branch);
+  const scan = await latestFullScanOnBranch(db, org, siteId, branch);
   return scan ? toEvidenceScan(scan) : undefined;
 }
 
@@ -91,6 +94,7 @@ export async function evidencePages(db: Knex, scanId: string): Promise<EvidenceP
         index: Number(r.page_index),
         url: r.url,
         normalizedUrl: r.normalized_url,
+        address: normalizeUrl(r.normalized_url) ?? r.normalized_url,
         rulesRun: r.rules_run === null ? null : list(r.rules_run),
         rulesInapplicable: r.rules_inapplicable === null ? null : list(r.rules_inapplicable),
       });
@@ -115,6 +119,7 @@ export async function readEvidence(
       pages: pages.map((p) => ({
         index: p.index,
         url: p.url,
+        address: p.address,
         rulesRun: p.rulesRun,
         rulesInapplicable: p.rulesInapplicable,
       })),

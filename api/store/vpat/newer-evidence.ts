@@ -57,7 +57,7 @@ export async function resultsChangedAfter(
   return [...latest.values()];
 }
 
-/** Complete scans of a site's branch made after `after`: how many, and the newest of them. */
+/** Complete full scans of a site's branch made after `after`: how many, and the newest of them. */
 export async function scansAfter(
   db: Knex,
   org: string,
@@ -66,7 +66,10 @@ export async function scansAfter(
   after: string,
 ): Promise<{ count: number; latestId: string | null }> {
   const where = (q: Knex.QueryBuilder) => {
-    void q.where({ org, site_id: siteId, branch, status: 'complete' }).andWhere('created_at', '>', after);
+    // Only a full scan is one a next version would be made from (latestEvidenceScan).
+    void q
+      .where({ org, site_id: siteId, branch, status: 'complete', scope: 'full' })
+      .andWhere('created_at', '>', after);
   };
   const count = await db('scans').modify(where).count<Array<{ n: number | string }>>({ n: '*' });
   const latest = await db('scans')

@@ -181,7 +181,12 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       },
       overrides: [
         { criterion: '1.3.3', conformance: 'supports', remarks: 'Checked by hand.', author: 'Ada' },
-        { criterion: '1.4.3', conformance: 'supports', remarks: 'Fixed, see https://acme.test/x.' },
+        {
+          criterion: '1.4.3',
+          conformance: 'supports',
+          remarks: 'Fixed, see https://acme.test/x.',
+          author: 'Ada',
+        },
       ],
     });
     expect(generated.status).toBe(201);
@@ -278,7 +283,12 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
           remarks: 'Instructions never rely on shape or position alone.',
           author: 'Ada Reviewer',
         },
-        { criterion: '1.4.3', conformance: 'supports', remarks: 'Contrast fixed in the design system.' },
+        {
+          criterion: '1.4.3',
+          conformance: 'supports',
+          remarks: 'Contrast fixed in the design system.',
+          author: 'Grace Officer',
+        },
       ],
     });
     expect(res.status).toBe(201);
@@ -294,8 +304,8 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
       inherited_from: null,
     });
     expect(Date.parse(row(r, '1.3.3').override!.created_at)).toBeGreaterThan(Date.now() - 60_000);
-    // The author defaults to the key's name; the scan still has contrast violations → stale.
-    expect(row(r, '1.4.3').override).toMatchObject({ author: 'compliance-bot', stale: true });
+    // The scan still has contrast violations → stale.
+    expect(row(r, '1.4.3').override).toMatchObject({ author: 'Grace Officer', stale: true });
     expect(row(r, '1.4.3').override!.stale_reason).toContain('color-contrast');
     expect(r.summary.stale_overrides).toBe(1);
     expect(r.overrides).toHaveLength(2);
@@ -640,6 +650,7 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         criterion: c.id,
         conformance: 'supports',
         remarks: 'Expert review, 2026-11.',
+        author: 'Ada Reviewer',
       })),
     });
     expect(final.status).toBe(201);
@@ -701,6 +712,11 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         { siteId: 'shop', overrides: [{ criterion: '1.4.3', conformance: 'supports' }] },
         '#/overrides/0/remarks',
       ],
+      // Only a person grants a level: an override names who decided, never the key by default.
+      [
+        { siteId: 'shop', overrides: [{ criterion: '1.3.3', conformance: 'supports', remarks: 'x' }] },
+        '#/overrides/0/author',
+      ],
       [
         { siteId: 'shop', overrides: [{ criterion: '1.4.3', conformance: 'great', remarks: 'x' }] },
         '#/overrides/0/conformance',
@@ -709,23 +725,32 @@ describe.each(dbKinds)('VPAT / ACR (%s)', (db) => {
         {
           siteId: 'shop',
           overrides: [
-            { criterion: '1.4.3', conformance: 'supports', remarks: 'x' },
-            { criterion: '1.4.3', conformance: 'supports', remarks: 'y' },
+            { criterion: '1.4.3', conformance: 'supports', remarks: 'x', author: 'Ada' },
+            { criterion: '1.4.3', conformance: 'supports', remarks: 'y', author: 'Ada' },
           ],
         },
         '#/overrides/1/criterion',
       ],
       [
-        { siteId: 'shop', overrides: [{ criterion: '9.9.9', conformance: 'supports', remarks: 'x' }] },
+        {
+          siteId: 'shop',
+          overrides: [{ criterion: '9.9.9', conformance: 'supports', remarks: 'x', author: 'Ada' }],
+        },
         '#/overrides/0/criterion',
       ],
       // 1.4.6 is AAA, 302.1 is Section 508: not rows of a WCAG AA report.
       [
-        { siteId: 'shop', overrides: [{ criterion: '1.4.6', conformance: 'supports', remarks: 'x' }] },
+        {
+          siteId: 'shop',
+          overrides: [{ criterion: '1.4.6', conformance: 'supports', remarks: 'x', author: 'Ada' }],
+        },
         '#/overrides/0/criterion',
       ],
       [
-        { siteId: 'shop', overrides: [{ criterion: '302.1', conformance: 'supports', remarks: 'x' }] },
+        {
+          siteId: 'shop',
+          overrides: [{ criterion: '302.1', conformance: 'supports', remarks: 'x', author: 'Ada' }],
+        },
         '#/overrides/0/criterion',
       ],
       [{ siteId: 'native', scan_id: axeScanId }, '#/scan_id'],

@@ -74,6 +74,9 @@ function generateForm(siteId: string, csrf: string, error: SectionError | null):
       <span class="hint" id="report-description-hint">What was evaluated: a report is not published without it.</span>
       <textarea id="report-description" name="description" required maxlength="2000" aria-describedby="report-description-hint"></textarea>
     </div>
+    <p class="hint">
+      The report starts from the latest full scan of the base branch. Nothing here grants a level: people decide the rows on the report’s page, each under their own name.
+    </p>
     <div><button type="submit">Generate a report</button></div>
   </form>`;
 }

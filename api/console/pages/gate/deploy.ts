@@ -17,6 +17,7 @@ import { pictureFact } from '../../views/screenshot.js';
 import { issueScreenshots } from '../../../services/scans/screenshot-links.js';
 import { waiveForm, type WaiveState } from './deploy-waive.js';
 import { engineChangeSection } from './deploy-engine.js';
+import { coverageSection } from './deploy-coverage.js';
 
 function countsTable(e: DeployEvent): Html {
   const rows = [...IMPACTS, ...(e.counts.by_impact.unknown ? (['unknown'] as const) : [])];
@@ -107,6 +108,7 @@ function decision(e: DeployEvent): Html {
     }`;
 }
 
+/** The baseline and, for a partial head scan, the pages compared with it. */
 function baseline(e: DeployEvent): Html {
   if (!e.baseline) return markup`<p>No baseline: the commit has no scan.</p>`;
   const b = e.baseline;
@@ -119,7 +121,8 @@ function baseline(e: DeployEvent): Html {
     <dd><code>${b.strategy}</code></dd>
     <dt>Why</dt>
     <dd>${b.reason}</dd>
-  </dl>`;
+  </dl>
+  ${coverageSection(e)}`;
 }
 
 async function render(

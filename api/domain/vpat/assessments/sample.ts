@@ -36,3 +36,37 @@ export function drawPages(
   }
   return pool.slice(0, Math.min(n, pool.length));
 }
+
+/** A scan's page as the sample reads it: its URL as submitted and its address (normalised URL). */
+export interface SampleCandidate {
+  url: string;
+  address: string;
+}
+
+/**
+ * The pages a sample chooses from, one per address (the first URL the scan gave it), so a URL scanned at
+ * several viewports, or `/` beside `/index.html`, is one page: `chosen` kept once per address, and the
+ * other addresses' pages to draw from.
+ */
+export function sampleCandidates(
+  pages: readonly SampleCandidate[],
+  chosen: readonly string[],
+): { chosen: string[]; others: string[] } {
+  const addressOf = new Map<string, string>();
+  for (const p of pages) if (!addressOf.has(p.url)) addressOf.set(p.url, p.address);
+  const taken = new Set<string>();
+  const kept: string[] = [];
+  for (const url of chosen) {
+    const address = addressOf.get(url) ?? url;
+    if (taken.has(address)) continue;
+    taken.add(address);
+    kept.push(url);
+  }
+  const others: string[] = [];
+  for (const p of pages) {
+    if (taken.has(p.address)) continue;
+    taken.add(p.address);
+    others.push(p.url);
+  }
+  return { chosen: kept, others };
+}

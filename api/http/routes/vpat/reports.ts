@@ -223,7 +223,7 @@ function refreshRoute(ctx: ApiContext): AnyRoute {
     tag: TAG,
     summary: 'Make the next draft version from the newest evidence, every decision carried forward',
     description:
-      'The latest scan of the site’s base branch (when newer than the version’s) and the results of its assessment as ' +
+      'The latest full scan of the site’s base branch (when newer than the version’s) and the results of its assessment as ' +
       'they are now (the site’s newest assessment when the report had none); every person’s decision is carried ' +
       'forward with its author and time, and a confirmation the new evidence no longer allows becomes a warning. ' +
       '`behind` in `GET /api/v1/vpat/{id}` says when there is something newer. 409 for a final report (generate a ' +
