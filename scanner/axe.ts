@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
 import type { Frame, Page } from 'playwright-core';
+import type { AxeRuleMeta } from '../core/catalog/explanation.js';
 
 /**
  * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
@@ -24,6 +26,16 @@ const AXE_SOURCE = fs.readFileSync(path.join(AXE_DIR, 'axe.min.js'), 'utf8');
 export const AXE_VERSION = (
   JSON.parse(fs.readFileSync(path.join(AXE_DIR, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+let rules: AxeRuleMeta[] | undefined;
+
+/** axe-core's rule metadata (`axe.getRules()`), from the same script the pages run, loaded once when asked. */
+export function axeRules(): AxeRuleMeta[] {
+  rules ??= (
+    createRequire(import.meta.url)(path.join(AXE_DIR, 'axe.min.js')) as { getRules(): AxeRuleMeta[] }
+  ).getRules();
+  return rules;
+}
 
 /**
  * A scanning tab carries axe-core's script in every frame as a function that is defined when the document is
@@ -57,7 +69,7 @@ async function loadAxe(frame: Frame): Promise<void> {
  * Frames that go away meanwhile are skipped. The top frame loads and runs it in one round trip to the
  * browser: on a busy machine each round trip of a page waits for a turn on the cores.
  */
-export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
+export async function runAxe(page: Page, tags: string[], keepPasses = false): Promise<AxeResults> {
   const main = page.mainFrame();
   await Promise.all(
     page
@@ -65,11 +77,12 @@ export async function runAxe(page: Page, tags: string[]): Promise<AxeResults> {
       .filter((frame) => frame !== main)
       .map((frame) => loadAxe(frame).catch(() => {})),
   );
-  let result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: false });
+  const arg = { values: tags, loader: LOADER, sent: false, keepPasses };
+  let result = await page.evaluate(runInPage, arg);
   if (result === null) {
     // The document has no loader (it was created before the tab's init script): the script is sent.
     await main.evaluate(AXE_SOURCE);
-    result = await page.evaluate(runInPage, { values: tags, loader: LOADER, sent: true });
+    result = await page.evaluate(runInPage, { ...arg, sent: true });
   }
   if (result === null) throw new Error('axe-core did not load in the page');
   return typeof result === 'string' ? (JSON.parse(result) as AxeResults) : result;
@@ -80,6 +93,7 @@ async function runInPage(arg: {
   values: string[];
   loader: string;
   sent: boolean;
+  keepPasses: boolean;
 }): Promise<AxeResults | string | null> {
   const g = globalThis as unknown as {
     axe?: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
@@ -91,8 +105,9 @@ async function runInPage(arg: {
   else if (!arg.sent) return null;
   const out = await g.axe!.run(g.document, {
     runOnly: { type: 'tag', values: arg.values },
-    // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
-    resultTypes: ['violations', 'incomplete'],
+    // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed,
+    // unless a fix is being verified: then the passing elements tell "fixed" from "gone".
+    resultTypes: arg.keepPasses ? ['violations', 'incomplete', 'passes'] : ['violations', 'incomplete'],
   });
   // As one JSON string: Playwright's own serialisation of a result this size (thousands of small objects)
   // costs several times JSON's. Not where the page changed JSON (an old library's toJSON on a prototype).

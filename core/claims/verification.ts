@@ -37,14 +37,16 @@ export const TEXT_RULES: ReadonlySet<string> = new Set([
   'aria-treeitem-name',
 ]);
 
-export type ClaimOutcome =
-  | 'verified'
-  | 'removed'
-  | 'not_fixed'
-  | 'needs_person'
-  | 'unknown'
-  /** The claimed issue's page was not in the new scan (it failed to load, or was not asked for). */
-  | 'not_rescanned';
+/** `not_rescanned`: the claimed issue's page was not in the new scan (it failed to load, or was not asked for). */
+export const CLAIM_OUTCOMES = [
+  'verified',
+  'removed',
+  'not_fixed',
+  'needs_person',
+  'unknown',
+  'not_rescanned',
+] as const;
+export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
 
 /** An element as both scans report it: its issue identity and what the matcher compares. */
 export interface ScannedElement {
