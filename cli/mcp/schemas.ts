@@ -1,4 +1,7 @@
-/** The input and output schemas of the MCP server's tools: what an agent reads in `tools/list`. */
+/**
+ * The input and output schemas of the local server's own tools (scan, verify): what an agent reads in
+ * `tools/list`. Those the service shares are the kernel's (core/mcp/schemas.ts).
+ */
 import { z } from 'zod';
 import { CLAIM_OUTCOMES } from '../../core/claims/verification.js';
 
@@ -47,42 +50,6 @@ export const ScanOutput = {
     }),
   ),
   findings: z.array(Finding),
-};
-
-export const ExplainInput = {
-  fingerprint: z.string().optional().describe('A finding of an earlier scan of this session'),
-  rule: z.string().optional().describe('An axe-core rule id, when no finding is at hand'),
-};
-
-const Procedure = z.object({ check: z.string(), how: z.string(), tools: z.string(), fails: z.string() });
-
-export const ExplanationOutput = {
-  rule: z.string(),
-  summary: z.string(),
-  description: z.string(),
-  help_url: z.string(),
-  criteria: z.array(
-    z.object({
-      id: z.string(),
-      title: z.string(),
-      level: z.enum(['A', 'AA', 'AAA']).nullable(),
-      url: z.string().nullable(),
-      procedure: Procedure.nullable(),
-    }),
-  ),
-  fix: z.object({ heading: z.string(), steps: z.array(z.string()) }),
-  needs_person_review: z
-    .boolean()
-    .describe('The rule checks a text only a person can judge: a fix of it is shown to a person'),
-  element: z
-    .object({
-      page_url: z.string(),
-      selector: z.string(),
-      html: z.string(),
-      location: z.string().nullable(),
-      message: z.string(),
-    })
-    .nullable(),
 };
 
 export const VerifyInput = {

@@ -5,55 +5,47 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyClaims, type ClaimAnswer } from '../../core/claims/verification.js';
-import { explainRule } from '../../core/catalog/explanation.js';
-import { PROCEDURE_DATA } from '../../core/catalog/procedures.data.js';
-import { WCAG_CRITERIA } from '../../core/catalog/wcag-criteria.data.js';
 import { viewportPageKey } from '../../core/matching/fingerprint.js';
+import { registerResources } from '../../core/mcp/resources.js';
+import { guarded, toolResult, ToolError } from '../../core/mcp/results.js';
+import {
+  registerExplainTool,
+  registerGateTools,
+  type ExplainSources,
+  type GateBackend,
+} from '../../core/mcp/tools.js';
+import { deployIssueElement } from '../../core/mcp/views.js';
 import { normalizeUrl, pageKey } from '../../core/url-normalisation.js';
-import { axeRules } from '../../scanner/axe.js';
 import { sourceText } from '../../core/gate/finding-text.js';
+import { axeRules } from '../../scanner/axe.js';
 import * as S from './schemas.js';
 import { elementsOf, mcpFinding, pageAgain, runScan, ScanMemory, type ScanTarget } from './scans.js';
+import { serviceBackend, type McpService } from './service.js';
 
-/** A tool's answer: its structured result, also as JSON text for clients that read text only. */
-function result(structured: Record<string, unknown>): CallToolResult {
+/**
+ * Where the local `explain` finds a fingerprint: this session's scans, or with a deploy id the service's
+ * deploy event (when one is configured).
+ */
+function explainSources(memory: ScanMemory, gate: GateBackend | null): ExplainSources {
   return {
-    content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }],
-    structuredContent: structured,
-  };
-}
-
-/** Every failure is the agent's to read, never a crash of the server. */
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (e) {
-    return { isError: true, content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }] };
-  }
-}
-
-class ToolError extends Error {}
-
-function explain(memory: ScanMemory, input: { fingerprint?: string; rule?: string }) {
-  const finding = input.fingerprint ? memory.finding(input.fingerprint) : undefined;
-  if (input.fingerprint && !finding)
-    throw new ToolError(`No finding of this session has the fingerprint ${input.fingerprint}: scan first.`);
-  const ruleId = finding?.rule ?? input.rule;
-  if (!ruleId) throw new ToolError('Give a fingerprint of a finding, or a rule id.');
-  const meta = axeRules().find((r) => r.ruleId === ruleId);
-  if (!meta) throw new ToolError(`axe-core has no rule "${ruleId}".`);
-  const element = finding
-    ? {
-        page_url: finding.pageUrl,
-        selector: finding.selector,
-        html: finding.html,
-        location: sourceText(finding),
-        message: finding.message,
+    rule: (ruleId) => Promise.resolve(axeRules().find((r) => r.ruleId === ruleId)),
+    async finding(fingerprint, deployId) {
+      if (deployId) {
+        if (!gate)
+          throw new ToolError('deploy_id needs a service: start a11y-gate mcp with --api-url and --api-key.');
+        return deployIssueElement(await gate.deployEvent(deployId), fingerprint);
       }
-    : null;
-  return explainRule(meta, element);
+      const f = memory.finding(fingerprint);
+      if (!f)
+        throw new ToolError(`No finding of this session has the fingerprint ${fingerprint}: scan first.`);
+      const location = sourceText(f);
+      return {
+        rule: f.rule,
+        element: { page_url: f.pageUrl, selector: f.selector, html: f.html, location, message: f.message },
+      };
+    },
+  };
 }
 
 /** Rescans the pages of the claims of one earlier scan, keeping the passing elements, and answers each. */
@@ -83,49 +75,18 @@ async function verify(
   return claims.map((c) => answers.get(c)!);
 }
 
-function registerResources(server: McpServer): void {
-  const json = (uri: URL, value: unknown) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
-  });
-  server.registerResource(
-    'wcag-criteria',
-    'a11y-gate://wcag/criteria',
-    {
-      description: 'The WCAG 2.0-2.2 success criteria: id, title, level, version, W3C link',
-      mimeType: 'application/json',
-    },
-    (uri) => json(uri, WCAG_CRITERIA),
-  );
-  server.registerResource(
-    'test-procedures',
-    'a11y-gate://procedures',
-    {
-      description:
-        'How a person tests each WCAG A and AA criterion: what to check, how, with what, what fails',
-      mimeType: 'application/json',
-    },
-    (uri) =>
-      json(
-        uri,
-        PROCEDURE_DATA.map(([criterion, check, how, tools, fails]) => ({
-          criterion,
-          check,
-          how,
-          tools,
-          fails,
-        })),
-      ),
-  );
-}
-
 export interface McpOptions {
   chromePath: string | null;
   version: string;
+  /** The service `gate` and `deploy_issues` ask; without one they are not listed. */
+  service: McpService | null;
+  log: (line: string) => void;
 }
 
 export function createMcpServer(options: McpOptions): McpServer {
   const server = new McpServer({ name: 'a11y-gate', version: options.version });
   const memory = new ScanMemory();
+  const gate = options.service ? serviceBackend(options.service, options.log) : null;
   server.registerTool(
     'scan',
     {
@@ -147,7 +108,7 @@ export function createMcpServer(options: McpOptions): McpServer {
         };
         const run = await runScan(target, options.chromePath);
         const findings = memory.remember(target, run);
-        return result({
+        return toolResult({
           pages: run.pages.map((p) => ({
             url: p.url,
             viewport: p.viewport ?? null,
@@ -158,18 +119,7 @@ export function createMcpServer(options: McpOptions): McpServer {
         });
       }),
   );
-  server.registerTool(
-    'explain',
-    {
-      title: 'Explain a finding',
-      description:
-        'One finding (by fingerprint, from an earlier scan) or one axe-core rule: the rule in plain words, the element, ' +
-        'the steps that fix it, and the WCAG criteria with how a person tests each.',
-      inputSchema: S.ExplainInput,
-      outputSchema: S.ExplanationOutput,
-    },
-    (input) => guarded(() => Promise.resolve(result({ ...explain(memory, input) }))),
-  );
+  registerExplainTool(server, explainSources(memory, gate));
   server.registerTool(
     'verify',
     {
@@ -186,9 +136,10 @@ export function createMcpServer(options: McpOptions): McpServer {
       guarded(async () => {
         const claims = await verify(memory, input.claims, options.chromePath);
         const done = claims.every((c) => c.outcome === 'verified' || c.outcome === 'removed');
-        return result({ claims, done });
+        return toolResult({ claims, done });
       }),
   );
+  if (gate) registerGateTools(server, gate);
   registerResources(server);
   return server;
 }
