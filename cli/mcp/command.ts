@@ -20,10 +20,11 @@ export async function mcpCommand(argv: string[], err: (line: string) => void): P
     }
     values.set(name, value);
   }
-  const service = serviceOf(
-    values.get('--api-url'),
-    values.get('--api-key') ?? process.env.A11Y_GATE_API_KEY,
-  );
+  const service = values.has('--api-url')
+    ? serviceOf(values.get('--api-url')!, values.get('--api-key') ?? process.env.A11Y_GATE_API_KEY)
+    : values.has('--api-key')
+      ? '--api-key needs --api-url (the service that runs the gate)'
+      : null;
   if (typeof service === 'string') {
     err(`a11y-gate: ${service}\n${USAGE_HINT}`);
     return 2;
@@ -37,9 +38,8 @@ export async function mcpCommand(argv: string[], err: (line: string) => void): P
   return 0;
 }
 
-/** The service, none, or what is wrong with the flags. */
-function serviceOf(apiUrl: string | undefined, apiKey: string | undefined): McpService | null | string {
-  if (!apiUrl) return null;
+/** The service, or what is wrong with the flags. */
+function serviceOf(apiUrl: string, apiKey: string | undefined): McpService | string {
   if (!isHttpUrl(apiUrl)) return '--api-url must be an http(s) URL';
   if (!apiKey) return '--api-key (or A11Y_GATE_API_KEY) is required with --api-url';
   return { apiUrl: serviceBaseUrl(apiUrl), apiKey };
