@@ -13,6 +13,9 @@ export class UsageError extends Error {
 export const USAGE = `Usage: a11y-gate scan <url...> [options]
        a11y-gate baseline <url...> [options]      record the issues found as the baseline file
        a11y-gate complete --scan-group KEY --api-url URL --site-id ID --sha SHA [--gate]
+       a11y-gate mcp [--chrome-path PATH] [--api-url URL --api-key KEY]
+                                                  the scanner (and the service's gate) as tools for a
+                                                  coding agent (MCP on stdio)
        a11y-gate --version
 
 Configuration and baseline (no service needed):

@@ -93,6 +93,11 @@ function groupOf(cl: CommandLine, env: NodeJS.ProcessEnv, sha: string | null): s
   return given ?? defaultScanGroup(sha, env);
 }
 
+export const isHttpUrl = (url: string) => /^https?:\/\//i.test(url) && URL.canParse(url);
+
+/** The service's root as the client wants it: `--api-url` may name it with or without `/api/v1`. */
+export const serviceBaseUrl = (apiUrl: string) => apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+
 function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): ServiceOptions | null {
   const fail = failure(cl);
   const apiUrl = cl.values.get('api-url') ?? null;
@@ -101,7 +106,7 @@ function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): Serv
     if (gate) throw new UsageError('--gate needs --api-url (the service that keeps the baseline)');
     return null;
   }
-  if (!/^https?:\/\//i.test(apiUrl) || !URL.canParse(apiUrl)) throw fail('api-url', 'must be an http(s) URL');
+  if (!isHttpUrl(apiUrl)) throw fail('api-url', 'must be an http(s) URL');
   const apiKey = cl.values.get('api-key') ?? env.A11Y_GATE_API_KEY ?? '';
   if (!apiKey) throw new UsageError('--api-key (or A11Y_GATE_API_KEY) is required with --api-url');
   const sha = cl.values.get('sha') ?? null;
@@ -117,7 +122,7 @@ function service(cl: CommandLine, env: NodeJS.ProcessEnv, sharded = false): Serv
   }
   return {
     group,
-    apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
+    apiUrl: serviceBaseUrl(apiUrl),
     apiKey,
     siteId,
     sha: sha?.toLowerCase() ?? null,

@@ -22,6 +22,7 @@ import { oneLine } from '../core/text/github-markdown.js';
 import { gateText, localGateText } from './gate-text.js';
 import { shown, writeFile } from './files.js';
 import { htmlOutput } from './html-output.js';
+import { mcpCommand } from './mcp/command.js';
 
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
@@ -156,6 +157,7 @@ async function readOptions(cl: CommandLine): Promise<CliOptions> {
 
 /** `a11y-gate scan …` and `a11y-gate baseline …`: the exit code (0 passed, 1 gate failed, 2 usage or scan error). */
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), err);
   let options: CliOptions;
   try {
     const cl = parseArgs(argv);

@@ -49,7 +49,10 @@ export async function submitAndGate(
 }
 
 /** The service's client for the command line. */
-export function cliClient(service: ServiceOptions, log: (line: string) => void): ApiClient {
+export function cliClient(
+  service: Pick<ServiceOptions, 'apiUrl' | 'apiKey'>,
+  log: (line: string) => void,
+): ApiClient {
   return new ApiClient({
     baseUrl: service.apiUrl,
     apiKey: service.apiKey,

@@ -1,6 +1,6 @@
 import { readAnswer } from './response-reading.js';
 import { ApiError } from './errors.js';
-import { postRequest, send } from './request.js';
+import { getRequest, postRequest, send, type PostRequest } from './request.js';
 import type { ApiResponse } from './response.js';
 import { backoff, networkReason, seconds, type BackoffPolicy } from './retry.js';
 
@@ -9,8 +9,8 @@ export { ApiError, type ApiErrorKind } from './errors.js';
 export { parseRetryAfter } from '../core/retry-after.js';
 
 /**
- * A small client for the a11y-gate REST API: JSON over fetch, every POST with an Idempotency-Key, and
- * retries for what is transient (network errors, timeouts, 408/409/425/429 and 5xx). Retrying a POST is
+ * A small client for the a11y-gate REST API: JSON over fetch, every POST with an Idempotency-Key, keyed
+ * GETs, and retries for what is transient (network errors, timeouts, 408/409/425/429 and 5xx). Retrying a POST is
  * safe because the service replays an answer for the same Idempotency-Key and body.
  */
 
@@ -136,46 +136,59 @@ export class ApiClient {
     idempotencyKey: string,
     options: { timeoutMs?: number } = {},
   ): Promise<ApiResponse<T>> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const request = postRequest(body, idempotencyKey, {
       apiKey: this.options.apiKey,
       userAgent: this.options.userAgent ?? 'a11y-gate-action',
       gzipAboveBytes: this.gzipAboveBytes,
     });
-    const url = this.baseUrl + path;
+    return this.exchange<T>(path, request, options.timeoutMs ?? this.timeoutMs);
+  }
 
+  /** GETs `path` with the key (e.g. `/api/v1/deploy/dep_…`), retrying transient failures like a POST. */
+  async get<T>(path: string, options: { timeoutMs?: number } = {}): Promise<ApiResponse<T>> {
+    const request = getRequest({
+      apiKey: this.options.apiKey,
+      userAgent: this.options.userAgent ?? 'a11y-gate-action',
+    });
+    return this.exchange<T>(path, request, options.timeoutMs ?? this.timeoutMs);
+  }
+
+  private async exchange<T>(path: string, request: PostRequest, timeoutMs: number): Promise<ApiResponse<T>> {
+    const url = this.baseUrl + path;
+    const method = request.method;
     for (let attempt = 1; ; attempt++) {
       const last = attempt > this.retries;
       const sent = await send(url, request, timeoutMs);
       if ('failure' in sent) {
         const why = networkReason(sent.failure, timeoutMs);
         if (last) {
-          throw new ApiError('outage', `POST ${path} failed after ${attempt} attempts: ${why}`, {
+          throw new ApiError('outage', `${method} ${path} failed after ${attempt} attempts: ${why}`, {
             attempts: attempt,
           });
         }
-        await this.retryLater(path, attempt, why, backoff(this.policy, attempt));
+        await this.retryLater(`${method} ${path}`, attempt, why, backoff(this.policy, attempt));
         continue;
       }
       const resolveLocation = (l: string) => this.resolveLocation(l);
-      const reading = readAnswer<T>({ path, attempt, last, resolveLocation }, sent.res, sent.text);
+      const reading = readAnswer<T>({ method, path, attempt, last, resolveLocation }, sent.res, sent.text);
       if ('response' in reading) return reading.response;
       const { status, code, retryAfter } = reading.retry;
       const wait =
         retryAfter !== null ? Math.min(retryAfter, this.maxRetryAfterMs) : backoff(this.policy, attempt);
       const why = `${status}${code ? ` ${code}` : ''}`;
-      await this.retryLater(path, attempt, why, wait, retryAfter !== null ? ' (Retry-After)' : '');
+      const note = retryAfter !== null ? ' (Retry-After)' : '';
+      await this.retryLater(`${method} ${path}`, attempt, why, wait, note);
     }
   }
 
   private async retryLater(
-    path: string,
+    request: string,
     attempt: number,
     why: string,
     wait: number,
     note = '',
   ): Promise<void> {
-    this.log(`POST ${path}: ${why}; retry ${attempt}/${this.retries} in ${seconds(wait)}${note}`);
+    this.log(`${request}: ${why}; retry ${attempt}/${this.retries} in ${seconds(wait)}${note}`);
     await this.sleep(wait);
   }
 

@@ -1,9 +1,11 @@
 import { gzipSync } from 'node:zlib';
 
-/** A POST as it goes on the wire, the same bytes and headers on every attempt. */
+/** A request as it goes on the wire, the same bytes and headers on every attempt. */
 export interface PostRequest {
+  method: 'POST' | 'GET';
   headers: Record<string, string>;
-  payload: Buffer;
+  /** Absent on a GET. */
+  payload?: Buffer;
 }
 
 export function postRequest(
@@ -14,6 +16,7 @@ export function postRequest(
   const json = Buffer.from(JSON.stringify(body), 'utf8');
   const compress = json.length > options.gzipAboveBytes;
   return {
+    method: 'POST',
     payload: compress ? gzipSync(json) : json,
     headers: {
       authorization: `Bearer ${options.apiKey}`,
@@ -26,6 +29,18 @@ export function postRequest(
   };
 }
 
+/** A keyed GET: nothing to send but the key, so any attempt may be repeated. */
+export function getRequest(options: { apiKey: string; userAgent: string }): PostRequest {
+  return {
+    method: 'GET',
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json, application/problem+json',
+      'user-agent': options.userAgent,
+    },
+  };
+}
+
 /** One attempt: the answer and its whole text, or why there was none. */
 export async function send(
   url: string,
@@ -34,7 +49,7 @@ export async function send(
 ): Promise<{ res: Response; text: string } | { failure: unknown }> {
   try {
     const res = await fetch(url, {
-      method: 'POST',
+      method: request.method,
       headers: request.headers,
       body: request.payload,
       // Not followed: a redirect would carry the key to another host (or turn the POST into a GET).

@@ -3,7 +3,7 @@ import { responseLinks, type ApiResponse } from './response.js';
 import { parseRetryAfter } from '../core/retry-after.js';
 import { isTransient } from './retry.js';
 
-/** How one answer to a POST reads: the response, a transient failure worth another attempt, or an ApiError. */
+/** How one answer to a request reads: the response, a transient failure worth another attempt, or an ApiError. */
 
 interface Problem {
   title?: string;
@@ -16,6 +16,8 @@ interface Problem {
 }
 
 export interface AnswerContext {
+  /** The request's method, as messages name it (default POST). */
+  method?: 'POST' | 'GET';
   path: string;
   attempt: number;
   /** No retry is left: a transient failure is an outage. */
@@ -36,7 +38,7 @@ export function readAnswer<T>(ctx: AnswerContext, res: Response, text: string): 
     const target = res.headers.get('location');
     throw new ApiError(
       'rejected',
-      `POST ${ctx.path} answered ${res.status}${target ? ` (a redirect to ${target})` : ''}: set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere`,
+      `${ctx.method ?? 'POST'} ${ctx.path} answered ${res.status}${target ? ` (a redirect to ${target})` : ''}: set api-url to where the service answers; redirects are not followed, so the key is never sent elsewhere`,
       { status: res.status, requestId: requestId ?? undefined, attempts: ctx.attempt },
     );
   }
@@ -51,7 +53,7 @@ export function readAnswer<T>(ctx: AnswerContext, res: Response, text: string): 
     errors: problem.errors,
     attempts: ctx.attempt,
   };
-  const message = describe(ctx.path, res.status, problem, detail);
+  const message = describe(`${ctx.method ?? 'POST'} ${ctx.path}`, res.status, problem, detail);
   // Shards that have not reported are the scan's state, not a request still running: no retry changes it.
   if (res.status === 409 && Array.isArray(problem.missing_shards)) {
     const missingShards = problem.missing_shards.filter((n): n is number => typeof n === 'number');
@@ -86,7 +88,7 @@ function success<T>(
     const type = res.headers.get('content-type')?.split(';')[0]?.trim();
     throw new ApiError(
       'rejected',
-      `POST ${ctx.path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`,
+      `${ctx.method ?? 'POST'} ${ctx.path} answered ${res.status}${type ? ` ${type}` : ''} that is not JSON: is api-url the a11y-gate service (and not a sign-in page in front of it)?`,
       { status: res.status, requestId: requestId ?? undefined, attempts: ctx.attempt },
     );
   }
@@ -108,11 +110,11 @@ function parseProblem(text: string): Problem {
   }
 }
 
-function describe(path: string, status: number, problem: Problem, detail: string): string {
+function describe(request: string, status: number, problem: Problem, detail: string): string {
   const code = problem.code ? ` ${problem.code}` : '';
   const fields = (problem.errors ?? [])
     .slice(0, 10)
     .map((e) => `${e.pointer}: ${e.detail}`)
     .join('; ');
-  return `POST ${path} answered ${status}${code}: ${detail}${fields ? ` (${fields})` : ''}`;
+  return `${request} answered ${status}${code}: ${detail}${fields ? ` (${fields})` : ''}`;
 }

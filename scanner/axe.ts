@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
 import type { Frame, Page } from 'playwright-core';
 import { evaluateInTop } from './cdp.js';
+import type { AxeRuleMeta } from '../core/catalog/explanation.js';
 
 /**
  * axe-core's browser script, the package the service depends on. Read as a file, not imported: a bundler
@@ -25,6 +27,16 @@ const AXE_SOURCE = fs.readFileSync(path.join(AXE_DIR, 'axe.min.js'), 'utf8');
 export const AXE_VERSION = (
   JSON.parse(fs.readFileSync(path.join(AXE_DIR, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+let rules: AxeRuleMeta[] | undefined;
+
+/** axe-core's rule metadata (`axe.getRules()`), from the same script the pages run, loaded once when asked. */
+export function axeRules(): AxeRuleMeta[] {
+  rules ??= (
+    createRequire(import.meta.url)(path.join(AXE_DIR, 'axe.min.js')) as { getRules(): AxeRuleMeta[] }
+  ).getRules();
+  return rules;
+}
 
 /**
  * A scanning tab carries axe-core's script in every frame as a function that is defined when the document is
@@ -71,7 +83,7 @@ interface InPage {
  * round trip to the browser, through the tab's own session (`cdp.ts`): on a busy machine each round trip
  * and each script compiled in a page waits for a turn on the cores.
  */
-export async function runAxe(page: Page, tags: string[]): Promise<AxeRun> {
+export async function runAxe(page: Page, tags: string[], keepPasses = false): Promise<AxeRun> {
   const main = page.mainFrame();
   await Promise.all(
     page
@@ -79,11 +91,12 @@ export async function runAxe(page: Page, tags: string[]): Promise<AxeRun> {
       .filter((frame) => frame !== main)
       .map((frame) => loadAxe(frame).catch(() => {})),
   );
-  let result = await evaluateInTop(page, runInPage, { values: tags, loader: LOADER, sent: false });
+  const arg = { values: tags, loader: LOADER, sent: false, keepPasses };
+  let result = await evaluateInTop(page, runInPage, arg);
   if (result === null) {
     // The document has no loader (it was created before the tab's init script): the script is sent.
     await main.evaluate(AXE_SOURCE);
-    result = await evaluateInTop(page, runInPage, { values: tags, loader: LOADER, sent: true });
+    result = await evaluateInTop(page, runInPage, { ...arg, sent: true });
   }
   if (result === null) throw new Error('axe-core did not load in the page');
   const axe = typeof result.axe === 'string' ? (JSON.parse(result.axe) as AxeResults) : result.axe;
@@ -94,7 +107,12 @@ export async function runAxe(page: Page, tags: string[]): Promise<AxeRun> {
  * In the page: loads axe-core from the tab's loader (null without one), runs it, returns its results and
  * the title. Self-contained: it runs in the page.
  */
-async function runInPage(arg: { values: string[]; loader: string; sent: boolean }): Promise<InPage | null> {
+async function runInPage(arg: {
+  values: string[];
+  loader: string;
+  sent: boolean;
+  keepPasses: boolean;
+}): Promise<InPage | null> {
   const g = globalThis as unknown as {
     axe?: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> };
     document: unknown;
@@ -106,8 +124,9 @@ async function runInPage(arg: { values: string[]; loader: string; sent: boolean 
   else if (!arg.sent) return null;
   const out = await g.axe!.run(g.document, {
     runOnly: { type: 'tag', values: arg.values },
-    // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed.
-    resultTypes: ['violations', 'incomplete'],
+    // Passes and inapplicable rules are kept (they say which rules ran), but not every node they passed,
+    // unless a fix is being verified: then the passing elements tell "fixed" from "gone".
+    resultTypes: arg.keepPasses ? ['violations', 'incomplete', 'passes'] : ['violations', 'incomplete'],
   });
   // The title as the DOM has it, even where the page gave its document a `title` of its own.
   const title = String(Reflect.get(g.Document.prototype, 'title', g.document) ?? '');

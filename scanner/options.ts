@@ -96,6 +96,8 @@ export interface ScanOptions extends PageSources {
   sourceAttribute: string | null;
   /** Pictures of violating elements: whether to take them, and how many and how large. */
   screenshots: ScreenshotLimits;
+  /** Keep every passing element (axe-core's `passes` nodes), as verifying a fix needs; else one per rule. */
+  keepPasses: boolean;
 }
 
 /** Progress as the scan goes: the Action logs lines, the CLI draws a bar on a TTY. */
@@ -139,5 +141,6 @@ export function defaultScanOptions(): ScanOptions {
     sourceMaps: [],
     sourceAttribute: null,
     screenshots: defaultScreenshotLimits(),
+    keepPasses: false,
   };
 }

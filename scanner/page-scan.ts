@@ -90,7 +90,7 @@ async function load(page: Page, url: string, tools: TabTools, collectLinks: bool
         ),
       )
     : [];
-  const { axe, title } = await runAxe(page, options.axeTags);
+  const { axe, title } = await runAxe(page, options.axeTags, options.keepPasses);
   if (locator) {
     // The document as the server sent it: a static page is found by these bytes.
     const body = response ? await response.body().catch(() => null) : null;

@@ -191,6 +191,7 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     urlSettings: [],
     ...sourceSettings(get, fail),
     screenshots: screenshotSettings(get, fail),
+    keepPasses: d.keepPasses,
   };
 }
 

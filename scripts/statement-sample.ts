@@ -11,7 +11,7 @@ import { composeStatement, publishStatement } from '../api/domain/statement/comp
 import { violationsByCriterion, type WaiverInput } from '../api/domain/statement/non-accessible.js';
 import { renderStatementMarkdown } from '../api/domain/statement/render/md.js';
 import type { AccessibilityStatement, StatementAnswers } from '../api/domain/statement/statement.js';
-import type { WcagLevel, WcagVersion } from '../api/domain/catalog/catalog-types.js';
+import type { WcagLevel, WcagVersion } from '../core/catalog/wcag-types.js';
 import { composeReport, type ReportFrame, type ReportSource } from '../api/domain/vpat/compose.js';
 import { editionCatalog } from '../api/domain/vpat/editions.js';
 import { foldEvidence } from '../api/domain/vpat/evidence-fold.js';

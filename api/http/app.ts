@@ -9,6 +9,7 @@ import type { OpenApiWebhook } from '../schemas/webhook-events.js';
 import { generateOpenApi } from './openapi.js';
 import { methodNotAllowed, mountRoutes } from './mount.js';
 import { errorHandler } from './errors.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import type { AnyRoute } from './route.js';
 import { resourceRoutes } from './routes/index.js';
 import { infoRoutes } from './routes/info.js';
@@ -102,6 +103,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   if (options.pages) app.use(options.pages);
   app.use(mountRoutes(routes, { ctx, auth, rateLimits: ctx.rateLimits }));
+  // MCP for hosted agents, beside the REST API: the same keys, limits and services.
+  app.use(mcpEndpoint({ ctx, auth, rateLimits: ctx.rateLimits, version: options.version }));
   app.use(methodNotAllowed(routes));
   app.use(errorHandler(ctx, (limit) => limitRefusals.inc({ limit })));
 

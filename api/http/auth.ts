@@ -60,16 +60,19 @@ export class Authenticator {
       );
     }
     const anyOf = access === 'key' ? [] : Array.isArray(access) ? access : [access];
-    if (anyOf.length > 0 && !anyOf.some((s) => record.scopes.includes(s))) {
-      throw problems.forbidden(
-        anyOf.length === 1
-          ? `This API key lacks the "${anyOf[0]}" scope.`
-          : `This API key needs one of these scopes: ${anyOf.map((s) => `"${s}"`).join(', ')}.`,
-      );
-    }
+    const refusal = scopeRefusal(anyOf, record.scopes);
+    if (refusal) throw problems.forbidden(refusal);
     recordKeyUse(this.ctx, record, now);
     return { kind: 'key', keyId: record.id, org: record.org, name: record.name, scopes: record.scopes };
   }
+}
+
+/** Why a key with `scopes` may not do what needs one of `anyOf` (none: nothing is needed), else null. */
+export function scopeRefusal(anyOf: Scope[], scopes: Scope[]): string | null {
+  if (anyOf.length === 0 || anyOf.some((s) => scopes.includes(s))) return null;
+  return anyOf.length === 1
+    ? `This API key lacks the "${anyOf[0]}" scope.`
+    : `This API key needs one of these scopes: ${anyOf.map((s) => `"${s}"`).join(', ')}.`;
 }
 
 /** The API key of a request: `Authorization: Bearer …`, else `x-api-key` (both are documented). */

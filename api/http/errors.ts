@@ -27,7 +27,8 @@ export function errorHandler(ctx: ApiContext, onLimit: (limit: string) => void =
   };
 }
 
-function toProblem(err: unknown): HttpProblem {
+/** The one mapping from any error to the problem a client reads (a fault of the service is a generic 500). */
+export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
   if (err instanceof LimitError) return fromLimitError(err);
   if (err instanceof DomainError) return fromDomainError(err);

@@ -56,7 +56,7 @@ const maskValue = (value: string) =>
 const maskList = (value: string, mask: (t: string) => string) =>
   value.trim().split(/\s+/).filter(Boolean).map(mask).join(' ');
 
-interface OpeningTag {
+export interface OpeningTag {
   tag: string | null;
   attrs: Array<[string, string]>;
   end: number;
@@ -67,7 +67,7 @@ const TAG = /<([A-Za-z][A-Za-z0-9:-]*)/y;
 const ATTR = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/y;
 
 /** The first tag's name and attributes, and where its text starts. */
-function openingTag(html: string): OpeningTag {
+export function openingTag(html: string): OpeningTag {
   TAG.lastIndex = html.indexOf('<');
   const tag = TAG.lastIndex >= 0 ? TAG.exec(html) : null;
   if (!tag) return { tag: null, attrs: [], end: 0 };
@@ -85,7 +85,7 @@ function openingTag(html: string): OpeningTag {
 }
 
 /** The text of the snippet after the opening tag: tags dropped, entities left as written. */
-function textOf(html: string, from: number): string {
+export function textOf(html: string, from: number): string {
   return html
     .slice(from)
     .replace(/<[^>]*>/g, ' ')

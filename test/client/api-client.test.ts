@@ -234,3 +234,28 @@ test('a connection that breaks while the answer is read is retried like any netw
   expect(api.seen).toHaveLength(2);
   expect(sleeps).toHaveLength(1);
 });
+
+test('a keyed GET carries the key, no body and no Idempotency-Key; 503 is retried, 404 rejected naming GET', async () => {
+  api.script = [
+    problem(503, 'unavailable', 'The database is not reachable.'),
+    json(200, { id: 'dep_1', passed: true }),
+    problem(404, 'not_found', 'Deploy event not found.'),
+  ];
+  const { c, logs } = client();
+  const res = await c.get<{ id: string; passed: boolean }>('/api/v1/deploy/dep_1');
+  expect(res).toMatchObject({ status: 200, body: { id: 'dep_1', passed: true } });
+  expect(api.seen).toHaveLength(2);
+  for (const s of api.seen) {
+    expect(s.method).toBe('GET');
+    expect(s.headers.authorization).toBe('Bearer a11y_test_key');
+    expect(s.headers['idempotency-key']).toBeUndefined();
+    expect(s.raw.length).toBe(0);
+  }
+  expect(logs).toEqual(['GET /api/v1/deploy/dep_1: 503 unavailable; retry 1/3 in 0.8 s']);
+  const refused = await c.get('/api/v1/deploy/dep_2').catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(ApiError);
+  expect((refused as ApiError).kind).toBe('rejected');
+  expect((refused as ApiError).message).toBe(
+    'GET /api/v1/deploy/dep_2 answered 404 not_found: Deploy event not found.',
+  );
+});

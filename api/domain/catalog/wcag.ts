@@ -1,5 +1,5 @@
-import type { WcagLevel, WcagVersion } from './catalog-types.js';
-import { WCAG_CRITERIA } from './wcag-criteria.data.js';
+import type { WcagLevel, WcagVersion } from '../../../core/catalog/wcag-types.js';
+import { WCAG_CRITERIA } from '../../../core/catalog/wcag-criteria.data.js';
 
 export const WCAG_VERSIONS: readonly WcagVersion[] = ['2.0', '2.1', '2.2'];
 export const WCAG_LEVELS: readonly WcagLevel[] = ['A', 'AA', 'AAA'];

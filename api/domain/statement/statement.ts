@@ -1,4 +1,4 @@
-import type { WcagLevel, WcagVersion } from '../catalog/catalog-types.js';
+import type { WcagLevel, WcagVersion } from '../../../core/catalog/wcag-types.js';
 import type { Conformance, Edition } from '../vpat/editions.js';
 import type { AnswerSource } from '../vpat/report.js';
 import type { WaiverReasonCategory } from '../waivers/reason-category.js';

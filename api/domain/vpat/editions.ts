@@ -1,7 +1,7 @@
 import type { ChapterData } from '../catalog/catalog-types.js';
 import { NON_WCAG_CHAPTERS, NON_WCAG_STANDARDS } from '../catalog/vpat-chapters.data.js';
 import { levelIncludes, wcagCriteria } from '../catalog/wcag.js';
-import { type WcagLevel, type WcagVersion } from '../catalog/catalog-types.js';
+import { type WcagLevel, type WcagVersion } from '../../../core/catalog/wcag-types.js';
 
 /** The VPAT® 2.5 editions: WCAG only, Revised Section 508, EU (EN 301 549), INT (all three). */
 export const EDITIONS = ['wcag', '508', 'eu', 'int'] as const;

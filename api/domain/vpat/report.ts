@@ -1,6 +1,6 @@
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { Conformance, Edition } from './editions.js';
-import { type WcagLevel, type WcagVersion } from '../catalog/catalog-types.js';
+import { type WcagLevel, type WcagVersion } from '../../../core/catalog/wcag-types.js';
 import type { NotApplicableSuggestion } from './not-applicable.js';
 
 /**

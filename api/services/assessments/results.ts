@@ -1,6 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import type { AssessmentResult, ResultState } from '../../domain/vpat/assessments/assessment.js';
-import { procedureFor } from '../../domain/vpat/assessments/procedures.js';
+import { procedureFor } from '../../../core/catalog/procedures.js';
 import { assessedCriteria } from '../../domain/vpat/assessments/verdict.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';

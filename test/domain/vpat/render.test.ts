@@ -4,7 +4,7 @@ import yaml from 'js-yaml';
 import { buildRuleCoverage } from '../../../api/domain/vpat/rule-coverage.js';
 import { deriveReport } from '../../../api/domain/vpat/derive.js';
 import { EDITIONS, editionCatalog, type Edition } from '../../../api/domain/vpat/editions.js';
-import { type WcagLevel, type WcagVersion } from '../../../api/domain/catalog/catalog-types.js';
+import { type WcagLevel, type WcagVersion } from '../../../core/catalog/wcag-types.js';
 import { renderVpatHtml } from '../../../api/domain/vpat/render/html.js';
 import { renderVpatMarkdown } from '../../../api/domain/vpat/render/md.js';
 import { openAcrDocument, renderVpatOpenAcr } from '../../../api/domain/vpat/render/openacr.js';

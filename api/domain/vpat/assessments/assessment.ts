@@ -1,4 +1,4 @@
-import type { WcagLevel } from '../../catalog/catalog-types.js';
+import type { WcagLevel } from '../../../../core/catalog/wcag-types.js';
 
 /**
  * An assessment: a person's evaluation of a site following W3C's WCAG-EM (a page sample, each

@@ -1,5 +1,5 @@
 import { WCAG20_FRAGMENTS } from '../../catalog/wcag20-ids.data.js';
-import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
+import { WCAG_CRITERIA } from '../../../../core/catalog/wcag-criteria.data.js';
 
 /**
  * A criterion as tools name it, to its WCAG 2.2 id: the number ("1.1.1"), WCAG 2.1/2.2's slug

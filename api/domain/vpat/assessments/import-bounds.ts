@@ -1,4 +1,4 @@
-import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
+import { WCAG_CRITERIA } from '../../../../core/catalog/wcag-criteria.data.js';
 import { LimitError } from '../../access/limits.js';
 import { domainErrors } from '../../errors.js';
 import { MAX_PAGE_URL, MAX_SAMPLE, type SamplePage } from './assessment.js';

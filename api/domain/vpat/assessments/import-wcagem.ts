@@ -1,6 +1,6 @@
 import { domainErrors, type FieldError } from '../../errors.js';
 import { nextTurn } from '../../turns.js';
-import { WCAG_CRITERIA } from '../../catalog/wcag-criteria.data.js';
+import { WCAG_CRITERIA } from '../../../../core/catalog/wcag-criteria.data.js';
 import { levelIncludes } from '../../catalog/wcag.js';
 import type { AssessmentLevel, ImportedResult, SamplePage } from './assessment.js';
 import { addressOf, combined, criteriaOf, isWebAddress, outcomeOf, testerOf } from './earl-assertion.js';

@@ -5,7 +5,7 @@ import { criterionFromName } from '../../../../api/domain/vpat/assessments/crite
 import { importWcagEm } from '../../../../api/domain/vpat/assessments/import-wcagem.js';
 import type { ExpandedNode } from '../../../../api/domain/vpat/assessments/json-ld-terms.js';
 import { expandEvaluation } from '../../../../api/services/assessments/json-ld.js';
-import { procedureFor } from '../../../../api/domain/vpat/assessments/procedures.js';
+import { procedureFor } from '../../../../core/catalog/procedures.js';
 import { drawPages } from '../../../../api/domain/vpat/assessments/sample.js';
 import { assessedCriteria, criterionVerdict } from '../../../../api/domain/vpat/assessments/verdict.js';
 

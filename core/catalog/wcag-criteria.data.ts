@@ -1,7 +1,7 @@
 // GENERATED from the W3C WCAG 2.2 sources (github.com/w3c/wcag, guidelines/), checked against GSA OpenACR's
 // wcag-2.0/2.1/2.2 catalogs. Criterion ids, titles and levels are W3C material, reproduced unchanged under the
 // W3C Document License (see NOTICE.md beside this file). Do not edit the text by hand.
-import type { WcagCriterionData } from './catalog-types.js';
+import type { WcagCriterionData } from './wcag-types.js';
 
 export const WCAG_CRITERIA: readonly WcagCriterionData[] = [
   {
