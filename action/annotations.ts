@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { type GateIssue } from '../core/gate/deploy-event.js';
+import { atViewport } from '../core/text/wording.js';
 import { fixHeading, fixSteps, htmlSnippet, oneLineMessage, sourceText } from '../core/gate/finding-text.js';
 
 /**
@@ -20,7 +21,7 @@ export function annotationText(issue: GateIssue): { title: string; message: stri
   const lines = [oneLineMessage(issue)];
   if (html) lines.push(`Element: ${html}`);
   if (steps.length > 1) lines.push(`${fixHeading(issue.message)}:`, ...steps.map((s) => `- ${s}`));
-  if (issue.page_url) lines.push(`Page: ${issue.page_url}`);
+  if (issue.page_url) lines.push(`Page: ${atViewport(issue.page_url, issue.viewport)}`);
   return {
     title: `a11y-gate: ${issue.rule}${issue.impact ? ` (${issue.impact})` : ''}`,
     message: lines.join('\n'),

@@ -6,6 +6,7 @@
 import { engineChangedList, newIssuesTable } from '../core/gate/report-issues.js';
 import { byteLength, GITHUB_TEXT_LIMIT, gateReportSummary, gateReportTitle } from '../core/gate/report.js';
 import { truncate } from '../core/text/truncation.js';
+import { atViewport } from '../core/text/wording.js';
 import { oneLine, plainText } from '../core/text/github-markdown.js';
 import { type GateIssue, type GateResult } from '../core/gate/deploy-event.js';
 import { fixHeading, fixSteps, htmlSnippet, oneLineMessage } from '../core/gate/finding-text.js';
@@ -89,7 +90,8 @@ export function imagesFor(issues: GateIssue[], pictures: ReadonlyMap<string, Iss
     const picture = pictures.get(issue.fingerprint);
     if (!picture?.url || seen.has(issue.fingerprint)) continue;
     seen.add(issue.fingerprint);
-    const where = issue.selector ? `${issue.selector} on ${issue.page_url}` : issue.page_url;
+    const page = atViewport(issue.page_url, issue.viewport);
+    const where = issue.selector ? `${issue.selector} on ${page}` : page;
     out.push({
       alt: truncate(picture.alt, 1_000),
       image_url: picture.url,
@@ -114,7 +116,7 @@ export function annotationsFor(issues: GateIssue[]): CheckRunAnnotation[] {
     const line = issue.source.line && issue.source.line > 0 ? issue.source.line : 1;
     const column = issue.source.line && issue.source.column ? issue.source.column : null;
     const details = [
-      issue.page_url ? `Page: ${issue.page_url}` : '',
+      issue.page_url ? `Page: ${atViewport(issue.page_url, issue.viewport)}` : '',
       issue.selector ? `Selector: ${issue.selector}` : '',
       issue.wcag?.length ? `WCAG: ${issue.wcag.join(', ')}` : '',
       issue.help_url ? `Help: ${issue.help_url}` : '',

@@ -11,6 +11,7 @@ import {
   oneLineMessage,
   reproduceCommand,
   sourceText,
+  type ServedFolderRef,
 } from '../core/gate/finding-text.js';
 import { oneLine } from '../core/text/github-markdown.js';
 
@@ -21,7 +22,11 @@ const PRINTED = 20;
  * The gate's answer on stdout: the decision and its reasons, and on a failed gate the new issues themselves
  * (not only their count), each in plain words, with a command that scans the failing pages again.
  */
-export function gateText(g: DeployEvent, detailsUrl: string | null): string {
+export function gateText(
+  g: DeployEvent,
+  detailsUrl: string | null,
+  served: ServedFolderRef | null = null,
+): string {
   const recorded = g.reasons.some((r) => r.code === 'baseline_recorded');
   const verdict = `Gate ${g.passed ? 'passed' : 'FAILED'}: ${g.counts.new} new ${g.counts.new === 1 ? 'issue' : 'issues'}.`;
   // The base branch's first scan: its issues are counted as new but are the debt the site starts from.
@@ -34,14 +39,24 @@ export function gateText(g: DeployEvent, detailsUrl: string | null): string {
     lines.push('', 'New issues:');
     g.new_issues
       .slice(0, PRINTED)
-      .forEach((issue, i) => lines.push(...issueLines(i + 1, { ...issue, at: issue.page_url ?? '' })));
+      .forEach((issue, i) =>
+        lines.push(...issueLines(i + 1, { ...issue, at: atViewport(issue.page_url ?? '', issue.viewport) })),
+      );
     const more = (g.new_issues_total ?? g.new_issues.length) - Math.min(PRINTED, g.new_issues.length);
     if (more > 0) lines.push(`… and ${more} more.`);
-    const command = reproduceCommand(g.new_issues);
-    if (command) lines.push('', `Reproduce locally: ${oneLine(command)}`);
+    lines.push(...reproduceLines(g.new_issues, served));
   }
   if (detailsUrl) lines.push('', `Details: ${detailsUrl}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The command that scans the pages with new issues again, when they have pages. */
+function reproduceLines(
+  issues: Array<Pick<GateIssue, 'page_url' | 'viewport'>>,
+  served: ServedFolderRef | null,
+): string[] {
+  const command = reproduceCommand(issues, served);
+  return command ? ['', `Reproduce locally: ${oneLine(command)}`] : [];
 }
 
 /** How many of a partial scan's pages are printed. */
@@ -87,7 +102,11 @@ function issueLines(
  * The gate without a service, on stdout: the decision against the baseline file, its reasons, the new
  * issues at their `path:line`, and what the file holds that is gone (fixed) or past its date.
  */
-export function localGateText(v: LocalVerdict, baselineFile: string): string {
+export function localGateText(
+  v: LocalVerdict,
+  baselineFile: string,
+  served: ServedFolderRef | null = null,
+): string {
   const c = v.evaluation.counts;
   const verdict = `Gate ${v.evaluation.passed ? 'passed' : 'FAILED'}: ${plural(c.new, 'new issue')}`;
   const lines = [
@@ -115,6 +134,8 @@ export function localGateText(v: LocalVerdict, baselineFile: string): string {
       .slice(0, PRINTED)
       .forEach((f, i) => lines.push(...issueLines(i + 1, { ...f, at: atViewport(f.pageUrl, f.viewport) })));
     if (v.newFindings.length > PRINTED) lines.push(`… and ${v.newFindings.length - PRINTED} more.`);
+    const issues = v.newFindings.map((f) => ({ page_url: f.pageUrl, viewport: f.viewport }));
+    lines.push(...reproduceLines(issues, served));
   }
   if (v.fixed.length > 0) {
     lines.push('', `Fixed (in ${baselineFile}, no longer found; --prune drops them):`);

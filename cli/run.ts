@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { ApiError } from '../client/api-client.js';
+import type { ServedFolderRef } from '../core/gate/finding-text.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
 import { toJunit, type JunitGate } from '../scanner/junit.js';
@@ -27,6 +29,12 @@ import { mcpCommand } from './mcp/command.js';
 export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The folder a run served, named from the working folder as the user would type it again. */
+function servedFolder(run: ScanRun): ServedFolderRef | null {
+  if (!run.served) return null;
+  return { ...run.served, dir: path.relative(process.cwd(), run.served.dir) || '.' };
+}
 const out = (text: string) => process.stdout.write(text);
 
 /** A usage mistake: its one line, and where the options are told (not the whole help). */
@@ -66,7 +74,11 @@ interface ShardReports {
 }
 
 /** A sharded job's end: the gate's answer when this job asked it, else what it did and waits for. */
-async function shardExit(result: ShardResult, reports: ShardReports | null): Promise<number> {
+async function shardExit(
+  result: ShardResult,
+  reports: ShardReports | null,
+  served: ServedFolderRef | null = null,
+): Promise<number> {
   if ('missing' in result) {
     err(`a11y-gate: ${result.missing}`);
     return EXIT.gateFailed;
@@ -76,7 +88,7 @@ async function shardExit(result: ShardResult, reports: ShardReports | null): Pro
     if (reports) await reports.waiting(result.waiting);
     return EXIT.passed;
   }
-  process.stdout.write(gateText(result.gate, result.detailsUrl));
+  process.stdout.write(gateText(result.gate, result.detailsUrl, served));
   if (reports) await reports.judged(result.gate, result.detailsUrl);
   return result.gate.passed ? EXIT.passed : EXIT.gateFailed;
 }
@@ -126,7 +138,7 @@ async function gateLocally(options: CliOptions, run: ScanRun, seconds: number): 
     await html.local(findings, v, true);
     return EXIT.passed;
   }
-  out(localGateText(v, file));
+  out(localGateText(v, file, servedFolder(run)));
   if (local.prune && baseline && v.fixed.length > 0) {
     const fixed = new Set(v.fixed);
     await writeBaseline(
@@ -195,13 +207,17 @@ export async function main(argv: string[]): Promise<number> {
     if (shard) {
       const sent = await sendShard(options.service, shard, run, submittedPages(run), err);
       const part = `This job scanned shard ${shard.index} of ${shard.total}: its pages' issues are listed here`;
-      return await shardExit(sent, {
-        judged: async (g, url) => {
-          await junit(g);
-          await html.service(g, url, [`${part}; the counts are the whole scan's.`]);
+      return await shardExit(
+        sent,
+        {
+          judged: async (g, url) => {
+            await junit(g);
+            await html.service(g, url, [`${part}; the counts are the whole scan's.`]);
+          },
+          waiting: (text) => html.unjudged(`${part}. ${text}`),
         },
-        waiting: (text) => html.unjudged(`${part}. ${text}`),
-      });
+        servedFolder(run),
+      );
     }
     const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
     if (!outcome.gate) {
@@ -209,7 +225,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.passed;
     }
     const g = outcome.gate;
-    out(gateText(g, outcome.detailsUrl));
+    out(gateText(g, outcome.detailsUrl, servedFolder(run)));
     await junit(g);
     await html.service(g, outcome.detailsUrl);
     return g.passed ? EXIT.passed : EXIT.gateFailed;

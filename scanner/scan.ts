@@ -28,6 +28,8 @@ export interface ScanRun {
   listed?: number;
   /** What the scan covers (options.ts `scope`): its body says so, and a partial scan is compared on its pages. */
   scope: ScanOptions['scope'];
+  /** With `serve`: the address the folder was served at for this run (the folder is the absolute path). */
+  served?: { origin: string; dir: string; spa: boolean };
 }
 
 /** A level's pages, each once per viewport of its plan, in list order. */
@@ -114,7 +116,8 @@ export async function scan(
   const served = await serveFolder(options.serve.dir, options.serve.spa);
   try {
     progress.note(`Serving ${options.serve.dir} at ${served.origin}/`);
-    return await scanPages({ ...options, chromePath: executable }, progress, env, served.origin);
+    const run = await scanPages({ ...options, chromePath: executable }, progress, env, served.origin);
+    return { ...run, served: { ...options.serve, origin: served.origin } };
   } finally {
     await served.close();
   }

@@ -27,6 +27,8 @@ export interface GateIssue {
   message: string | null;
   selector: string | null;
   page_url: string;
+  /** The viewport the page was scanned at (`390x844`, `iPhone 13`); absent when the scan named none. */
+  viewport?: string;
   wcag: string[];
   help_url: string | null;
   /** The element's markup, cut to a snippet (events stored before it was listed have none). */

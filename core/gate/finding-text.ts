@@ -68,9 +68,42 @@ function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The CLI on just the pages with new issues, locating findings from the repository's root. */
-export function reproduceCommand(issues: Array<Pick<GateIssue, 'page_url'>>, max = 10): string | null {
-  const pages = [...new Set(issues.map((i) => i.page_url).filter(Boolean))].slice(0, max);
+/** A folder the CLI served for its run (`--serve DIR`), at an address that lasted only that run. */
+export interface ServedFolderRef {
+  /** `http://127.0.0.1:PORT`, without a trailing slash. */
+  origin: string;
+  /** The folder as the command names it, from the working folder. */
+  dir: string;
+  spa: boolean;
+}
+
+/**
+ * The CLI on just the pages with new issues, at the viewports they were found at, locating findings from
+ * the repository's root. Pages of a served folder are named by their path with `--serve DIR`: the port
+ * they were served at is gone once the run ends.
+ */
+export function reproduceCommand(
+  issues: Array<Pick<GateIssue, 'page_url' | 'viewport'>>,
+  served: ServedFolderRef | null = null,
+  max = 10,
+): string | null {
+  const page = (url: string) =>
+    served && url.startsWith(`${served.origin}/`) ? url.slice(served.origin.length) : url;
+  const pages = [
+    ...new Set(
+      issues
+        .map((i) => i.page_url)
+        .filter(Boolean)
+        .map(page),
+    ),
+  ].slice(0, max);
   if (pages.length === 0) return null;
-  return `npx a11y-gate scan ${pages.map(shellQuote).join(' ')} --source-root .`;
+  const viewports = [...new Set(issues.map((i) => i.viewport).filter((v): v is string => !!v))];
+  return [
+    'npx a11y-gate scan',
+    ...pages.map(shellQuote),
+    ...(served ? ['--serve', shellQuote(served.dir), ...(served.spa ? ['--spa'] : [])] : []),
+    ...viewports.map((v) => `--viewport ${shellQuote(v)}`),
+    '--source-root .',
+  ].join(' ');
 }

@@ -69,7 +69,7 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
   const lines = [
     `${n}. **${markdownText(truncate(oneLineMessage(issue), 300))}** · ${issue.impact ?? 'unknown impact'} · ${rule}` +
       (issue.engine_change ? ' · engine change' : ''),
-    `   - Source: ${where} · page ${pageText(issue.page_url)}`,
+    `   - Source: ${where} · page ${pageText(issue)}`,
     `   - Element: ${markdownCode(html ?? truncate(issue.selector ?? '', 200))}`,
   ];
   if (hasFixList(issue.message) && steps.length > 0) {
@@ -82,9 +82,10 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult): string {
   return lines.join('\n');
 }
 
-/** The page of a finding as code, or a word when the scan named none. */
-function pageText(url: string | null | undefined): string {
-  return url ? markdownCode(url) : 'not named';
+/** The page of a finding as code (or a word when the scan named none), and its viewport when it has one. */
+function pageText(issue: Pick<GateIssue, 'page_url' | 'viewport'>): string {
+  const page = issue.page_url ? markdownCode(issue.page_url) : 'not named';
+  return issue.viewport ? `${page} at ${markdownText(issue.viewport)}` : page;
 }
 
 /**
@@ -101,7 +102,7 @@ export function engineChangedList(result: GateResult, limit: number): string {
   for (const issue of issues) {
     const line =
       `- ${markdownText(truncate(oneLineMessage(issue), 200))} · ${issue.impact ?? 'unknown impact'}` +
-      ` · page ${pageText(issue.page_url)}\n`;
+      ` · page ${pageText(issue)}\n`;
     if (byteLength(out + line + note) > limit) return out === head ? '' : out + note;
     out += line;
   }

@@ -153,7 +153,8 @@ function issueBlock(issue: GateIssue, n: number, result: GateResult, thumb: stri
       ? `[${markdownCode(at)}](${url})`
       : markdownCode(at)
     : 'not located in the source';
-  const page = issue.page_url ? ` · page ${markdownCode(truncate(issue.page_url, 200))}` : '';
+  const viewport = issue.viewport ? ` at ${markdownText(truncate(issue.viewport, 100))}` : '';
+  const page = issue.page_url ? ` · page ${markdownCode(truncate(issue.page_url, 200))}${viewport}` : '';
   const message = markdownText(truncate(fixSteps(issue.message)[0] ?? 'See the rule.', 300));
   // A backslash ends the line with a hard break wherever the markdown is rendered.
   const lines = [

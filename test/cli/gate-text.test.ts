@@ -86,6 +86,33 @@ test('a partial scan says which pages were compared, the first ten of them', () 
   expect(out).not.toContain('p/10');
 });
 
+// A folder served by --serve lives at a port that is gone once the run ends: the command to scan the pages
+// again names them by path with the folder, and the viewports they failed at.
+const served = { origin: 'http://127.0.0.1:40123', dir: 'site', spa: false };
+const servedIssues = [
+  gateIssue({ rule: 'label', page_url: `${served.origin}/about.html`, viewport: '390x844' }),
+  gateIssue({ rule: 'image-alt', page_url: `${served.origin}/`, viewport: 'iPhone 13' }),
+  gateIssue({ rule: 'button-name', page_url: `${served.origin}/about.html`, viewport: 'iPhone 13' }),
+];
+const REPRODUCE =
+  "Reproduce locally: npx a11y-gate scan /about.html / --serve site --viewport 390x844 --viewport 'iPhone 13' --source-root .";
+
+test("the service's gate on a served folder: each new issue at its viewport; the command to reproduce names no port", () => {
+  const failed = event({
+    passed: false,
+    counts: { new: 3, existing: 0, fixed: 0, waived: 0, by_impact: byImpact({ critical: 3 }) },
+    new_issues: servedIssues,
+    new_issues_total: 3,
+  });
+  const out = gateText(failed, null, served);
+  expect(out).toContain('   at (not located) on http://127.0.0.1:40123/about.html (390x844)\n');
+  expect(out.split('\n').filter((l) => l.startsWith('Reproduce'))).toEqual([REPRODUCE]);
+  // Without a served folder, the pages' own addresses, as they were scanned.
+  expect(gateText(failed, null)).toContain(
+    "Reproduce locally: npx a11y-gate scan http://127.0.0.1:40123/about.html http://127.0.0.1:40123/ --viewport 390x844 --viewport 'iPhone 13' --source-root .\n",
+  );
+});
+
 describe('the gate without a service, on stdout', () => {
   const verdict = (extra: Partial<LocalVerdict>): LocalVerdict => ({
     evaluation: {
@@ -131,6 +158,29 @@ describe('the gate without a service, on stdout', () => {
     };
     const out = localGateText(verdict({ coverage }), 'b.json');
     expect(out.split('\n').slice(1, 3)).toEqual([message, '  - /cart']);
+  });
+
+  test('the new issues at their viewports, and the command that scans their pages of the served folder again', () => {
+    const finding = (i: (typeof servedIssues)[number]) => ({
+      pageUrl: i.page_url,
+      viewport: i.viewport,
+      rule: i.rule,
+      kind: 'violation' as const,
+      impact: 'critical',
+      message: '',
+      selector: 'x',
+      html: '',
+      helpUrl: '',
+      help: '',
+      description: '',
+      tags: [],
+      source: null,
+    });
+    const out = localGateText(verdict({ newFindings: servedIssues.map(finding) }), 'b.json', served);
+    expect(out).toContain('   at (not located) on http://127.0.0.1:40123/ (iPhone 13)\n');
+    expect(out.split('\n').filter((l) => l.startsWith('Reproduce'))).toEqual([REPRODUCE]);
+    // Nothing new, nothing to reproduce.
+    expect(localGateText(verdict({}), 'b.json', served)).not.toContain('Reproduce');
   });
 
   test("the scanned pages' words stay inert on the terminal: a new issue and a fixed entry", () => {

@@ -64,6 +64,7 @@ export function gateIssueCard(
     <dl class="facts">
       ${sourceFact(issue, commit)}
       <dt>Page</dt><dd>${issue.page_url}</dd>
+      ${issue.viewport ? markup`<dt>Viewport</dt><dd>${issue.viewport}</dd>` : null}
       ${html ? markup`<dt>Element</dt><dd><code>${html}</code></dd>` : null}
       ${issue.selector ? markup`<dt>Selector</dt><dd><code>${issue.selector}</code></dd>` : null}
       ${picture}

@@ -83,6 +83,9 @@ export const GateIssueSchema = z
     message: z.string().nullable(),
     selector: z.string().nullable(),
     page_url: z.string(),
+    viewport: z.string().optional().openapi({
+      description: "The page's viewport as the scan named it (`390x844`, `iPhone 13`); absent: none named.",
+    }),
     wcag: z.array(z.string()),
     help_url: z.string().nullable(),
     html: z.string().nullable().optional().openapi({

@@ -37,6 +37,8 @@ export function issueView(
     message: d?.message ?? null,
     selector: d?.selector ?? issue.selector,
     page_url: d?.pageUrl ?? issue.page.url,
+    // Only a page scanned at a named viewport says so: events and pages without one keep their shape.
+    ...(d?.viewport ? { viewport: d.viewport } : {}),
     wcag: d?.wcag ?? [],
     help_url: d?.helpUrl ?? null,
     html: d?.html ? snippet(d.html) : null,

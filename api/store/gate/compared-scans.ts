@@ -28,6 +28,8 @@ export interface IssueDetail {
   html: string | null;
   fingerprint: string;
   pageUrl: string;
+  /** The page's viewport; null: the one default viewport. */
+  viewport: string | null;
 }
 
 export interface GatePageRow extends GatePage {
@@ -156,6 +158,7 @@ export async function issueDetails(
         'i.html',
         'i.fingerprint',
         'p.url as page_url',
+        'p.viewport as page_viewport',
       );
     for (const r of rows) {
       if (r.scan_id !== scanId) continue;
@@ -172,6 +175,7 @@ export async function issueDetails(
         html: r.html as string | null,
         fingerprint: r.fingerprint as string,
         pageUrl: r.page_url as string,
+        viewport: (r.page_viewport as string | null) ?? null,
       });
     }
   }

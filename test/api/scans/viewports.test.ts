@@ -7,6 +7,8 @@ import type {
 } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { elementPng } from '../../helpers/element-png.js';
+import { buildCheckRun } from '../../../app/check-run-payload.js';
+import { renderPullRequestComment } from '../../../core/github/pr-comment.js';
 
 // One URL scanned at two viewports is two pages of one scan: stored with their viewports, fingerprinted
 // apart, and each judged against the baseline's page of the same URL and viewport.
@@ -77,6 +79,24 @@ describe.each(dbKinds)('pages at viewports (%s)', (db) => {
     expect(gate.body.similar_issues.map((i) => [i.selector, i.baseline_issue?.selector])).toEqual([
       ['main > img:nth-child(2)', 'img.hero'],
     ]);
+    // Each listed issue names the viewport its page was scanned at, in the trigger's answer and in the event
+    // read again, and so in everything rendered from it: the check run's text and annotation, the comment.
+    const again = await h.request<DeployEvent>('GET', `/api/v1/deploy/${gate.body.id}`, { key: h.key });
+    for (const event of [gate.body, again.body]) {
+      expect(event.new_issues.map((i) => [i.rule, i.viewport])).toEqual([['button-name', '1280x720']]);
+      expect(event.similar_issues.map((i) => i.viewport)).toEqual(['1280x720']);
+    }
+    const located = {
+      ...again.body,
+      new_issues: again.body.new_issues.map((i) => ({
+        ...i,
+        source: { path: 'shop.html', line: 3, column: null, method: null },
+      })),
+    };
+    const checkRun = buildCheckRun(located, { detailsUrl: 'https://a11y.example/deploys/1' });
+    expect(checkRun.output.text).toContain('· page `/shop` at 1280x720');
+    expect(checkRun.annotations[0].raw_details).toContain('Page: /shop (1280x720)');
+    expect(renderPullRequestComment({ result: again.body })).toContain('· page `/shop` at 1280x720');
 
     // The same URL without a viewport is another page again: nothing of it pairs with the viewports' pages.
     await submit('3'.repeat(40), 'plain', [{ url: '/shop', issues: [menu, hero] }]);
@@ -85,6 +105,9 @@ describe.each(dbKinds)('pages at viewports (%s)', (db) => {
       body: { siteId: 'vp-site', sha: '3'.repeat(40) },
     });
     expect(plain.body.counts).toMatchObject({ new: 2, existing: 0, fixed: 3 });
+    // A page scanned at no named viewport lists its issues as they always were: no viewport field.
+    expect(plain.body.new_issues.map((i) => 'viewport' in i)).toEqual([false, false]);
+    expect(renderPullRequestComment({ result: plain.body })).not.toMatch(/`\/shop` at /);
   });
 
   test("a picture names its page's viewport and is kept with that page's violation", async () => {
