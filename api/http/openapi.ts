@@ -242,7 +242,10 @@ export function generateOpenApi(input: OpenApiInput) {
         'Accessibility scan results in, a deploy gate out, evidence-driven VPAT/ACR reports and signed webhooks. ' +
         'Errors are `application/problem+json` with a stable `code`. Every POST accepts `Idempotency-Key`. ' +
         'Lists are cursor-paginated (`limit` 1-100, `next_cursor`, `Link: rel="next"`). ' +
-        'A path that exists under another method answers 405 (`method_not_allowed`) with `Allow`.',
+        'A path that exists under another method answers 405 (`method_not_allowed`) with `Allow`. ' +
+        '`/mcp`, beside `/api/v1`, is not REST and is not described here: it serves the Model Context Protocol ' +
+        '(Streamable HTTP, JSON-RPC, no sessions) to coding agents, with the same API key as `Authorization: Bearer` ' +
+        '(tools `gate`, `deploy_issues`, `explain`; see docs/agents.md).',
       'x-limits': publishedLimits(input.limits),
     },
     servers: [{ url: '/' }],

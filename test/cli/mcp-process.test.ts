@@ -84,6 +84,10 @@ describeWith(chromium, 'a11y-gate mcp over stdio', () => {
     const unknown = await call('explain', { fingerprint: 'nothing-like-this' });
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0].text).toContain('scan first');
+    // Without --api-url, gate and deploy_issues are not listed, and a deploy event says how to get one.
+    const deploy = await call('explain', { fingerprint: 'f'.repeat(64), deploy_id: 'dep_1' });
+    expect(deploy.isError).toBe(true);
+    expect(deploy.content[0].text).toContain('start a11y-gate mcp with --api-url and --api-key');
   }, 60_000);
 
   test('scan, explain, fix on disk, verify: verified, removed, needs a person, not fixed', async () => {

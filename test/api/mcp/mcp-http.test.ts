@@ -36,7 +36,8 @@ interface IssuesAnswer {
 }
 
 describe.each(dbKinds)('/mcp over Streamable HTTP (%s)', (db) => {
-  const h = useHarness({ db, org: 'acme' });
+  // A small body limit, to see /mcp keep the API's.
+  const h = useHarness({ db, org: 'acme', env: { BODY_LIMIT_MB: '1' } });
   const clients: Client[] = [];
 
   async function connect(key: string): Promise<Client> {
@@ -178,5 +179,38 @@ describe.each(dbKinds)('/mcp over Streamable HTTP (%s)', (db) => {
     });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  test("each request counts against the key's budget, and the body against the API's limit (413)", async () => {
+    const listed = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }),
+    });
+    expect(listed.status).toBe(200);
+    expect(Number(listed.headers.get('ratelimit-remaining'))).toBeLessThan(
+      Number(listed.headers.get('ratelimit-limit')),
+    );
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'explain', arguments: { rule: 'x'.repeat(1024 * 1024 + 10) } },
+    });
+    const res = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: big,
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code: string }).code).toBe('payload_too_large');
   });
 });
