@@ -121,7 +121,7 @@ details > summary { cursor: pointer; color: var(--link); }
   h1 { font-size: 1.4rem; }
   th, td { padding: 0.3rem 0.4rem; }
   /* The chart shrinks with the screen: its text grows in its units to stay readable. */
-  .history-chart text { font-size: 17px; }
+  .history-chart text { font-size: 17px; } .history-chart .mid-tick { display: none; }
 }
 @media print { .site-header form, .skip-link { display: none; } }
 `;

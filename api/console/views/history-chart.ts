@@ -112,7 +112,7 @@ function plot(points: readonly HistoryPoint[], title: string, sentence: string, 
         <text x=${PAD.left - 6} y=${y(t) + 5} text-anchor="end">${t}</text>`,
     )}
     <text x=${PAD.left} y=${H - 10}>${points[0].start}</text>
-    ${mid > 0 && mid < lastIndex ? markup`<text x=${x(mid)} y=${H - 10} text-anchor="middle">${points[mid].start}</text>` : null}
+    ${mid > 0 && mid < lastIndex ? markup`<text class="mid-tick" x=${x(mid)} y=${H - 10} text-anchor="middle">${points[mid].start}</text>` : null}
     <text x=${W - PAD.right} y=${H - 10} text-anchor="end">${points[lastIndex].end}</text>
     ${SERIES.map(
       (s) => markup`<g>
