@@ -135,6 +135,15 @@ const SPECS: Record<string, Spec> = {
     },
     target: { field: 'errors', test: (v) => v === 0, text: 'zero errors' },
   },
+  history: {
+    fields: {
+      read_median_ms: ['read_median_ms'],
+      read_p95_ms: ['read_p95_ms'],
+      aggregate_cost: ['aggregate_cost'],
+    },
+    target: { field: 'read_p95_ms', test: (v) => v <= 300, text: "≤ 300 ms p95 (a site's year by day)" },
+    more: [{ field: 'aggregate_cost', test: (v) => v <= 0.1, text: '≤ 10 % of ingest time' }],
+  },
   load: {
     fields: {
       req_per_s: ['req_per_s'],

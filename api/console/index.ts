@@ -23,6 +23,7 @@ import { siteOfDeploy, siteOfScan } from '../services/sites/owners.js';
 import { siteAssessmentAction, sitePage, siteReportAction, siteSettingsAction } from './pages/sites/site.js';
 import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
+import { historyPage } from './pages/sites/history.js';
 import { createStatementAction } from './pages/statement/site-section.js';
 import {
   statementAnswersAction,
@@ -62,6 +63,10 @@ export function consoleRouter(ctx: ApiContext): Router {
   r.get(
     '/sites/:siteId',
     page(ctx, ['read'], sitePage(ctx), (_org, req) => String(req.params.siteId)),
+  );
+  r.get(
+    '/sites/:siteId/history',
+    page(ctx, ['read'], historyPage(ctx), (_org, req) => String(req.params.siteId)),
   );
   r.post('/sites/:siteId/settings', ...action(ctx, ['manage'], siteSettingsAction(ctx)));
   r.post('/sites/:siteId/reports', ...action(ctx, ['manage'], siteReportAction(ctx)));

@@ -78,6 +78,12 @@ img.shot { max-width: 100%; height: auto; border: 1px solid var(--border); backg
 .key { display: inline-block; width: 1.5rem; height: 0; border-top: 3px solid var(--fg); vertical-align: middle; margin-right: 0.35rem; }
 .key.critical { border-color: var(--line-critical); } .key.serious { border-color: var(--line-serious); border-top-style: dashed; }
 .key.moderate { border-color: var(--line-moderate); border-top-style: dotted; } .key.minor { border-color: var(--line-minor); border-top-style: dashed; }
+.marker { stroke: var(--bg); stroke-width: 1; } .marker.critical { fill: var(--line-critical); }
+.marker.serious { fill: var(--line-serious); } .marker.moderate { fill: var(--line-moderate); } .marker.minor { fill: var(--line-minor); }
+figure.history { margin: 1rem 0; } .history-chart { max-width: 40rem; } .history-chart .series.total { stroke-width: 3.5; }
+.history-chart text { font-size: 12px; }
+.key-line { vertical-align: middle; margin-right: 0.35rem; } .key-line .series { stroke-width: 2.5; }
+.trend-sentence { font-weight: 600; }
 form.stack { display: grid; gap: 0.75rem; max-width: 32rem; }
 form.filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: end; }
 form.inline { display: inline; margin: 0; }
@@ -114,6 +120,8 @@ details > summary { cursor: pointer; color: var(--link); }
   dl.facts dd { margin-bottom: 0.5rem; }
   h1 { font-size: 1.4rem; }
   th, td { padding: 0.3rem 0.4rem; }
+  /* The chart shrinks with the screen: its text grows in its units to stay readable. */
+  .history-chart text { font-size: 17px; } .history-chart .mid-tick { display: none; }
 }
 @media print { .site-header form, .skip-link { display: none; } }
 `;

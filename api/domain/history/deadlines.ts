@@ -34,8 +34,12 @@ export function ageDays(span: Pick<HistorySpan, 'dueFrom'>, now: string): number
   return Math.max(0, Math.floor((Date.parse(now) - Date.parse(span.dueFrom)) / DAY_MS));
 }
 
-/** Open at `at` and past its due date then. */
-export function isOverdueAt(span: HistorySpan, days: DeadlineDays, at: string): boolean {
-  const due = dueAt(span, days);
+/** Open at `at` and past its due date then (`due`: its `dueAt`, when the caller has it already). */
+export function isOverdueAt(
+  span: HistorySpan,
+  days: DeadlineDays,
+  at: string,
+  due: string | null = dueAt(span, days),
+): boolean {
   return due !== null && due < at && span.openedAt < at && (span.endedAt === null || span.endedAt >= at);
 }

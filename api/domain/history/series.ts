@@ -1,5 +1,5 @@
 import { dayEnd, type HistoryDay } from './days.js';
-import { isOverdueAt, type DeadlineDays } from './deadlines.js';
+import { dueAt, isOverdueAt, type DeadlineDays } from './deadlines.js';
 import type { HistorySpan } from './spans.js';
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
@@ -54,6 +54,8 @@ export function historySeries(
   deadlines: DeadlineDays,
 ): HistoryPoint[] {
   const points: HistoryPoint[] = [];
+  // Each span's due date once, not once per interval: a year by day is 365 intervals.
+  const due = spans.map((s) => ({ s, due: dueAt(s, deadlines) })).filter((d) => d.due !== null);
   let carried = before?.open ?? { critical: 0, serious: 0, moderate: 0, minor: 0, unknown: 0 };
   let i = 0;
   for (let start = range.from; start <= range.to;) {
@@ -71,7 +73,7 @@ export function historySeries(
       ...point,
       open: { ...carried },
       openTotal: Object.values(carried).reduce((a, b) => a + b, 0),
-      overdue: spans.filter((s) => isOverdueAt(s, deadlines, at)).length,
+      overdue: due.filter((d) => isOverdueAt(d.s, deadlines, at, d.due)).length,
     });
     start = next;
   }

@@ -105,6 +105,9 @@ export async function writeSpans(
   spans: readonly HistorySpan[],
 ): Promise<void> {
   const fresh = [];
+  // Stored spans the replay ended, by how they ended: a replay ends most of them at one scan's time,
+  // so one statement per end rather than one per span.
+  const ends = new Map<string, number[]>();
   for (const span of spans) {
     if (span.id === undefined) {
       fresh.push({
@@ -120,9 +123,16 @@ export async function writeSpans(
         ended_by: span.endedBy,
       });
     } else {
+      const end = JSON.stringify([span.endedAt, span.endedBy]);
+      ends.set(end, [...(ends.get(end) ?? []), span.id]);
+    }
+  }
+  for (const [end, ids] of ends) {
+    const [endedAt, endedBy] = JSON.parse(end) as [string | null, SpanEnd | null];
+    for (let i = 0; i < ids.length; i += 500) {
       await trx('history_spans')
-        .where({ id: span.id })
-        .update({ ended_at: span.endedAt, ended_by: span.endedBy });
+        .whereIn('id', ids.slice(i, i + 500))
+        .update({ ended_at: endedAt, ended_by: endedBy });
     }
   }
   await insertInChunks(trx, 'history_spans', fresh);

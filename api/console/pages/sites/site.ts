@@ -136,6 +136,10 @@ async function render(
     </dl>
     <h2 id="trend">Trend</h2>
     ${trendChart(trend.points, site.baseBranch, 'trend-chart')}
+    <p>
+      <a href=${`/sites/${site.siteId}/history`}>History of ${site.baseBranch}</a>: open issues by day, week or
+      month, new, fixed and regressions, and each issue’s age and due date.
+    </p>
     <h2 id="deploys">Gate history</h2>
     ${historyTable(deploys.slice(0, PER_TABLE))}
     ${pager(
