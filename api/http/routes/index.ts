@@ -14,6 +14,7 @@ import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { historyRoutes } from './history/history.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
+import { tagRoutes } from './sites/tags.js';
 import { statementRoutes } from './statement/statements.js';
 import { vpatRoutes } from './vpat/reports.js';
 import { waiverRoutes } from './waivers/waivers.js';
@@ -24,6 +25,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
   return [
     ...keyRoutes(ctx),
     ...siteRoutes(ctx),
+    ...tagRoutes(ctx),
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
     ...scanGroupRoutes(ctx),
