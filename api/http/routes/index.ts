@@ -12,6 +12,7 @@ import { scanGroupRoutes } from './scans/groups.js';
 import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { historyRoutes } from './history/history.js';
+import { fixRoutes } from './portfolio/fixes.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
 import { tagRoutes } from './sites/tags.js';
@@ -35,6 +36,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),
     ...historyRoutes(ctx),
+    ...fixRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...assessmentResultRoutes(ctx),

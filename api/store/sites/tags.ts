@@ -31,3 +31,12 @@ export async function orgTags(db: Knex, org: string): Promise<Map<string, string
   for (const r of rows) out.set(r.tag, [...(out.get(r.tag) ?? []), r.site_id]);
   return out;
 }
+
+/** The siteIds carrying `tag`, in order. */
+export async function sitesTagged(db: Knex, org: string, tag: string): Promise<string[]> {
+  const rows = await db('site_tags')
+    .where({ org, tag })
+    .orderBy('site_id')
+    .select<Array<{ site_id: string }>>('site_id');
+  return rows.map((r) => r.site_id);
+}
