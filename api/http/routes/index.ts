@@ -13,6 +13,7 @@ import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { historyRoutes } from './history/history.js';
 import { fixRoutes } from './portfolio/fixes.js';
+import { portfolioRoutes } from './portfolio/portfolio.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
 import { tagRoutes } from './sites/tags.js';
@@ -37,6 +38,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...siteHistoryRoutes(ctx),
     ...historyRoutes(ctx),
     ...fixRoutes(ctx),
+    ...portfolioRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...assessmentResultRoutes(ctx),
