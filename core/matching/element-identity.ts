@@ -127,6 +127,24 @@ function selectorPath(selector: string | null, tag: string | null): SelectorPath
   return path;
 }
 
+/** An attribute's value with generated names and build hashes masked. */
+function maskAttribute(name: string, raw: string): string {
+  if (name === 'class') return maskList(raw, maskClass);
+  if (name === 'id' || name === 'for' || name.startsWith('aria-')) return maskList(raw, maskToken);
+  return maskValue(raw.trim());
+}
+
+/**
+ * The element's opening tag as identities compare it (attributes sorted, generated names and hashes
+ * masked), without its text: what the same component renders on every page. Null without a tag.
+ */
+export function openingTagKey(html: string | null): string | null {
+  const opening = html ? openingTag(html.slice(0, HTML_SCAN_LIMIT)) : null;
+  if (!opening?.tag) return null;
+  const attrs = opening.attrs.map(([name, raw]) => `${name}=${maskAttribute(name, raw)}`).sort();
+  return `<${[opening.tag, ...attrs].join(' ')}>`;
+}
+
 /** The identity of one reported element, computed once per issue. */
 export function elementIdentity(source: IdentitySource, sameHtml?: ElementIdentity): ElementIdentity {
   // An element with byte-identical HTML has the same tag, attributes, text and snippet: only its
@@ -137,12 +155,7 @@ export function elementIdentity(source: IdentitySource, sameHtml?: ElementIdenti
   const attrs = new Map<string, string>();
   const all: string[] = [];
   for (const [name, raw] of opening.attrs) {
-    const value =
-      name === 'class'
-        ? maskList(raw, maskClass)
-        : name === 'id' || name === 'for' || name.startsWith('aria-')
-          ? maskList(raw, maskToken)
-          : maskValue(raw.trim());
+    const value = maskAttribute(name, raw);
     all.push(`${name}=${value}`);
     if (IDENTIFYING.has(name) || name.startsWith('aria-')) attrs.set(name, value);
   }

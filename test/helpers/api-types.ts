@@ -18,6 +18,10 @@ import type * as scans from '../../api/schemas/scans/output.js';
 import type * as screenshots from '../../api/schemas/scans/screenshots.js';
 import type * as trend from '../../api/schemas/sites/trend.js';
 import type * as sites from '../../api/schemas/sites/sites.js';
+import type * as tags from '../../api/schemas/sites/tags.js';
+import type * as fixes from '../../api/schemas/portfolio/fixes.js';
+import type * as portfolio from '../../api/schemas/portfolio/view.js';
+import type * as section508 from '../../api/schemas/portfolio/section508.js';
 import type * as statementRequests from '../../api/schemas/statement/requests.js';
 import type * as statement from '../../api/schemas/statement/statement.js';
 import type * as vpatReview from '../../api/schemas/vpat/review.js';
@@ -58,6 +62,11 @@ export type GroupScanCompleted = z.output<typeof scans.GroupScanCompleted>;
 
 export type Site = z.output<typeof sites.Site>;
 export type SiteList = z.output<typeof sites.SiteList>;
+export type SiteTags = z.output<typeof tags.SiteTags>;
+export type TagList = z.output<typeof tags.TagList>;
+export type TopFixList = z.output<typeof fixes.TopFixList>;
+export type Portfolio = z.output<typeof portfolio.Portfolio>;
+export type Section508 = z.output<typeof section508.Section508>;
 export type SiteTrend = z.output<typeof trend.SiteTrend>;
 
 export type VpatReport = z.output<typeof vpat.VpatReportSchema>;

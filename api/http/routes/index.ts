@@ -12,8 +12,11 @@ import { scanGroupRoutes } from './scans/groups.js';
 import { scanRoutes } from './scans/scans.js';
 import { scanScreenshotRoutes } from './scans/screenshots.js';
 import { historyRoutes } from './history/history.js';
+import { fixRoutes } from './portfolio/fixes.js';
+import { portfolioRoutes } from './portfolio/portfolio.js';
 import { siteHistoryRoutes } from './sites/history.js';
 import { siteRoutes } from './sites/sites.js';
+import { tagRoutes } from './sites/tags.js';
 import { statementRoutes } from './statement/statements.js';
 import { vpatRoutes } from './vpat/reports.js';
 import { waiverRoutes } from './waivers/waivers.js';
@@ -24,6 +27,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
   return [
     ...keyRoutes(ctx),
     ...siteRoutes(ctx),
+    ...tagRoutes(ctx),
     ...scanRoutes(ctx),
     ...scanPartRoutes(ctx),
     ...scanGroupRoutes(ctx),
@@ -33,6 +37,8 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...deployRoutes(ctx),
     ...siteHistoryRoutes(ctx),
     ...historyRoutes(ctx),
+    ...fixRoutes(ctx),
+    ...portfolioRoutes(ctx),
     ...waiverRoutes(ctx),
     ...vpatRoutes(ctx),
     ...assessmentResultRoutes(ctx),

@@ -13,12 +13,14 @@ import {
   writeSpans,
 } from '../../store/history/spans.js';
 import { getSite } from '../../store/sites/sites.js';
+import { keepPortfolio } from '../portfolio/keep.js';
 
 /**
  * Keeps a site's history as a scan completes, in the transaction that completes it (docs/portfolio.md):
  * only a full scan of the site's base branch counts. The spans are taken back to the scan's time and
  * the scans from then on replayed (for a scan that arrives in order, itself alone), then the figures
- * of its day and every later day with a scan are drawn again from the spans.
+ * of its day and every later day with a scan are drawn again from the spans, and the org view's
+ * figures of the site with them.
  */
 export async function keepHistory(trx: Knex.Transaction, scan: ScanRecord): Promise<void> {
   if (scan.scope !== 'full' || scan.branch === null) return;
@@ -40,4 +42,5 @@ export async function keepHistory(trx: Knex.Transaction, scan: ScanRecord): Prom
   const days = await historyScanDays(trx, ref, site.baseBranch, from);
   const spans = await spansSince(trx, ref, `${from}T00:00:00.000Z`);
   await replaceDays(trx, ref, from, historyDays(days, spans));
+  await keepPortfolio(trx, ref, site.baseBranch, { id: scan.id, at });
 }

@@ -27,6 +27,7 @@ import * as m0027 from './0027_page_viewport.js';
 import * as m0028 from './0028_statements.js';
 import * as m0032 from './0032_history.js';
 import * as m0033 from './0033_deadlines.js';
+import * as m0035 from './0035_portfolio.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -60,6 +61,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0028_statements': m0028,
   '0032_history': m0032,
   '0033_deadlines': m0033,
+  '0035_portfolio': m0035,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

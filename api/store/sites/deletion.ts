@@ -22,7 +22,15 @@ export async function deleteSiteRecords(
   await trx('assessments').where(where).delete();
   await trx('github_pr_comments').where(where).delete();
   // Its history and deadlines: a new site under the same siteId starts with none.
-  for (const table of ['history_spans', 'history_days', 'deadline_settings', 'sla_breaches'])
+  for (const table of [
+    'history_spans',
+    'history_days',
+    'deadline_settings',
+    'sla_breaches',
+    'site_tags',
+    'history_fixes',
+    'history_pages',
+  ])
     await trx(table).where(where).delete();
   await trx('sites').where(where).delete();
   return { scans, deploys, reports, waivers };

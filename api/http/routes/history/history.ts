@@ -21,15 +21,10 @@ import {
 } from '../../../services/history/deadlines.js';
 import { siteHistory, siteIssueHistory } from '../../../services/history/read.js';
 import type { ApiContext } from '../../../context.js';
+import { wantsCsv } from '../../csv.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
 const TAG = 'History';
-
-/** CSV when asked by `format`, or when the request accepts CSV and not JSON. */
-function wantsCsv(format: 'json' | 'csv' | undefined, accept: string | undefined): boolean {
-  if (format) return format === 'csv';
-  return /\btext\/csv\b/.test(accept ?? '') && !/\bapplication\/json\b/.test(accept ?? '');
-}
 
 export function historyRoutes(ctx: ApiContext): AnyRoute[] {
   return [

@@ -1,0 +1,198 @@
+import type { ApiContext } from '../../context.js';
+import { dayEnd } from '../../domain/history/days.js';
+import { effectiveDeadlines } from '../../domain/history/deadlines.js';
+import { domainErrors } from '../../domain/errors.js';
+import { nowIso } from '../../domain/ids.js';
+import { csvTable } from '../../domain/portfolio/csv.js';
+import {
+  dayBefore,
+  defaultFrom,
+  gotWorse,
+  NO_OPEN,
+  summarise,
+  total,
+  type PortfolioSummary,
+  type SiteFigures,
+} from '../../domain/portfolio/view.js';
+import { MAX_HISTORY_DAYS } from '../../schemas/history/history.js';
+import type { TopFix } from '../../schemas/portfolio/fixes.js';
+import type { Portfolio } from '../../schemas/portfolio/view.js';
+import {
+  countsInRange,
+  openAtDay,
+  orgDeadlineSettings,
+  orgSites,
+  overdueAt,
+} from '../../store/portfolio/figures.js';
+import { orgTags } from '../../store/sites/tags.js';
+import { groupSites, topFixes } from './fixes.js';
+
+/** The org's view over a range of days, per site, per group (tag) and in all (docs/portfolio.md). */
+
+const DAY_MS = 86_400_000;
+
+function checkRange(from: string, to: string): void {
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  if (from > to || days > MAX_HISTORY_DAYS)
+    throw domainErrors.invalid([
+      {
+        pointer: '#/from',
+        detail: `must be on or before \`to\`, at most ${MAX_HISTORY_DAYS} days before it`,
+      },
+    ]);
+}
+
+/** Overdue open issues per site at `at`: one query per set of deadlines in force (the org's, and each override). */
+async function overdueBySite(ctx: ApiContext, org: string, siteIds: readonly string[], at: string) {
+  const settings = await orgDeadlineSettings(ctx.db, org);
+  const overridden = [...settings.sites.keys()];
+  const out = await overdueAt(
+    ctx.db,
+    org,
+    { except: overridden },
+    effectiveDeadlines(settings.org, undefined),
+    at,
+  );
+  const inView = new Set(siteIds);
+  for (const [siteId, overrides] of settings.sites) {
+    if (!inView.has(siteId)) continue;
+    const days = effectiveDeadlines(settings.org, overrides);
+    for (const [id, n] of await overdueAt(ctx.db, org, { sites: [siteId] }, days, at)) out.set(id, n);
+  }
+  return out;
+}
+
+function presentSummary(s: PortfolioSummary, fixes: TopFix[]) {
+  return {
+    sites: s.sites,
+    open: s.open,
+    open_total: s.openTotal,
+    open_before: s.openBefore,
+    change: s.openTotal - s.openBefore,
+    new: s.new,
+    fixed: s.fixed,
+    regressions: s.regressions,
+    overdue: s.overdue,
+    worse: s.worse,
+    top_fixes: fixes,
+  };
+}
+
+export async function portfolioView(
+  ctx: ApiContext,
+  org: string,
+  query: { group?: string; from?: string; to?: string; top: number },
+  now: Date = new Date(),
+): Promise<Portfolio> {
+  const to = query.to ?? nowIso(now).slice(0, 10);
+  const from = query.from ?? defaultFrom(to);
+  checkRange(from, to);
+  const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
+  const sites = await orgSites(ctx.db, org, scope);
+  const ids = sites.map((s) => s.siteId);
+  const at = dayEnd(to) < nowIso(now) ? dayEnd(to) : nowIso(now);
+  const [openEnd, openStart, counts, overdue, tags] = await Promise.all([
+    openAtDay(ctx.db, org, scope, to),
+    openAtDay(ctx.db, org, scope, dayBefore(from)),
+    countsInRange(ctx.db, org, scope, from, to),
+    overdueBySite(ctx, org, ids, at),
+    orgTags(ctx.db, org),
+  ]);
+  const figures: SiteFigures[] = ids.map((siteId) => {
+    const open = openEnd.get(siteId) ?? { ...NO_OPEN };
+    const c = counts.get(siteId) ?? { new: 0, fixed: 0, regressions: 0 };
+    return {
+      siteId,
+      open,
+      openTotal: total(open),
+      openBefore: total(openStart.get(siteId) ?? NO_OPEN),
+      ...c,
+      overdue: overdue.get(siteId) ?? 0,
+    };
+  });
+  const tagsOf = new Map<string, string[]>();
+  const groups: Array<{ group: string; sites: string[] }> = [];
+  for (const [tag, tagged] of tags) {
+    for (const id of tagged) tagsOf.set(id, [...(tagsOf.get(id) ?? []), tag]);
+    if (query.group !== undefined && tag !== query.group) continue;
+    const inView = tagged.filter((id) => scope === undefined || scope.includes(id));
+    if (inView.length > 0) groups.push({ group: tag, sites: inView });
+  }
+  const byId = new Map(figures.map((f) => [f.siteId, f]));
+  return {
+    from,
+    to,
+    group: query.group ?? null,
+    totals: presentSummary(summarise(figures), await topFixes(ctx, org, scope, query.top)),
+    groups: await Promise.all(
+      groups.map(async (g) => ({
+        group: g.group,
+        ...presentSummary(
+          summarise(g.sites.flatMap((id) => byId.get(id) ?? [])),
+          await topFixes(ctx, org, g.sites, query.top),
+        ),
+      })),
+    ),
+    sites: sites.map((s) => {
+      const f = byId.get(s.siteId)!;
+      return {
+        siteId: s.siteId,
+        name: s.name,
+        tags: tagsOf.get(s.siteId) ?? [],
+        open: f.open,
+        open_total: f.openTotal,
+        open_before: f.openBefore,
+        change: f.openTotal - f.openBefore,
+        new: f.new,
+        fixed: f.fixed,
+        regressions: f.regressions,
+        overdue: f.overdue,
+        worse: gotWorse(f),
+      };
+    }),
+  };
+}
+
+/** One row per site in view, for BI tools (tags joined by `;`). */
+export function portfolioCsv(p: Portfolio): string {
+  return csvTable(
+    [
+      'site_id',
+      'from',
+      'to',
+      'tags',
+      'open_total',
+      'open_critical',
+      'open_serious',
+      'open_moderate',
+      'open_minor',
+      'open_unknown',
+      'open_before',
+      'change',
+      'new',
+      'fixed',
+      'regressions',
+      'overdue',
+      'worse',
+    ],
+    p.sites.map((s) => [
+      s.siteId,
+      p.from,
+      p.to,
+      s.tags.join(';'),
+      s.open_total,
+      s.open.critical,
+      s.open.serious,
+      s.open.moderate,
+      s.open.minor,
+      s.open.unknown,
+      s.open_before,
+      s.change,
+      s.new,
+      s.fixed,
+      s.regressions,
+      s.overdue,
+      s.worse ? 'true' : 'false',
+    ]),
+  );
+}
