@@ -25,6 +25,7 @@ import * as m0025 from './0025_github_deliveries.js';
 import * as m0026 from './0026_scan_scope.js';
 import * as m0027 from './0027_page_viewport.js';
 import * as m0028 from './0028_statements.js';
+import * as m0034 from './0034_claims.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -56,6 +57,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0026_scan_scope': m0026,
   '0027_page_viewport': m0027,
   '0028_statements': m0028,
+  '0034_claims': m0034,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
