@@ -6,7 +6,7 @@
 import { markdownCode, markdownText } from '../text/github-markdown.js';
 import { truncate } from '../text/truncation.js';
 import type { DeployClaim, DeployClaims } from './deploy-claims.js';
-import type { ClaimOutcome } from './verification.js';
+import { TEXT_RULES, type ClaimOutcome } from './verification.js';
 
 const OUTCOME_WORDS: Record<ClaimOutcome, string> = {
   verified: '✅ verified',
@@ -35,9 +35,10 @@ function issueCell(c: DeployClaim): string {
   return `${what}${cell(c.fingerprint.slice(0, 12))}${where}`;
 }
 
-/** The old and the new text of a text rule's element, for the person who accepts it. */
+/** The old and the new text of a text rule's element, for the person who accepts it (or to see why not). */
 function textCell(c: DeployClaim): string {
-  if (c.outcome !== 'needs_person' && c.outcome !== 'not_fixed') return '';
+  if (!c.rule || !TEXT_RULES.has(c.rule) || (c.outcome !== 'needs_person' && c.outcome !== 'not_fixed'))
+    return '';
   const show = (t: { text: string | null } | null) => (t?.text ? cell(t.text) : '_none_');
   return `${show(c.before)} → ${show(c.after)}`;
 }
