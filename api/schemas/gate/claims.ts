@@ -2,7 +2,7 @@ import { CLAIM_POLICIES } from '../../../core/claims/deploy-claims.js';
 import { MAX_CLAIMS } from '../../../core/claims/pr-body.js';
 import { CLAIM_OUTCOMES } from '../../../core/claims/verification.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
-import { Timestamp } from '../common.js';
+import { SiteId, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../../core/claims/deploy-claims.js';
 import type * as verification from '../../../core/claims/verification.js';
@@ -114,6 +114,16 @@ export const ClaimAcceptedSchema = z
   .object({ deploy_id: z.string(), siteId: z.string(), claim: DeployClaimSchema })
   .openapi('ClaimAccepted');
 export type ClaimAccepted = z.infer<typeof ClaimAcceptedSchema>;
+
+export const ClaimHistoryParams = z.object({ siteId: SiteId, fingerprint: Fingerprint });
+
+export const ClaimHistorySchema = z
+  .object({
+    data: z.array(DeployClaimSchema.extend({ deploy_id: z.string(), created_at: Timestamp })).openapi({
+      description: 'Newest first, at most 100: each claim with the deploy event that answered it.',
+    }),
+  })
+  .openapi('ClaimHistory');
 
 type _DomainClaims = [
   OutputIs<typeof DeployClaimsSchema, domain.DeployClaims>,

@@ -3,7 +3,8 @@ import { nowIso } from '../../domain/ids.js';
 import type { ApiContext } from '../../context.js';
 import { recordEvent } from '../../outbox/record.js';
 import type { ClaimAccepted } from '../../schemas/gate/claims.js';
-import { acceptDeployClaim } from '../../store/gate/claims.js';
+import { acceptDeployClaim, claimHistory, type ClaimHistoryEntry } from '../../store/gate/claims.js';
+import { getSite } from '../../store/sites/sites.js';
 import { findDeployRecord } from '../../store/gate/deploys.js';
 
 /**
@@ -34,4 +35,15 @@ export async function acceptClaim(
   });
   ctx.logger.info({ deploy_id: key.deployId, fingerprint: key.fingerprint, org }, 'claimed fix accepted');
   return accepted;
+}
+
+/** An issue's history of claims on a site: who claimed to fix it (agent, model, session), the answers. */
+export async function readClaimHistory(
+  ctx: ApiContext,
+  org: string,
+  siteId: string,
+  fingerprint: string,
+): Promise<{ data: ClaimHistoryEntry[] }> {
+  if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
+  return { data: await claimHistory(ctx.db, org, siteId, fingerprint, 100) };
 }

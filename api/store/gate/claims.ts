@@ -122,21 +122,21 @@ export interface ClaimHistoryEntry extends DeployClaim {
   created_at: string;
 }
 
-/** The claims made on an issue (by fingerprint) of one site, newest first. */
+/** The claims made on an issue (by fingerprint) of one site, newest first, at most `limit`. */
 export async function claimHistory(
   db: Knex,
   org: string,
   siteId: string,
-  fingerprints: readonly string[],
+  fingerprint: string,
+  limit: number,
 ): Promise<ClaimHistoryEntry[]> {
-  const out: ClaimHistoryEntry[] = [];
-  for (let i = 0; i < fingerprints.length; i += 500) {
-    const rows = await db('deploy_claims')
-      .where({ org, site_id: siteId })
-      .whereIn('fingerprint', fingerprints.slice(i, i + 500))
-      .orderBy('created_at', 'desc')
-      .select<Row[]>('*');
-    for (const r of rows) out.push({ ...claimOf(r), deploy_id: r.deploy_id, created_at: r.created_at });
-  }
-  return out;
+  const rows = await db('deploy_claims')
+    .where({ org, site_id: siteId, fingerprint })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'deploy_id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select<Row[]>('*');
+  return rows.map((r) => ({ ...claimOf(r), deploy_id: r.deploy_id, created_at: r.created_at }));
 }

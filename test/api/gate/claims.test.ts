@@ -116,6 +116,18 @@ describe.each(dbKinds)('claimed fixes (%s)', (db) => {
         message: "1 claimed fix is not fixed (the site's claims setting is strict).",
       },
     ]);
+    // The issue's history keeps each claim with who made the change, newest first.
+    const history = await h.request<{
+      data: Array<{ deploy_id: string; outcome: string; provenance: unknown }>;
+    }>('GET', `/api/v1/sites/shop/issues/${fp['image-alt']}/claims`, { key: h.key });
+    expect(history.body.data.map((c) => [c.deploy_id, c.outcome, c.provenance])).toEqual([
+      [failed.id, 'needs_person', agent],
+      [e.id, 'needs_person', agent],
+    ]);
+    expect(
+      (await h.request('GET', '/api/v1/sites/nosuch/issues/' + fp['image-alt'] + '/claims', { key: h.key }))
+        .status,
+    ).toBe(404);
     // Strict with every claim holding: the gate passes.
     const held = await trigger({ siteId: 'shop', sha: 'b'.repeat(40), claims: [fp['color-contrast']] });
     expect(held.passed).toBe(true);

@@ -3,8 +3,6 @@ import { IdParam } from '../../../schemas/common.js';
 import { DeployEventSchema, DeployTriggerBody } from '../../../schemas/gate/deploys.js';
 import { deployEventJson } from '../../../services/gate/deploy-json.js';
 import { triggerGate } from '../../../services/gate/triggers.js';
-import { acceptClaim } from '../../../services/gate/claim-acceptance.js';
-import { ClaimAcceptBody, ClaimAcceptedSchema, ClaimParams } from '../../../schemas/gate/claims.js';
 import type { ApiContext } from '../../../context.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
@@ -56,30 +54,6 @@ export function deployRoutes(ctx: ApiContext): AnyRoute[] {
         status: 200,
         body: await deployEventJson(ctx, org, params.id),
         contentType: 'application/json',
-      }),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/deploy/:id/claims/:fingerprint/accept',
-      tag: 'Deploy gate',
-      summary: 'A person accepts the new text of a claimed fix (`needs_person`)',
-      description:
-        'A text rule (an alt, a label, a name) passes on any text, so its fix stands only when a person reads ' +
-        'the new text beside the old (the claim’s `before` and `after`) and accepts it, by name: recorded once ' +
-        'with the time, shown in the deploy event and kept with the issue’s history. `404` when the event has ' +
-        'no such claim, `409` when the claim is not `needs_person` or was accepted already.',
-      access: 'gate',
-      params: ClaimParams,
-      body: ClaimAcceptBody,
-      responses: { 200: { description: 'The claim, accepted.', schema: ClaimAcceptedSchema } },
-      handler: async ({ params, body, org }) => ({
-        status: 200,
-        body: await acceptClaim(
-          ctx,
-          org,
-          { deployId: params.id, fingerprint: params.fingerprint },
-          body.name,
-        ),
       }),
     }),
   ];
