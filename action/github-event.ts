@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import type { Claim } from '../core/claims/deploy-claims.js';
+import { claimsFromDescription } from '../core/claims/pr-body.js';
 
 /** The parts of the run's event payload (GITHUB_EVENT_PATH) the Action reads. */
 export interface GitHubEvent {
   number?: number;
-  pull_request?: { number?: number; head?: { sha?: string; ref?: string } };
+  pull_request?: { number?: number; body?: string | null; head?: { sha?: string; ref?: string } };
   workflow_run?: {
     head_sha?: string;
     head_branch?: string | null;
@@ -35,6 +37,13 @@ export function pullRequestOf(env: NodeJS.ProcessEnv, event: GitHubEvent): numbe
         ? event.workflow_run?.pull_requests?.[0]?.number
         : undefined;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The fixes a pull request's description claims (`a11y-gate fixes: …`, core/claims/pr-body.ts). */
+export function claimsOf(env: NodeJS.ProcessEnv, event: GitHubEvent): Claim[] {
+  const name = env.GITHUB_EVENT_NAME;
+  if (name !== 'pull_request' && name !== 'pull_request_target') return [];
+  return claimsFromDescription(event.pull_request?.body);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ScanOptions } from '../scanner/options.js';
 import { parseScanSettings, scopeSetting } from '../scanner/settings.js';
 import type { ScanScope } from '../core/gate/coverage.js';
-import { mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
+import { claimsOf, mergeGroupOf, pullRequestOf, readEvent, type GitHubEvent } from './github-event.js';
+import type { Claim } from '../core/claims/deploy-claims.js';
 import {
   fitLocalInputs,
   gateModeInputs,
@@ -55,6 +56,8 @@ export interface ActionInputs {
   handOff: { pullRequest: number | null } | null;
   /** The pull request the run is about (sent with the trigger: the App comments there). */
   pullRequest: number | null;
+  /** The fixes the pull request's description claims, sent with the trigger. */
+  claims: Claim[];
   /** On a merge group: its base commit, compared with (else the base branch's latest scan). */
   baselineSha: string | null;
   /** `comment`: true / false, or null (auto: when no GitHub App posts this site's results). */
@@ -171,6 +174,7 @@ function eventInputs(get: GetInput, env: NodeJS.ProcessEnv, event: GitHubEvent) 
   return {
     baselineSha: mergeGroupOf(env, event)?.baseSha?.toLowerCase() ?? null,
     pullRequest: pullRequestOf(env, event),
+    claims: claimsOf(env, event),
     comment: boolean(get, 'comment', null),
     githubToken: optional(get, 'github-token'),
   };

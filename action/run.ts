@@ -23,6 +23,7 @@ import { BaselineArtifactError } from './baseline-artifact.js';
 import { BaselineFileError } from '../scanner/baseline-file.js';
 import { ResultFindingsError } from '../scanner/result-findings.js';
 import { BrowserError } from '../scanner/browser.js';
+import type { Claim } from '../core/claims/deploy-claims.js';
 import { PageSourceError } from '../scanner/pages.js';
 import { LoginError } from '../scanner/session.js';
 
@@ -38,11 +39,24 @@ export function triggerBody(inputs: ActionInputs): TriggerRequest {
   if (inputs.repository) body.repository = inputs.repository;
   if (inputs.ref) body.ref = inputs.ref;
   if (inputs.pullRequest) body.pull_request = inputs.pullRequest;
+  if (inputs.claims.length) body.claims = inputs.claims.map(claimRequest);
   if (inputs.baselineSha) {
     body.baseline_sha = inputs.baselineSha;
     body.baseline_fallback = 'base_branch';
   }
   return body;
+}
+
+/** A claim as the trigger takes it: the fingerprint, with who made the change when the description says. */
+function claimRequest(c: Claim): NonNullable<TriggerRequest['claims']>[number] {
+  const p = c.provenance;
+  if (!p) return c.fingerprint;
+  return {
+    fingerprint: c.fingerprint,
+    ...(p.agent ? { agent: p.agent } : {}),
+    ...(p.model ? { model: p.model } : {}),
+    ...(p.session_url ? { session_url: p.session_url } : {}),
+  };
 }
 
 /** The console's page when the service has a public URL; else the deploy event in the API. */

@@ -75,7 +75,13 @@ export async function scanStep(inputs: ActionInputs): Promise<ScanStep> {
   }
   const problem = scanProblem(run.pages);
   if (problem) throw new ScanProblemError(problem);
-  return { run, pages: submittedPages(run), seconds, findings: findings.length, located };
+  return {
+    run,
+    pages: submittedPages(run, inputs.scan.keepPasses ? new Set() : null),
+    seconds,
+    findings: findings.length,
+    located,
+  };
 }
 
 /** The scan body: pages from result files (when `results` is set) followed by the scanned pages. */

@@ -57,6 +57,7 @@ Service (optional):
   --gate                   call the deploy gate for the sha; exit 1 when it fails
   --scan-group KEY         the one scan every shard of a run sends to (default: the sha and the CI run id)
   --fail-on-critical  --fail-on-serious  --max-new-issues N
+  --keep-passes            send the text rules' passing elements, so the gate answers claimed fixes
 Switches are on when given bare; --no-NAME or --NAME=false turns one off.
 Source (findings located in the repository, see docs/cli.md):
   --source-root DIR        the repository's folder; paths are relative to it
@@ -129,6 +130,7 @@ const BOOLEANS = new Set([
   'fail-on-serious',
   'bypass-csp',
   'screenshots',
+  'keep-passes',
   'update-baseline',
   'prune',
   'spa',

@@ -205,7 +205,13 @@ export async function main(argv: string[]): Promise<number> {
     };
     const shard = options.scan.shard;
     if (shard) {
-      const sent = await sendShard(options.service, shard, run, submittedPages(run), err);
+      const sent = await sendShard(
+        options.service,
+        shard,
+        run,
+        submittedPages(run, options.scan.keepPasses ? new Set() : null),
+        err,
+      );
       const part = `This job scanned shard ${shard.index} of ${shard.total}: its pages' issues are listed here`;
       return await shardExit(
         sent,
@@ -219,7 +225,12 @@ export async function main(argv: string[]): Promise<number> {
         servedFolder(run),
       );
     }
-    const outcome = await submitAndGate(options.service, run, submittedPages(run), err);
+    const outcome = await submitAndGate(
+      options.service,
+      run,
+      submittedPages(run, options.scan.keepPasses ? new Set() : null),
+      err,
+    );
     if (!outcome.gate) {
       await html.unjudged(`Sent to the service as scan ${outcome.scan.id}; no gate was asked (--gate).`);
       return EXIT.passed;

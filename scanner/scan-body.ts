@@ -1,4 +1,8 @@
 import type { ScreenshotToSend } from '../client/screenshots.js';
+import type { AxeResults } from 'axe-core';
+import { axeTargetToSelector } from '../core/scans/axe-target.js';
+import { TEXT_RULES } from '../core/claims/verification.js';
+import { truncateUtf8 } from '../core/text/truncation.js';
 import { forSubmission } from './axe.js';
 import type { ScannedPage } from './page-scan.js';
 import type { ScanRun } from './scan.js';
@@ -11,6 +15,34 @@ export interface SubmittedPage {
   final_url?: string;
   http_status?: number;
   axe: Record<string, unknown>;
+  passes?: PassingElement[];
+}
+
+/** An element a rule passed on, as the service keeps it for claimed fixes (docs/scans.md). */
+export interface PassingElement {
+  rule: string;
+  selector: string;
+  html: string;
+}
+
+/** As much of a passing element's markup as the service keeps (api/domain/scans/passes.ts). */
+const PASS_HTML_BYTES = 1000;
+
+/**
+ * The passing elements of the rules whose fixes may be claimed: every text rule (a claimed fix of one is
+ * shown to a person with its new text) and the rules of `claimedRules` (verified rather than removed). A
+ * scan made without `keepPasses` has none to send.
+ */
+export function passesToSend(result: AxeResults, claimedRules: ReadonlySet<string>): PassingElement[] {
+  return result.passes
+    .filter((r) => TEXT_RULES.has(r.id) || claimedRules.has(r.id))
+    .flatMap((r) =>
+      r.nodes.map((n) => ({
+        rule: r.id,
+        selector: axeTargetToSelector(n.target as string[]),
+        html: truncateUtf8(n.html, PASS_HTML_BYTES).text,
+      })),
+    );
 }
 
 /**
@@ -18,7 +50,11 @@ export interface SubmittedPage {
  * passes and inapplicable only the rule ids (the rules that ran on that page). A failed page is not sent:
  * it was not tested, and sent without findings it would count as clean. Each face reports it instead.
  */
-export function submittedPages(run: ScanRun): SubmittedPage[] {
+export function submittedPages(
+  run: ScanRun,
+  /** A scan made with `keepPasses`: the claimed issues' rules, whose passing elements are sent too. */
+  passesOf: ReadonlySet<string> | null = null,
+): SubmittedPage[] {
   return run.pages
     .filter((p): p is ScannedPage => p.ok)
     .map((p) => ({
@@ -28,6 +64,7 @@ export function submittedPages(run: ScanRun): SubmittedPage[] {
       final_url: p.finalUrl,
       ...(p.status !== null ? { http_status: p.status } : {}),
       axe: forSubmission(p.axe),
+      ...(passesOf ? { passes: passesToSend(p.axe, passesOf) } : {}),
     }));
 }
 

@@ -191,7 +191,8 @@ export function parseScanSettings(get: GetSetting, fail: SettingFailure): ScanOp
     urlSettings: [],
     ...sourceSettings(get, fail),
     screenshots: screenshotSettings(get, fail),
-    keepPasses: d.keepPasses,
+    // The passing elements of the text rules go with the scan, for claimed fixes (docs/scans.md).
+    keepPasses: bool(get, fail, 'keep-passes', d.keepPasses),
   };
 }
 

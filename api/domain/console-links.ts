@@ -18,6 +18,8 @@ export function eventConsolePath(type: string, data: unknown): string | undefine
   const siteId = typeof d.siteId === 'string' ? d.siteId : undefined;
   if (type === 'scan.created' && id) return consolePaths.scan(id);
   if (type === 'deploy.completed' && id) return consolePaths.deploy(id);
+  const deployId = (data as { deploy_id?: unknown }).deploy_id;
+  if (type === 'deploy.claim_accepted' && typeof deployId === 'string') return consolePaths.deploy(deployId);
   if (type.startsWith('vpat.') && id) return consolePaths.report(id);
   if ((type.startsWith('waiver.') || type === 'sla.breached') && siteId) return consolePaths.site(siteId);
   if (type.startsWith('statement.') && id) return consolePaths.statement(id);

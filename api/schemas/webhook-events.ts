@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { REVIEW_NOTICE_DAYS } from '../domain/statement/statement.js';
 import { Timestamp } from './common.js';
 import { DeployEventSchema } from './gate/deploys.js';
+import { ClaimAcceptedSchema } from './gate/claims.js';
 import { AdminKeyInfo } from './access/keys.js';
 import { ScanDeleted, SiteDeleted } from './sites/deletion.js';
 import { CreatedScan } from './scans/output.js';
@@ -15,6 +16,7 @@ import { z } from './zod.js';
 export const EVENT_TYPES = [
   'scan.created',
   'deploy.completed',
+  'deploy.claim_accepted',
   'vpat.generated',
   'vpat.reviewed',
   'vpat.refreshed',
@@ -86,6 +88,11 @@ const EVENTS = {
     summary: 'The deploy gate evaluated a commit',
     data: DeployEventSchema,
     description: 'The deploy event, as `GET /api/v1/deploy/{id}` answers it when it was created.',
+  },
+  'deploy.claim_accepted': {
+    summary: 'A person accepted the new text of a claimed fix (a text rule)',
+    data: ClaimAcceptedSchema,
+    description: 'The deploy event, its site and the claim with its acceptance (name and time).',
   },
   'vpat.generated': {
     summary: 'A VPAT / ACR was generated',

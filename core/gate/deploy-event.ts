@@ -1,3 +1,4 @@
+import type { DeployClaims } from '../claims/deploy-claims.js';
 import type { CheckRunStatus } from '../github/check-run.js';
 import type { Impact, IssueKind } from '../impact.js';
 import type { IssueSource } from '../scans/imported-issue.js';
@@ -98,6 +99,8 @@ export interface DeployEvent {
   engine_change: EngineChange | null;
   /** The head issues that differ because the engine changed (at most 100), each `engine_change: true`. */
   engine_changed_issues: GateIssue[];
+  /** The fixes the change claimed and the gate's answer to each; null when it claimed none. */
+  claims: DeployClaims | null;
   check_run: DeployCheckRun;
   created_at: string;
 }
@@ -118,4 +121,6 @@ export type GateResult = Pick<
   | 'new_issues_total'
 > &
   // The repository links a located issue to its file at the commit; results built without one show the path.
-  Partial<Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues' | 'coverage'>>;
+  Partial<
+    Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues' | 'coverage' | 'claims'>
+  >;

@@ -8,6 +8,7 @@
 import { IMPACTS, type Impact } from '../impact.js';
 import type { GateResult } from './deploy-event.js';
 import { engineChangeSentence } from './engine.js';
+import { claimsLines } from '../claims/report.js';
 import { markdownCode, markdownText } from '../text/github-markdown.js';
 import { truncate } from '../text/truncation.js';
 
@@ -57,6 +58,7 @@ export function gateReportSummary(result: GateResult, detailsUrl: string | null)
   }
 
   if (result.coverage) lines.push('', '#### Pages compared', '', ...coverageLines(result.coverage));
+  lines.push(...claimsLines(result.claims));
 
   lines.push('', '#### Issues by impact', '');
   // Under an engine change a last column counts, per impact, the issues that differ because of it.

@@ -14,7 +14,9 @@ export type ReasonCode =
   | 'max_serious_exceeded'
   | 'max_moderate_exceeded'
   | 'max_minor_exceeded'
-  | 'max_total_exceeded';
+  | 'max_total_exceeded'
+  /** The site's `claims: strict`: a fix the change claimed is not fixed (core/claims/deploy-claims.ts). */
+  | 'claims_not_fixed';
 
 export interface GateReason {
   code: ReasonCode;

@@ -8,6 +8,7 @@ import type { GateIssue, GateResult } from '../gate/deploy-event.js';
 import { fixSteps, sourceText, sourceUrl } from '../gate/finding-text.js';
 import { byteLength, coverageLines, gateReportTitle, rowsWithin, totalNew } from '../gate/report.js';
 import { truncate } from '../text/truncation.js';
+import { claimsLines } from '../claims/report.js';
 import { linkDestination, markdownCode, markdownText, ruleHelpDestination } from '../text/github-markdown.js';
 
 /** GitHub refuses an issue or pull request comment body longer than this. */
@@ -120,6 +121,7 @@ function comparedLines(result: GateResult): string[] {
   const recorded = result.reasons.some((r) => r.code === 'baseline_recorded');
   if (b && !b.scan_id && b.reason && !recorded) lines.push('', markdownText(b.reason));
   if (result.coverage) lines.push('', ...coverageLines(result.coverage));
+  lines.push(...claimsLines(result.claims));
   return lines;
 }
 

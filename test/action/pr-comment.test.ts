@@ -94,6 +94,19 @@ test('the trigger names the pull request of the event', () => {
   expect(triggerBody(inputs)).toMatchObject({ sha: SHA, pull_request: pr.number });
 });
 
+test('the fixes the pull request’s description claims go with the trigger, with who made them', () => {
+  const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
+  const body = `Fix the hero image.\n\na11y-gate fixes: ${a}, ${b}\na11y-gate agent: claude-code\n`;
+  eventFile('pull_request', { ...pr, pull_request: { ...pr.pull_request, body } });
+  expect(triggerBody(parseInputs((n) => core.inputs[n] ?? '')).claims).toEqual([
+    { fingerprint: a, agent: 'claude-code' },
+    { fingerprint: b, agent: 'claude-code' },
+  ]);
+  // The example's own description names none: nothing is sent.
+  eventFile('pull_request', pr);
+  expect(triggerBody(parseInputs((n) => core.inputs[n] ?? '')).claims).toBeUndefined();
+});
+
 test('merge_group: the merge-group head is gated against its base commit, falling back to the base branch', () => {
   const payload = webhookExample('merge_group', 'checks_requested');
   eventFile('merge_group', payload);

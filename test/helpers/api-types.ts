@@ -12,6 +12,7 @@ import type * as deployHistory from '../../api/schemas/gate/deploy-history.js';
 import type * as deploys from '../../api/schemas/gate/deploys.js';
 import type * as history from '../../api/schemas/history/history.js';
 import type * as deadlines from '../../api/schemas/history/deadlines.js';
+import type * as claims from '../../api/schemas/gate/claims.js';
 import type * as installations from '../../api/schemas/github/installations.js';
 import type * as keys from '../../api/schemas/access/keys.js';
 import type * as scans from '../../api/schemas/scans/output.js';
@@ -38,6 +39,7 @@ export type SiteDeleted = z.output<typeof deletion.SiteDeleted>;
 
 export type DeployEvent = z.output<typeof deploys.DeployEventSchema>;
 export type GateIssue = z.output<typeof deploys.GateIssueSchema>;
+export type ClaimAccepted = z.output<typeof claims.ClaimAcceptedSchema>;
 export type DeploySummary = z.output<typeof deployHistory.DeploySummary>;
 export type DeployList = z.output<typeof deployHistory.DeployList>;
 

@@ -8,8 +8,10 @@ import type {
   PreparationOptions,
   PreparedIssue,
   PreparedPage,
+  PreparedPass,
   ScanLimits,
 } from './preparation.js';
+import { preparePasses } from './passes.js';
 import { issueLimitError } from './preparation.js';
 import { emptySummary, scanWarnings, type PageFacts, type ScanSummary, type ScanWarning } from './summary.js';
 import { replaceNul, truncateUtf8 } from '../../../core/text/truncation.js';
@@ -23,7 +25,12 @@ import { normalizeUrl, pageKey } from '../../../core/url-normalisation.js';
 
 export type PageEngine = { name: string; version: string | null };
 
-export type PreparedPageRows = { ok: true; page: PreparedPage; issues: PreparedIssue[] };
+export type PreparedPageRows = {
+  ok: true;
+  page: PreparedPage;
+  issues: PreparedIssue[];
+  passes: PreparedPass[];
+};
 
 /**
  * A page at an address the scan already holds (`/index.html` after `/`): one page, one address, so the
@@ -179,6 +186,7 @@ export class ScanBuilder {
     return {
       ok: true,
       issues,
+      passes: preparePasses(page, index, key),
       page: {
         index,
         url: page.url,

@@ -85,4 +85,12 @@ export interface ScanPageInput {
   pa11y?: Pa11yInput;
   /** A native or pa11y page's rules that ran and found nothing to test (an axe page lists its own). */
   rules_inapplicable?: string[];
+  /** Elements the claimable rules passed on: what tells a verified fix from a removed element. */
+  passes?: PassingElementInput[];
+}
+
+export interface PassingElementInput {
+  rule: string;
+  selector?: string | null;
+  html?: string | null;
 }

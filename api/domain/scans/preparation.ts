@@ -1,6 +1,7 @@
 import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { defaultSiteId } from '../../../core/url-normalisation.js';
 import type { ScanScope } from '../../../core/gate/coverage.js';
+import type { Claim } from '../../../core/claims/deploy-claims.js';
 
 /**
  * What a scan becomes before it is stored: its head, its pages with normalised URLs, its issues (every input
@@ -45,6 +46,15 @@ export interface PreparedIssue extends ImportedIssue {
   fingerprint: string;
 }
 
+/** An element a rule passed on, as stored (api/domain/scans/passes.ts). */
+export interface PreparedPass {
+  pageIndex: number;
+  rule: string;
+  selector: string | null;
+  html: string | null;
+  fingerprint: string;
+}
+
 /** What a scan says about itself, before any page is read. */
 export interface ScanHead {
   siteId: string;
@@ -59,6 +69,8 @@ export interface ScanHead {
   scope: ScanScope;
   /** The body's `rules_run` (native and pa11y pages) merged with the axe pages' own, or null. */
   rulesRun: string[] | null;
+  /** Fixes the body claims, answered when the gate judges the scan; empty when none. */
+  claims?: Claim[];
 }
 
 export interface PreparationError {

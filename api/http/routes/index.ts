@@ -4,6 +4,7 @@ import { assessmentResultRoutes } from './assessments/results.js';
 import { assessmentRoutes } from './assessments/assessments.js';
 import { deletionRoutes } from './sites/deletion.js';
 import { deployRoutes } from './gate/deploys.js';
+import { claimRoutes } from './gate/claims.js';
 import { githubInstallationRoutes } from './github/installations.js';
 import { keyRoutes } from './access/keys.js';
 import { scanIssueRoutes } from './scans/issues.js';
@@ -35,6 +36,7 @@ export function resourceRoutes(ctx: ApiContext): AnyRoute[] {
     ...scanScreenshotRoutes(ctx),
     ...deletionRoutes(ctx),
     ...deployRoutes(ctx),
+    ...claimRoutes(ctx),
     ...siteHistoryRoutes(ctx),
     ...historyRoutes(ctx),
     ...fixRoutes(ctx),

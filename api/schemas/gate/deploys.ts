@@ -4,6 +4,7 @@ import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { Sha, SiteId, Timestamp } from '../common.js';
 import { DeployCountsSchema } from './counts.js';
 import { GateSettings } from './settings.js';
+import { ClaimsInput, DeployClaimsSchema } from './claims.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../../core/gate/deploy-event.js';
@@ -56,6 +57,7 @@ export const DeployTriggerBody = GateSettings.extend({
     description: 'The git ref being deployed (recorded with the event).',
     example: 'refs/pull/42/merge',
   }),
+  claims: ClaimsInput.optional(),
 })
   .strict()
   .openapi('DeployTrigger', {
@@ -138,6 +140,7 @@ export const ReasonCodeSchema = z.enum([
   'max_moderate_exceeded',
   'max_minor_exceeded',
   'max_total_exceeded',
+  'claims_not_fixed',
 ]);
 
 export const AppliedGateSettingsSchema = z
@@ -274,6 +277,9 @@ export const DeployEventSchema = z
       description:
         'The head issues that differ only because the engine changed, each `engine_change: true`; most ' +
         'severe first, at most 100. With `engine_upgrade: fail` they are also listed (and counted) as new.',
+    }),
+    claims: DeployClaimsSchema.nullable().openapi({
+      description: 'The fixes the change claimed (trigger and head scan) and the answer to each; else null.',
     }),
     check_run: CheckRunState,
     created_at: Timestamp,

@@ -7,6 +7,8 @@ import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
 import { Identifier, NullableString } from './fields.js';
 import { Pa11yInputSchema, Pa11yIssue } from './pa11y.js';
+import { MAX_PASSES_PER_PAGE, PassingElement } from './passes.js';
+import { ClaimsInput } from '../gate/claims.js';
 import { ScanGroup, shardPartFields } from './shards.js';
 import { MAX_SHARDS } from '../../../core/scans/shards.js';
 import { SCAN_SCOPES } from '../../../core/gate/coverage.js';
@@ -146,6 +148,15 @@ export const ScanPageInputSchema = z
           'A native or pa11y page: the rules that ran here and found nothing to test (axe-core’s `inapplicable`). ' +
           'An axe page lists its own; absent: not known.',
       }),
+    passes: z
+      .array(PassingElement)
+      .max(MAX_PASSES_PER_PAGE)
+      .optional()
+      .openapi({
+        description:
+          'Passing elements of the rules whose fixes a change may claim (docs/scans.md, "Passing elements"). ' +
+          'Without them a claimed fix can be answered `removed` or `not_fixed`, never `verified`.',
+      }),
   })
   .superRefine((page, ctx) => {
     const forms = [page.issues, page.axe, page.pa11y].filter((f) => f !== undefined).length;
@@ -233,6 +244,11 @@ export const CreateScanHead = z.object({
         'How many shards complete the scan (with `complete: false`): when the last part of the last shard ' +
         'arrives, the scan completes. Without it, a sharded scan completes on request only.',
     }),
+  claims: ClaimsInput.optional().openapi({
+    description:
+      'Fixes the change claims, as a deploy trigger names them: the gate answers them with its own when it ' +
+      'judges this scan (docs/gate.md, "Claimed fixes").',
+  }),
   complete: z
     .boolean()
     .default(true)

@@ -3,6 +3,7 @@ import { isHttpUrl } from '../../../core/url-normalisation.js';
 import { branchName } from '../scans/scans.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from '../gate/settings.js';
+import { ClaimPolicySchema } from '../gate/claims.js';
 import { z } from '../zod.js';
 
 export const SiteParam = z.object({ siteId: SiteId });
@@ -68,6 +69,11 @@ export const Site = z
         'Whether the workflow scans merge-group commits and gates them; when false the GitHub App answers a ' +
         'merge queue’s `checks_requested` with a neutral check run saying so.',
     }),
+    claims: ClaimPolicySchema.openapi({
+      description:
+        'What a claimed fix that is not fixed does: `report` (default) shows it in the check run and the ' +
+        'comment; `strict` also fails the gate on it.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -100,6 +106,10 @@ export const PatchSiteBody = z
     }),
     merge_group_scans: z.boolean().optional().openapi({
       description: 'The workflow gates merge-group commits (default false).',
+    }),
+    claims: ClaimPolicySchema.optional().openapi({
+      description:
+        '`strict` fails the gate on a claimed fix that is not fixed; `report` (default) shows it only.',
     }),
     retention: Retention.partial()
       .strict()

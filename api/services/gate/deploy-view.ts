@@ -159,6 +159,7 @@ export function present(d: DeployRecord): DeployEvent {
     similar_issues_total: d.similarIssuesTotal,
     engine_change: d.engineChange ? engineChangeOf(d.engineChange) : null,
     engine_changed_issues: (d.engineChange?.issues ?? []).map(withMatch),
+    claims: d.claims,
     check_run: d.checkRun,
     created_at: d.createdAt,
   };

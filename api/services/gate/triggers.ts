@@ -18,6 +18,8 @@ import { initialCheckRun } from '../github/check-runs.js';
 import { decideGate, type GateDecision } from './decision.js';
 import { countsView, engineChangedView, issueView, present } from './deploy-view.js';
 import type { EngineChange } from '../../../core/gate/engine.js';
+import { claimsReason, type DeployClaims } from '../../../core/claims/deploy-claims.js';
+import { answerClaims } from './claims.js';
 
 /**
  * Evaluates the deploy gate for a commit and records the decision as a deploy event (docs/gate.md).
@@ -54,9 +56,10 @@ async function decideAndStore(ctx: ApiContext, org: string, input: DeployTrigger
   const now = nowIso();
   const settings = resolveGateSettings(input, site.gate);
   const decision = await decideGate(ctx, org, input, site, settings, now);
+  const claims = await answerClaims(ctx, input.claims, site.claims, decision);
   const stored = performance.now();
   const repository = input.repository ?? site.repository ?? null;
-  const record = deployRecord(org, input, { settings, repository, now }, decision);
+  const record = deployRecord(org, input, { settings, repository, now, claims }, decision);
   record.checkRun = initialCheckRun(repository, ctx.github !== undefined);
   const event = present(record);
   const written = await ctx.db.transaction(async (trx) => {
@@ -103,12 +106,19 @@ function logDecision(
 function deployRecord(
   org: string,
   input: DeployTriggerBody,
-  applied: { settings: AppliedGateSettings; repository: string | null; now: string },
+  applied: {
+    settings: AppliedGateSettings;
+    repository: string | null;
+    now: string;
+    claims: DeployClaims | null;
+  },
   decision: GateDecision,
 ): DeployRecord {
   const { evaluation, baseline, details, baselineViews } = decision;
   const view = (i: Parameters<typeof issueView>[0]) => issueView(i, details, baselineViews);
   const engineChange = engineChangeOf(decision, applied.settings);
+  // Only a `strict` site fails on a claim not fixed; a `report` site shows it.
+  const claimsFail = claimsReason(applied.claims);
   // Under `engine_upgrade: fail` the engine's issues are judged as new: listed there, still labelled.
   const labelled = new Set(engineChange ? evaluation.engineChangedIssues.map((i) => i.ref) : []);
   const newView = (i: Parameters<typeof issueView>[0] & { ref: number | string }) =>
@@ -123,10 +133,10 @@ function deployRecord(
     request: { ...input },
     settings: { ...applied.settings },
     // The base branch's first scan records the baseline: its issues are debt, not regressions.
-    passed: baseline?.recorded ? true : evaluation.passed,
+    passed: baseline?.recorded ? true : evaluation.passed && !claimsFail,
     reasons: baseline?.recorded
       ? [baselineRecordedReason(evaluation.counts.new + evaluation.counts.existing)]
-      : evaluation.reasons,
+      : [...evaluation.reasons, ...(claimsFail ? [claimsFail] : [])],
     scanId: decision.headScan?.id ?? null,
     baseline: baseline && {
       scanId: baseline.scan?.id ?? null,
@@ -150,6 +160,7 @@ function deployRecord(
       ...engineChange,
       issues: evaluation.engineChangedIssues.map((i) => engineChangedView(view(i))),
     },
+    claims: applied.claims,
     checkRun: { status: 'skipped', id: null, url: null, error: null },
     createdAt: applied.now,
     updatedAt: applied.now,

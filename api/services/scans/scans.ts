@@ -31,6 +31,7 @@ import { type ScanHead } from '../../domain/scans/preparation.js';
 import { ensureSite } from '../../store/sites/sites.js';
 import { activeWaiversForSite } from '../../store/waivers/waivers.js';
 import type { Knex } from 'knex';
+import { claimOf, distinctClaims } from '../../../core/claims/deploy-claims.js';
 import { LimitError } from '../../domain/access/limits.js';
 import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
@@ -115,7 +116,7 @@ export async function storePages(
       const added = builder.addPage(page, index);
       if (!added.ok) throw preparationFailure(added.error);
       if ('repeated' in added) continue;
-      await addScanRows(writer, added.page, added.issues);
+      await addScanRows(writer, added.page, added.issues, added.passes);
     }
     await finishScanRows(writer);
   } catch (err) {
@@ -154,6 +155,7 @@ export function scanHead(body: CreateScanHead): ScanHead {
     scannedAt: body.scanned_at ?? null,
     scope: body.scope ?? 'full',
     rulesRun: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
+    claims: distinctClaims((body.claims ?? []).map(claimOf)),
   };
 }
 

@@ -16,6 +16,7 @@ export function presentSite(s: SiteRecord) {
     },
     pr_comment: s.prComment,
     merge_group_scans: s.mergeGroupScans,
+    claims: s.claims,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };

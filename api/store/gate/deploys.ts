@@ -12,6 +12,8 @@ import type { AppliedGateSettings } from '../../../core/gate/settings.js';
 import type { GateReason, ThresholdResult } from '../../../core/gate/thresholds.js';
 import type { CheckRunStatus } from '../../../core/github/check-run.js';
 import { isNulFree } from '../../../core/text/truncation.js';
+import type { ClaimPolicy, DeployClaims } from '../../../core/claims/deploy-claims.js';
+import { insertDeployClaims, readDeployClaims } from './claims.js';
 
 type MatchField = 'match' | 'baseline_issue' | 'similarity' | 'evidence';
 
@@ -49,6 +51,8 @@ export interface DeployRecord {
   similarIssuesTotal: number;
   /** The engine change and the head issues it labelled (capped); null when the engines were the same. */
   engineChange: StoredEngineChange | null;
+  /** The claimed fixes and their answers (deploy_claims); null when the change claimed none. */
+  claims: DeployClaims | null;
   checkRun: DeployCheckRun;
   createdAt: string;
   updatedAt: string;
@@ -79,6 +83,7 @@ interface Row {
   similar_issues: string;
   similar_issues_total: number;
   engine_change: string | null;
+  claims_policy: ClaimPolicy | null;
   check_run_status: CheckRunStatus;
   check_run_id: number | string | null;
   check_run_url: string | null;
@@ -113,6 +118,7 @@ function toRow(d: DeployRecord): Row {
     similar_issues: JSON.stringify(d.similarIssues),
     similar_issues_total: d.similarIssuesTotal,
     engine_change: d.engineChange ? JSON.stringify(d.engineChange) : null,
+    claims_policy: d.claims?.items.length ? d.claims.policy : null,
     check_run_status: d.checkRun.status,
     check_run_id: d.checkRun.id,
     check_run_url: d.checkRun.url,
@@ -158,6 +164,7 @@ function fromRow(r: Row): DeployRecord {
     similarIssues: parsed(r.similar_issues),
     similarIssuesTotal: Number(r.similar_issues_total),
     engineChange: r.engine_change ? parsed(r.engine_change) : null,
+    claims: null,
     checkRun: checkRunOf(r),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -166,13 +173,23 @@ function fromRow(r: Row): DeployRecord {
 
 export async function insertDeploy(db: Knex | Knex.Transaction, d: DeployRecord): Promise<void> {
   await db('deploys').insert(toRow(d));
+  await insertDeployClaims(
+    db,
+    { deployId: d.id, org: d.org, siteId: d.siteId, createdAt: d.createdAt },
+    d.claims,
+  );
+}
+
+/** The record of a row, with its claims (a second, small read, only when it has any). */
+async function recordOf(db: Knex, row: Row | undefined): Promise<DeployRecord | undefined> {
+  if (!row) return undefined;
+  return { ...fromRow(row), claims: await readDeployClaims(db, row.id, row.claims_policy) };
 }
 
 export async function findDeployRecord(db: Knex, org: string, id: string): Promise<DeployRecord | undefined> {
   // No id holds U+0000, and PostgreSQL refuses it in a query (an error, not "no row").
   if (!isNulFree(id)) return undefined;
-  const row = (await db('deploys').where({ org, id }).first()) as Row | undefined;
-  return row ? fromRow(row) : undefined;
+  return recordOf(db, (await db('deploys').where({ org, id }).first()) as Row | undefined);
 }
 
 /**
@@ -215,8 +232,7 @@ export async function findDeployVersion(db: Knex, org: string, id: string): Prom
 /** Without an org: for the check-run publisher and re-runs, which start from a GitHub event. */
 export async function findDeployRecordInAnyOrg(db: Knex, id: string): Promise<DeployRecord | undefined> {
   if (!isNulFree(id)) return undefined;
-  const row = (await db('deploys').where({ id }).first()) as Row | undefined;
-  return row ? fromRow(row) : undefined;
+  return recordOf(db, (await db('deploys').where({ id }).first()) as Row | undefined);
 }
 
 export async function setCheckRun(

@@ -25,9 +25,10 @@ import * as m0025 from './0025_github_deliveries.js';
 import * as m0026 from './0026_scan_scope.js';
 import * as m0027 from './0027_page_viewport.js';
 import * as m0028 from './0028_statements.js';
-import * as m0032 from './0032_history.js';
-import * as m0033 from './0033_deadlines.js';
-import * as m0035 from './0035_portfolio.js';
+import * as m0029 from './0029_history.js';
+import * as m0030 from './0030_deadlines.js';
+import * as m0031 from './0031_claims.js';
+import * as m0032 from './0029_portfolio.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -59,9 +60,10 @@ const migrations: Record<string, Knex.Migration> = {
   '0026_scan_scope': m0026,
   '0027_page_viewport': m0027,
   '0028_statements': m0028,
-  '0032_history': m0032,
-  '0033_deadlines': m0033,
-  '0035_portfolio': m0035,
+  '0029_history': m0029,
+  '0030_deadlines': m0030,
+  '0031_claims': m0031,
+  '0029_portfolio': m0032,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

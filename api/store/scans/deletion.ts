@@ -23,6 +23,12 @@ export async function deleteScanRows(db: Knex, scanId: string, batch = DELETE_BA
     if (n < batch) break;
   }
   for (;;) {
+    const n = await db('scan_passes')
+      .whereIn('id', db('scan_passes').where({ scan_id: scanId }).limit(batch).select('id'))
+      .delete();
+    if (n < batch) break;
+  }
+  for (;;) {
     const n = await db('scan_pages')
       .where({ scan_id: scanId })
       .whereIn('page_index', db('scan_pages').where({ scan_id: scanId }).limit(batch).select('page_index'))

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { FINGERPRINT_VERSION } from '../../../core/matching/fingerprint.js';
-import type { PreparedIssue, PreparedPage, ScanHead } from '../../domain/scans/preparation.js';
+import type { PreparedIssue, PreparedPage, PreparedPass, ScanHead } from '../../domain/scans/preparation.js';
+import { passesInsert, PASSES_PER_INSERT } from './passes.js';
 import { emptySummary, type ScanSummary, type ScanWarning } from '../../domain/scans/summary.js';
 import { dialectOf, MAX_ROWS_PER_INSERT } from '../db.js';
 import { scanFromRow, type ScanRecord, type ScanRow } from './scans.js';
@@ -53,7 +54,7 @@ export async function insertScanRow(
     expires_at: state.expiresAt,
     html_truncated: 0,
   };
-  await trx('scans').insert(row);
+  await trx('scans').insert({ ...row, claims: head.claims?.length ? JSON.stringify(head.claims) : null });
 }
 
 /** Stores the totals of a scan still open (after each of its parts). */
@@ -200,6 +201,7 @@ export interface ScanRowWriter {
   readonly issueBatch: number;
   pages: PreparedPage[];
   issues: PreparedIssue[];
+  passes: PreparedPass[];
   inflight: Promise<void> | undefined;
   /** SQLite only. */
   readonly queue: SqliteInsertQueue | undefined;
@@ -209,15 +211,17 @@ export function scanRowWriter(trx: Knex.Transaction, scanId: string): ScanRowWri
   const postgres = dialectOf(trx) === 'postgres';
   const issueBatch = postgres ? PG_ROWS_PER_INSERT : SQLITE_ISSUES;
   const queue = postgres ? undefined : new SqliteInsertQueue(trx);
-  return { trx, scanId, issueBatch, pages: [], issues: [], inflight: undefined, queue };
+  return { trx, scanId, issueBatch, pages: [], issues: [], passes: [], inflight: undefined, queue };
 }
 
 export async function addScanRows(
   w: ScanRowWriter,
   page: PreparedPage,
   issues: PreparedIssue[],
+  passes: readonly PreparedPass[] = [],
 ): Promise<void> {
   w.pages.push(page);
+  w.passes.push(...passes);
   for (const issue of issues) {
     w.issues.push(issue);
     if (w.issues.length >= w.issueBatch) await flushScanRows(w, false);
@@ -243,15 +247,21 @@ export async function abandonScanRows(w: ScanRowWriter): Promise<void> {
 
 async function flushScanRows(w: ScanRowWriter, final: boolean): Promise<void> {
   if (w.queue) return flushSqlite(w, w.queue, final);
-  const { pages, issues } = w;
+  const { pages, issues, passes } = w;
   w.pages = [];
   w.issues = [];
-  if (pages.length === 0 && issues.length === 0) return;
+  w.passes = [];
+  if (pages.length === 0 && issues.length === 0 && passes.length === 0) return;
   await w.inflight;
   // Pages first: an issue row's page is then always there, whatever is read inside the transaction.
-  const inflight = insertPgPageBatch(w.trx, w.scanId, pages).then(() =>
-    insertPgIssueBatch(w.trx, w.scanId, issues),
-  );
+  const inflight = insertPgPageBatch(w.trx, w.scanId, pages)
+    .then(() => insertPgIssueBatch(w.trx, w.scanId, issues))
+    .then(async () => {
+      for (let i = 0; i < passes.length; i += PASSES_PER_INSERT) {
+        const { sql, bindings } = passesInsert(w.scanId, passes.slice(i, i + PASSES_PER_INSERT));
+        await w.trx.raw(sql, bindings);
+      }
+    });
   w.inflight = inflight;
   // Handled when awaited; this only stops it from counting as unhandled in between.
   inflight.catch(() => undefined);
@@ -275,5 +285,10 @@ async function flushSqlite(w: ScanRowWriter, queue: SqliteInsertQueue, final: bo
     const bindings: Knex.Value[] = [];
     for (const p of pages) pushPageValues(bindings, w.scanId, p);
     await queue.run(pagesSql(pages.length), bindings);
+  }
+  // Passing elements at the end only: few scans send them, and their rows are small.
+  while (final && w.passes.length > 0) {
+    const { sql, bindings } = passesInsert(w.scanId, w.passes.splice(0, PASSES_PER_INSERT));
+    await queue.run(sql, bindings);
   }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { GateSettings } from '../../schemas/gate/settings.js';
 import { reserveOrgPlace } from '../access/org-counts.js';
+import type { ClaimPolicy } from '../../../core/claims/deploy-claims.js';
 
 /** A site: a client-chosen slug per org, created by its first scan, with settings for the gate. */
 export interface SiteRecord {
@@ -15,6 +16,8 @@ export interface SiteRecord {
   prComment: boolean;
   /** Whether the site's workflow gates merge-group commits itself (else the App answers them neutral). */
   mergeGroupScans: boolean;
+  /** What a claimed fix that is not fixed does: `report` it only, or fail the gate (`strict`; migration 0031). */
+  claims: ClaimPolicy;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,6 +42,7 @@ interface Row {
   retention_deploy_days: number;
   pr_comment: boolean | number;
   merge_group_scans: boolean | number;
+  claims: ClaimPolicy;
   created_at: string;
   updated_at: string;
 }
@@ -58,6 +62,7 @@ function fromRow(r: Row): SiteRecord {
     },
     prComment: Boolean(r.pr_comment),
     mergeGroupScans: Boolean(r.merge_group_scans),
+    claims: r.claims === 'strict' ? 'strict' : 'report',
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -118,6 +123,7 @@ export interface SiteSettingsPatch {
   retention?: Partial<RetentionSettings>;
   prComment?: boolean;
   mergeGroupScans?: boolean;
+  claims?: ClaimPolicy;
 }
 
 /**
@@ -143,6 +149,7 @@ export async function patchSite(
     if (patch.gate !== undefined) update.gate = patch.gate === null ? null : JSON.stringify(patch.gate);
     if (patch.prComment !== undefined) update.pr_comment = patch.prComment;
     if (patch.mergeGroupScans !== undefined) update.merge_group_scans = patch.mergeGroupScans;
+    if (patch.claims !== undefined) update.claims = patch.claims;
     const r = patch.retention ?? {};
     if (r.baseBranchDays !== undefined) update.retention_base_branch_days = r.baseBranchDays;
     if (r.otherBranchDays !== undefined) update.retention_other_branch_days = r.otherBranchDays;

@@ -26,6 +26,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       retention: { base_branch_days: 400, other_branch_days: 30, deploy_days: 400 },
       pr_comment: true,
       merge_group_scans: false,
+      claims: 'report',
       created_at: expect.any(String) as unknown,
       updated_at: res.body.created_at,
     });
@@ -78,6 +79,7 @@ describe.each(dbKinds)('sites (%s)', (db) => {
       retention: { baseBranchDays: 400, otherBranchDays: 30, deployDays: 400 },
       prComment: false,
       mergeGroupScans: true,
+      claims: 'report',
       createdAt: expect.any(String) as unknown,
       updatedAt: expect.any(String) as unknown,
     });

@@ -460,6 +460,7 @@ describe.each(dbKinds)('webhooks (%s)', (db) => {
   test('the OpenAPI document describes every outgoing event under webhooks', async () => {
     const doc = (await h.request<OpenApiWebhooks>('GET', '/api/v1/openapi.json')).body;
     expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'deploy.claim_accepted',
       'deploy.completed',
       'key.created',
       'key.revoked',
