@@ -28,7 +28,7 @@ import * as m0028 from './0028_statements.js';
 import * as m0029 from './0029_history.js';
 import * as m0030 from './0030_deadlines.js';
 import * as m0031 from './0031_claims.js';
-import * as m0032 from './0029_portfolio.js';
+import * as m0032 from './0032_portfolio.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -63,7 +63,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0029_history': m0029,
   '0030_deadlines': m0030,
   '0031_claims': m0031,
-  '0029_portfolio': m0032,
+  '0032_portfolio': m0032,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
