@@ -186,6 +186,27 @@ function sqliteFile(options: DbOptions): string {
   return url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
 }
 
+/**
+ * Rows inserted in one statement with one parameter: the rows as one JSON array, unpacked by the database
+ * (SQLite's `json_each`, PostgreSQL's `json_populate_recordset`). Binding one value instead of one per
+ * column and row makes a large insert cheap for the process (an imported assessment's thousands of
+ * results and their history); every row has the columns of the first.
+ */
+export async function insertJsonRows(
+  trx: Knex | Knex.Transaction,
+  table: string,
+  rows: ReadonlyArray<Record<string, unknown>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  const sql =
+    dialectOf(trx) === 'postgres'
+      ? `insert into "${table}" (${list}) select ${list} from json_populate_recordset(null::"${table}", ?::json)`
+      : `insert into "${table}" (${list}) select ${columns.map((c) => `json_extract(value, '$.${c}')`).join(', ')} from json_each(?)`;
+  await trx.raw(sql, [JSON.stringify(rows)]);
+}
+
 /** SQLite rejects one INSERT with more than 500 rows of VALUES; chunk every batch at this size. */
 export const MAX_ROWS_PER_INSERT = 500;
 

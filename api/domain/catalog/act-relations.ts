@@ -104,7 +104,11 @@ export function tallyRelated(
   return acc;
 }
 
-export function relatedFrom(acc: RelatedTally): Map<string, RelatedFailure[]> {
+/** `count`: how many pages a set of the scan's pages is (a report counts one per address). */
+export function relatedFrom(
+  acc: RelatedTally,
+  count: (pages: ReadonlySet<number>) => number = (pages) => pages.size,
+): Map<string, RelatedFailure[]> {
   const out = new Map<string, RelatedFailure[]>();
   for (const { link, rule, issues, pages } of acc.values()) {
     const list = out.get(link.criterion) ?? [];
@@ -114,7 +118,7 @@ export function relatedFrom(acc: RelatedTally): Map<string, RelatedFailure[]> {
       act_name: link.actName,
       role: link.role,
       issues,
-      pages_affected: pages.size,
+      pages_affected: count(pages),
     });
     out.set(link.criterion, list);
   }

@@ -1,7 +1,7 @@
 import type { RelatedFailure } from '../catalog/act-relations.js';
 import type { RuleCoverage } from './rule-coverage.js';
 import { CONFORMANCE_LEVELS, type CatalogRow, type Conformance, type EditionCatalog } from './editions.js';
-import type { CriterionTallies, ScanEvidence } from './evidence-tally.js';
+import { addressCount, type CriterionTallies, type ScanEvidence } from './evidence-tally.js';
 import { foldEvidence, foldResults, type EvidenceFold } from './evidence-fold.js';
 import { suggestNotApplicable } from './not-applicable.js';
 import { answerOf, decideFromEvidence, evidenceOf, type EvidenceFact, type FactContext } from './facts.js';
@@ -106,7 +106,9 @@ export function deriveReport(input: {
   const { byPage, tallies, related } = folded;
   const ctx: FactContext = {
     coverage,
-    pagesTotal: evidence.pages.length,
+    pagesTotal: addressCount(evidence.pages),
+    countPages: folded.countPages,
+    pageAddress: folded.addresses,
     rulesRan: new Set(byPage.pagesByRule.keys()),
     rulesRunKnown: byPage.known,
     ranOn: byPage.pagesByRule,

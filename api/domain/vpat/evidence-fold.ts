@@ -1,6 +1,8 @@
 import { relatedFrom, tallyRelated, type RelatedTally } from '../catalog/act-relations.js';
 import type { RuleCoverage } from './rule-coverage.js';
 import {
+  addressesByIndex,
+  pageCounter,
   resultsByRule,
   rulesReportedIn,
   rulesRunKnown,
@@ -85,14 +87,19 @@ export function foldEvidence(evidence: ScanEvidence, coverage: RuleCoverage): Ev
 
 /** What the derivation reads from a finished fold. */
 export function foldResults(fold: EvidenceFold, evidence: Pick<ScanEvidence, 'pages' | 'rulesRun'>) {
+  // Pages as a report counts them: a URL scanned at two viewports is one page.
+  const addresses = addressesByIndex(evidence.pages);
+  const countPages = pageCounter(addresses);
   return {
+    addresses,
+    countPages,
     byPage: {
       ...fold.byPage,
       known: rulesRunKnown(fold.byPage, evidence.pages.length, evidence.rulesRun),
     },
     ruleResults: fold.ruleResults,
     tallies: fold.tallies,
-    related: relatedFrom(fold.related),
-    violations: violationsFrom(fold.violations),
+    related: relatedFrom(fold.related, countPages),
+    violations: violationsFrom(fold.violations, countPages),
   };
 }

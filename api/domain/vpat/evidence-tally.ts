@@ -55,6 +55,25 @@ export function addressCount(pages: ReadonlyArray<Pick<EvidencePage, 'url' | 'ad
   return new Set(pages.map((p) => p.address ?? p.url)).size;
 }
 
+/** Counts some of the scan's pages (by index) once per address, as a report counts pages. */
+export type PageCounter = (pages: Iterable<number>) => number;
+
+/** The address of each of the scan's pages by its index. */
+export function addressesByIndex(
+  pages: ReadonlyArray<Pick<EvidencePage, 'index' | 'url' | 'address'>>,
+): Map<number, string> {
+  return new Map(pages.map((p) => [p.index, p.address ?? p.url]));
+}
+
+export function pageCounter(addresses: ReadonlyMap<number, string>): PageCounter {
+  return (pages) => {
+    const seen = new Set<string>();
+    // A page the list does not hold counts as a page of its own.
+    for (const i of pages) seen.add(addresses.get(i) ?? `#${i}`);
+    return seen.size;
+  };
+}
+
 export interface Tally {
   issues: number;
   waived: number;
@@ -225,8 +244,9 @@ export function tallyViolations(
 
 export function violationsFrom(
   acc: ViolationTally,
+  count: PageCounter = (pages) => new Set(pages).size,
 ): Array<{ rule: string; issues: number; pages_affected: number }> {
   return [...acc.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([rule, e]) => ({ rule, issues: e.issues, pages_affected: e.pages.size }));
+    .map(([rule, e]) => ({ rule, issues: e.issues, pages_affected: count(e.pages) }));
 }

@@ -1,6 +1,6 @@
 import { rulesTesting, type RuleCoverage } from './rule-coverage.js';
 import type { Conformance } from './editions.js';
-import type { CriterionTallies, RuleResults, Tally } from './evidence-tally.js';
+import type { CriterionTallies, PageCounter, RuleResults, Tally } from './evidence-tally.js';
 import type { AnswerBasis, CriterionEvidence } from './report.js';
 import { compareCriterionIds } from '../catalog/wcag.js';
 
@@ -72,7 +72,12 @@ export type EvidenceFact =
 
 export interface FactContext {
   coverage: RuleCoverage;
+  /** Different addresses scanned: a URL at two viewports is one page. */
   pagesTotal: number;
+  /** How many addresses some of the scan's pages (by index) are. */
+  countPages: PageCounter;
+  /** Each page's address by its index. */
+  pageAddress: ReadonlyMap<number, string>;
   rulesRan: ReadonlySet<string>;
   rulesRunKnown: boolean;
   /** The pages each rule ran on (absent: every rule in `rulesRan` ran on every page). */
@@ -101,11 +106,13 @@ function ruleHelp(rules: readonly string[], coverage: RuleCoverage): string[] {
     .map(cleanHelp);
 }
 
+/** The pages' URLs in scan order, each once (a URL scanned at two viewports is listed once). */
 function pageUrls(pages: Iterable<number>, pageUrl: Map<number, string>): string[] {
-  return [...pages]
+  const urls = [...pages]
     .sort((a, b) => a - b)
     .map((i) => pageUrl.get(i))
     .filter((u): u is string => Boolean(u));
+  return [...new Set(urls)];
 }
 
 /** The facts the evidence alone establishes for a WCAG criterion (before any person's decision). */
@@ -122,7 +129,7 @@ export function decideFromEvidence(
       kind: 'violations',
       rules: [...violations.rules.keys()].sort(),
       issues: violations.issues,
-      pagesAffected: violations.pages.size,
+      pagesAffected: ctx.countPages(violations.pages),
       pagesTotal,
       waived: ctx.waiversKnown ? violations.waived : null,
       incomplete: incomplete?.issues ?? 0,
@@ -135,7 +142,7 @@ export function decideFromEvidence(
       kind: 'incomplete',
       rules: [...incomplete.rules.keys()].sort(),
       results: incomplete.issues,
-      pagesWith: incomplete.pages.size,
+      pagesWith: ctx.countPages(incomplete.pages),
       pagesTotal,
       pageUrls: pageUrls(incomplete.pages, ctx.pageUrl),
       helpUrls: helpUrlsOf(incomplete, ctx.coverage),
@@ -177,17 +184,21 @@ function resultsElsewhere(criterion: string, rules: string[], ctx: FactContext):
 // nothing about a page where it did not run (a page submitted as native issues, say).
 function cleanRun(covering: string[], ran: string[], ctx: FactContext): EvidenceFact {
   const { pagesTotal } = ctx;
-  const runs = ran.map((rule) => ({ rule, pages: ctx.ranOn?.get(rule)?.size ?? pagesTotal }));
+  const runs = ran.map((rule) => {
+    const on = ctx.ranOn?.get(rule);
+    return { rule, pages: on ? ctx.countPages(on) : pagesTotal };
+  });
   const helpUrls = ruleHelp(ran, ctx.coverage);
   if (runs.some((r) => r.pages < pagesTotal) && ctx.ranOn) {
-    const covered = new Set<number>();
-    for (const r of ran) for (const p of ctx.ranOn.get(r) ?? []) covered.add(p);
-    const untested = [...ctx.pageUrl.keys()].filter((p) => !covered.has(p));
+    // An address is tested when a covering rule ran on it at any of its viewports.
+    const covered = new Set<string | undefined>();
+    for (const r of ran) for (const p of ctx.ranOn.get(r) ?? []) covered.add(ctx.pageAddress.get(p));
+    const untested = [...ctx.pageUrl.keys()].filter((p) => !covered.has(ctx.pageAddress.get(p)));
     if (untested.length > 0) {
       return {
         kind: 'partially-tested',
         ran: runs,
-        tested: pagesTotal - untested.length,
+        tested: pagesTotal - ctx.countPages(untested),
         pagesTotal,
         untestedUrls: pageUrls(untested, ctx.pageUrl),
         rulesRunKnown: ctx.rulesRunKnown,

@@ -152,21 +152,25 @@ async function expandNode(node: Json, contexts: unknown[]): Promise<ExpandedNode
   delete shell['@context'];
   const expanded = await expand(context.length ? { '@context': context, ...shell } : shell);
   if (held.size === 0) return expanded;
+  // Where each marker landed, found in the shell before any run is put in (the runs are not walked).
+  const places: Array<{ values: unknown[]; marker: Json }> = [];
   for (const parent of nodesOf(expanded)) {
     for (const values of Object.values(parent)) {
       if (!Array.isArray(values)) continue;
-      const at = values.findIndex((v) => isObject(v) && held.has(String(v['@id'])));
-      if (at < 0) continue;
-      const { key, items } = held.get(String((values[at] as Json)['@id']))!;
-      const out: unknown[] = [];
-      for (const run of runs(items)) {
-        await nextTurn();
-        // A node of the run's own: its one property (or reverse property) holds the run, expanded.
-        const [wrapper] = await expand({ '@context': context, '@id': `${SLICE}run`, [key]: run });
-        out.push(...runOf(wrapper));
-      }
-      values.splice(at, 1, ...out);
+      for (const v of values)
+        if (isObject(v) && held.has(String(v['@id']))) places.push({ values, marker: v });
     }
+  }
+  for (const { values, marker } of places) {
+    const { key, items } = held.get(String(marker['@id']))!;
+    const out: unknown[] = [];
+    for (const run of runs(items)) {
+      await nextTurn();
+      // A node of the run's own: its one property (or reverse property) holds the run, expanded.
+      const [wrapper] = await expand({ '@context': context, '@id': `${SLICE}run`, [key]: run });
+      out.push(...runOf(wrapper));
+    }
+    values.splice(values.indexOf(marker), 1, ...out);
   }
   return expanded;
 }

@@ -5,7 +5,7 @@ import type {
   ResultChange,
   ResultState,
 } from '../../domain/vpat/assessments/assessment.js';
-import { dialectOf, isUniqueViolation } from '../db.js';
+import { dialectOf, insertJsonRows, isUniqueViolation } from '../db.js';
 
 /**
  * An assessment's results, one per (criterion, page), each with a version that every write raises (the
@@ -134,8 +134,7 @@ export async function insertResults(
     version: r.version,
     updated_at: r.updatedAt,
   }));
-  // Batches keep each statement under SQLite's bound-parameter limit.
-  for (let i = 0; i < rows.length; i += 100) await trx('assessment_results').insert(rows.slice(i, i + 100));
+  await insertJsonRows(trx, 'assessment_results', rows);
 }
 
 export async function insertChanges(
@@ -152,8 +151,7 @@ export async function insertChanges(
     changed_by: c.by,
     changed_at: c.at,
   }));
-  for (let i = 0; i < rows.length; i += 100)
-    await trx('assessment_result_changes').insert(rows.slice(i, i + 100));
+  await insertJsonRows(trx, 'assessment_result_changes', rows);
 }
 
 export async function listChanges(

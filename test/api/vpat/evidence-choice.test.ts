@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Assessment, CreatedScan, Problem, Statement, VpatReport } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { COMPLETE_ANSWERS } from '../../helpers/statement-seed.js';
@@ -12,6 +13,10 @@ const product = {
   description: 'The web shop: catalogue, cart and checkout.',
 };
 const imageAlt = { rule: 'image-alt', impact: 'critical', selector: 'main img', wcag: ['1.1.1'] };
+// An axe-core result that found nothing (color-contrast among the rules that ran), as the API takes it.
+const cleanAxe = JSON.parse(
+  readFileSync(new URL('../../fixtures/axe/clean.json', import.meta.url), 'utf8'),
+) as unknown;
 
 describe.each(dbKinds)('the evidence a report rests on (%s)', (db) => {
   const h = useHarness({ db, org: 'acme' });
@@ -85,6 +90,43 @@ describe.each(dbKinds)('the evidence a report rests on (%s)', (db) => {
     // Both names of the home page chosen: sampled once, as first named.
     const both = await sample({ pages: ['https://shop.example/index.html', 'https://shop.example/'] });
     expect(both.body.sample.pages.map((p) => p.url)).toEqual(['https://shop.example/index.html']);
+  });
+
+  test("a row's remarks and the report's failing rules count a page at two viewports once", async () => {
+    const row = (r: VpatReport, id: string) => r.criteria.find((c) => c.id === id)!;
+    // The home page fails image-alt at both viewports; the cart passes.
+    await scan('viewports', {
+      pages: [
+        { url: 'https://shop.example/', viewport: '390x844', issues: [imageAlt] },
+        { url: 'https://shop.example/', viewport: '1280x720', issues: [imageAlt] },
+        { url: 'https://shop.example/cart', issues: [] },
+      ],
+    });
+    const failing = await generate({ siteId: 'viewports' });
+    // 1 of 2 pages, not 2 of 3: half the pages or fewer, so partial support rather than none.
+    expect(row(failing, '1.1.1')).toMatchObject({
+      conformance: 'partially-supports',
+      evidence: { issues: 2, pages_affected: 1, pages_total: 2 },
+    });
+    expect(row(failing, '1.1.1').remarks).toContain('2 issues on 1 of 2 pages (half or fewer');
+    expect(failing.violations).toEqual([{ rule: 'image-alt', issues: 2, pages_affected: 1 }]);
+
+    // color-contrast ran at both viewports of the home page; the cart (a native page) did not list it.
+    const ranOnOne = await post<CreatedScan>('/api/v1/scans', {
+      siteId: 'viewports',
+      url: 'https://shop.example/',
+      branch: 'main',
+      pages: [
+        { url: 'https://shop.example/', viewport: '390x844', axe: cleanAxe },
+        { url: 'https://shop.example/', viewport: '1280x720', axe: cleanAxe },
+        { url: 'https://shop.example/cart', issues: [] },
+      ],
+    });
+    expect(ranOnOne.status).toBe(201);
+    const partly = await generate({ siteId: 'viewports', scan_id: ranOnOne.body.id });
+    expect(row(partly, '1.4.3').basis).toBe('rules-not-run');
+    expect(row(partly, '1.4.3').remarks).toContain('ran on only 1 of 2 pages');
+    expect(row(partly, '1.4.3').remarks).toContain('(/cart;');
   });
 
   test('a partial scan of the base branch is never the default evidence, nor a newer scan a report is behind', async () => {

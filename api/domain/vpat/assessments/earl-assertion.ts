@@ -19,20 +19,20 @@ export function addressOf(ix: NodeIndex, page: ExpandedNode): string | undefined
   return isWebAddress(ix.idOf(page)) ? ix.idOf(page) : undefined;
 }
 
+/** An outcome by its last word, in lower case: EARL's values, and its outcome classes (earl:Pass, earl:Fail, …) as some tools write them. */
+const OUTCOME_WORDS = new Map<string, Outcome>([
+  ...OUTCOMES.map((o) => [o.toLowerCase(), o] as const),
+  ['pass', 'passed'],
+  ['fail', 'failed'],
+  ['cannottell', 'cantTell'],
+  ['notapplicable', 'inapplicable'],
+  ['nottested', 'untested'],
+]);
+
 export function outcomeOf(ix: NodeIndex, a: ExpandedNode): Outcome | undefined {
   const result = ix.node(ix.first(a, T.result));
   const id = (result && ix.text(ix.first(result, T.outcome))) ?? 'untested';
-  const word = id.replace(/^.*[#:/]/, '');
-  const named = OUTCOMES.find((o) => o.toLowerCase() === word.toLowerCase());
-  // EARL's outcome classes (earl:Pass, earl:Fail, …) as some tools write them.
-  const byClass: Record<string, Outcome> = {
-    pass: 'passed',
-    fail: 'failed',
-    cannottell: 'cantTell',
-    notapplicable: 'inapplicable',
-    nottested: 'untested',
-  };
-  return named ?? byClass[word.toLowerCase()];
+  return OUTCOME_WORDS.get(id.replace(/^.*[#:/]/, '').toLowerCase());
 }
 
 /** The criteria an assertion's test is about: the test itself, else the criteria it is part of. */

@@ -25,6 +25,7 @@ export interface ImportedAssessment {
 }
 
 type Json = Record<string, unknown>;
+const CRITERIA = new Map(WCAG_CRITERIA.map((c) => [c.id, c]));
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A file read as JSON-LD: it has a context or a graph (an Accessibility Insights file has neither). */
@@ -124,12 +125,14 @@ function readAssertion(w: Walk, a: ExpandedNode, place: Place, inherited: string
   // An untouched criterion (untested, no notes, nobody named) is the tool's default, not a result.
   const untouched = outcome === 'untested' && !notes && ix.first(a, T.assertedBy) === undefined;
   const tester = testerOf(ix, a, w.evaluator);
+  let pages: Array<string | null> | undefined;
   for (const criterion of criteria) {
-    const data = WCAG_CRITERIA.find((c) => c.id === criterion);
+    const data = CRITERIA.get(criterion);
     const counted = data && !data.removedIn && levelIncludes(w.level, data.level);
     if (!counted) w.ignored.add(criterion);
     if (!counted || untouched) continue;
-    for (const page of pagesOf(w, a)) {
+    pages ??= pagesOf(w, a);
+    for (const page of pages) {
       const r = { criterion, page, outcome, notes, tester };
       if (whole) w.results.push(r);
       else {

@@ -57,6 +57,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNode = (v: unknown): v is ExpandedNode => isObject(v) && !('@value' in v) && !('@list' in v);
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+const NONE: readonly unknown[] = [];
 
 export interface NodeIndex {
   /** The values of a node's properties (any of `terms`), its other occurrences and reverse links included. */
@@ -160,17 +161,27 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
   const { order, byId, reverse } = walk(doc);
   const idOf = (n: ExpandedNode) => (typeof n['@id'] === 'string' ? n['@id'] : undefined);
   const { mergedOf, fullOf } = sharedNodes(byId, reverse);
-  const values = (node: ExpandedNode, terms: Terms): unknown[] => {
+  // Read once per assertion and term: no list is made unless a node has values under several terms.
+  const own = (node: ExpandedNode, t: string): readonly unknown[] => {
+    const v = node[t];
+    return Array.isArray(v) ? v : v === undefined ? NONE : [v];
+  };
+  const valuesOf = (node: ExpandedNode, t: string): readonly unknown[] => {
     const id = idOf(node);
-    if (id) return terms.flatMap((t) => mergedOf(id).get(t) ?? []);
-    return terms.flatMap((t) => [...asArray(node[t]), ...(reverse.get(node)?.get(t) ?? [])]);
+    if (id) return mergedOf(id).get(t) ?? NONE;
+    const back = reverse.get(node)?.get(t);
+    return back ? [...own(node, t), ...back] : own(node, t);
+  };
+  const values = (node: ExpandedNode, terms: Terms): unknown[] => {
+    const out: unknown[] = [];
+    for (const t of terms) for (const v of valuesOf(node, t)) out.push(v);
+    return out;
   };
   /** The first value of any of `terms`, without gathering the others (a shared node may have thousands). */
   const first = (node: ExpandedNode, terms: Terms): unknown => {
-    const id = idOf(node);
     for (const t of terms) {
-      const list = id ? mergedOf(id).get(t) : [...asArray(node[t]), ...(reverse.get(node)?.get(t) ?? [])];
-      if (list?.length) return list[0];
+      const list = valuesOf(node, t);
+      if (list.length) return list[0];
     }
     return undefined;
   };
