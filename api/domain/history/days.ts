@@ -62,3 +62,26 @@ export function historyDays(days: readonly string[], spans: readonly HistorySpan
     return out;
   });
 }
+
+/**
+ * What the site's latest scan makes of its day: the open figures from the spans open after it, and
+ * as counts only what it did (`changed`: the spans it opened, and the stored ones it ended), to be
+ * added to the day's counts so far.
+ */
+export function latestScanDay(
+  day: string,
+  open: readonly HistorySpan[],
+  changed: readonly HistorySpan[],
+): HistoryDay {
+  const [out] = historyDays([day], open);
+  out.new = 0;
+  out.regressions = 0;
+  for (const s of changed) {
+    if (s.id === undefined) {
+      if (s.startedBy === 'new') out.new++;
+      if (s.startedBy === 'regression') out.regressions++;
+    } else if (s.endedBy === 'fixed') out.fixed++;
+    else if (s.endedBy === 'unscanned') out.unscanned++;
+  }
+  return out;
+}

@@ -37,7 +37,7 @@ import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import { setScanSharding } from '../../store/scans/shards.js';
 import { refreshIssueStatistics } from '../../store/scans/statistics.js';
-import { keepHistory } from '../history/keep.js';
+import { HistoryScanGatherer, keepHistory } from '../history/keep.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -109,6 +109,7 @@ export async function storePages(
   builder: ScanBuilder,
   scanId: string,
   pages: PageSource,
+  history?: HistoryScanGatherer,
 ) {
   const writer = scanRowWriter(trx, scanId);
   try {
@@ -116,6 +117,7 @@ export async function storePages(
       const added = builder.addPage(page, index);
       if (!added.ok) throw preparationFailure(added.error);
       if ('repeated' in added) continue;
+      history?.add(added.page, added.issues);
       await addScanRows(writer, added.page, added.issues, added.passes);
     }
     await finishScanRows(writer);
@@ -198,7 +200,8 @@ export async function ingestScan(
       expiresAt,
     });
     if (head.shards !== undefined) await setScanSharding(trx, id, { group: null, shards: head.shards });
-    await storePages(trx, builder, id, pages);
+    const history = open ? undefined : await HistoryScanGatherer.forScan(trx, { org, ...scanHeadRow });
+    await storePages(trx, builder, id, pages, history);
     const totals = {
       pageCount: builder.pages,
       issueCount: builder.issues,
@@ -212,7 +215,7 @@ export async function ingestScan(
     }
     const done = { warnings: builder.warnings(), rulesRun: builder.rulesRun(), createdAt };
     const scan = await markScanComplete(trx, id, done, totals);
-    await keepHistory(trx, scan);
+    await keepHistory(trx, scan, history);
     await recordEvent(
       trx,
       org,

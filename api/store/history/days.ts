@@ -37,6 +37,47 @@ function dayFromRow(r: DayRow): HistoryDay {
   };
 }
 
+function dayRow(s: SiteRef, d: HistoryDay) {
+  return {
+    org: s.org,
+    site_id: s.siteId,
+    day: d.day,
+    open_critical: d.open.critical,
+    open_serious: d.open.serious,
+    open_moderate: d.open.moderate,
+    open_minor: d.open.minor,
+    open_unknown: d.open.unknown,
+    open_by_rule: JSON.stringify(d.openByRule),
+    new_count: d.new,
+    fixed_count: d.fixed,
+    regressions: d.regressions,
+    unscanned: d.unscanned,
+  };
+}
+
+/**
+ * Adds the site's latest scan to its day in one statement (no read): the open figures are replaced by
+ * `scan`'s, its counts added to the day's so far.
+ */
+export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: HistoryDay): Promise<void> {
+  const add = (column: string) => trx.raw('??.?? + excluded.??', ['history_days', column, column]);
+  await trx('history_days')
+    .insert(dayRow(s, scan))
+    .onConflict(['org', 'site_id', 'day'])
+    .merge({
+      open_critical: trx.raw('excluded.open_critical'),
+      open_serious: trx.raw('excluded.open_serious'),
+      open_moderate: trx.raw('excluded.open_moderate'),
+      open_minor: trx.raw('excluded.open_minor'),
+      open_unknown: trx.raw('excluded.open_unknown'),
+      open_by_rule: trx.raw('excluded.open_by_rule'),
+      new_count: add('new_count'),
+      fixed_count: add('fixed_count'),
+      regressions: add('regressions'),
+      unscanned: add('unscanned'),
+    });
+}
+
 /** Replaces the site's days from `from` on with `days`. */
 export async function replaceDays(
   trx: Knex.Transaction,
@@ -48,21 +89,7 @@ export async function replaceDays(
   await insertInChunks(
     trx,
     'history_days',
-    days.map((d) => ({
-      org: s.org,
-      site_id: s.siteId,
-      day: d.day,
-      open_critical: d.open.critical,
-      open_serious: d.open.serious,
-      open_moderate: d.open.moderate,
-      open_minor: d.open.minor,
-      open_unknown: d.open.unknown,
-      open_by_rule: JSON.stringify(d.openByRule),
-      new_count: d.new,
-      fixed_count: d.fixed,
-      regressions: d.regressions,
-      unscanned: d.unscanned,
-    })),
+    days.map((d) => dayRow(s, d)),
   );
 }
 

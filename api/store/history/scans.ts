@@ -8,23 +8,44 @@ import type { SiteRef } from './spans.js';
 /** The time a scan stands at in history: when it was scanned, else when it was stored. */
 export const SCAN_TIME_SQL = 'coalesce(scanned_at, created_at)';
 
+function historyScans(trx: Knex.Transaction, s: SiteRef, branch: string, at: string) {
+  return trx('scans')
+    .where({ org: s.org, site_id: s.siteId, branch, status: 'complete' })
+    .andWhere((w) => {
+      w.where('scope', 'full').orWhereNull('scope');
+    })
+    .andWhereRaw(`${SCAN_TIME_SQL} >= ?`, [at]);
+}
+
+/** Whether a complete full scan of `branch` other than `scanId` stands at `at` or later. */
+export async function laterHistoryScan(
+  trx: Knex.Transaction,
+  s: SiteRef,
+  branch: string,
+  at: string,
+  scanId: string,
+): Promise<boolean> {
+  const row = await historyScans(trx, s, branch, at)
+    .andWhereNot('id', scanId)
+    .first<{ id: string } | undefined>('id');
+  return row !== undefined;
+}
+
 /**
  * The site's complete full scans of `branch` from `at` on, oldest first (by time, then id), as history
  * reads them: their page keys and their violations by identity (a needs-review result is not an issue
- * to fix). Read one scan at a time, so a replay holds one scan's issues beside the spans.
+ * to fix); with `onlyId`, that scan alone. Read one scan at a time, so a replay holds one scan's issues beside the spans.
  */
 export async function* historyScansFrom(
   trx: Knex.Transaction,
   s: SiteRef,
   branch: string,
   at: string,
+  onlyId?: string,
 ): AsyncGenerator<HistoryScan> {
-  const scans = await trx('scans')
-    .where({ org: s.org, site_id: s.siteId, branch, status: 'complete' })
-    .andWhere((w) => {
-      w.where('scope', 'full').orWhereNull('scope');
-    })
-    .andWhereRaw(`${SCAN_TIME_SQL} >= ?`, [at])
+  const q = historyScans(trx, s, branch, at);
+  if (onlyId !== undefined) q.andWhere('id', onlyId);
+  const scans = await q
     .orderByRaw(`${SCAN_TIME_SQL} asc, id asc`)
     .select<Array<{ id: string; at: string }>>('id', trx.raw(`${SCAN_TIME_SQL} as at`));
   for (const scan of scans) yield readHistoryScan(trx, scan.id, scan.at);
