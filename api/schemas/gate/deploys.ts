@@ -5,12 +5,12 @@ import { Sha, SiteId, Timestamp } from '../common.js';
 import { DeployCountsSchema } from './counts.js';
 import { GateSettings } from './settings.js';
 import { ClaimsInput, DeployClaimsSchema } from './claims.js';
+import { PageCoverageSchema } from './coverage.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../../core/gate/deploy-event.js';
 import type * as settings from '../../../core/gate/settings.js';
 import type * as engine from '../../../core/gate/engine.js';
-import type * as coverage from '../../../core/gate/coverage.js';
 import { ENGINE_UPGRADE_POLICIES } from '../../../core/gate/engine.js';
 import type * as thresholds from '../../../core/gate/thresholds.js';
 
@@ -175,23 +175,6 @@ export const EngineChangeOut = z
   })
   .openapi('EngineChange');
 
-export const PageCoverageSchema = z
-  .object({
-    scope: z.literal('partial'),
-    pages_compared: z.number().int().openapi({ description: "The head scan's pages: the pages compared." }),
-    pages_total: z.number().int().openapi({
-      description: "Those and the baseline's pages the head scan does not cover.",
-    }),
-    pages: z
-      .array(z.string())
-      .openapi({ description: 'The compared pages as the scan named them, in scan order, at most 100.' }),
-    message: z.string().openapi({
-      example:
-        "Compared 2 of 14 pages: this scan covers only the pages listed; the baseline's issues on the other 12 pages count neither as fixed nor as existing.",
-    }),
-  })
-  .openapi('PageCoverage');
-
 export const CheckRunState = z
   .object({
     status: z.enum(CHECK_RUN_STATUSES).openapi({
@@ -297,5 +280,4 @@ type _DomainDeployEvent = [
   OutputIs<typeof AppliedGateSettingsSchema, settings.AppliedGateSettings>,
   OutputIs<typeof ReasonCodeSchema, thresholds.ReasonCode>,
   OutputIs<typeof EngineChangeOut, engine.EngineChange>,
-  OutputIs<typeof PageCoverageSchema, coverage.PageCoverage>,
 ];
