@@ -55665,9 +55665,10 @@ async function main(argv) {
             if (options.junit)
                 await writeFile(options.junit, toJunit(run.pages, findingsOf(run.pages), seconds, g));
         };
+        const pages = submittedPages(run, options.scan.keepPasses ? new Set() : null);
         const shard = options.scan.shard;
         if (shard) {
-            const sent = await sendShard(options.service, shard, run, submittedPages(run, options.scan.keepPasses ? new Set() : null), err);
+            const sent = await sendShard(options.service, shard, run, pages, err);
             const part = `This job scanned shard ${shard.index} of ${shard.total}: its pages' issues are listed here`;
             return await shardExit(sent, {
                 judged: async (g, url) => {
@@ -55677,7 +55678,7 @@ async function main(argv) {
                 waiting: (text) => html.unjudged(`${part}. ${text}`),
             }, servedFolder(run));
         }
-        const outcome = await submitAndGate(options.service, run, submittedPages(run, options.scan.keepPasses ? new Set() : null), err);
+        const outcome = await submitAndGate(options.service, run, pages, err);
         if (!outcome.gate) {
             await html.unjudged(`Sent to the service as scan ${outcome.scan.id}; no gate was asked (--gate).`);
             return EXIT.passed;
