@@ -144,15 +144,19 @@ function readAssertion(w: Walk, a: ExpandedNode, place: Place, inherited: string
   return criteria;
 }
 
-/** Where an assertion is in the file: its parent's place and its own step, made a pointer only when needed. */
+/**
+ * Where an assertion is in the file: its parent's place and its own step (a part's: its index under
+ * `hasPart`), made a pointer only when needed.
+ */
 interface Place {
   parent?: Place;
-  step: string;
+  step: string | number;
 }
 
 const pointerOf = (p: Place): string => {
   const steps: string[] = [];
-  for (let at: Place | undefined = p; at; at = at.parent) steps.push(at.step);
+  for (let at: Place | undefined = p; at; at = at.parent)
+    steps.push(typeof at.step === 'number' ? `hasPart/${at.step}` : at.step);
   return steps.reverse().join('/');
 };
 
@@ -165,23 +169,20 @@ const TURN_ASSERTIONS = 1000;
  */
 async function readAssertions(w: Walk, list: Array<{ a: ExpandedNode; place: Place }>): Promise<void> {
   const stack: Array<{ a: ExpandedNode; place: Place; inherited: string[] }> = [];
-  const push = (items: Array<{ a: ExpandedNode; place: Place }>, inherited: string[]) => {
-    for (let i = items.length - 1; i >= 0; i--) stack.push({ ...items[i], inherited });
-  };
-  push(list, []);
+  for (let i = list.length - 1; i >= 0; i--)
+    stack.push({ a: list[i].a, place: list[i].place, inherited: [] });
   let read = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (++read % TURN_ASSERTIONS === 0) await nextTurn();
     const criteria = readAssertion(w, next.a, next.place, next.inherited);
     if (!criteria) continue;
-    const parts = w.ix
-      .values(next.a, T.hasPart)
-      .map((p) => w.ix.node(p))
-      .filter((p) => p !== undefined);
-    push(
-      parts.map((a, j) => ({ a, place: { parent: next.place, step: `hasPart/${j}` } })),
-      criteria,
-    );
+    const parts: ExpandedNode[] = [];
+    for (const v of w.ix.values(next.a, T.hasPart)) {
+      const part = w.ix.node(v);
+      if (part) parts.push(part);
+    }
+    for (let j = parts.length - 1; j >= 0; j--)
+      stack.push({ a: parts[j], place: { parent: next.place, step: j }, inherited: criteria });
   }
 }
 

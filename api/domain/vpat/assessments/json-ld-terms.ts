@@ -59,6 +59,13 @@ const isNode = (v: unknown): v is ExpandedNode => isObject(v) && !('@value' in v
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const NONE: readonly unknown[] = [];
 
+/** A node that says nothing but its id (counted without listing its keys: read once per value). */
+function isReference(v: Json): boolean {
+  let keys = 0;
+  for (const _key in v) if (++keys > 1) return false;
+  return keys === 1;
+}
+
 export interface NodeIndex {
   /** The values of a node's properties (any of `terms`), its other occurrences and reverse links included. */
   values(node: ExpandedNode, terms: Terms): unknown[];
@@ -193,7 +200,7 @@ export function nodeIndex(doc: readonly ExpandedNode[]): NodeIndex {
     if (!isNode(v)) return undefined;
     const id = idOf(v);
     // A bare reference reads as the node it names.
-    return (Object.keys(v).length === 1 && id ? fullOf(id) : undefined) ?? v;
+    return (id && isReference(v) ? fullOf(id) : undefined) ?? v;
   };
   const text = (v: unknown): string | undefined => {
     if (typeof v === 'string') return v;
