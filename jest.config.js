@@ -9,7 +9,8 @@ const base = {
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
   // Says once per run which parts of the machine are missing, so which tests are skipped.
   globalSetup: '<rootDir>/jest.global-setup.js',
-  testTimeout: 30000,
+  // Two workers share two cores with their browsers and databases: a slow turn is not a failure, a hang still is.
+  testTimeout: 60000,
   // Jest 30 "soft"-deletes what a test file left on the global scope and warns when it is touched later;
   // nock's interceptors are, after the App's test files end. "off" keeps them, as Jest 29 did, without
   // the warning.
