@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import type { AssessmentDetail } from '../helpers/api-types.js';
+import type { AssessmentDetail, VpatReport } from '../helpers/api-types.js';
 import { useHarness } from '../helpers/harness.js';
 import { axeViolations, describeInBrowser, launch, tabTo } from './browser.js';
 import { seedConsole, type Seeded } from './seed.js';
@@ -39,6 +39,9 @@ describeInBrowser('the assessment workspace in Chromium', () => {
     await page.keyboard.press('f'); // "Failed"
     await tabTo(page, '#notes-1');
     await page.keyboard.type('The logo has no text alternative.');
+    // The tester names themself: the field starts empty.
+    await tabTo(page, '#tester');
+    await page.keyboard.type('Ada Tester');
     await tabTo(page, 'button[name="next"][value="1"]');
     await page.keyboard.press('Enter');
     await page.waitForURL(/criterion=1\.2\.1/);
@@ -76,6 +79,7 @@ describeInBrowser('the assessment workspace in Chromium', () => {
     });
     expect(other.status).toBe(200);
     await page.selectOption('#outcome-0', 'inapplicable');
+    await page.fill('#tester', 'Ada Tester');
     await page.click('button[name="next"][value="0"]');
     await page.waitForURL(/saved=0/);
     expect(await page.locator('p.notice').textContent()).toMatch(/someone changed them/);
@@ -103,11 +107,20 @@ describeInBrowser('the assessment workspace in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('2026.12');
     await page.keyboard.press('Tab');
+    await page.keyboard.type('Acme');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('a11y@acme.example');
+    // The public address is left to its default, the site's.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
     await page.keyboard.type('The Acme web shop: catalogue, cart and checkout.');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/reports\/vpt_/);
     expect(await page.locator('h1').textContent()).toMatch(/^Shop 2026\.12: /);
+    const reportId = new URL(page.url()).pathname.split('/').pop()!;
+    const made = await h.request<VpatReport>('GET', `/api/v1/vpat/${reportId}`, { key: s.key });
+    expect(made.body.product).toMatchObject({ vendor: 'Acme', contact: { email: 'a11y@acme.example' } });
     expect(await axeViolations(page)).toEqual([]);
   });
 });
