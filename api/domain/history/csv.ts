@@ -1,9 +1,7 @@
+import { csvTable } from '../../../core/text/csv.js';
 import type { HistoryPoint } from './series.js';
 
-/**
- * A site's history as CSV (RFC 4180, CRLF) for BI tools: one header row, one row per interval. A cell
- * that a spreadsheet would run as a formula is prefixed with `'`.
- */
+/** A site's history as CSV (core/text/csv.ts): one row per interval. */
 export function historyCsv(siteId: string, points: readonly HistoryPoint[]): string {
   const header = [
     'site_id',
@@ -35,11 +33,5 @@ export function historyCsv(siteId: string, points: readonly HistoryPoint[]): str
     p.regressions,
     p.overdue,
   ]);
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}
-
-export function csvCell(value: string | number): string {
-  let s = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvTable(header, rows);
 }

@@ -21,15 +21,9 @@ export interface SiteFigures {
   overdue: number;
 }
 
-export interface PortfolioSummary {
+/** A group's or the org's sums of its sites' figures. */
+export interface PortfolioSummary extends Omit<SiteFigures, 'siteId'> {
   sites: number;
-  open: OpenByImpact;
-  openTotal: number;
-  openBefore: number;
-  new: number;
-  fixed: number;
-  regressions: number;
-  overdue: number;
   /** The sites that got worse, by siteId. */
   worse: string[];
 }

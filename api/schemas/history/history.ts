@@ -7,7 +7,26 @@ import { DeadlineDaysSchema } from './deadlines.js';
 /** The longest range one history read covers, in days (three years of days). */
 export const MAX_HISTORY_DAYS = 1100;
 
-const Day = z.iso.date();
+export const Day = z.iso.date();
+
+export const Format = z
+  .enum(['json', 'csv'])
+  .optional()
+  .openapi({ description: 'Default: JSON, or CSV when the request accepts `text/csv` and not JSON.' });
+
+/** A range of days: `from` never after `to`. */
+export function dayRange(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  if (q.from && q.to && q.from > q.to)
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after `to`' });
+}
+
+export const OpenByImpact = z.object({
+  critical: z.number().int(),
+  serious: z.number().int(),
+  moderate: z.number().int(),
+  minor: z.number().int(),
+  unknown: z.number().int(),
+});
 
 export const HistoryQuery = z
   .object({
@@ -16,30 +35,16 @@ export const HistoryQuery = z
     }),
     to: Day.optional().openapi({ description: 'Last day (UTC, inclusive). Default: today.' }),
     interval: z.enum(INTERVALS).default('day').openapi({ description: 'Weeks begin on Monday (ISO 8601).' }),
-    format: z
-      .enum(['json', 'csv'])
-      .optional()
-      .openapi({ description: 'Default: JSON, or CSV when the request accepts `text/csv` and not JSON.' }),
+    format: Format,
   })
-  .superRefine((q, ctx) => {
-    if (q.from && q.to && q.from > q.to)
-      ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after `to`' });
-  })
+  .superRefine(dayRange)
   .openapi({ description: `At most ${MAX_HISTORY_DAYS} days.` });
-
-const Open = z.object({
-  critical: z.number().int(),
-  serious: z.number().int(),
-  moderate: z.number().int(),
-  minor: z.number().int(),
-  unknown: z.number().int(),
-});
 
 export const HistoryPointSchema = z
   .object({
     start: Day,
     end: Day,
-    open: Open.openapi({
+    open: OpenByImpact.openapi({
       description: "Open issues at the interval's end (as of the last scan before it), by impact.",
     }),
     open_total: z.number().int(),

@@ -1,6 +1,6 @@
 import { Tag } from '../sites/tags.js';
 import { z } from '../zod.js';
-import { Format } from './view.js';
+import { Format } from '../history/history.js';
 
 export const Section508Query = z.object({
   year: z.coerce

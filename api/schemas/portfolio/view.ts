@@ -1,14 +1,7 @@
-import { MAX_HISTORY_DAYS } from '../history/history.js';
+import { Day, dayRange, Format, MAX_HISTORY_DAYS, OpenByImpact } from '../history/history.js';
 import { Tag } from '../sites/tags.js';
 import { z } from '../zod.js';
 import { Top, TopFix } from './fixes.js';
-
-const Day = z.iso.date();
-
-export const Format = z
-  .enum(['json', 'csv'])
-  .optional()
-  .openapi({ description: 'Default: JSON, or CSV when the request accepts `text/csv` and not JSON.' });
 
 export const PortfolioQuery = z
   .object({
@@ -18,22 +11,11 @@ export const PortfolioQuery = z
     top: Top,
     format: Format,
   })
-  .superRefine((q, ctx) => {
-    if (q.from && q.to && q.from > q.to)
-      ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after `to`' });
-  })
+  .superRefine(dayRange)
   .openapi({ description: `At most ${MAX_HISTORY_DAYS} days.` });
 
-const Open = z.object({
-  critical: z.number().int(),
-  serious: z.number().int(),
-  moderate: z.number().int(),
-  minor: z.number().int(),
-  unknown: z.number().int(),
-});
-
 const figures = {
-  open: Open.openapi({ description: "Open issues at the range's end, by impact." }),
+  open: OpenByImpact.openapi({ description: "Open issues at the range's end, by impact." }),
   open_total: z.number().int(),
   open_before: z
     .number()

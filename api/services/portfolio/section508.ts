@@ -1,5 +1,5 @@
 import type { ApiContext } from '../../context.js';
-import { csvTable } from '../../domain/portfolio/csv.js';
+import { csvTable } from '../../../core/text/csv.js';
 import { section508Figures, type Section508Figures } from '../../domain/portfolio/section508.js';
 import type { Section508 } from '../../schemas/portfolio/section508.js';
 import { resultsInYear } from '../../store/portfolio/assessed.js';

@@ -3,7 +3,7 @@ import { dayEnd } from '../../domain/history/days.js';
 import { effectiveDeadlines } from '../../domain/history/deadlines.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';
-import { csvTable } from '../../domain/portfolio/csv.js';
+import { csvTable } from '../../../core/text/csv.js';
 import {
   dayBefore,
   defaultFrom,

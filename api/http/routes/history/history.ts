@@ -21,7 +21,7 @@ import {
 } from '../../../services/history/deadlines.js';
 import { siteHistory, siteIssueHistory } from '../../../services/history/read.js';
 import type { ApiContext } from '../../../context.js';
-import { wantsCsv } from '../../csv.js';
+import { csvAnswer, wantsCsv } from '../../csv.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
 const TAG = 'History';
@@ -46,14 +46,10 @@ export function historyRoutes(ctx: ApiContext): AnyRoute[] {
       handler: async ({ params, query, org, req }) => {
         const { body, points } = await siteHistory(ctx, org, params.siteId, query);
         if (!wantsCsv(query.format, req.headers.accept)) return { status: 200, body };
-        return {
-          status: 200,
-          body: historyCsv(params.siteId, points),
-          contentType: 'text/csv; charset=utf-8; header=present',
-          headers: {
-            'Content-Disposition': `attachment; filename="history-${params.siteId}-${body.from}-${body.to}.csv"`,
-          },
-        };
+        return csvAnswer(
+          historyCsv(params.siteId, points),
+          `history-${params.siteId}-${body.from}-${body.to}.csv`,
+        );
       },
     }),
     defineRoute({
