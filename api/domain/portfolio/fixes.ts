@@ -1,4 +1,5 @@
 import type { Impact } from '../../../core/impact.js';
+import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { openingTagKey } from '../../../core/matching/element-identity.js';
 
 /**
@@ -16,6 +17,21 @@ export interface FixIssue {
   selector: string | null;
   html: string | null;
   source: { path: string; line: number | null } | null;
+}
+
+/** An issue of a page at `pageUrl` as the ranking reads it. */
+export function fixIssueOf(
+  pageUrl: string,
+  i: Pick<ImportedIssue, 'rule' | 'impact' | 'selector' | 'html' | 'source'>,
+): FixIssue {
+  return {
+    page: pageUrl,
+    rule: i.rule,
+    impact: i.impact,
+    selector: i.selector,
+    html: i.html,
+    source: i.source && { path: i.source.path, line: i.source.line },
+  };
 }
 
 export type FixKind = 'source' | 'markup' | 'selector';

@@ -8,6 +8,7 @@ import {
   type HistorySpan,
   type ObservedIssue,
 } from '../../domain/history/spans.js';
+import { fixIssueOf, type FixIssue } from '../../domain/portfolio/fixes.js';
 import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
 import type { ScanRecord } from '../../store/scans/scans.js';
 import { addScanToDay, replaceDays } from '../../store/history/days.js';
@@ -22,7 +23,7 @@ import {
   type SiteRef,
 } from '../../store/history/spans.js';
 import { getSite } from '../../store/sites/sites.js';
-import { keepPortfolio } from '../portfolio/keep.js';
+import { keepPortfolio, type PreparedForPortfolio } from '../portfolio/keep.js';
 
 /** Whether a scan counts in its site's history: a full scan of the site's base branch. */
 async function historyBranch(
@@ -35,12 +36,14 @@ async function historyBranch(
 }
 
 /**
- * What the history reads of a scan, gathered as the ingest prepares each page, so that a scan newer
- * than the site's others is replayed without reading its issues back.
+ * What the history and the org view read of a scan, gathered as the ingest prepares each page, so that
+ * a scan newer than the site's others is kept without reading its issues back.
  */
-export class HistoryScanGatherer {
+export class HistoryScanGatherer implements PreparedForPortfolio {
   private readonly pageKeys = new Set<string>();
   private readonly issues = new Map<string, ObservedIssue>();
+  readonly openByPage = new Map<string, number>();
+  readonly fixIssues: FixIssue[] = [];
 
   /** A gatherer when the scan counts in its site's history (ask after the site exists), else undefined. */
   static async forScan(
@@ -51,8 +54,12 @@ export class HistoryScanGatherer {
   }
 
   add(page: PreparedPage, issues: readonly PreparedIssue[]): void {
-    const key = viewportPageKey(pageKey(page.normalizedUrl), page.viewport);
+    const address = pageKey(page.normalizedUrl);
+    const key = viewportPageKey(address, page.viewport);
     this.pageKeys.add(key);
+    const violations = issues.filter((i) => i.kind === 'violation');
+    this.openByPage.set(address, (this.openByPage.get(address) ?? 0) + violations.length);
+    for (const i of violations) this.fixIssues.push(fixIssueOf(page.url, i));
     // As the read-back does: violations only, the first of an identity.
     for (const i of issues) {
       if (i.kind !== 'violation' || this.issues.has(i.fingerprint)) continue;
@@ -84,19 +91,20 @@ export async function keepHistory(
   const ref = { org: scan.org, siteId: scan.siteId };
   await lockSiteHistory(trx, ref);
   const at = scan.scannedAt ?? scan.createdAt;
-  await keepSpansAndDays(trx, ref, branch, { id: scan.id, at }, gathered);
-  await keepPortfolio(trx, ref, branch, { id: scan.id, at });
+  const latest = !(await laterHistoryScan(trx, ref, branch, at, scan.id));
+  await keepSpansAndDays(trx, ref, branch, { id: scan.id, at, latest }, gathered);
+  await keepPortfolio(trx, ref, branch, { id: scan.id, sha: scan.sha, at, latest }, gathered);
 }
 
 async function keepSpansAndDays(
   trx: Knex.Transaction,
   ref: SiteRef,
   branch: string,
-  scan: { id: string; at: string },
+  scan: { id: string; at: string; latest: boolean },
   gathered: HistoryScanGatherer | undefined,
 ): Promise<void> {
   const { at } = scan;
-  if (!(await laterHistoryScan(trx, ref, branch, at, scan.id))) {
+  if (scan.latest) {
     const latest = await openSpans(trx, ref);
     // A span opened from `at` on can only be left by a scan since removed: replay to be safe.
     if ([...latest.values()].every((s) => s.openedAt < at)) {

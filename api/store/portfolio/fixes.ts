@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Impact } from '../../../core/impact.js';
-import type { FixGroup, FixIssue, FixKind } from '../../domain/portfolio/fixes.js';
+import { fixIssueOf, type FixGroup, type FixIssue, type FixKind } from '../../domain/portfolio/fixes.js';
 import { SCAN_TIME_SQL } from '../history/scans.js';
 import type { SiteRef } from '../history/spans.js';
 import { insertInChunks } from '../db.js';
@@ -44,17 +44,7 @@ export async function latestOpenIssues(
     >('p.url', 'i.rule', 'i.impact', 'i.selector', 'i.html', 'i.source_path', 'i.source_line');
   return {
     sha: scan.sha,
-    issues: rows.map((r) => {
-      const source = sourceFromColumns(r);
-      return {
-        page: r.url,
-        rule: r.rule,
-        impact: r.impact,
-        selector: r.selector,
-        html: r.html,
-        source: source && { path: source.path, line: source.line },
-      };
-    }),
+    issues: rows.map((r) => fixIssueOf(r.url, { ...r, source: sourceFromColumns(r) })),
   };
 }
 

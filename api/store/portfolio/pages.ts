@@ -8,13 +8,8 @@ import type { SiteRef } from '../history/spans.js';
  * they arrive in, for the Section 508 figures.
  */
 
-/** Records the scan's pages in the year of `at`; a page's open issues follow its latest scan of the year. */
-export async function keepScanPages(
-  trx: Knex.Transaction,
-  s: SiteRef,
-  scanId: string,
-  at: string,
-): Promise<void> {
+/** A stored scan's violations per page address (every viewport of it). */
+export async function scanOpenByPage(trx: Knex.Transaction, scanId: string): Promise<Map<string, number>> {
   const pages = await trx('scan_pages')
     .where({ scan_id: scanId })
     .select<Array<{ page_index: number; normalized_url: string }>>('page_index', 'normalized_url');
@@ -28,6 +23,16 @@ export async function keepScanPages(
     const page = pageKey(p.normalized_url);
     byPage.set(page, (byPage.get(page) ?? 0) + (open.get(p.page_index) ?? 0));
   }
+  return byPage;
+}
+
+/** Records a scan's pages in the year of `at`; a page's open issues follow its latest scan of the year. */
+export async function keepScanPages(
+  trx: Knex.Transaction,
+  s: SiteRef,
+  at: string,
+  byPage: ReadonlyMap<string, number>,
+): Promise<void> {
   const year = Number(at.slice(0, 4));
   const rows = [...byPage].map(([page, n]) => ({
     org: s.org,
