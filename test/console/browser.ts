@@ -37,8 +37,8 @@ export function describeInBrowser(name: string, body: () => void): void {
   describeWith(chromiumPart, name, body);
 }
 
-export async function launch(): Promise<Browser> {
-  const browser = await chromium.launch({
+export function launch(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',
@@ -48,14 +48,6 @@ export async function launch(): Promise<Browser> {
       '--disable-background-networking',
     ],
   });
-  // Two test workers share two cores with their browsers: a slow turn is not a failure, a hang still is.
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => {
-    const context = await newContext(options);
-    context.setDefaultTimeout(60_000);
-    return context;
-  };
-  return browser;
 }
 
 /**
