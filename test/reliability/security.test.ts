@@ -23,9 +23,14 @@ function keyOperations(doc: OpenApiDoc): Op[] {
   return out;
 }
 
-// A criterion is not a resource id: an assessment's criterion routes are filled with one the seed answered.
+// A criterion and an issue's fingerprint are not resource ids: an assessment's criterion routes are filled
+// with one the seed answered, an issue's routes with a well-formed fingerprint (the site or event is the resource).
+const FINGERPRINT = 'f'.repeat(64);
 const fill = (template: string, id: string) =>
-  template.replace('{criterion}', '2.4.2').replace(/\{[^}]+\}/g, encodeURIComponent(id));
+  template
+    .replace('{criterion}', '2.4.2')
+    .replace('{fingerprint}', FINGERPRINT)
+    .replace(/\{[^}]+\}/g, encodeURIComponent(id));
 
 describe.each(dbKinds)('security (%s)', (db) => {
   const h = useHarness({ db, env: { RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '10' } });

@@ -16,7 +16,8 @@ const SHA_BASE = 'a'.repeat(40);
 const SHA_HEAD = 'b'.repeat(40);
 
 /**
- * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, an assessment with a result, a webhook, an API
+ * Creates one of each resource (two scans, a deploy event, a waiver, a VPAT report, a published one and a statement of it,
+ * an assessment with a result, a webhook, an API
  * key of the org) with bodies that follow the design contract, as a key with every scope (ALL_SCOPES), so later checks have real resources to point at. Every
  * one must succeed: a resource that could not be created would silently shrink what is checked.
  */
@@ -99,6 +100,19 @@ export async function seedResources(
       ...(headScan ? { scan_id: headScan.id } : {}),
       product: { name: 'Seed product', version: '1.0' },
     });
+  }
+  // A statement rests on a published report: a second report, reviewed by a person and published.
+  if (need('post', '/api/v1/statements') && need('post', '/api/v1/vpat/{id}/publish')) {
+    const draft = (await post('/api/v1/vpat/generate', {
+      siteId,
+      product: { name: 'Seed product', version: '1.0', vendor: 'Seed', description: 'The seed site.' },
+    })) as { id: string; criteria: Array<{ id: string; needs_review: boolean }> };
+    const decisions = draft.criteria
+      .filter((c) => c.needs_review)
+      .map((c) => ({ criterion: c.id, conformance: 'supports', remarks: 'Checked by hand.' }));
+    const reviewed = await post(`/api/v1/vpat/${draft.id}/review`, { author: 'Seed Reviewer', decisions });
+    await post(`/api/v1/vpat/${String(reviewed?.id)}/publish`, { publisher: 'Seed Officer' });
+    await post('/api/v1/statements', { siteId });
   }
   if (need('post', '/api/v1/assessments')) {
     const made = await post('/api/v1/assessments', {
