@@ -59,7 +59,7 @@ async function verify(
   for (const c of claims) groups.set(memory.scanOf(c), [...(groups.get(memory.scanOf(c)) ?? []), c]);
   for (const [earlier, group] of groups) {
     if (!earlier) {
-      for (const a of verifyClaims(group, [], { pages: [], violations: [], passes: [] }))
+      for (const a of verifyClaims(group, [], { pages: [], violations: [], passes: [], passPages: [] }))
         answers.set(a.fingerprint, a);
       continue;
     }
@@ -69,8 +69,9 @@ async function verify(
     const pages = run.pages.flatMap((p) =>
       p.ok ? [viewportPageKey(pageKey(normalizeUrl(p.url) ?? p.url), p.viewport)] : [],
     );
-    for (const a of verifyClaims(group, earlier.elements, { pages, ...elementsOf(run.pages) }))
-      answers.set(a.fingerprint, a);
+    // The rescan keeps every page's passing elements.
+    const rescan = { pages, passPages: pages, ...elementsOf(run.pages) };
+    for (const a of verifyClaims(group, earlier.elements, rescan)) answers.set(a.fingerprint, a);
   }
   return claims.map((c) => answers.get(c)!);
 }

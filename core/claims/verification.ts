@@ -65,6 +65,11 @@ export interface Rescan {
   violations: readonly ScannedElement[];
   /** axe-core's passing elements of (at least) the claimed rules. */
   passes: readonly ScannedElement[];
+  /**
+   * The pages whose passing elements the scan sent. Without them an element that is gone cannot be told
+   * from one that passes on any text: a text rule's claim there goes to a person.
+   */
+  passPages: readonly string[];
 }
 
 /** The element's text a person judges: its accessible-name attributes, else its own text. */
@@ -121,7 +126,8 @@ function paired(claim: ScannedElement, now: Side): ClaimAnswer {
  * Answers each claim (a fingerprint) against the issues of the earlier scan (`baseline`: every issue of
  * the claimed pages, so that something new of a claimed rule is told apart from the claimed issue) and
  * the scan after the change. Unknown fingerprints are `unknown`; an element that is gone is `removed`
- * only when nothing new of its rule appeared on its page, else `not_fixed`.
+ * only when nothing new of its rule appeared on its page, else `not_fixed`, and a text rule's only when
+ * the page's passing elements were sent, else `needs_person`.
  */
 export function verifyClaims(
   claims: readonly string[],
@@ -153,6 +159,7 @@ export function verifyClaims(
     ),
   );
   const scanned = new Set(rescan.pages);
+  const withPasses = new Set(rescan.passPages);
   return claims.map((fingerprint) => {
     const at = byFingerprint.get(fingerprint);
     if (at === undefined)
@@ -172,6 +179,15 @@ export function verifyClaims(
         'not_fixed',
         `The element is gone, but a new ${claim.rule} issue appeared on the same page.`,
       );
+    if (TEXT_RULES.has(claim.rule) && !withPasses.has(claim.page))
+      return {
+        ...answer(
+          claim,
+          'needs_person',
+          `${claim.rule} is no longer reported, but the scan sent no passing elements of the page: only a person can tell whether the element is gone or passes on a text nobody read.`,
+        ),
+        before: elementText(claim.html),
+      };
     return answer(claim, 'removed', `The element is gone and nothing new of ${claim.rule} is on the page.`);
   });
 }

@@ -5,7 +5,7 @@ import {
   type ClaimPolicy,
   type DeployClaims,
 } from '../../../core/claims/deploy-claims.js';
-import { verifyClaims, type ScannedElement } from '../../../core/claims/verification.js';
+import { verifyClaims, type Rescan, type ScannedElement } from '../../../core/claims/verification.js';
 import { viewportPageKey } from '../../../core/matching/fingerprint.js';
 import { pageKey } from '../../../core/url-normalisation.js';
 import type { ApiContext } from '../../context.js';
@@ -13,7 +13,7 @@ import type { z } from '../../schemas/zod.js';
 import type { ClaimInput } from '../../schemas/gate/claims.js';
 import { claimedIssues, issuesOn, scanClaims, type ElementRow } from '../../store/gate/claimed-elements.js';
 import { scanPages, type GatePageRow } from '../../store/gate/compared-scans.js';
-import { scanPassesOn } from '../../store/scans/passes.js';
+import { pagesWithPasses, scanPassesOn } from '../../store/scans/passes.js';
 import type { GateDecision } from './decision.js';
 
 /**
@@ -45,7 +45,7 @@ export async function answerClaims(
   const fingerprints = claims.map((c) => c.fingerprint);
   const baseScan = decision.baseline?.scan ?? null;
   let baseline: ScannedElement[] = [];
-  let rescan = { pages: [] as string[], violations: [] as ScannedElement[], passes: [] as ScannedElement[] };
+  let rescan: Rescan = { pages: [], violations: [], passes: [], passPages: [] };
   const urls = new Map<string, string>();
   if (head && baseScan) {
     const [basePages, headPages] = await Promise.all([
@@ -63,14 +63,16 @@ export async function answerClaims(
     );
     for (const p of basePages.values()) urls.set(keyOf(p), p.url);
     const headIndexes = [...headPages.values()].filter((p) => keys.has(keyOf(p))).map((p) => p.index);
-    const [violations, passes] = await Promise.all([
+    const [violations, passes, passed] = await Promise.all([
       issuesOn(ctx.db, head.id, headIndexes, rules),
       scanPassesOn(ctx.db, head.id, headIndexes, rules),
+      pagesWithPasses(ctx.db, head.id, headIndexes),
     ]);
     rescan = {
       pages: [...headPages.values()].map(keyOf),
       violations: elements(violations, headPages),
       passes: elements(passes, headPages),
+      passPages: [...headPages.values()].filter((p) => passed.has(p.index)).map(keyOf),
     };
   }
   const answers = verifyClaims(fingerprints, baseline, rescan);

@@ -48,3 +48,20 @@ export async function scanPassesOn(
   }
   return out;
 }
+
+/** Which of the pages at `pageIndexes` the scan sent passing elements for (of any rule). */
+export async function pagesWithPasses(
+  db: Knex,
+  scanId: string,
+  pageIndexes: readonly number[],
+): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (let i = 0; i < pageIndexes.length; i += 200) {
+    const rows = await db('scan_passes')
+      .where({ scan_id: scanId })
+      .whereIn('page_index', pageIndexes.slice(i, i + 200))
+      .distinct<Array<{ pageIndex: number }>>('page_index as pageIndex');
+    for (const r of rows) out.add(Number(r.pageIndex));
+  }
+  return out;
+}

@@ -168,20 +168,21 @@ describe.each(dbKinds)('claimed fixes (%s)', (db) => {
     expect(Number(n)).toBe(1);
   });
 
-  test('a scan without passing elements (native form) answers removed or not fixed, never verified', async () => {
+  test('a scan without passing elements (native form) never verifies: a text rule’s claim goes to a person', async () => {
     const base = [
       { rule: 'image-alt', impact: 'critical', selector: 'img.hero', html: '<img class="hero">' },
       { rule: 'link-name', impact: 'serious', selector: 'a.cart', html: '<a class="cart"></a>' },
     ];
     const baseId = await scan('native', 'a'.repeat(40), 'main', { issues: base });
     const fp = await fingerprints(baseId);
-    // The image now has an alt (it passes, but the native form cannot say so); the link still fails.
+    // The image now has an alt (it passes, but the native form cannot say so, nor show the text); the link
+    // still fails.
     await scan('native', 'd'.repeat(40), 'fix', { issues: [base[1]] }, { claims: [fp['image-alt']] });
     const e = await trigger({ siteId: 'native', sha: 'd'.repeat(40), claims: [fp['link-name']] });
     // The trigger's claims first, then the scan body's.
     expect(e.claims?.items.map((c) => [c.rule, c.outcome])).toEqual([
       ['link-name', 'not_fixed'],
-      ['image-alt', 'removed'],
+      ['image-alt', 'needs_person'],
     ]);
   });
 

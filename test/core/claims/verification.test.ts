@@ -28,6 +28,7 @@ const rescan = {
   pages: [baseline[0].page],
   violations: elements(after, after.violations),
   passes: elements(after, after.passes),
+  passPages: [baseline[0].page],
 };
 const claimOf = (rule: string) => baseline.find((b) => b.rule === rule)!.fingerprint;
 
@@ -72,9 +73,20 @@ describe('verifyClaims on real axe-core results', () => {
     expect(answers.map((a) => a.outcome)).toEqual(['unknown', 'not_rescanned']);
   });
 
+  test('without the page’s passing elements, a text rule’s element that is gone goes to a person', () => {
+    // A scan without --keep-passes: a label that passes on any text would look like a removed element.
+    const blind = { ...rescan, passes: [], passPages: [] };
+    const [label, contrast] = verifyClaims([claimOf('label'), claimOf('color-contrast')], baseline, blind);
+    expect(label.outcome).toBe('needs_person');
+    expect(label.before?.html).toBe(baseline.find((b) => b.rule === 'label')!.html);
+    expect(label.after).toBeUndefined();
+    // A rule that judges no text is settled by the scan alone.
+    expect(contrast.outcome).toBe('removed');
+  });
+
   test('a still-failing element is not fixed even when the rule passes on other elements', () => {
     // The unchanged defects page: color-contrast passes on the h1 and still fails on the paragraph.
-    const same = { pages: rescan.pages, violations: baseline, passes: elements(before, before.passes) };
+    const same = { ...rescan, violations: baseline, passes: elements(before, before.passes) };
     const [answer] = verifyClaims([claimOf('color-contrast')], baseline, same);
     expect(answer.outcome).toBe('not_fixed');
   });
