@@ -1,6 +1,7 @@
 import type { ScreenshotToSend } from '../client/screenshots.js';
 import type { AxeResults } from 'axe-core';
 import { axeTargetToSelector } from '../core/scans/axe-target.js';
+import { MAX_PASSES_PER_PAGE, PASS_HTML_BYTES } from '../core/claims/passes.js';
 import { TEXT_RULES } from '../core/claims/verification.js';
 import { truncateUtf8 } from '../core/text/truncation.js';
 import { forSubmission } from './axe.js';
@@ -25,16 +26,14 @@ export interface PassingElement {
   html: string;
 }
 
-/** As much of a passing element's markup as the service keeps (api/domain/scans/passes.ts). */
-const PASS_HTML_BYTES = 1000;
-
 /**
  * The passing elements of the rules whose fixes may be claimed: every text rule (a claimed fix of one is
  * shown to a person with its new text) and the rules of `claimedRules` (verified rather than removed). A
- * scan made without `keepPasses` has none to send.
+ * scan made without `keepPasses` has none to send. A page with more than the service takes sends none: without
+ * them a text rule's claim goes to a person, where a cut list would call an element past the cut removed.
  */
 export function passesToSend(result: AxeResults, claimedRules: ReadonlySet<string>): PassingElement[] {
-  return result.passes
+  const passes = result.passes
     .filter((r) => TEXT_RULES.has(r.id) || claimedRules.has(r.id))
     .flatMap((r) =>
       r.nodes.map((n) => ({
@@ -43,6 +42,7 @@ export function passesToSend(result: AxeResults, claimedRules: ReadonlySet<strin
         html: truncateUtf8(n.html, PASS_HTML_BYTES).text,
       })),
     );
+  return passes.length > MAX_PASSES_PER_PAGE ? [] : passes;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AxeResults } from 'axe-core';
+import { MAX_PASSES_PER_PAGE } from '../../core/claims/passes.js';
 import { passesToSend } from '../../scanner/scan-body.js';
 
 // Real axe-core results of the page after a change that claims fixes (test/fixtures/axe/pages.ts: fixes).
@@ -22,5 +23,18 @@ describe('passesToSend', () => {
       'p:nth-child(2)',
       'button',
     ]);
+  });
+
+  test('a page with more passing elements than the service takes sends none, so its text rules go to a person', () => {
+    const link = after.passes.find((r) => r.id === 'button-name')!;
+    const many = {
+      ...after,
+      passes: [
+        { ...link, id: 'link-name', nodes: Array.from({ length: MAX_PASSES_PER_PAGE }, () => link.nodes[0]) },
+      ],
+    };
+    expect(passesToSend(many, new Set())).toHaveLength(MAX_PASSES_PER_PAGE);
+    const more = { ...many, passes: [...many.passes, link] };
+    expect(passesToSend(more, new Set())).toEqual([]);
   });
 });

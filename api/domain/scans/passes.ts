@@ -1,10 +1,9 @@
+import { PASS_HTML_BYTES } from '../../../core/claims/passes.js';
 import { issueFingerprint } from '../../../core/matching/fingerprint.js';
 import { replaceNul, truncateUtf8 } from '../../../core/text/truncation.js';
 import type { ScanPageInput } from './input.js';
 import type { PreparedPass } from './preparation.js';
 
-/** A passing element's markup is kept this long: enough for its opening tag and a text rule's text. */
-export const PASS_HTML_BYTES = 1000;
 
 /**
  * A page's passing elements as stored: fingerprinted like its issues (rule, the page as scanned, the

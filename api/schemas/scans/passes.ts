@@ -2,9 +2,6 @@ import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { z } from '../zod.js';
 import { Identifier } from './fields.js';
 
-/** As many passing elements as one page may send (the scanner sends those of the claimable rules). */
-export const MAX_PASSES_PER_PAGE = 5000;
-
 export const PassingElement = z
   .object({
     rule: Identifier(200).openapi({ example: 'image-alt' }),
