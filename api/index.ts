@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { packageVersion } from '../core/package-version.js';
 import type { Logger } from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import type { Config } from './config.js';
@@ -34,19 +34,7 @@ export {
   type ForkScanOutcome,
 } from './services/github/fork-scans.js';
 
-const require = createRequire(import.meta.url);
-/** The package's version; the compiled copy of this file (build/api/) sits one folder deeper than the source. */
-function packageVersion(): string {
-  for (const file of ['../package.json', '../../package.json']) {
-    try {
-      return (require(file) as { version: string }).version;
-    } catch {
-      // not at this depth
-    }
-  }
-  throw new Error('package.json not found above api/index');
-}
-export const VERSION: string = packageVersion();
+export const VERSION: string = packageVersion(import.meta.url);
 
 export interface ApiService {
   ctx: ApiContext;

@@ -1,3 +1,4 @@
+import { packageVersion } from '../../core/package-version.js';
 import { USAGE_HINT } from '../args.js';
 import { isHttpUrl, serviceBaseUrl } from '../options.js';
 import { runMcp } from './server.js';
@@ -31,7 +32,7 @@ export async function mcpCommand(argv: string[], err: (line: string) => void): P
   }
   await runMcp({
     chromePath: values.get('--chrome-path') ?? null,
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: packageVersion(import.meta.url),
     service,
     log: (line) => process.stderr.write(`${line}\n`),
   });
