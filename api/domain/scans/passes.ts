@@ -4,7 +4,6 @@ import { replaceNul, truncateUtf8 } from '../../../core/text/truncation.js';
 import type { ScanPageInput } from './input.js';
 import type { PreparedPass } from './preparation.js';
 
-
 /**
  * A page's passing elements as stored: fingerprinted like its issues (rule, the page as scanned, the
  * normalised selector), so the matcher pairs a claimed issue with the element that passes now.
