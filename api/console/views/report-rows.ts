@@ -1,3 +1,4 @@
+import { agentFixesWords } from '../../domain/vpat/agent-fixes.js';
 import { CONFORMANCE_LABELS } from '../../domain/vpat/render/html.js';
 import type { ReportCriterion, VpatReport } from '../../domain/vpat/report.js';
 import { markup, type Html } from '../../../core/text/html.js';
@@ -13,6 +14,7 @@ export function evidenceText(c: ReportCriterion): string {
       : null,
     e.incomplete ? `${readableCount(e.incomplete, 'result')} to review` : null,
     e.rules.length ? `rules: ${e.rules.join(', ')}` : null,
+    agentFixesWords(c),
   ].filter(Boolean);
   return parts.length ? parts.join('; ') : 'none';
 }

@@ -3,7 +3,8 @@ import type { EditionCatalog } from './editions.js';
 import type { EvidenceFold } from './evidence-fold.js';
 import { addressCount, type ScanEvidence } from './evidence-tally.js';
 import { assessmentSummary, type HumanEvidence } from './human-evidence.js';
-import type { OverrideRecord, ReportProduct, VpatReport } from './report.js';
+import { withAgentFixes } from './agent-fixes.js';
+import type { AgentFix, OverrideRecord, ReportProduct, VpatReport } from './report.js';
 import type { RuleCoverage } from './rule-coverage.js';
 
 /**
@@ -121,6 +122,8 @@ export interface ComposeInput {
   evidence: ScanEvidence;
   fold: EvidenceFold;
   coverage: RuleCoverage;
+  /** Fixes an agent made and a person accepted whose issues the scan no longer holds. */
+  agentFixes?: readonly AgentFix[];
   now: string;
 }
 
@@ -163,7 +166,7 @@ export function composeReport(input: ComposeInput): { report: VpatReport; refuse
       label: c.label,
       note: c.note ?? null,
     })),
-    criteria: derived.criteria,
+    criteria: withAgentFixes(derived.criteria, input.agentFixes ?? [], coverage),
     overrides: derived.overrides,
     summary: derived.summary,
     violations: derived.violations,

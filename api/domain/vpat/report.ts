@@ -90,6 +90,22 @@ export interface CriterionEvidence {
   help_urls: string[];
 }
 
+/**
+ * A fix of one of the row's rules that an agent made and a person accepted (a claimed fix of a text rule,
+ * docs/agents.md): the row's evidence rests in part on it, so the report names both.
+ */
+export interface AgentFix {
+  fingerprint: string;
+  rule: string;
+  page_url: string | null;
+  agent: string | null;
+  model: string | null;
+  session_url: string | null;
+  accepted_by: string;
+  accepted_at: string;
+  deploy_id: string;
+}
+
 export interface ReportCriterion {
   id: string;
   title: string;
@@ -109,6 +125,8 @@ export interface ReportCriterion {
   override?: AppliedOverride;
   /** What the evidence suggests a person answer (a row waiting for one); never an answer itself. */
   suggestion?: NotApplicableSuggestion;
+  /** Fixes of the row's rules an agent made and a person accepted, by the scan's time. */
+  agent_fixes?: AgentFix[];
 }
 
 export interface ReportChapter {

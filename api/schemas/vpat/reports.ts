@@ -5,6 +5,7 @@ import { SiteId, Timestamp } from '../common.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as act from '../../domain/catalog/act-relations.js';
 import type * as report from '../../domain/vpat/report.js';
+import { AgentFixSchema } from './agent-fixes.js';
 import * as fields from './report-assessment.js';
 
 export const ConformanceLevel = z.enum(CONFORMANCE_LEVELS).openapi('ConformanceLevel', {
@@ -199,6 +200,7 @@ export const ReportCriterionSchema = z
     related: z.array(RelatedFailureSchema),
     override: AppliedOverrideSchema.optional(),
     suggestion: fields.Suggestion,
+    agent_fixes: z.array(AgentFixSchema).optional(),
   })
   .openapi('VpatCriterion');
 

@@ -15,6 +15,7 @@ import type { RuleCoverage } from '../../domain/vpat/rule-coverage.js';
 import { nextTurn } from '../../domain/turns.js';
 import { readEvidence, type EvidenceScan } from '../../store/vpat/evidence.js';
 import { evidenceGroups } from '../../store/vpat/evidence-groups.js';
+import { acceptedAgentFixes } from '../../store/gate/claims.js';
 import { axeRuleCoverage } from './axe-rule-coverage.js';
 
 /** Pages or groups folded per turn: a large scan's tallies are built between other requests. */
@@ -57,5 +58,6 @@ export async function assembleReport(
   const now = nowIso();
   const coverage = await axeRuleCoverage();
   const { evidence, fold } = await foldInTurns(db, scan, now, coverage);
-  return composeReport({ scan, frame, evidence, fold, coverage, now });
+  const agentFixes = await acceptedAgentFixes(db, scan);
+  return composeReport({ scan, frame, evidence, fold, coverage, agentFixes, now });
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ClaimPolicy, DeployClaim, DeployClaims } from '../../../core/claims/deploy-claims.js';
 import type { ElementText } from '../../../core/claims/verification.js';
 import { isNulFree } from '../../../core/text/truncation.js';
+import type { AgentFix } from '../../domain/vpat/report.js';
 
 /**
  * A deploy event's claims (migration 0031): one row per claimed fix, written with the event, changed only
@@ -139,4 +140,51 @@ export async function claimHistory(
     .limit(limit)
     .select<Row[]>('*');
   return rows.map((r) => ({ ...claimOf(r), deploy_id: r.deploy_id, created_at: r.created_at }));
+}
+
+/**
+ * The site's claimed fixes that name who made them (agent or model) and that a person accepted, whose issue
+ * `scan` does not hold: the newest acceptance of each issue. (The acceptance may come after the scan: it
+ * judges the text of the scan the claim was answered on.)
+ */
+export async function acceptedAgentFixes(
+  db: Knex,
+  scan: { id: string; org: string; siteId: string },
+): Promise<AgentFix[]> {
+  const rows = await db('deploy_claims')
+    .where({ org: scan.org, site_id: scan.siteId })
+    .whereNotNull('accepted_by')
+    .whereNotNull('rule')
+    .where((w) => {
+      w.whereNotNull('agent').orWhereNotNull('model');
+    })
+    .orderBy([
+      { column: 'accepted_at', order: 'desc' },
+      { column: 'deploy_id', order: 'desc' },
+    ])
+    .select<Row[]>('*');
+  const newest = new Map<string, Row>();
+  for (const r of rows) if (!newest.has(r.fingerprint)) newest.set(r.fingerprint, r);
+  const open = new Set<string>();
+  const fingerprints = [...newest.keys()];
+  for (let i = 0; i < fingerprints.length; i += 200) {
+    const found = await db('scan_issues')
+      .where({ scan_id: scan.id })
+      .whereIn('fingerprint', fingerprints.slice(i, i + 200))
+      .distinct<Array<{ fingerprint: string }>>('fingerprint');
+    for (const f of found) open.add(f.fingerprint);
+  }
+  return [...newest.values()]
+    .filter((r) => !open.has(r.fingerprint))
+    .map((r) => ({
+      fingerprint: r.fingerprint,
+      rule: r.rule!,
+      page_url: r.page_url,
+      agent: r.agent,
+      model: r.model,
+      session_url: r.session_url,
+      accepted_by: r.accepted_by!,
+      accepted_at: r.accepted_at!,
+      deploy_id: r.deploy_id,
+    }));
 }

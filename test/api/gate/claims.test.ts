@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
 import type { AxeResults } from 'axe-core';
-import type { ClaimAccepted, CreatedScan, DeployEvent, Problem, ScanIssue } from '../../helpers/api-types.js';
+import type {
+  ClaimAccepted,
+  CreatedScan,
+  DeployEvent,
+  Problem,
+  ScanIssue,
+  VpatReport,
+} from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { axeTargetToSelector } from '../../../core/scans/axe-target.js';
 
@@ -166,6 +174,47 @@ describe.each(dbKinds)('claimed fixes (%s)', (db) => {
     expect(read2.body.claims?.items[0].accepted).toEqual(body.claim.accepted);
     const [{ n }] = await h.db('outbox_messages').where({ type: 'deploy.claim_accepted' }).count({ n: '*' });
     expect(Number(n)).toBe(1);
+  });
+
+  test('a report names the fix an agent made and a person accepted on the rows of its rule, in every format', async () => {
+    const baseId = await scan('acr', 'a'.repeat(40), 'main', { axe: before });
+    const fp = await fingerprints(baseId);
+    const headId = await scan('acr', 'e'.repeat(40), 'fix', { axe: after, passes: passesOf(after) });
+    const by = { agent: 'Claude Code', model: 'claude-x', session_url: 'https://agents.example/s/1' };
+    const e = await trigger({
+      siteId: 'acr',
+      sha: 'e'.repeat(40),
+      claims: ['image-alt', 'button-name', 'link-name'].map((rule) => ({ fingerprint: fp[rule], ...by })),
+    });
+    expect(e.claims?.items.map((c) => c.outcome)).toEqual(['needs_person', 'needs_person', 'not_fixed']);
+    // Only the image's new text is accepted; the button's waits for a person.
+    expect((await accept(e.id, fp['image-alt'], { name: 'Ada Reviewer' })).status).toBe(200);
+    const generate = async (scanId: string) => {
+      const res = await h.request<VpatReport>('POST', '/api/v1/vpat/generate', {
+        key: h.key,
+        body: { siteId: 'acr', scan_id: scanId, product: { name: 'Shop', version: '1' } },
+      });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    const report = await generate(headId);
+    const named = report.criteria.filter((c) => c.agent_fixes);
+    expect(
+      named.map((c) => [
+        c.id,
+        c.agent_fixes!.map((f) => [f.rule, f.agent, f.model, f.accepted_by, f.deploy_id]),
+      ]),
+    ).toEqual([['1.1.1', [['image-alt', 'Claude Code', 'claude-x', 'Ada Reviewer', e.id]]]]);
+    const sentence =
+      /Rests in part on a fix an agent made and a person accepted: image-alt on \/products\S* \(made by Claude Code, model claude-x; accepted by Ada Reviewer, \d{4}-\d{2}-\d{2}\)\./;
+    for (const format of ['md', 'html', 'openacr']) {
+      const res = await h.request('GET', `/api/v1/vpat/${report.id}?format=${format}`, { key: h.key });
+      // OpenACR is YAML, whose long lines fold: read as YAML.
+      const text = format === 'openacr' ? JSON.stringify(yaml.load(res.text)) : res.text;
+      expect([format, sentence.test(text)]).toEqual([format, true]);
+    }
+    // The scan before the change still holds the issue: its report names no fix.
+    expect((await generate(baseId)).criteria.filter((c) => c.agent_fixes)).toEqual([]);
   });
 
   test('a scan without passing elements (native form) never verifies: a text rule’s claim goes to a person', async () => {

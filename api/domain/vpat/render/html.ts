@@ -1,3 +1,4 @@
+import { agentFixesText } from '../agent-fixes.js';
 import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
 import type { ReportCriterion, VpatReport } from '../report.js';
@@ -55,6 +56,8 @@ function remarksCell(report: VpatReport, c: ReportCriterion): string {
       `<p class="suggestion"><strong>${escapeHtml(suggestion.label)}</strong> ${linkify(suggestion.text)}</p>`,
     );
   }
+  const fixes = agentFixesText(c);
+  if (fixes) parts.push(`<p class="meta">${linkify(fixes)}</p>`);
   if (c.override) {
     const who = `${escapeHtml(c.override.author)}, ${escapeHtml(c.override.created_at.slice(0, 10))}`;
     const carried = c.override.inherited_from

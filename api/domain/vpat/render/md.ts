@@ -1,3 +1,4 @@
+import { agentFixesText } from '../agent-fixes.js';
 import { statusLine } from '../status.js';
 import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
@@ -28,6 +29,8 @@ function remarks(report: VpatReport, c: ReportCriterion): string {
       c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : ''
     }.)`;
   }
+  const fixes = agentFixesText(c);
+  if (fixes) value += ` ${fixes}`;
   const suggestion = shownSuggestion(report, c);
   return cell(value) + (suggestion ? ` **${suggestion.label}** ${cell(suggestion.text)}` : '');
 }

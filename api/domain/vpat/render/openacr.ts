@@ -1,3 +1,4 @@
+import { agentFixesText } from '../agent-fixes.js';
 import { statusLine } from '../status.js';
 import yaml from 'js-yaml';
 import type { ReportCriterion, VpatReport } from '../report.js';
@@ -25,6 +26,8 @@ function notes(report: VpatReport, c: ReportCriterion): string {
     const carried = c.override.inherited_from ? `, carried forward from ${c.override.inherited_from}` : '';
     text += ` (Reviewed by ${c.override.author}, ${c.override.created_at.slice(0, 10)}${carried}.)`;
   }
+  const fixes = agentFixesText(c);
+  if (fixes) text += ` ${fixes}`;
   // OpenACR has no field for a suggestion: it goes where the VPAT's remarks go, after them.
   const suggestion = suggestionText(report, c);
   if (suggestion) text += ` ${suggestion}`;

@@ -1,3 +1,4 @@
+import { agentFixesText } from '../agent-fixes.js';
 import PDFDocument from 'pdfkit';
 import { type Conformance } from '../editions.js';
 import { CONFORMANCE_TERMS } from '../../catalog/vpat-chapters.data.js';
@@ -78,6 +79,8 @@ function list(doc: Doc, parent: Struct, items: string[]): void {
 
 function remarks(report: VpatReport, c: ReportCriterion): string {
   const parts = [c.remarks];
+  const fixes = agentFixesText(c);
+  if (fixes) parts.push(fixes);
   const suggestion = suggestionText(report, c);
   if (suggestion) parts.push(suggestion);
   if (c.override) {
