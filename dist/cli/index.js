@@ -3,7 +3,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 import * as __WEBPACK_EXTERNAL_MODULE_playwright_core_cbb3db63__ from "playwright-core";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2005:
+/***/ 779:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -217,14 +217,14 @@ function regex(str) {
 
 /***/ }),
 
-/***/ 6373:
+/***/ 2815:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const formats_1 = __nccwpck_require__(2005);
-const limit_1 = __nccwpck_require__(6638);
-const codegen_1 = __nccwpck_require__(8762);
+const formats_1 = __nccwpck_require__(779);
+const limit_1 = __nccwpck_require__(1284);
+const codegen_1 = __nccwpck_require__(1436);
 const fullName = new codegen_1.Name("fullFormats");
 const fastName = new codegen_1.Name("fastFormats");
 const formatsPlugin = (ajv, opts = { keywords: true }) => {
@@ -260,14 +260,14 @@ exports["default"] = formatsPlugin;
 
 /***/ }),
 
-/***/ 6638:
+/***/ 1284:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.formatLimitDefinition = void 0;
-const ajv_1 = __nccwpck_require__(9153);
-const codegen_1 = __nccwpck_require__(8762);
+const ajv_1 = __nccwpck_require__(2463);
+const codegen_1 = __nccwpck_require__(1436);
 const ops = codegen_1.operators;
 const KWDs = {
     formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -335,16 +335,16 @@ exports["default"] = formatLimitPlugin;
 
 /***/ }),
 
-/***/ 9153:
+/***/ 2463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(2439);
-const draft7_1 = __nccwpck_require__(3967);
-const discriminator_1 = __nccwpck_require__(2936);
-const draft7MetaSchema = __nccwpck_require__(372);
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const discriminator_1 = __nccwpck_require__(8886);
+const draft7MetaSchema = __nccwpck_require__(2079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -374,24 +374,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(535);
+var validation_error_1 = __nccwpck_require__(3021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(5268);
+var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 7565:
+/***/ 567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -553,15 +553,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 8762:
+/***/ 1436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(7565);
-const scope_1 = __nccwpck_require__(4146);
-var code_2 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
+const scope_1 = __nccwpck_require__(7788);
+var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -570,7 +570,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(4146);
+var scope_2 = __nccwpck_require__(7788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -1256,13 +1256,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 4146:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1405,15 +1405,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 9905:
+/***/ 1283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1534,18 +1534,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 4992:
+/***/ 2718:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const validation_error_1 = __nccwpck_require__(535);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const validate_1 = __nccwpck_require__(7391);
+const codegen_1 = __nccwpck_require__(1436);
+const validation_error_1 = __nccwpck_require__(3021);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const validate_1 = __nccwpck_require__(7881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1782,12 +1782,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 8636:
+/***/ 630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1816,12 +1816,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 5268:
+/***/ 3162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(1128);
+const resolve_1 = __nccwpck_require__(4090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1834,15 +1834,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 1128:
+/***/ 4090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(7802);
-const equal = __nccwpck_require__(6136);
-const traverse = __nccwpck_require__(1165);
+const util_1 = __nccwpck_require__(4464);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(1167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -1995,7 +1995,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 2335:
+/***/ 7353:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2027,14 +2027,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 7802:
+/***/ 4464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const code_1 = __nccwpck_require__(7565);
+const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -2211,7 +2211,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 454:
+/***/ 7692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2236,15 +2236,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 8284:
+/***/ 5346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -2292,17 +2292,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 5931:
+/***/ 6685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(2335);
-const applicability_1 = __nccwpck_require__(454);
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const rules_1 = __nccwpck_require__(7353);
+const applicability_1 = __nccwpck_require__(7692);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2501,14 +2501,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 3769:
+/***/ 1699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2542,24 +2542,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7391:
+/***/ 7881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(8284);
-const dataType_1 = __nccwpck_require__(5931);
-const applicability_1 = __nccwpck_require__(454);
-const dataType_2 = __nccwpck_require__(5931);
-const defaults_1 = __nccwpck_require__(3769);
-const keyword_1 = __nccwpck_require__(4852);
-const subschema_1 = __nccwpck_require__(7914);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const errors_1 = __nccwpck_require__(9905);
+const boolSchema_1 = __nccwpck_require__(5346);
+const dataType_1 = __nccwpck_require__(6685);
+const applicability_1 = __nccwpck_require__(7692);
+const dataType_2 = __nccwpck_require__(6685);
+const defaults_1 = __nccwpck_require__(1699);
+const keyword_1 = __nccwpck_require__(5202);
+const subschema_1 = __nccwpck_require__(6200);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const errors_1 = __nccwpck_require__(1283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -3068,16 +3068,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 4852:
+/***/ 5202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const code_1 = __nccwpck_require__(322);
-const errors_1 = __nccwpck_require__(9905);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const code_1 = __nccwpck_require__(8484);
+const errors_1 = __nccwpck_require__(1283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -3198,14 +3198,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 7914:
+/***/ 6200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -3285,31 +3285,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 2439:
+/***/ 3893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(535);
-const ref_error_1 = __nccwpck_require__(5268);
-const rules_1 = __nccwpck_require__(2335);
-const compile_1 = __nccwpck_require__(4992);
-const codegen_2 = __nccwpck_require__(8762);
-const resolve_1 = __nccwpck_require__(1128);
-const dataType_1 = __nccwpck_require__(5931);
-const util_1 = __nccwpck_require__(7802);
-const $dataRefSchema = __nccwpck_require__(9422);
-const uri_1 = __nccwpck_require__(975);
+const validation_error_1 = __nccwpck_require__(3021);
+const ref_error_1 = __nccwpck_require__(3162);
+const rules_1 = __nccwpck_require__(7353);
+const compile_1 = __nccwpck_require__(2718);
+const codegen_2 = __nccwpck_require__(1436);
+const resolve_1 = __nccwpck_require__(4090);
+const dataType_1 = __nccwpck_require__(6685);
+const util_1 = __nccwpck_require__(4464);
+const $dataRefSchema = __nccwpck_require__(3837);
+const uri_1 = __nccwpck_require__(6285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3909,20 +3909,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 8325:
+/***/ 4951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(6136);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 3908:
+/***/ 6214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3952,19 +3952,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 975:
+/***/ 6285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(7041);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 535:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3981,14 +3981,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 9810:
+/***/ 3448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4036,15 +4036,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2089:
+/***/ 2431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -4148,12 +4148,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4971:
+/***/ 9205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -4177,12 +4177,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5046:
+/***/ 9380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -4195,13 +4195,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6988:
+/***/ 6182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -4296,15 +4296,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 684:
+/***/ 5826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4387,13 +4387,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5102:
+/***/ 8584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4459,27 +4459,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3841:
+/***/ 8775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(9810);
-const prefixItems_1 = __nccwpck_require__(4357);
-const items_1 = __nccwpck_require__(9769);
-const items2020_1 = __nccwpck_require__(8745);
-const contains_1 = __nccwpck_require__(6988);
-const dependencies_1 = __nccwpck_require__(684);
-const propertyNames_1 = __nccwpck_require__(8094);
-const additionalProperties_1 = __nccwpck_require__(2089);
-const properties_1 = __nccwpck_require__(8252);
-const patternProperties_1 = __nccwpck_require__(6662);
-const not_1 = __nccwpck_require__(7868);
-const anyOf_1 = __nccwpck_require__(5046);
-const oneOf_1 = __nccwpck_require__(4384);
-const allOf_1 = __nccwpck_require__(4971);
-const if_1 = __nccwpck_require__(5102);
-const thenElse_1 = __nccwpck_require__(167);
+const additionalItems_1 = __nccwpck_require__(3448);
+const prefixItems_1 = __nccwpck_require__(6467);
+const items_1 = __nccwpck_require__(5791);
+const items2020_1 = __nccwpck_require__(2959);
+const contains_1 = __nccwpck_require__(6182);
+const dependencies_1 = __nccwpck_require__(5826);
+const propertyNames_1 = __nccwpck_require__(1372);
+const additionalProperties_1 = __nccwpck_require__(2431);
+const properties_1 = __nccwpck_require__(8778);
+const patternProperties_1 = __nccwpck_require__(664);
+const not_1 = __nccwpck_require__(8350);
+const anyOf_1 = __nccwpck_require__(9380);
+const oneOf_1 = __nccwpck_require__(2490);
+const allOf_1 = __nccwpck_require__(9205);
+const if_1 = __nccwpck_require__(8584);
+const thenElse_1 = __nccwpck_require__(6829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4509,15 +4509,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 9769:
+/***/ 5791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "items",
     type: "array",
@@ -4567,15 +4567,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8745:
+/***/ 2959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
-const additionalItems_1 = __nccwpck_require__(9810);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
+const additionalItems_1 = __nccwpck_require__(3448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4603,12 +4603,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7868:
+/***/ 8350:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4635,13 +4635,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4384:
+/***/ 2490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4701,15 +4701,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6662:
+/***/ 664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const util_2 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const util_2 = __nccwpck_require__(4464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4782,12 +4782,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4357:
+/***/ 6467:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(9769);
+const items_1 = __nccwpck_require__(5791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4800,15 +4800,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8252:
+/***/ 8778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7391);
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const additionalProperties_1 = __nccwpck_require__(2089);
+const validate_1 = __nccwpck_require__(7881);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const additionalProperties_1 = __nccwpck_require__(2431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4860,13 +4860,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8094:
+/***/ 1372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -4904,12 +4904,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 167:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -4923,16 +4923,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 322:
+/***/ 8484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
-const util_2 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
+const util_2 = __nccwpck_require__(4464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -5060,7 +5060,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 4586:
+/***/ 9872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5076,13 +5076,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3119:
+/***/ 7397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(4586);
-const ref_1 = __nccwpck_require__(7002);
+const id_1 = __nccwpck_require__(9872);
+const ref_1 = __nccwpck_require__(2996);
 const core = [
     "$schema",
     "$id",
@@ -5098,18 +5098,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 7002:
+/***/ 2996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(5268);
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const compile_1 = __nccwpck_require__(4992);
-const util_1 = __nccwpck_require__(7802);
+const ref_error_1 = __nccwpck_require__(3162);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const compile_1 = __nccwpck_require__(2718);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -5226,16 +5226,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2936:
+/***/ 8886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const types_1 = __nccwpck_require__(3837);
-const compile_1 = __nccwpck_require__(4992);
-const ref_error_1 = __nccwpck_require__(5268);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const types_1 = __nccwpck_require__(7115);
+const compile_1 = __nccwpck_require__(2718);
+const ref_error_1 = __nccwpck_require__(3162);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5336,7 +5336,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3837:
+/***/ 7115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5351,16 +5351,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 3967:
+/***/ 9941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(3119);
-const validation_1 = __nccwpck_require__(3467);
-const applicator_1 = __nccwpck_require__(3841);
-const format_1 = __nccwpck_require__(3627);
-const metadata_1 = __nccwpck_require__(2098);
+const core_1 = __nccwpck_require__(7397);
+const validation_1 = __nccwpck_require__(5481);
+const applicator_1 = __nccwpck_require__(8775);
+const format_1 = __nccwpck_require__(2601);
+const metadata_1 = __nccwpck_require__(6620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5374,12 +5374,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 1664:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5472,19 +5472,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3627:
+/***/ 2601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(1664);
+const format_1 = __nccwpck_require__(6402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 2098:
+/***/ 6620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5508,14 +5508,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 1488:
+/***/ 8026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5539,14 +5539,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7350:
+/***/ 3200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -5593,21 +5593,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3467:
+/***/ 5481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(5341);
-const multipleOf_1 = __nccwpck_require__(9822);
-const limitLength_1 = __nccwpck_require__(6944);
-const pattern_1 = __nccwpck_require__(7805);
-const limitProperties_1 = __nccwpck_require__(7973);
-const required_1 = __nccwpck_require__(858);
-const limitItems_1 = __nccwpck_require__(7150);
-const uniqueItems_1 = __nccwpck_require__(7066);
-const const_1 = __nccwpck_require__(1488);
-const enum_1 = __nccwpck_require__(7350);
+const limitNumber_1 = __nccwpck_require__(3723);
+const multipleOf_1 = __nccwpck_require__(8132);
+const limitLength_1 = __nccwpck_require__(6962);
+const pattern_1 = __nccwpck_require__(6023);
+const limitProperties_1 = __nccwpck_require__(895);
+const required_1 = __nccwpck_require__(4504);
+const limitItems_1 = __nccwpck_require__(6296);
+const uniqueItems_1 = __nccwpck_require__(5132);
+const const_1 = __nccwpck_require__(8026);
+const enum_1 = __nccwpck_require__(3200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -5632,12 +5632,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 7150:
+/***/ 6296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -5662,14 +5662,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6944:
+/***/ 6962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const ucs2length_1 = __nccwpck_require__(3908);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const ucs2length_1 = __nccwpck_require__(6214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -5695,12 +5695,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5341:
+/***/ 3723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -5728,12 +5728,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7973:
+/***/ 895:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -5758,12 +5758,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9822:
+/***/ 8132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -5790,14 +5790,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7805:
+/***/ 6023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const codegen_1 = __nccwpck_require__(8762);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -5829,14 +5829,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 858:
+/***/ 4504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -5914,15 +5914,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7066:
+/***/ 5132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(5931);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const dataType_1 = __nccwpck_require__(6685);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -5984,7 +5984,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8043:
+/***/ 5265:
 /***/ ((module) => {
 
 module.exports = {
@@ -5998,7 +5998,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3681:
+/***/ 5667:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -6018,23 +6018,23 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.stringify = exports.parse = exports.isTraversal = void 0;
-__exportStar(__nccwpck_require__(6192), exports);
-var parse_1 = __nccwpck_require__(7974);
+__exportStar(__nccwpck_require__(4738), exports);
+var parse_1 = __nccwpck_require__(748);
 Object.defineProperty(exports, "isTraversal", ({ enumerable: true, get: function () { return parse_1.isTraversal; } }));
 Object.defineProperty(exports, "parse", ({ enumerable: true, get: function () { return parse_1.parse; } }));
-var stringify_1 = __nccwpck_require__(4584);
+var stringify_1 = __nccwpck_require__(9154);
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return stringify_1.stringify; } }));
 
 
 /***/ }),
 
-/***/ 7974:
+/***/ 748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parse = exports.isTraversal = void 0;
-var types_1 = __nccwpck_require__(6192);
+var types_1 = __nccwpck_require__(4738);
 var reName = /^[^\\#]?(?:\\(?:[\da-f]{1,6}\s?|.)|[\w\-\u00b0-\uFFFF])+/;
 var reEscape = /\\([\da-f]{1,6}\s?|(\s)|.)/gi;
 var actionTypes = new Map([
@@ -6460,7 +6460,7 @@ function parseSelector(subselects, selector, selectorIndex) {
 
 /***/ }),
 
-/***/ 4584:
+/***/ 9154:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -6475,7 +6475,7 @@ var __spreadArray = (this && this.__spreadArray) || function (to, from, pack) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.stringify = void 0;
-var types_1 = __nccwpck_require__(6192);
+var types_1 = __nccwpck_require__(4738);
 var attribValChars = ["\\", '"'];
 var pseudoValChars = __spreadArray(__spreadArray([], attribValChars, true), ["(", ")"], false);
 var charsToEscapeInAttributeValue = new Set(attribValChars.map(function (c) { return c.charCodeAt(0); }));
@@ -6605,7 +6605,7 @@ function escapeName(str, charsToEscape) {
 
 /***/ }),
 
-/***/ 6192:
+/***/ 4738:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6654,7 +6654,7 @@ var AttributeAction;
 
 /***/ }),
 
-/***/ 6136:
+/***/ 3430:
 /***/ ((module) => {
 
 
@@ -6707,7 +6707,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1165:
+/***/ 1167:
 /***/ ((module) => {
 
 
@@ -6807,7 +6807,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 760:
+/***/ 9594:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
@@ -7277,19 +7277,19 @@ __webpack_unused_export__ = function lilconfigSync(name, options) {
 
 /***/ }),
 
-/***/ 8359:
+/***/ 6329:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var e=__nccwpck_require__(2651),t="__s",n="__c",r="__k",o="__d",i="__s",a=/[\s\n\\/='"\0<>]/,u=/^(xlink|xmlns|xml)([A-Z])/,c=/^(?:accessK|auto[A-Z]|cell|ch|col|cont|cross|dateT|encT|form[A-Z]|frame|hrefL|inputM|maxL|minL|noV|playsI|popoverT|readO|rowS|src[A-Z]|tabI|useM|item[A-Z])/,s=/^ac|^ali|arabic|basel|cap|clipPath$|clipRule$|color|dominant|enable|fill|flood|font|glyph[^R]|horiz|image|letter|lighting|marker[^WUH]|overline|panose|pointe|paint|rendering|shape|stop|strikethrough|stroke|text[^L]|transform|underline|unicode|units|^v[^i]|^w|^xH/,f=new Set(["draggable","spellcheck"]);function l(e){void 0!==e.__g?e.__g|=8:e[o]=!0}function p(e){void 0!==e.__g?e.__g&=-9:e[o]=!1}function h(e){return void 0!==e.__g?!!(8&e.__g):!0===e[o]}var d=/["&<]/;function v(e){if(0===e.length||!1===d.test(e))return e;for(var t=0,n=0,r="",o="";n<e.length;n++){switch(e.charCodeAt(n)){case 34:o="&quot;";break;case 38:o="&amp;";break;case 60:o="&lt;";break;default:continue}n!==t&&(r+=e.slice(t,n)),r+=o,t=n+1}return n!==t&&(r+=e.slice(t,n)),r}var m={},y=new Set(["animation-iteration-count","border-image-outset","border-image-slice","border-image-width","box-flex","box-flex-group","box-ordinal-group","column-count","fill-opacity","flex","flex-grow","flex-negative","flex-order","flex-positive","flex-shrink","flood-opacity","font-weight","grid-column","grid-row","line-clamp","line-height","opacity","order","orphans","stop-opacity","stroke-dasharray","stroke-dashoffset","stroke-miterlimit","stroke-opacity","stroke-width","tab-size","widows","z-index","zoom"]),g=/[A-Z]/g;function k(e){var t="";for(var n in e){var r=e[n];if(null!=r&&""!==r){var o="-"==n[0]?n:m[n]||(m[n]=n.replace(g,"-$&").toLowerCase()),i=";";"number"!=typeof r||o.startsWith("--")||y.has(o)||(i="px;"),t=t+o+":"+r+i}}return t||void 0}function _(){this.__d=!0}function b(e,t){return{__v:e,context:t,props:e.props,setState:_,forceUpdate:_,__d:!0,__h:new Array(0)}}function x(e,t,n){if(!e.s){if(n instanceof w){if(!n.s)return void(n.o=x.bind(null,e,t));1&t&&(t=n.s),n=n.v}if(n&&n.then)return void n.then(x.bind(null,e,t),x.bind(null,e,2));e.s=t,e.v=n;const r=e.o;r&&r(e)}}var w=/*#__PURE__*/function(){function e(){}return e.prototype.then=function(t,n){var r=new e,o=this.s;if(o){var i=1&o?t:n;if(i){try{x(r,1,i(this.v))}catch(e){x(r,2,e)}return r}return this}return this.o=function(e){try{var o=e.v;1&e.s?x(r,1,t?t(o):o):n?x(r,1,n(o)):x(r,2,o)}catch(e){x(r,2,e)}},r},e}();function H(e){return e instanceof w&&1&e.s}function C(e,t,n){for(var r;;){var o=e();if(H(o)&&(o=o.v),!o)return i;if(o.then){r=0;break}var i=n();if(i&&i.then){if(!H(i)){r=1;break}i=i.s}if(t){var a=t();if(a&&a.then&&!H(a)){r=2;break}}}var u=new w,c=x.bind(null,u,2);return(0===r?o.then(f):1===r?i.then(s):a.then(l)).then(void 0,c),u;function s(r){i=r;do{if(t&&(a=t())&&a.then&&!H(a))return void a.then(l).then(void 0,c);if(!(o=e())||H(o)&&!o.v)return void x(u,1,i);if(o.then)return void o.then(f).then(void 0,c);H(i=n())&&(i=i.v)}while(!i||!i.then);i.then(s).then(void 0,c)}function f(e){e?(i=n())&&i.then?i.then(s).then(void 0,c):s(i):x(u,1,i)}function l(){(o=e())?o.then?o.then(f).then(void 0,c):f(o):x(u,1,i)}}function D(e,t){try{var n=e()}catch(e){return t(!0,e)}return n&&n.then?n.then(t.bind(null,!1),t.bind(null,!0)):t(!1,n)}var S={},A=[],E=Array.isArray,T=Object.assign,F="",L="\x3c!--$s--\x3e",j="\x3c!--/$s--\x3e";function P(e){return"string"==typeof e?L+e+j:E(e)?(e.unshift(L),e.push(j),e):e&&"function"==typeof e.then?e.then(P):L+e+j}function $(){return{beforeDiff:e.options.__b,afterDiff:e.options.diffed,renderHook:e.options.__r,unmountHook:e.options.unmount,rootHook:e.options.__,commitHook:e.options.__c,catchError:e.options.__e,errorBoundaries:e.options.errorBoundaries}}function M(n){var r=e.options[t];e.options[t]=!0;try{return n()}finally{e.options[t]=r}}function U(t,n,o){var i=$();try{var a=M(function(){var a,u=e.h(e.Fragment,null);return u[r]=[t],i.rootHook&&i.rootHook(t,((a={})[r]=u,a.nodeType=1,a)),W(t,n||S,!1,void 0,u,!1,o,i)});return E(a)?a.join(F):a}catch(e){if(e.then)throw new Error('Use "renderToStringAsync" for suspenseful rendering.');throw e}finally{i.commitHook&&M(function(){return i.commitHook(t,A)}),A.length=0}}function Z(e,t,r){var o,a=e.type,u=!0;return e[n]?(u=!1,(o=e[n]).state=o[i]):o=new a(e.props,t),e[n]=o,o.__v=e,o.props=e.props,o.context=t,l(o),null==o.state&&(o.state=S),null==o[i]&&(o[i]=o.state),a.getDerivedStateFromProps?o.state=T({},o.state,a.getDerivedStateFromProps(o.props,o.state)):u&&o.componentWillMount?(o.componentWillMount(),o.state=o[i]!==o.state?o[i]:o.state):!u&&o.componentWillUpdate&&o.componentWillUpdate(),r.renderHook&&r.renderHook(e),o.render(o.props,o.state,t)}function W(t,o,d,m,y,g,_,x){if(null==t||!0===t||!1===t||t===F)return F;var w=typeof t;if("object"!=w)return"function"==w?F:"string"==w?v(t):t+F;if(E(t)){var H,C=F;y[r]=t;for(var D=t.length,A=0;A<D;A++){var L=t[A];if(null!=L&&"boolean"!=typeof L){var j,$=W(L,o,d,m,y,g,_,x);"string"==typeof $?C+=$:(H||(H=new Array(D)),C&&H.push(C),C=F,E($)?(j=H).push.apply(j,$):H.push($))}}return H?(C&&H.push(C),H):C}if(!e.isValidElement(t))return F;t.__=y,x.beforeDiff&&x.beforeDiff(t);var U=t.type,q=t.props;if("function"==typeof U){var z,V,I,O=o;if(U===e.Fragment){if("tpl"in q){for(var R,K=F,G=0;G<q.tpl.length;G++)if(K+=q.tpl[G],q.exprs&&G<q.exprs.length){var J=q.exprs[G];if(null==J)continue;if("object"==typeof J&&(e.isValidElement(J)||E(J))){var Q,X=W(J,o,d,m,t,g,_,x);"string"==typeof X?K+=X:(R||(R=[]),K&&R.push(K),K=F,E(X)?(Q=R).push.apply(Q,X):R.push(X))}else K+=J}return R?(K&&R.push(K),R):K}if("UNSTABLE_comment"in q)return"\x3c!--"+v(q.UNSTABLE_comment)+"--\x3e";V=q.children}else{if(null!=(z=U.contextType)){var Y=o[z.__c];O=Y?Y.props.value:z.__}var ee=U.prototype&&"function"==typeof U.prototype.render;if(ee)V=/**#__NOINLINE__**/Z(t,O,x),I=t[n];else{t[n]=I=/**#__NOINLINE__**/b(t,O);for(var te=0;h(I)&&te++<25;){p(I),x.renderHook&&x.renderHook(t);try{V=U.call(I,q,O)}catch(e){throw g&&e&&"function"==typeof e.then&&(t._suspended=!0),e}}l(I)}if(null!=I.getChildContext&&(o=T({},o,I.getChildContext())),ee&&x.errorBoundaries&&(U.getDerivedStateFromError||I.componentDidCatch)){V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V;try{return W(V,o,d,m,t,g,!1,x)}catch(r){return U.getDerivedStateFromError&&(I[i]=U.getDerivedStateFromError(r)),I.componentDidCatch&&I.componentDidCatch(r,S),h(I)?(V=Z(t,o,x),null!=(I=t[n]).getChildContext&&(o=T({},o,I.getChildContext())),W(V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V,o,d,m,t,g,_,x)):F}finally{x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t)}}}V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V;try{var ne=W(V,o,d,m,t,g,_,x);return x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t),t._suspended?P(ne):ne}catch(e){if(!g&&_&&_.onError){var re=function e(n){return _.onError(n,t,function(t,n){try{return M(function(){return W(t,o,d,m,n,g,_,x)})}catch(t){return e(t)}})}(e);return void 0!==re?re:(x.catchError&&x.catchError(e,t),F)}if(!g)throw e;if(!e||"function"!=typeof e.then)throw e;return e.then(function e(){try{var n=M(function(){return W(V,o,d,m,t,g,_,x)});return t._suspended?P(n):n}catch(t){if(!t||"function"!=typeof t.then)throw t;return t.then(e)}})}}var oe,ie="<"+U,ae=F;for(var ue in q){var ce=q[ue];if("function"!=typeof(ce=N(ce)?ce.value:ce)||"class"===ue||"className"===ue){switch(ue){case"children":oe=ce;continue;case"key":case"ref":case"__self":case"__source":continue;case"htmlFor":if("for"in q)continue;ue="for";break;case"className":if("class"in q)continue;ue="class";break;case"defaultChecked":ue="checked";break;case"defaultSelected":ue="selected";break;case"defaultValue":case"value":switch(ue="value",U){case"textarea":oe=ce;continue;case"select":m=ce;continue;case"option":m!=ce||"selected"in q||(ie+=" selected")}break;case"dangerouslySetInnerHTML":ae=ce&&ce.__html;continue;case"style":"object"==typeof ce&&(ce=k(ce));break;case"acceptCharset":ue="accept-charset";break;case"httpEquiv":ue="http-equiv";break;default:if(a.test(ue))continue;u.test(ue)?ue=ue.replace(u,"$1:$2").toLowerCase():"-"!==ue[4]&&!f.has(ue)||null==ce?d?s.test(ue)&&(ue="panose1"===ue?"panose-1":ue.replace(/([A-Z])/g,"-$1").toLowerCase()):c.test(ue)&&(ue=ue.toLowerCase()):ce+=F}null!=ce&&!1!==ce&&(ie=!0===ce||ce===F?ie+" "+ue:ie+" "+ue+'="'+v(ce+F)+'"')}}if(a.test(U))throw new Error(U+" is not a valid HTML tag name in "+ie+">");if(ae||("string"==typeof oe?ae=v(oe):null!=oe&&!1!==oe&&!0!==oe&&(ae=W(oe,o,"svg"===U||"foreignObject"!==U&&d,m,t,g,_,x))),x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t),!ae&&B.has(U))return ie+"/>";var se="</"+U+">",fe=ie+">";return E(ae)?[fe].concat(ae,[se]):"string"!=typeof ae?[fe,ae,se]:fe+ae+se}var B=new Set(["area","base","br","col","command","embed","hr","img","input","keygen","link","meta","param","source","track","wbr"]),q=U,z=U;function N(e){return null!==e&&"object"==typeof e&&"function"==typeof e.peek&&"value"in e}exports["default"]=U,exports.render=q,exports.renderToStaticMarkup=z,exports.renderToString=U,exports.renderToStringAsync=function(t,n){try{var o=$();return Promise.resolve(D(function(){return Promise.resolve(M(function(){var i,a=e.h(e.Fragment,null);return a[r]=[t],o.rootHook&&o.rootHook(t,((i={})[r]=a,i.nodeType=1,i)),W(t,n||S,!1,void 0,a,!0,void 0,o)})).then(function(e){var t,n=function(){if(E(e)){var n=function(){var e=o.join(F);return t=1,e},r=0,o=e,i=C(function(){return!!o.some(function(e){return e&&"function"==typeof e.then})&&r++<25},void 0,function(){return Promise.resolve(Promise.all(o)).then(function(e){o=e.flat()})});return i&&i.then?i.then(n):n()}}();return n&&n.then?n.then(function(n){return t?n:e}):t?n:e})},function(e,n){if(o.commitHook&&M(function(){return o.commitHook(t,A)}),A.length=0,e)throw n;return n}))}catch(e){return Promise.reject(e)}};
+var e=__nccwpck_require__(9993),t="__s",n="__c",r="__k",o="__d",i="__s",a=/[\s\n\\/='"\0<>]/,u=/^(xlink|xmlns|xml)([A-Z])/,c=/^(?:accessK|auto[A-Z]|cell|ch|col|cont|cross|dateT|encT|form[A-Z]|frame|hrefL|inputM|maxL|minL|noV|playsI|popoverT|readO|rowS|src[A-Z]|tabI|useM|item[A-Z])/,s=/^ac|^ali|arabic|basel|cap|clipPath$|clipRule$|color|dominant|enable|fill|flood|font|glyph[^R]|horiz|image|letter|lighting|marker[^WUH]|overline|panose|pointe|paint|rendering|shape|stop|strikethrough|stroke|text[^L]|transform|underline|unicode|units|^v[^i]|^w|^xH/,f=new Set(["draggable","spellcheck"]);function l(e){void 0!==e.__g?e.__g|=8:e[o]=!0}function p(e){void 0!==e.__g?e.__g&=-9:e[o]=!1}function h(e){return void 0!==e.__g?!!(8&e.__g):!0===e[o]}var d=/["&<]/;function v(e){if(0===e.length||!1===d.test(e))return e;for(var t=0,n=0,r="",o="";n<e.length;n++){switch(e.charCodeAt(n)){case 34:o="&quot;";break;case 38:o="&amp;";break;case 60:o="&lt;";break;default:continue}n!==t&&(r+=e.slice(t,n)),r+=o,t=n+1}return n!==t&&(r+=e.slice(t,n)),r}var m={},y=new Set(["animation-iteration-count","border-image-outset","border-image-slice","border-image-width","box-flex","box-flex-group","box-ordinal-group","column-count","fill-opacity","flex","flex-grow","flex-negative","flex-order","flex-positive","flex-shrink","flood-opacity","font-weight","grid-column","grid-row","line-clamp","line-height","opacity","order","orphans","stop-opacity","stroke-dasharray","stroke-dashoffset","stroke-miterlimit","stroke-opacity","stroke-width","tab-size","widows","z-index","zoom"]),g=/[A-Z]/g;function k(e){var t="";for(var n in e){var r=e[n];if(null!=r&&""!==r){var o="-"==n[0]?n:m[n]||(m[n]=n.replace(g,"-$&").toLowerCase()),i=";";"number"!=typeof r||o.startsWith("--")||y.has(o)||(i="px;"),t=t+o+":"+r+i}}return t||void 0}function _(){this.__d=!0}function b(e,t){return{__v:e,context:t,props:e.props,setState:_,forceUpdate:_,__d:!0,__h:new Array(0)}}function x(e,t,n){if(!e.s){if(n instanceof w){if(!n.s)return void(n.o=x.bind(null,e,t));1&t&&(t=n.s),n=n.v}if(n&&n.then)return void n.then(x.bind(null,e,t),x.bind(null,e,2));e.s=t,e.v=n;const r=e.o;r&&r(e)}}var w=/*#__PURE__*/function(){function e(){}return e.prototype.then=function(t,n){var r=new e,o=this.s;if(o){var i=1&o?t:n;if(i){try{x(r,1,i(this.v))}catch(e){x(r,2,e)}return r}return this}return this.o=function(e){try{var o=e.v;1&e.s?x(r,1,t?t(o):o):n?x(r,1,n(o)):x(r,2,o)}catch(e){x(r,2,e)}},r},e}();function H(e){return e instanceof w&&1&e.s}function C(e,t,n){for(var r;;){var o=e();if(H(o)&&(o=o.v),!o)return i;if(o.then){r=0;break}var i=n();if(i&&i.then){if(!H(i)){r=1;break}i=i.s}if(t){var a=t();if(a&&a.then&&!H(a)){r=2;break}}}var u=new w,c=x.bind(null,u,2);return(0===r?o.then(f):1===r?i.then(s):a.then(l)).then(void 0,c),u;function s(r){i=r;do{if(t&&(a=t())&&a.then&&!H(a))return void a.then(l).then(void 0,c);if(!(o=e())||H(o)&&!o.v)return void x(u,1,i);if(o.then)return void o.then(f).then(void 0,c);H(i=n())&&(i=i.v)}while(!i||!i.then);i.then(s).then(void 0,c)}function f(e){e?(i=n())&&i.then?i.then(s).then(void 0,c):s(i):x(u,1,i)}function l(){(o=e())?o.then?o.then(f).then(void 0,c):f(o):x(u,1,i)}}function D(e,t){try{var n=e()}catch(e){return t(!0,e)}return n&&n.then?n.then(t.bind(null,!1),t.bind(null,!0)):t(!1,n)}var S={},A=[],E=Array.isArray,T=Object.assign,F="",L="\x3c!--$s--\x3e",j="\x3c!--/$s--\x3e";function P(e){return"string"==typeof e?L+e+j:E(e)?(e.unshift(L),e.push(j),e):e&&"function"==typeof e.then?e.then(P):L+e+j}function $(){return{beforeDiff:e.options.__b,afterDiff:e.options.diffed,renderHook:e.options.__r,unmountHook:e.options.unmount,rootHook:e.options.__,commitHook:e.options.__c,catchError:e.options.__e,errorBoundaries:e.options.errorBoundaries}}function M(n){var r=e.options[t];e.options[t]=!0;try{return n()}finally{e.options[t]=r}}function U(t,n,o){var i=$();try{var a=M(function(){var a,u=e.h(e.Fragment,null);return u[r]=[t],i.rootHook&&i.rootHook(t,((a={})[r]=u,a.nodeType=1,a)),W(t,n||S,!1,void 0,u,!1,o,i)});return E(a)?a.join(F):a}catch(e){if(e.then)throw new Error('Use "renderToStringAsync" for suspenseful rendering.');throw e}finally{i.commitHook&&M(function(){return i.commitHook(t,A)}),A.length=0}}function Z(e,t,r){var o,a=e.type,u=!0;return e[n]?(u=!1,(o=e[n]).state=o[i]):o=new a(e.props,t),e[n]=o,o.__v=e,o.props=e.props,o.context=t,l(o),null==o.state&&(o.state=S),null==o[i]&&(o[i]=o.state),a.getDerivedStateFromProps?o.state=T({},o.state,a.getDerivedStateFromProps(o.props,o.state)):u&&o.componentWillMount?(o.componentWillMount(),o.state=o[i]!==o.state?o[i]:o.state):!u&&o.componentWillUpdate&&o.componentWillUpdate(),r.renderHook&&r.renderHook(e),o.render(o.props,o.state,t)}function W(t,o,d,m,y,g,_,x){if(null==t||!0===t||!1===t||t===F)return F;var w=typeof t;if("object"!=w)return"function"==w?F:"string"==w?v(t):t+F;if(E(t)){var H,C=F;y[r]=t;for(var D=t.length,A=0;A<D;A++){var L=t[A];if(null!=L&&"boolean"!=typeof L){var j,$=W(L,o,d,m,y,g,_,x);"string"==typeof $?C+=$:(H||(H=new Array(D)),C&&H.push(C),C=F,E($)?(j=H).push.apply(j,$):H.push($))}}return H?(C&&H.push(C),H):C}if(!e.isValidElement(t))return F;t.__=y,x.beforeDiff&&x.beforeDiff(t);var U=t.type,q=t.props;if("function"==typeof U){var z,V,I,O=o;if(U===e.Fragment){if("tpl"in q){for(var R,K=F,G=0;G<q.tpl.length;G++)if(K+=q.tpl[G],q.exprs&&G<q.exprs.length){var J=q.exprs[G];if(null==J)continue;if("object"==typeof J&&(e.isValidElement(J)||E(J))){var Q,X=W(J,o,d,m,t,g,_,x);"string"==typeof X?K+=X:(R||(R=[]),K&&R.push(K),K=F,E(X)?(Q=R).push.apply(Q,X):R.push(X))}else K+=J}return R?(K&&R.push(K),R):K}if("UNSTABLE_comment"in q)return"\x3c!--"+v(q.UNSTABLE_comment)+"--\x3e";V=q.children}else{if(null!=(z=U.contextType)){var Y=o[z.__c];O=Y?Y.props.value:z.__}var ee=U.prototype&&"function"==typeof U.prototype.render;if(ee)V=/**#__NOINLINE__**/Z(t,O,x),I=t[n];else{t[n]=I=/**#__NOINLINE__**/b(t,O);for(var te=0;h(I)&&te++<25;){p(I),x.renderHook&&x.renderHook(t);try{V=U.call(I,q,O)}catch(e){throw g&&e&&"function"==typeof e.then&&(t._suspended=!0),e}}l(I)}if(null!=I.getChildContext&&(o=T({},o,I.getChildContext())),ee&&x.errorBoundaries&&(U.getDerivedStateFromError||I.componentDidCatch)){V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V;try{return W(V,o,d,m,t,g,!1,x)}catch(r){return U.getDerivedStateFromError&&(I[i]=U.getDerivedStateFromError(r)),I.componentDidCatch&&I.componentDidCatch(r,S),h(I)?(V=Z(t,o,x),null!=(I=t[n]).getChildContext&&(o=T({},o,I.getChildContext())),W(V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V,o,d,m,t,g,_,x)):F}finally{x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t)}}}V=null!=V&&V.type===e.Fragment&&null==V.key&&null==V.props.tpl?V.props.children:V;try{var ne=W(V,o,d,m,t,g,_,x);return x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t),t._suspended?P(ne):ne}catch(e){if(!g&&_&&_.onError){var re=function e(n){return _.onError(n,t,function(t,n){try{return M(function(){return W(t,o,d,m,n,g,_,x)})}catch(t){return e(t)}})}(e);return void 0!==re?re:(x.catchError&&x.catchError(e,t),F)}if(!g)throw e;if(!e||"function"!=typeof e.then)throw e;return e.then(function e(){try{var n=M(function(){return W(V,o,d,m,t,g,_,x)});return t._suspended?P(n):n}catch(t){if(!t||"function"!=typeof t.then)throw t;return t.then(e)}})}}var oe,ie="<"+U,ae=F;for(var ue in q){var ce=q[ue];if("function"!=typeof(ce=N(ce)?ce.value:ce)||"class"===ue||"className"===ue){switch(ue){case"children":oe=ce;continue;case"key":case"ref":case"__self":case"__source":continue;case"htmlFor":if("for"in q)continue;ue="for";break;case"className":if("class"in q)continue;ue="class";break;case"defaultChecked":ue="checked";break;case"defaultSelected":ue="selected";break;case"defaultValue":case"value":switch(ue="value",U){case"textarea":oe=ce;continue;case"select":m=ce;continue;case"option":m!=ce||"selected"in q||(ie+=" selected")}break;case"dangerouslySetInnerHTML":ae=ce&&ce.__html;continue;case"style":"object"==typeof ce&&(ce=k(ce));break;case"acceptCharset":ue="accept-charset";break;case"httpEquiv":ue="http-equiv";break;default:if(a.test(ue))continue;u.test(ue)?ue=ue.replace(u,"$1:$2").toLowerCase():"-"!==ue[4]&&!f.has(ue)||null==ce?d?s.test(ue)&&(ue="panose1"===ue?"panose-1":ue.replace(/([A-Z])/g,"-$1").toLowerCase()):c.test(ue)&&(ue=ue.toLowerCase()):ce+=F}null!=ce&&!1!==ce&&(ie=!0===ce||ce===F?ie+" "+ue:ie+" "+ue+'="'+v(ce+F)+'"')}}if(a.test(U))throw new Error(U+" is not a valid HTML tag name in "+ie+">");if(ae||("string"==typeof oe?ae=v(oe):null!=oe&&!1!==oe&&!0!==oe&&(ae=W(oe,o,"svg"===U||"foreignObject"!==U&&d,m,t,g,_,x))),x.afterDiff&&x.afterDiff(t),x.unmountHook&&x.unmountHook(t),!ae&&B.has(U))return ie+"/>";var se="</"+U+">",fe=ie+">";return E(ae)?[fe].concat(ae,[se]):"string"!=typeof ae?[fe,ae,se]:fe+ae+se}var B=new Set(["area","base","br","col","command","embed","hr","img","input","keygen","link","meta","param","source","track","wbr"]),q=U,z=U;function N(e){return null!==e&&"object"==typeof e&&"function"==typeof e.peek&&"value"in e}exports["default"]=U,exports.render=q,exports.renderToStaticMarkup=z,exports.renderToString=U,exports.renderToStringAsync=function(t,n){try{var o=$();return Promise.resolve(D(function(){return Promise.resolve(M(function(){var i,a=e.h(e.Fragment,null);return a[r]=[t],o.rootHook&&o.rootHook(t,((i={})[r]=a,i.nodeType=1,i)),W(t,n||S,!1,void 0,a,!0,void 0,o)})).then(function(e){var t,n=function(){if(E(e)){var n=function(){var e=o.join(F);return t=1,e},r=0,o=e,i=C(function(){return!!o.some(function(e){return e&&"function"==typeof e.then})&&r++<25},void 0,function(){return Promise.resolve(Promise.all(o)).then(function(e){o=e.flat()})});return i&&i.then?i.then(n):n()}}();return n&&n.then?n.then(function(n){return t?n:e}):t?n:e})},function(e,n){if(o.commitHook&&M(function(){return o.commitHook(t,A)}),A.length=0,e)throw n;return n}))}catch(e){return Promise.reject(e)}};
 //# sourceMappingURL=index.js.map
 
 
 /***/ }),
 
-/***/ 1521:
+/***/ 6203:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const mod = __nccwpck_require__(8359);
+const mod = __nccwpck_require__(6329);
 mod.default.renderToStringAsync = mod.renderToStringAsync;
 mod.default.renderToStaticMarkup = mod.default;
 mod.default.renderToString = mod.default;
@@ -7298,7 +7298,7 @@ module.exports = mod.default;
 
 /***/ }),
 
-/***/ 2651:
+/***/ 9993:
 /***/ ((__unused_webpack_module, exports) => {
 
 var n,l,t,u,r,i,o,e,f,c,s,a,h,p,v,y,d={},w=[],_=/acit|ex(?:s|g|n|p|$)|rph|grid|ows|mnc|ntw|ine[ch]|zoo|^ord|itera/i,g=Array.isArray;function x(n,l){for(var t in l)n[t]=l[t];return n}function m(n){n&&n.parentNode&&n.parentNode.removeChild(n)}function b(l,t,u){var r,i,o,e={};for(o in t)"key"==o?r=t[o]:"ref"==o?i=t[o]:e[o]=t[o];if(arguments.length>2&&(e.children=arguments.length>3?n.call(arguments,2):u),"function"==typeof l&&null!=l.defaultProps)for(o in l.defaultProps)void 0===e[o]&&(e[o]=l.defaultProps[o]);return k(l,e,r,i,null)}function k(n,u,r,i,o){var e={type:n,props:u,key:r,ref:i,__k:null,__:null,__b:0,__e:null,__c:null,constructor:void 0,__v:null==o?++t:o,__i:-1,__u:0};return null==o&&null!=l.vnode&&l.vnode(e),e}function M(n){return n.children}function S(n,l){this.props=n,this.context=l}function $(n,l){if(null==l)return n.__?$(n.__,n.__i+1):null;for(var t;l<n.__k.length;l++)if(null!=(t=n.__k[l])&&null!=t.__e)return t.__e;return"function"==typeof n.type?$(n):null}function C(n){if(n.__P&&n.__d){var t=n.__v,u=t.__e,r=[],i=[],o=x({},t);o.__v=t.__v+1,l.vnode&&l.vnode(o),N(n.__P,o,t,n.__n,n.__P.namespaceURI,32&t.__u?[u]:null,r,null==u?$(t):u,!!(32&t.__u),i),o.__v=t.__v,o.__.__k[o.__i]=o,q(r,o,i),t.__e=t.__=null,o.__e!=u&&I(o)}}function I(n){if(null!=(n=n.__)&&null!=n.__c)return n.__e=n.__c.base=null,n.__k.some(function(l){if(null!=l&&null!=l.__e)return n.__e=n.__c.base=l.__e}),I(n)}function P(n){(!n.__d&&(n.__d=!0)&&r.push(n)&&!A.__r++||i!=l.debounceRendering)&&((i=l.debounceRendering)||o)(A)}function A(){try{for(var n,l=1;r.length;)r.length>l&&r.sort(e),n=r.shift(),l=r.length,C(n)}finally{r.length=A.__r=0}}function H(n,l,t,u,r,i,o,e,f,c,s){var a,h,p,v,y,_,g=u&&u.__k||w,x=l.length;for(f=L(t,l,g,f,x),a=0;a<x;a++)null!=(p=t.__k[a])&&(h=-1!=p.__i&&g[p.__i]||d,p.__i=a,_=N(n,p,h,r,i,o,e,f,c,s),v=p.__e,p.ref&&h.ref!=p.ref&&(h.ref&&E(h.ref,null,p),s.push(p.ref,p.__c||v,p)),null==y&&null!=v&&(y=v),4&p.__u?(f=T(p,f,n),h.__e&&(h.__e=null)):"function"==typeof p.type&&void 0!==_?f=_:v&&(f=v.nextSibling),p.__u&=-7);return t.__e=y,f}function L(n,l,t,u,r){var i,o,e,f,c,s=t.length,a=s,h=0;for(n.__k=new Array(r),i=0;i<r;i++)null!=(o=l[i])&&"boolean"!=typeof o&&"function"!=typeof o?("string"==typeof o||"number"==typeof o||"bigint"==typeof o||o.constructor==String?o=n.__k[i]=k(null,o,null,null,null):g(o)?o=n.__k[i]=k(M,{children:o},null,null,null):void 0===o.constructor&&o.__b>0?o=n.__k[i]=k(o.type,o.props,o.key,o.ref?o.ref:null,o.__v):n.__k[i]=o,f=i+h,o.__=n,o.__b=n.__b+1,e=null,-1!=(c=o.__i=j(o,t,f,a))&&(a--,(e=t[c])&&(e.__u|=2)),null==e||null==e.__v?(-1==c&&(r>s?h--:r<s&&h++),"function"!=typeof o.type&&(o.__u|=4)):c!=f&&(c==f-1?h--:c==f+1?h++:(c>f?h--:h++,o.__u|=4))):n.__k[i]=null;if(a)for(i=0;i<s;i++)null!=(e=t[i])&&0==(2&e.__u)&&(e.__e==u&&(u=$(e)),G(e,e));return u}function T(n,l,t){var u,r;if("function"==typeof n.type){for(u=n.__k,r=0;u&&r<u.length;r++)u[r]&&(u[r].__=n,l=T(u[r],l,t));return l}n.__e!=l&&(l&&n.type&&!l.parentNode&&(l=$(n)),l=t.insertBefore(n.__e,l||null));do{l=l&&l.nextSibling}while(null!=l&&8==l.nodeType);return l}function j(n,l,t,u){var r,i,o,e=n.key,f=n.type,c=l[t],s=null!=c&&0==(2&c.__u);if(null===c&&null==e||s&&e==c.key&&f==c.type)return t;if(u>(s?1:0))for(r=t-1,i=t+1;r>=0||i<l.length;)if(null!=(c=l[o=r>=0?r--:i++])&&0==(2&c.__u)&&e==c.key&&f==c.type)return o;return-1}function F(n,l,t){"-"==l[0]?n.setProperty(l,null==t?"":t):n[l]=null==t?"":"number"!=typeof t||_.test(l)?t:t+"px"}function O(n,l,t,u,r){var i,o;n:if("style"==l)if("string"==typeof t)n.style.cssText=t;else{if("string"==typeof u&&(n.style.cssText=u=""),u)for(l in u)t&&l in t||F(n.style,l,"");if(t)for(l in t)u&&t[l]==u[l]||F(n.style,l,t[l])}else if("o"==l[0]&&"n"==l[1])i=l!=(l=l.replace(a,"$1")),o=l.toLowerCase(),l=o in n||"onFocusOut"==l||"onFocusIn"==l?o.slice(2):l.slice(2),n.l||(n.l={}),n.l[l+i]=t,t?u?t[s]=u[s]:(t[s]=h,n.addEventListener(l,i?v:p,i)):n.removeEventListener(l,i?v:p,i);else{if("http://www.w3.org/2000/svg"==r)l=l.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if("width"!=l&&"height"!=l&&"href"!=l&&"list"!=l&&"form"!=l&&"tabIndex"!=l&&"download"!=l&&"rowSpan"!=l&&"colSpan"!=l&&"role"!=l&&"popover"!=l&&l in n)try{n[l]=null==t?"":t;break n}catch(n){}"function"==typeof t||(null==t||!1===t&&"-"!=l[4]?n.removeAttribute(l):n.setAttribute(l,"popover"==l&&1==t?"":t))}}function z(n){return function(t){if(this.l){var u=this.l[t.type+n];if(null==t[c])t[c]=h++;else if(t[c]<u[s])return;return u(l.event?l.event(t):t)}}}function N(n,t,u,r,i,o,e,f,c,s){var a,h,p,v,y,d,_,b,k,C,I,P,A,L,T,j,F=t.type;if(void 0!==t.constructor)return null;128&u.__u&&(c=!!(32&u.__u),o=[f=t.__e=u.__e]),(a=l.__b)&&a(t);n:if("function"==typeof F){h=e.length;try{if(k=t.props,C=F.prototype&&F.prototype.render,I=(a=F.contextType)&&r[a.__c],P=a?I?I.props.value:a.__:r,u.__c?b=(p=t.__c=u.__c).__=p.__E:(C?t.__c=p=new F(k,P):(t.__c=p=new S(k,P),p.constructor=F,p.render=J),I&&I.sub(p),p.state||(p.state={}),p.__n=r,v=p.__d=!0,p.__h=[],p._sb=[]),C&&null==p.__s&&(p.__s=p.state),C&&null!=F.getDerivedStateFromProps&&(p.__s==p.state&&(p.__s=x({},p.__s)),x(p.__s,F.getDerivedStateFromProps(k,p.__s))),y=p.props,d=p.state,p.__v=t,v)C&&null==F.getDerivedStateFromProps&&null!=p.componentWillMount&&p.componentWillMount(),C&&null!=p.componentDidMount&&p.__h.push(p.componentDidMount);else{if(C&&null==F.getDerivedStateFromProps&&k!==y&&null!=p.componentWillReceiveProps&&p.componentWillReceiveProps(k,P),t.__v==u.__v||!p.__e&&null!=p.shouldComponentUpdate&&!1===p.shouldComponentUpdate(k,p.__s,P)){t.__v!=u.__v&&(p.props=k,p.state=p.__s,p.__d=!1),t.__e=u.__e,t.__k=u.__k,t.__k.some(function(n){n&&(n.__=t)}),w.push.apply(p.__h,p._sb),p._sb=[],p.__h.length&&e.push(p),f=$(u);break n}null!=p.componentWillUpdate&&p.componentWillUpdate(k,p.__s,P),C&&null!=p.componentDidUpdate&&p.__h.push(function(){p.componentDidUpdate(y,d,_)})}if(p.context=P,p.props=k,p.__P=n,p.__e=!1,A=l.__r,L=0,C)p.state=p.__s,p.__d=!1,A&&A(t),a=p.render(p.props,p.state,p.context),w.push.apply(p.__h,p._sb),p._sb=[];else do{p.__d=!1,A&&A(t),a=p.render(p.props,p.state,p.context),p.state=p.__s}while(p.__d&&++L<25);p.state=p.__s,null!=p.getChildContext&&(r=x(x({},r),p.getChildContext())),C&&!v&&null!=p.getSnapshotBeforeUpdate&&(_=p.getSnapshotBeforeUpdate(y,d)),T=null!=a&&a.type===M&&null==a.key?B(a.props.children):a,f=H(n,g(T)?T:[T],t,u,r,i,o,e,f,c,s),p.base=t.__e,t.__u&=-161,p.__h.length&&e.push(p),b&&(p.__E=p.__=null)}catch(n){if(e.length=h,t.__v=null,c||null!=o){if(n.then){for(t.__u|=c?160:128;f&&8==f.nodeType&&f.nextSibling;)f=f.nextSibling;null!=o&&(o[o.indexOf(f)]=null),t.__e=f}else if(null!=o)for(j=o.length;j--;)m(o[j])}else t.__e=u.__e;null==t.__k&&(t.__k=u.__k||[]),n.then||V(t),l.__e(n,t,u)}}else null==o&&t.__v==u.__v?(t.__k=u.__k,t.__e=u.__e):f=t.__e=D(u.__e,t,u,r,i,o,e,c,s);return(a=l.diffed)&&a(t),128&t.__u?void 0:f}function V(n){n&&(n.__c&&(n.__c.__e=!0),n.__k&&n.__k.some(V))}function q(n,t,u){for(var r=0;r<u.length;r++)E(u[r],u[++r],u[++r]);l.__c&&l.__c(t,n),n.some(function(t){try{n=t.__h,t.__h=[],n.some(function(n){n.call(t)})}catch(n){l.__e(n,t.__v)}})}function B(n){return"object"!=typeof n||null==n||n.__b>0?n:g(n)?n.map(B):void 0!==n.constructor?null:x({},n)}function D(t,u,r,i,o,e,f,c,s){var a,h,p,v,y,w,_,x=r.props||d,b=u.props,k=u.type;if("svg"==k?o="http://www.w3.org/2000/svg":"math"==k?o="http://www.w3.org/1998/Math/MathML":o||(o="http://www.w3.org/1999/xhtml"),null!=e)for(a=0;a<e.length;a++)if((y=e[a])&&"setAttribute"in y==!!k&&(k?y.localName==k:3==y.nodeType)){t=y,e[a]=null;break}if(null==t){if(null==k)return document.createTextNode(b);t=document.createElementNS(o,k,b.is&&b),c&&(l.__m&&l.__m(u,e),c=!1),e=null}if(null==k)x===b||c&&t.data==b||(t.data=b);else{if(e="textarea"==k&&null!=b.defaultValue?null:e&&n.call(t.childNodes),!c&&null!=e)for(x={},a=0;a<t.attributes.length;a++)x[(y=t.attributes[a]).name]=y.value;for(a in x)y=x[a],"dangerouslySetInnerHTML"==a?p=y:"children"==a||a in b||"value"==a&&"defaultValue"in b||"checked"==a&&"defaultChecked"in b||O(t,a,null,y,o);for(a in b)y=b[a],"children"==a?v=y:"dangerouslySetInnerHTML"==a?h=y:"value"==a?w=y:"checked"==a?_=y:c&&"function"!=typeof y||x[a]===y||O(t,a,y,x[a],o);if(h)c||p&&(h.__html==p.__html||h.__html==t.innerHTML)||(t.innerHTML=h.__html),u.__k=[];else if(p&&(t.innerHTML=""),H("template"==u.type?t.content:t,g(v)?v:[v],u,r,i,"foreignObject"==k?"http://www.w3.org/1999/xhtml":o,e,f,e?e[0]:r.__k&&$(r,0),c,s),null!=e)for(a=e.length;a--;)m(e[a]);c&&"textarea"!=k||(a="value","progress"==k&&null==w?t.removeAttribute("value"):null!=w&&(w!==t[a]||"progress"==k&&!w||"option"==k&&w!=x[a])&&O(t,a,w,x[a],o),a="checked",null!=_&&_!=t[a]&&O(t,a,_,x[a],o))}return t}function E(n,t,u){try{if("function"==typeof n){var r="function"==typeof n.__u;r&&n.__u(),r&&null==t||(n.__u=n(t))}else n.current=t}catch(n){l.__e(n,u)}}function G(n,t,u){var r,i;if(l.unmount&&l.unmount(n),(r=n.ref)&&(r.current&&r.current!=n.__e||E(r,null,t)),null!=(r=n.__c)){if(r.componentWillUnmount)try{r.componentWillUnmount()}catch(n){l.__e(n,t)}r.base=r.__P=r.__n=null}if(r=n.__k)for(i=0;i<r.length;i++)r[i]&&G(r[i],t,u||"function"!=typeof n.type);u||m(n.__e),n.__c=n.__=n.__e=void 0}function J(n,l,t){return this.constructor(n,t)}function K(t,u,r){var i,o,e,f;u==document&&(u=document.documentElement),l.__&&l.__(t,u),o=(i="function"==typeof r)?null:r&&r.__k||u.__k,e=[],f=[],N(u,t=(!i&&r||u).__k=b(M,null,[t]),o||d,d,u.namespaceURI,!i&&r?[r]:o?null:u.firstChild?n.call(u.childNodes):null,e,!i&&r?r:o?o.__e:u.firstChild,i,f),q(e,t,f),t.props.children=null}n=w.slice,l={__e:function(n,l,t,u){for(var r,i,o;l=l.__;)if((r=l.__c)&&!r.__)try{if((i=r.constructor)&&null!=i.getDerivedStateFromError&&(r.setState(i.getDerivedStateFromError(n)),o=r.__d),null!=r.componentDidCatch&&(r.componentDidCatch(n,u||{}),o=r.__d),o)return r.__E=r}catch(l){n=l}throw n}},t=0,u=function(n){return null!=n&&void 0===n.constructor},S.prototype.setState=function(n,l){var t;t=null!=this.__s&&this.__s!=this.state?this.__s:this.__s=x({},this.state),"function"==typeof n&&(n=n(x({},t),this.props)),n&&x(t,n),null!=n&&this.__v&&(l&&this._sb.push(l),P(this))},S.prototype.forceUpdate=function(n){this.__v&&(this.__e=!0,n&&this.__h.push(n),P(this))},S.prototype.render=M,r=[],o="function"==typeof Promise?Promise.prototype.then.bind(Promise.resolve()):setTimeout,e=function(n,l){return n.__v.__b-l.__v.__b},A.__r=0,f=Math.random().toString(8),c="__d"+f,s="__a"+f,a=/(PointerCapture)$|Capture$/i,h=0,p=z(!1),v=z(!0),y=0,exports.Component=S,exports.Fragment=M,exports.cloneElement=function(l,t,u){var r,i,o,e,f=x({},l.props);for(o in l.type&&l.type.defaultProps&&(e=l.type.defaultProps),t)"key"==o?r=t[o]:"ref"==o?i=t[o]:f[o]=void 0===t[o]&&null!=e?e[o]:t[o];return arguments.length>2&&(f.children=arguments.length>3?n.call(arguments,2):u),k(l.type,f,r||l.key,i||l.ref,null)},exports.createContext=function(n){function l(n){var t,u;return this.getChildContext||(t=new Set,(u={})[l.__c]=this,this.getChildContext=function(){return u},this.componentWillUnmount=function(){t=null},this.shouldComponentUpdate=function(n){this.props.value!=n.value&&t.forEach(function(n){n.__e=!0,P(n)})},this.sub=function(n){t.add(n);var l=n.componentWillUnmount;n.componentWillUnmount=function(){t&&t.delete(n),l&&l.call(n)}}),n.children}return l.__c="__cC"+y++,l.__=n,l.Provider=l.__l=(l.Consumer=function(n,l){return n.children(l)}).contextType=l,l},exports.createElement=b,exports.createRef=function(){return{current:null}},exports.h=b,exports.hydrate=function n(l,t){K(l,t,n)},exports.isValidElement=u,exports.options=l,exports.render=K,exports.toChildArray=function n(l,t){return t=t||[],null==l||"boolean"==typeof l||(g(l)?l.some(function(l){n(l,t)}):t.push(l)),t};
@@ -7307,47 +7307,27 @@ var n,l,t,u,r,i,o,e,f,c,s,a,h,p,v,y,d={},w=[],_=/acit|ex(?:s|g|n|p|$)|rph|grid|o
 
 /***/ }),
 
-/***/ 3867:
+/***/ 5698:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5901);
+/* harmony import */ var _core_package_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2233);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7094);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
-
-
-/** The version of the package this file belongs to: the nearest package.json above it that has one. */
-function packageVersion() {
-    for (let dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url));; dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir)) {
-        const file = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, 'package.json');
-        const version = node_fs__WEBPACK_IMPORTED_MODULE_0___default().existsSync(file)
-            ? JSON.parse(node_fs__WEBPACK_IMPORTED_MODULE_0___default().readFileSync(file, 'utf8')).version
-            : undefined;
-        if (typeof version === 'string')
-            return version;
-        if (node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir) === dir)
-            return 'unknown';
-    }
-}
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${(0,_core_package_version_js__WEBPACK_IMPORTED_MODULE_0__/* .packageVersion */ .T)(import.meta.url)}\n`);
 else
-    process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)(argv);
+    process.exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(argv);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 5901:
+/***/ 7094:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7358,7 +7338,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT
 
-// NAMESPACE OBJECT: ../../main/node_modules/domutils/lib/esm/index.js
+// NAMESPACE OBJECT: ./node_modules/domutils/lib/esm/index.js
 var domutils_lib_esm_namespaceObject = {};
 __nccwpck_require__.r(domutils_lib_esm_namespaceObject);
 __nccwpck_require__.d(domutils_lib_esm_namespaceObject, {
@@ -9430,7 +9410,7 @@ function defaultScanOptions() {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -10305,7 +10285,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -10448,7 +10428,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -10761,7 +10741,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -10919,7 +10899,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -11437,7 +11417,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -11477,14 +11457,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -14122,7 +14102,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -14175,7 +14155,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -15280,7 +15260,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -15933,7 +15913,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -16778,7 +16758,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -16905,7 +16885,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -17174,7 +17154,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -17351,7 +17331,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -17410,7 +17390,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -17428,7 +17408,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -19796,7 +19776,7 @@ async function readPageMarks(page, targets, customAttribute) {
     return page.evaluate(`(${PAGE_MARKS})(${args})`);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/domelementtype/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/domelementtype/lib/esm/index.js
 /** Types of elements found in htmlparser2's DOM */
 var esm_ElementType;
 (function (ElementType) {
@@ -19849,7 +19829,7 @@ const esm_CDATA = esm_ElementType.CDATA;
 /** Type for <!doctype ...> */
 const Doctype = esm_ElementType.Doctype;
 
-;// CONCATENATED MODULE: ../../main/node_modules/domhandler/lib/esm/node.js
+;// CONCATENATED MODULE: ./node_modules/domhandler/lib/esm/node.js
 
 /**
  * This object will be used as the prototype for Nodes when creating a
@@ -20189,7 +20169,7 @@ function cloneChildren(childs) {
     return children;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/domhandler/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/domhandler/lib/esm/index.js
 
 
 
@@ -20337,7 +20317,7 @@ class DomHandler {
 }
 /* harmony default export */ const esm = ((/* unused pure expression or super */ null && (DomHandler)));
 
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/generated/decode-data-html.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/generated/decode-data-html.js
 // Generated using scripts/write-decode-map.ts
 /* harmony default export */ const decode_data_html = (new Uint16Array(
 // prettier-ignore
@@ -20345,7 +20325,7 @@ class DomHandler {
     .split("")
     .map((c) => c.charCodeAt(0))));
 //# sourceMappingURL=decode-data-html.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/generated/decode-data-xml.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/generated/decode-data-xml.js
 // Generated using scripts/write-decode-map.ts
 /* harmony default export */ const decode_data_xml = (new Uint16Array(
 // prettier-ignore
@@ -20353,7 +20333,7 @@ class DomHandler {
     .split("")
     .map((c) => c.charCodeAt(0))));
 //# sourceMappingURL=decode-data-xml.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/decode_codepoint.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/decode_codepoint.js
 // Adapted from https://github.com/mathiasbynens/he/blob/36afe179392226cf1b6ccdb16ebbb7a5a844d93a/src/he.js#L106-L134
 var decode_codepoint_a;
 const decodeMap = new Map([
@@ -20425,7 +20405,7 @@ function decodeCodePoint(codePoint) {
     return decode_codepoint_fromCodePoint(replaceCodePoint(codePoint));
 }
 //# sourceMappingURL=decode_codepoint.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/decode.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/decode.js
 
 
 
@@ -20922,7 +20902,7 @@ function decode_decodeXML(str) {
     return xmlDecoder(str, decode_DecodingMode.Strict);
 }
 //# sourceMappingURL=decode.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/generated/encode-html.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/generated/encode-html.js
 // Generated using scripts/write-encode-map.ts
 function restoreDiff(arr) {
     for (let i = 1; i < arr.length; i++) {
@@ -20933,7 +20913,7 @@ function restoreDiff(arr) {
 // prettier-ignore
 /* harmony default export */ const encode_html = (new Map(/* #__PURE__ */ restoreDiff([[9, "&Tab;"], [0, "&NewLine;"], [22, "&excl;"], [0, "&quot;"], [0, "&num;"], [0, "&dollar;"], [0, "&percnt;"], [0, "&amp;"], [0, "&apos;"], [0, "&lpar;"], [0, "&rpar;"], [0, "&ast;"], [0, "&plus;"], [0, "&comma;"], [1, "&period;"], [0, "&sol;"], [10, "&colon;"], [0, "&semi;"], [0, { v: "&lt;", n: 8402, o: "&nvlt;" }], [0, { v: "&equals;", n: 8421, o: "&bne;" }], [0, { v: "&gt;", n: 8402, o: "&nvgt;" }], [0, "&quest;"], [0, "&commat;"], [26, "&lbrack;"], [0, "&bsol;"], [0, "&rbrack;"], [0, "&Hat;"], [0, "&lowbar;"], [0, "&DiacriticalGrave;"], [5, { n: 106, o: "&fjlig;" }], [20, "&lbrace;"], [0, "&verbar;"], [0, "&rbrace;"], [34, "&nbsp;"], [0, "&iexcl;"], [0, "&cent;"], [0, "&pound;"], [0, "&curren;"], [0, "&yen;"], [0, "&brvbar;"], [0, "&sect;"], [0, "&die;"], [0, "&copy;"], [0, "&ordf;"], [0, "&laquo;"], [0, "&not;"], [0, "&shy;"], [0, "&circledR;"], [0, "&macr;"], [0, "&deg;"], [0, "&PlusMinus;"], [0, "&sup2;"], [0, "&sup3;"], [0, "&acute;"], [0, "&micro;"], [0, "&para;"], [0, "&centerdot;"], [0, "&cedil;"], [0, "&sup1;"], [0, "&ordm;"], [0, "&raquo;"], [0, "&frac14;"], [0, "&frac12;"], [0, "&frac34;"], [0, "&iquest;"], [0, "&Agrave;"], [0, "&Aacute;"], [0, "&Acirc;"], [0, "&Atilde;"], [0, "&Auml;"], [0, "&angst;"], [0, "&AElig;"], [0, "&Ccedil;"], [0, "&Egrave;"], [0, "&Eacute;"], [0, "&Ecirc;"], [0, "&Euml;"], [0, "&Igrave;"], [0, "&Iacute;"], [0, "&Icirc;"], [0, "&Iuml;"], [0, "&ETH;"], [0, "&Ntilde;"], [0, "&Ograve;"], [0, "&Oacute;"], [0, "&Ocirc;"], [0, "&Otilde;"], [0, "&Ouml;"], [0, "&times;"], [0, "&Oslash;"], [0, "&Ugrave;"], [0, "&Uacute;"], [0, "&Ucirc;"], [0, "&Uuml;"], [0, "&Yacute;"], [0, "&THORN;"], [0, "&szlig;"], [0, "&agrave;"], [0, "&aacute;"], [0, "&acirc;"], [0, "&atilde;"], [0, "&auml;"], [0, "&aring;"], [0, "&aelig;"], [0, "&ccedil;"], [0, "&egrave;"], [0, "&eacute;"], [0, "&ecirc;"], [0, "&euml;"], [0, "&igrave;"], [0, "&iacute;"], [0, "&icirc;"], [0, "&iuml;"], [0, "&eth;"], [0, "&ntilde;"], [0, "&ograve;"], [0, "&oacute;"], [0, "&ocirc;"], [0, "&otilde;"], [0, "&ouml;"], [0, "&div;"], [0, "&oslash;"], [0, "&ugrave;"], [0, "&uacute;"], [0, "&ucirc;"], [0, "&uuml;"], [0, "&yacute;"], [0, "&thorn;"], [0, "&yuml;"], [0, "&Amacr;"], [0, "&amacr;"], [0, "&Abreve;"], [0, "&abreve;"], [0, "&Aogon;"], [0, "&aogon;"], [0, "&Cacute;"], [0, "&cacute;"], [0, "&Ccirc;"], [0, "&ccirc;"], [0, "&Cdot;"], [0, "&cdot;"], [0, "&Ccaron;"], [0, "&ccaron;"], [0, "&Dcaron;"], [0, "&dcaron;"], [0, "&Dstrok;"], [0, "&dstrok;"], [0, "&Emacr;"], [0, "&emacr;"], [2, "&Edot;"], [0, "&edot;"], [0, "&Eogon;"], [0, "&eogon;"], [0, "&Ecaron;"], [0, "&ecaron;"], [0, "&Gcirc;"], [0, "&gcirc;"], [0, "&Gbreve;"], [0, "&gbreve;"], [0, "&Gdot;"], [0, "&gdot;"], [0, "&Gcedil;"], [1, "&Hcirc;"], [0, "&hcirc;"], [0, "&Hstrok;"], [0, "&hstrok;"], [0, "&Itilde;"], [0, "&itilde;"], [0, "&Imacr;"], [0, "&imacr;"], [2, "&Iogon;"], [0, "&iogon;"], [0, "&Idot;"], [0, "&imath;"], [0, "&IJlig;"], [0, "&ijlig;"], [0, "&Jcirc;"], [0, "&jcirc;"], [0, "&Kcedil;"], [0, "&kcedil;"], [0, "&kgreen;"], [0, "&Lacute;"], [0, "&lacute;"], [0, "&Lcedil;"], [0, "&lcedil;"], [0, "&Lcaron;"], [0, "&lcaron;"], [0, "&Lmidot;"], [0, "&lmidot;"], [0, "&Lstrok;"], [0, "&lstrok;"], [0, "&Nacute;"], [0, "&nacute;"], [0, "&Ncedil;"], [0, "&ncedil;"], [0, "&Ncaron;"], [0, "&ncaron;"], [0, "&napos;"], [0, "&ENG;"], [0, "&eng;"], [0, "&Omacr;"], [0, "&omacr;"], [2, "&Odblac;"], [0, "&odblac;"], [0, "&OElig;"], [0, "&oelig;"], [0, "&Racute;"], [0, "&racute;"], [0, "&Rcedil;"], [0, "&rcedil;"], [0, "&Rcaron;"], [0, "&rcaron;"], [0, "&Sacute;"], [0, "&sacute;"], [0, "&Scirc;"], [0, "&scirc;"], [0, "&Scedil;"], [0, "&scedil;"], [0, "&Scaron;"], [0, "&scaron;"], [0, "&Tcedil;"], [0, "&tcedil;"], [0, "&Tcaron;"], [0, "&tcaron;"], [0, "&Tstrok;"], [0, "&tstrok;"], [0, "&Utilde;"], [0, "&utilde;"], [0, "&Umacr;"], [0, "&umacr;"], [0, "&Ubreve;"], [0, "&ubreve;"], [0, "&Uring;"], [0, "&uring;"], [0, "&Udblac;"], [0, "&udblac;"], [0, "&Uogon;"], [0, "&uogon;"], [0, "&Wcirc;"], [0, "&wcirc;"], [0, "&Ycirc;"], [0, "&ycirc;"], [0, "&Yuml;"], [0, "&Zacute;"], [0, "&zacute;"], [0, "&Zdot;"], [0, "&zdot;"], [0, "&Zcaron;"], [0, "&zcaron;"], [19, "&fnof;"], [34, "&imped;"], [63, "&gacute;"], [65, "&jmath;"], [142, "&circ;"], [0, "&caron;"], [16, "&breve;"], [0, "&DiacriticalDot;"], [0, "&ring;"], [0, "&ogon;"], [0, "&DiacriticalTilde;"], [0, "&dblac;"], [51, "&DownBreve;"], [127, "&Alpha;"], [0, "&Beta;"], [0, "&Gamma;"], [0, "&Delta;"], [0, "&Epsilon;"], [0, "&Zeta;"], [0, "&Eta;"], [0, "&Theta;"], [0, "&Iota;"], [0, "&Kappa;"], [0, "&Lambda;"], [0, "&Mu;"], [0, "&Nu;"], [0, "&Xi;"], [0, "&Omicron;"], [0, "&Pi;"], [0, "&Rho;"], [1, "&Sigma;"], [0, "&Tau;"], [0, "&Upsilon;"], [0, "&Phi;"], [0, "&Chi;"], [0, "&Psi;"], [0, "&ohm;"], [7, "&alpha;"], [0, "&beta;"], [0, "&gamma;"], [0, "&delta;"], [0, "&epsi;"], [0, "&zeta;"], [0, "&eta;"], [0, "&theta;"], [0, "&iota;"], [0, "&kappa;"], [0, "&lambda;"], [0, "&mu;"], [0, "&nu;"], [0, "&xi;"], [0, "&omicron;"], [0, "&pi;"], [0, "&rho;"], [0, "&sigmaf;"], [0, "&sigma;"], [0, "&tau;"], [0, "&upsi;"], [0, "&phi;"], [0, "&chi;"], [0, "&psi;"], [0, "&omega;"], [7, "&thetasym;"], [0, "&Upsi;"], [2, "&phiv;"], [0, "&piv;"], [5, "&Gammad;"], [0, "&digamma;"], [18, "&kappav;"], [0, "&rhov;"], [3, "&epsiv;"], [0, "&backepsilon;"], [10, "&IOcy;"], [0, "&DJcy;"], [0, "&GJcy;"], [0, "&Jukcy;"], [0, "&DScy;"], [0, "&Iukcy;"], [0, "&YIcy;"], [0, "&Jsercy;"], [0, "&LJcy;"], [0, "&NJcy;"], [0, "&TSHcy;"], [0, "&KJcy;"], [1, "&Ubrcy;"], [0, "&DZcy;"], [0, "&Acy;"], [0, "&Bcy;"], [0, "&Vcy;"], [0, "&Gcy;"], [0, "&Dcy;"], [0, "&IEcy;"], [0, "&ZHcy;"], [0, "&Zcy;"], [0, "&Icy;"], [0, "&Jcy;"], [0, "&Kcy;"], [0, "&Lcy;"], [0, "&Mcy;"], [0, "&Ncy;"], [0, "&Ocy;"], [0, "&Pcy;"], [0, "&Rcy;"], [0, "&Scy;"], [0, "&Tcy;"], [0, "&Ucy;"], [0, "&Fcy;"], [0, "&KHcy;"], [0, "&TScy;"], [0, "&CHcy;"], [0, "&SHcy;"], [0, "&SHCHcy;"], [0, "&HARDcy;"], [0, "&Ycy;"], [0, "&SOFTcy;"], [0, "&Ecy;"], [0, "&YUcy;"], [0, "&YAcy;"], [0, "&acy;"], [0, "&bcy;"], [0, "&vcy;"], [0, "&gcy;"], [0, "&dcy;"], [0, "&iecy;"], [0, "&zhcy;"], [0, "&zcy;"], [0, "&icy;"], [0, "&jcy;"], [0, "&kcy;"], [0, "&lcy;"], [0, "&mcy;"], [0, "&ncy;"], [0, "&ocy;"], [0, "&pcy;"], [0, "&rcy;"], [0, "&scy;"], [0, "&tcy;"], [0, "&ucy;"], [0, "&fcy;"], [0, "&khcy;"], [0, "&tscy;"], [0, "&chcy;"], [0, "&shcy;"], [0, "&shchcy;"], [0, "&hardcy;"], [0, "&ycy;"], [0, "&softcy;"], [0, "&ecy;"], [0, "&yucy;"], [0, "&yacy;"], [1, "&iocy;"], [0, "&djcy;"], [0, "&gjcy;"], [0, "&jukcy;"], [0, "&dscy;"], [0, "&iukcy;"], [0, "&yicy;"], [0, "&jsercy;"], [0, "&ljcy;"], [0, "&njcy;"], [0, "&tshcy;"], [0, "&kjcy;"], [1, "&ubrcy;"], [0, "&dzcy;"], [7074, "&ensp;"], [0, "&emsp;"], [0, "&emsp13;"], [0, "&emsp14;"], [1, "&numsp;"], [0, "&puncsp;"], [0, "&ThinSpace;"], [0, "&hairsp;"], [0, "&NegativeMediumSpace;"], [0, "&zwnj;"], [0, "&zwj;"], [0, "&lrm;"], [0, "&rlm;"], [0, "&dash;"], [2, "&ndash;"], [0, "&mdash;"], [0, "&horbar;"], [0, "&Verbar;"], [1, "&lsquo;"], [0, "&CloseCurlyQuote;"], [0, "&lsquor;"], [1, "&ldquo;"], [0, "&CloseCurlyDoubleQuote;"], [0, "&bdquo;"], [1, "&dagger;"], [0, "&Dagger;"], [0, "&bull;"], [2, "&nldr;"], [0, "&hellip;"], [9, "&permil;"], [0, "&pertenk;"], [0, "&prime;"], [0, "&Prime;"], [0, "&tprime;"], [0, "&backprime;"], [3, "&lsaquo;"], [0, "&rsaquo;"], [3, "&oline;"], [2, "&caret;"], [1, "&hybull;"], [0, "&frasl;"], [10, "&bsemi;"], [7, "&qprime;"], [7, { v: "&MediumSpace;", n: 8202, o: "&ThickSpace;" }], [0, "&NoBreak;"], [0, "&af;"], [0, "&InvisibleTimes;"], [0, "&ic;"], [72, "&euro;"], [46, "&tdot;"], [0, "&DotDot;"], [37, "&complexes;"], [2, "&incare;"], [4, "&gscr;"], [0, "&hamilt;"], [0, "&Hfr;"], [0, "&Hopf;"], [0, "&planckh;"], [0, "&hbar;"], [0, "&imagline;"], [0, "&Ifr;"], [0, "&lagran;"], [0, "&ell;"], [1, "&naturals;"], [0, "&numero;"], [0, "&copysr;"], [0, "&weierp;"], [0, "&Popf;"], [0, "&Qopf;"], [0, "&realine;"], [0, "&real;"], [0, "&reals;"], [0, "&rx;"], [3, "&trade;"], [1, "&integers;"], [2, "&mho;"], [0, "&zeetrf;"], [0, "&iiota;"], [2, "&bernou;"], [0, "&Cayleys;"], [1, "&escr;"], [0, "&Escr;"], [0, "&Fouriertrf;"], [1, "&Mellintrf;"], [0, "&order;"], [0, "&alefsym;"], [0, "&beth;"], [0, "&gimel;"], [0, "&daleth;"], [12, "&CapitalDifferentialD;"], [0, "&dd;"], [0, "&ee;"], [0, "&ii;"], [10, "&frac13;"], [0, "&frac23;"], [0, "&frac15;"], [0, "&frac25;"], [0, "&frac35;"], [0, "&frac45;"], [0, "&frac16;"], [0, "&frac56;"], [0, "&frac18;"], [0, "&frac38;"], [0, "&frac58;"], [0, "&frac78;"], [49, "&larr;"], [0, "&ShortUpArrow;"], [0, "&rarr;"], [0, "&darr;"], [0, "&harr;"], [0, "&updownarrow;"], [0, "&nwarr;"], [0, "&nearr;"], [0, "&LowerRightArrow;"], [0, "&LowerLeftArrow;"], [0, "&nlarr;"], [0, "&nrarr;"], [1, { v: "&rarrw;", n: 824, o: "&nrarrw;" }], [0, "&Larr;"], [0, "&Uarr;"], [0, "&Rarr;"], [0, "&Darr;"], [0, "&larrtl;"], [0, "&rarrtl;"], [0, "&LeftTeeArrow;"], [0, "&mapstoup;"], [0, "&map;"], [0, "&DownTeeArrow;"], [1, "&hookleftarrow;"], [0, "&hookrightarrow;"], [0, "&larrlp;"], [0, "&looparrowright;"], [0, "&harrw;"], [0, "&nharr;"], [1, "&lsh;"], [0, "&rsh;"], [0, "&ldsh;"], [0, "&rdsh;"], [1, "&crarr;"], [0, "&cularr;"], [0, "&curarr;"], [2, "&circlearrowleft;"], [0, "&circlearrowright;"], [0, "&leftharpoonup;"], [0, "&DownLeftVector;"], [0, "&RightUpVector;"], [0, "&LeftUpVector;"], [0, "&rharu;"], [0, "&DownRightVector;"], [0, "&dharr;"], [0, "&dharl;"], [0, "&RightArrowLeftArrow;"], [0, "&udarr;"], [0, "&LeftArrowRightArrow;"], [0, "&leftleftarrows;"], [0, "&upuparrows;"], [0, "&rightrightarrows;"], [0, "&ddarr;"], [0, "&leftrightharpoons;"], [0, "&Equilibrium;"], [0, "&nlArr;"], [0, "&nhArr;"], [0, "&nrArr;"], [0, "&DoubleLeftArrow;"], [0, "&DoubleUpArrow;"], [0, "&DoubleRightArrow;"], [0, "&dArr;"], [0, "&DoubleLeftRightArrow;"], [0, "&DoubleUpDownArrow;"], [0, "&nwArr;"], [0, "&neArr;"], [0, "&seArr;"], [0, "&swArr;"], [0, "&lAarr;"], [0, "&rAarr;"], [1, "&zigrarr;"], [6, "&larrb;"], [0, "&rarrb;"], [15, "&DownArrowUpArrow;"], [7, "&loarr;"], [0, "&roarr;"], [0, "&hoarr;"], [0, "&forall;"], [0, "&comp;"], [0, { v: "&part;", n: 824, o: "&npart;" }], [0, "&exist;"], [0, "&nexist;"], [0, "&empty;"], [1, "&Del;"], [0, "&Element;"], [0, "&NotElement;"], [1, "&ni;"], [0, "&notni;"], [2, "&prod;"], [0, "&coprod;"], [0, "&sum;"], [0, "&minus;"], [0, "&MinusPlus;"], [0, "&dotplus;"], [1, "&Backslash;"], [0, "&lowast;"], [0, "&compfn;"], [1, "&radic;"], [2, "&prop;"], [0, "&infin;"], [0, "&angrt;"], [0, { v: "&ang;", n: 8402, o: "&nang;" }], [0, "&angmsd;"], [0, "&angsph;"], [0, "&mid;"], [0, "&nmid;"], [0, "&DoubleVerticalBar;"], [0, "&NotDoubleVerticalBar;"], [0, "&and;"], [0, "&or;"], [0, { v: "&cap;", n: 65024, o: "&caps;" }], [0, { v: "&cup;", n: 65024, o: "&cups;" }], [0, "&int;"], [0, "&Int;"], [0, "&iiint;"], [0, "&conint;"], [0, "&Conint;"], [0, "&Cconint;"], [0, "&cwint;"], [0, "&ClockwiseContourIntegral;"], [0, "&awconint;"], [0, "&there4;"], [0, "&becaus;"], [0, "&ratio;"], [0, "&Colon;"], [0, "&dotminus;"], [1, "&mDDot;"], [0, "&homtht;"], [0, { v: "&sim;", n: 8402, o: "&nvsim;" }], [0, { v: "&backsim;", n: 817, o: "&race;" }], [0, { v: "&ac;", n: 819, o: "&acE;" }], [0, "&acd;"], [0, "&VerticalTilde;"], [0, "&NotTilde;"], [0, { v: "&eqsim;", n: 824, o: "&nesim;" }], [0, "&sime;"], [0, "&NotTildeEqual;"], [0, "&cong;"], [0, "&simne;"], [0, "&ncong;"], [0, "&ap;"], [0, "&nap;"], [0, "&ape;"], [0, { v: "&apid;", n: 824, o: "&napid;" }], [0, "&backcong;"], [0, { v: "&asympeq;", n: 8402, o: "&nvap;" }], [0, { v: "&bump;", n: 824, o: "&nbump;" }], [0, { v: "&bumpe;", n: 824, o: "&nbumpe;" }], [0, { v: "&doteq;", n: 824, o: "&nedot;" }], [0, "&doteqdot;"], [0, "&efDot;"], [0, "&erDot;"], [0, "&Assign;"], [0, "&ecolon;"], [0, "&ecir;"], [0, "&circeq;"], [1, "&wedgeq;"], [0, "&veeeq;"], [1, "&triangleq;"], [2, "&equest;"], [0, "&ne;"], [0, { v: "&Congruent;", n: 8421, o: "&bnequiv;" }], [0, "&nequiv;"], [1, { v: "&le;", n: 8402, o: "&nvle;" }], [0, { v: "&ge;", n: 8402, o: "&nvge;" }], [0, { v: "&lE;", n: 824, o: "&nlE;" }], [0, { v: "&gE;", n: 824, o: "&ngE;" }], [0, { v: "&lnE;", n: 65024, o: "&lvertneqq;" }], [0, { v: "&gnE;", n: 65024, o: "&gvertneqq;" }], [0, { v: "&ll;", n: new Map(/* #__PURE__ */ restoreDiff([[824, "&nLtv;"], [7577, "&nLt;"]])) }], [0, { v: "&gg;", n: new Map(/* #__PURE__ */ restoreDiff([[824, "&nGtv;"], [7577, "&nGt;"]])) }], [0, "&between;"], [0, "&NotCupCap;"], [0, "&nless;"], [0, "&ngt;"], [0, "&nle;"], [0, "&nge;"], [0, "&lesssim;"], [0, "&GreaterTilde;"], [0, "&nlsim;"], [0, "&ngsim;"], [0, "&LessGreater;"], [0, "&gl;"], [0, "&NotLessGreater;"], [0, "&NotGreaterLess;"], [0, "&pr;"], [0, "&sc;"], [0, "&prcue;"], [0, "&sccue;"], [0, "&PrecedesTilde;"], [0, { v: "&scsim;", n: 824, o: "&NotSucceedsTilde;" }], [0, "&NotPrecedes;"], [0, "&NotSucceeds;"], [0, { v: "&sub;", n: 8402, o: "&NotSubset;" }], [0, { v: "&sup;", n: 8402, o: "&NotSuperset;" }], [0, "&nsub;"], [0, "&nsup;"], [0, "&sube;"], [0, "&supe;"], [0, "&NotSubsetEqual;"], [0, "&NotSupersetEqual;"], [0, { v: "&subne;", n: 65024, o: "&varsubsetneq;" }], [0, { v: "&supne;", n: 65024, o: "&varsupsetneq;" }], [1, "&cupdot;"], [0, "&UnionPlus;"], [0, { v: "&sqsub;", n: 824, o: "&NotSquareSubset;" }], [0, { v: "&sqsup;", n: 824, o: "&NotSquareSuperset;" }], [0, "&sqsube;"], [0, "&sqsupe;"], [0, { v: "&sqcap;", n: 65024, o: "&sqcaps;" }], [0, { v: "&sqcup;", n: 65024, o: "&sqcups;" }], [0, "&CirclePlus;"], [0, "&CircleMinus;"], [0, "&CircleTimes;"], [0, "&osol;"], [0, "&CircleDot;"], [0, "&circledcirc;"], [0, "&circledast;"], [1, "&circleddash;"], [0, "&boxplus;"], [0, "&boxminus;"], [0, "&boxtimes;"], [0, "&dotsquare;"], [0, "&RightTee;"], [0, "&dashv;"], [0, "&DownTee;"], [0, "&bot;"], [1, "&models;"], [0, "&DoubleRightTee;"], [0, "&Vdash;"], [0, "&Vvdash;"], [0, "&VDash;"], [0, "&nvdash;"], [0, "&nvDash;"], [0, "&nVdash;"], [0, "&nVDash;"], [0, "&prurel;"], [1, "&LeftTriangle;"], [0, "&RightTriangle;"], [0, { v: "&LeftTriangleEqual;", n: 8402, o: "&nvltrie;" }], [0, { v: "&RightTriangleEqual;", n: 8402, o: "&nvrtrie;" }], [0, "&origof;"], [0, "&imof;"], [0, "&multimap;"], [0, "&hercon;"], [0, "&intcal;"], [0, "&veebar;"], [1, "&barvee;"], [0, "&angrtvb;"], [0, "&lrtri;"], [0, "&bigwedge;"], [0, "&bigvee;"], [0, "&bigcap;"], [0, "&bigcup;"], [0, "&diam;"], [0, "&sdot;"], [0, "&sstarf;"], [0, "&divideontimes;"], [0, "&bowtie;"], [0, "&ltimes;"], [0, "&rtimes;"], [0, "&leftthreetimes;"], [0, "&rightthreetimes;"], [0, "&backsimeq;"], [0, "&curlyvee;"], [0, "&curlywedge;"], [0, "&Sub;"], [0, "&Sup;"], [0, "&Cap;"], [0, "&Cup;"], [0, "&fork;"], [0, "&epar;"], [0, "&lessdot;"], [0, "&gtdot;"], [0, { v: "&Ll;", n: 824, o: "&nLl;" }], [0, { v: "&Gg;", n: 824, o: "&nGg;" }], [0, { v: "&leg;", n: 65024, o: "&lesg;" }], [0, { v: "&gel;", n: 65024, o: "&gesl;" }], [2, "&cuepr;"], [0, "&cuesc;"], [0, "&NotPrecedesSlantEqual;"], [0, "&NotSucceedsSlantEqual;"], [0, "&NotSquareSubsetEqual;"], [0, "&NotSquareSupersetEqual;"], [2, "&lnsim;"], [0, "&gnsim;"], [0, "&precnsim;"], [0, "&scnsim;"], [0, "&nltri;"], [0, "&NotRightTriangle;"], [0, "&nltrie;"], [0, "&NotRightTriangleEqual;"], [0, "&vellip;"], [0, "&ctdot;"], [0, "&utdot;"], [0, "&dtdot;"], [0, "&disin;"], [0, "&isinsv;"], [0, "&isins;"], [0, { v: "&isindot;", n: 824, o: "&notindot;" }], [0, "&notinvc;"], [0, "&notinvb;"], [1, { v: "&isinE;", n: 824, o: "&notinE;" }], [0, "&nisd;"], [0, "&xnis;"], [0, "&nis;"], [0, "&notnivc;"], [0, "&notnivb;"], [6, "&barwed;"], [0, "&Barwed;"], [1, "&lceil;"], [0, "&rceil;"], [0, "&LeftFloor;"], [0, "&rfloor;"], [0, "&drcrop;"], [0, "&dlcrop;"], [0, "&urcrop;"], [0, "&ulcrop;"], [0, "&bnot;"], [1, "&profline;"], [0, "&profsurf;"], [1, "&telrec;"], [0, "&target;"], [5, "&ulcorn;"], [0, "&urcorn;"], [0, "&dlcorn;"], [0, "&drcorn;"], [2, "&frown;"], [0, "&smile;"], [9, "&cylcty;"], [0, "&profalar;"], [7, "&topbot;"], [6, "&ovbar;"], [1, "&solbar;"], [60, "&angzarr;"], [51, "&lmoustache;"], [0, "&rmoustache;"], [2, "&OverBracket;"], [0, "&bbrk;"], [0, "&bbrktbrk;"], [37, "&OverParenthesis;"], [0, "&UnderParenthesis;"], [0, "&OverBrace;"], [0, "&UnderBrace;"], [2, "&trpezium;"], [4, "&elinters;"], [59, "&blank;"], [164, "&circledS;"], [55, "&boxh;"], [1, "&boxv;"], [9, "&boxdr;"], [3, "&boxdl;"], [3, "&boxur;"], [3, "&boxul;"], [3, "&boxvr;"], [7, "&boxvl;"], [7, "&boxhd;"], [7, "&boxhu;"], [7, "&boxvh;"], [19, "&boxH;"], [0, "&boxV;"], [0, "&boxdR;"], [0, "&boxDr;"], [0, "&boxDR;"], [0, "&boxdL;"], [0, "&boxDl;"], [0, "&boxDL;"], [0, "&boxuR;"], [0, "&boxUr;"], [0, "&boxUR;"], [0, "&boxuL;"], [0, "&boxUl;"], [0, "&boxUL;"], [0, "&boxvR;"], [0, "&boxVr;"], [0, "&boxVR;"], [0, "&boxvL;"], [0, "&boxVl;"], [0, "&boxVL;"], [0, "&boxHd;"], [0, "&boxhD;"], [0, "&boxHD;"], [0, "&boxHu;"], [0, "&boxhU;"], [0, "&boxHU;"], [0, "&boxvH;"], [0, "&boxVh;"], [0, "&boxVH;"], [19, "&uhblk;"], [3, "&lhblk;"], [3, "&block;"], [8, "&blk14;"], [0, "&blk12;"], [0, "&blk34;"], [13, "&square;"], [8, "&blacksquare;"], [0, "&EmptyVerySmallSquare;"], [1, "&rect;"], [0, "&marker;"], [2, "&fltns;"], [1, "&bigtriangleup;"], [0, "&blacktriangle;"], [0, "&triangle;"], [2, "&blacktriangleright;"], [0, "&rtri;"], [3, "&bigtriangledown;"], [0, "&blacktriangledown;"], [0, "&dtri;"], [2, "&blacktriangleleft;"], [0, "&ltri;"], [6, "&loz;"], [0, "&cir;"], [32, "&tridot;"], [2, "&bigcirc;"], [8, "&ultri;"], [0, "&urtri;"], [0, "&lltri;"], [0, "&EmptySmallSquare;"], [0, "&FilledSmallSquare;"], [8, "&bigstar;"], [0, "&star;"], [7, "&phone;"], [49, "&female;"], [1, "&male;"], [29, "&spades;"], [2, "&clubs;"], [1, "&hearts;"], [0, "&diamondsuit;"], [3, "&sung;"], [2, "&flat;"], [0, "&natural;"], [0, "&sharp;"], [163, "&check;"], [3, "&cross;"], [8, "&malt;"], [21, "&sext;"], [33, "&VerticalSeparator;"], [25, "&lbbrk;"], [0, "&rbbrk;"], [84, "&bsolhsub;"], [0, "&suphsol;"], [28, "&LeftDoubleBracket;"], [0, "&RightDoubleBracket;"], [0, "&lang;"], [0, "&rang;"], [0, "&Lang;"], [0, "&Rang;"], [0, "&loang;"], [0, "&roang;"], [7, "&longleftarrow;"], [0, "&longrightarrow;"], [0, "&longleftrightarrow;"], [0, "&DoubleLongLeftArrow;"], [0, "&DoubleLongRightArrow;"], [0, "&DoubleLongLeftRightArrow;"], [1, "&longmapsto;"], [2, "&dzigrarr;"], [258, "&nvlArr;"], [0, "&nvrArr;"], [0, "&nvHarr;"], [0, "&Map;"], [6, "&lbarr;"], [0, "&bkarow;"], [0, "&lBarr;"], [0, "&dbkarow;"], [0, "&drbkarow;"], [0, "&DDotrahd;"], [0, "&UpArrowBar;"], [0, "&DownArrowBar;"], [2, "&Rarrtl;"], [2, "&latail;"], [0, "&ratail;"], [0, "&lAtail;"], [0, "&rAtail;"], [0, "&larrfs;"], [0, "&rarrfs;"], [0, "&larrbfs;"], [0, "&rarrbfs;"], [2, "&nwarhk;"], [0, "&nearhk;"], [0, "&hksearow;"], [0, "&hkswarow;"], [0, "&nwnear;"], [0, "&nesear;"], [0, "&seswar;"], [0, "&swnwar;"], [8, { v: "&rarrc;", n: 824, o: "&nrarrc;" }], [1, "&cudarrr;"], [0, "&ldca;"], [0, "&rdca;"], [0, "&cudarrl;"], [0, "&larrpl;"], [2, "&curarrm;"], [0, "&cularrp;"], [7, "&rarrpl;"], [2, "&harrcir;"], [0, "&Uarrocir;"], [0, "&lurdshar;"], [0, "&ldrushar;"], [2, "&LeftRightVector;"], [0, "&RightUpDownVector;"], [0, "&DownLeftRightVector;"], [0, "&LeftUpDownVector;"], [0, "&LeftVectorBar;"], [0, "&RightVectorBar;"], [0, "&RightUpVectorBar;"], [0, "&RightDownVectorBar;"], [0, "&DownLeftVectorBar;"], [0, "&DownRightVectorBar;"], [0, "&LeftUpVectorBar;"], [0, "&LeftDownVectorBar;"], [0, "&LeftTeeVector;"], [0, "&RightTeeVector;"], [0, "&RightUpTeeVector;"], [0, "&RightDownTeeVector;"], [0, "&DownLeftTeeVector;"], [0, "&DownRightTeeVector;"], [0, "&LeftUpTeeVector;"], [0, "&LeftDownTeeVector;"], [0, "&lHar;"], [0, "&uHar;"], [0, "&rHar;"], [0, "&dHar;"], [0, "&luruhar;"], [0, "&ldrdhar;"], [0, "&ruluhar;"], [0, "&rdldhar;"], [0, "&lharul;"], [0, "&llhard;"], [0, "&rharul;"], [0, "&lrhard;"], [0, "&udhar;"], [0, "&duhar;"], [0, "&RoundImplies;"], [0, "&erarr;"], [0, "&simrarr;"], [0, "&larrsim;"], [0, "&rarrsim;"], [0, "&rarrap;"], [0, "&ltlarr;"], [1, "&gtrarr;"], [0, "&subrarr;"], [1, "&suplarr;"], [0, "&lfisht;"], [0, "&rfisht;"], [0, "&ufisht;"], [0, "&dfisht;"], [5, "&lopar;"], [0, "&ropar;"], [4, "&lbrke;"], [0, "&rbrke;"], [0, "&lbrkslu;"], [0, "&rbrksld;"], [0, "&lbrksld;"], [0, "&rbrkslu;"], [0, "&langd;"], [0, "&rangd;"], [0, "&lparlt;"], [0, "&rpargt;"], [0, "&gtlPar;"], [0, "&ltrPar;"], [3, "&vzigzag;"], [1, "&vangrt;"], [0, "&angrtvbd;"], [6, "&ange;"], [0, "&range;"], [0, "&dwangle;"], [0, "&uwangle;"], [0, "&angmsdaa;"], [0, "&angmsdab;"], [0, "&angmsdac;"], [0, "&angmsdad;"], [0, "&angmsdae;"], [0, "&angmsdaf;"], [0, "&angmsdag;"], [0, "&angmsdah;"], [0, "&bemptyv;"], [0, "&demptyv;"], [0, "&cemptyv;"], [0, "&raemptyv;"], [0, "&laemptyv;"], [0, "&ohbar;"], [0, "&omid;"], [0, "&opar;"], [1, "&operp;"], [1, "&olcross;"], [0, "&odsold;"], [1, "&olcir;"], [0, "&ofcir;"], [0, "&olt;"], [0, "&ogt;"], [0, "&cirscir;"], [0, "&cirE;"], [0, "&solb;"], [0, "&bsolb;"], [3, "&boxbox;"], [3, "&trisb;"], [0, "&rtriltri;"], [0, { v: "&LeftTriangleBar;", n: 824, o: "&NotLeftTriangleBar;" }], [0, { v: "&RightTriangleBar;", n: 824, o: "&NotRightTriangleBar;" }], [11, "&iinfin;"], [0, "&infintie;"], [0, "&nvinfin;"], [4, "&eparsl;"], [0, "&smeparsl;"], [0, "&eqvparsl;"], [5, "&blacklozenge;"], [8, "&RuleDelayed;"], [1, "&dsol;"], [9, "&bigodot;"], [0, "&bigoplus;"], [0, "&bigotimes;"], [1, "&biguplus;"], [1, "&bigsqcup;"], [5, "&iiiint;"], [0, "&fpartint;"], [2, "&cirfnint;"], [0, "&awint;"], [0, "&rppolint;"], [0, "&scpolint;"], [0, "&npolint;"], [0, "&pointint;"], [0, "&quatint;"], [0, "&intlarhk;"], [10, "&pluscir;"], [0, "&plusacir;"], [0, "&simplus;"], [0, "&plusdu;"], [0, "&plussim;"], [0, "&plustwo;"], [1, "&mcomma;"], [0, "&minusdu;"], [2, "&loplus;"], [0, "&roplus;"], [0, "&Cross;"], [0, "&timesd;"], [0, "&timesbar;"], [1, "&smashp;"], [0, "&lotimes;"], [0, "&rotimes;"], [0, "&otimesas;"], [0, "&Otimes;"], [0, "&odiv;"], [0, "&triplus;"], [0, "&triminus;"], [0, "&tritime;"], [0, "&intprod;"], [2, "&amalg;"], [0, "&capdot;"], [1, "&ncup;"], [0, "&ncap;"], [0, "&capand;"], [0, "&cupor;"], [0, "&cupcap;"], [0, "&capcup;"], [0, "&cupbrcap;"], [0, "&capbrcup;"], [0, "&cupcup;"], [0, "&capcap;"], [0, "&ccups;"], [0, "&ccaps;"], [2, "&ccupssm;"], [2, "&And;"], [0, "&Or;"], [0, "&andand;"], [0, "&oror;"], [0, "&orslope;"], [0, "&andslope;"], [1, "&andv;"], [0, "&orv;"], [0, "&andd;"], [0, "&ord;"], [1, "&wedbar;"], [6, "&sdote;"], [3, "&simdot;"], [2, { v: "&congdot;", n: 824, o: "&ncongdot;" }], [0, "&easter;"], [0, "&apacir;"], [0, { v: "&apE;", n: 824, o: "&napE;" }], [0, "&eplus;"], [0, "&pluse;"], [0, "&Esim;"], [0, "&Colone;"], [0, "&Equal;"], [1, "&ddotseq;"], [0, "&equivDD;"], [0, "&ltcir;"], [0, "&gtcir;"], [0, "&ltquest;"], [0, "&gtquest;"], [0, { v: "&leqslant;", n: 824, o: "&nleqslant;" }], [0, { v: "&geqslant;", n: 824, o: "&ngeqslant;" }], [0, "&lesdot;"], [0, "&gesdot;"], [0, "&lesdoto;"], [0, "&gesdoto;"], [0, "&lesdotor;"], [0, "&gesdotol;"], [0, "&lap;"], [0, "&gap;"], [0, "&lne;"], [0, "&gne;"], [0, "&lnap;"], [0, "&gnap;"], [0, "&lEg;"], [0, "&gEl;"], [0, "&lsime;"], [0, "&gsime;"], [0, "&lsimg;"], [0, "&gsiml;"], [0, "&lgE;"], [0, "&glE;"], [0, "&lesges;"], [0, "&gesles;"], [0, "&els;"], [0, "&egs;"], [0, "&elsdot;"], [0, "&egsdot;"], [0, "&el;"], [0, "&eg;"], [2, "&siml;"], [0, "&simg;"], [0, "&simlE;"], [0, "&simgE;"], [0, { v: "&LessLess;", n: 824, o: "&NotNestedLessLess;" }], [0, { v: "&GreaterGreater;", n: 824, o: "&NotNestedGreaterGreater;" }], [1, "&glj;"], [0, "&gla;"], [0, "&ltcc;"], [0, "&gtcc;"], [0, "&lescc;"], [0, "&gescc;"], [0, "&smt;"], [0, "&lat;"], [0, { v: "&smte;", n: 65024, o: "&smtes;" }], [0, { v: "&late;", n: 65024, o: "&lates;" }], [0, "&bumpE;"], [0, { v: "&PrecedesEqual;", n: 824, o: "&NotPrecedesEqual;" }], [0, { v: "&sce;", n: 824, o: "&NotSucceedsEqual;" }], [2, "&prE;"], [0, "&scE;"], [0, "&precneqq;"], [0, "&scnE;"], [0, "&prap;"], [0, "&scap;"], [0, "&precnapprox;"], [0, "&scnap;"], [0, "&Pr;"], [0, "&Sc;"], [0, "&subdot;"], [0, "&supdot;"], [0, "&subplus;"], [0, "&supplus;"], [0, "&submult;"], [0, "&supmult;"], [0, "&subedot;"], [0, "&supedot;"], [0, { v: "&subE;", n: 824, o: "&nsubE;" }], [0, { v: "&supE;", n: 824, o: "&nsupE;" }], [0, "&subsim;"], [0, "&supsim;"], [2, { v: "&subnE;", n: 65024, o: "&varsubsetneqq;" }], [0, { v: "&supnE;", n: 65024, o: "&varsupsetneqq;" }], [2, "&csub;"], [0, "&csup;"], [0, "&csube;"], [0, "&csupe;"], [0, "&subsup;"], [0, "&supsub;"], [0, "&subsub;"], [0, "&supsup;"], [0, "&suphsub;"], [0, "&supdsub;"], [0, "&forkv;"], [0, "&topfork;"], [0, "&mlcp;"], [8, "&Dashv;"], [1, "&Vdashl;"], [0, "&Barv;"], [0, "&vBar;"], [0, "&vBarv;"], [1, "&Vbar;"], [0, "&Not;"], [0, "&bNot;"], [0, "&rnmid;"], [0, "&cirmid;"], [0, "&midcir;"], [0, "&topcir;"], [0, "&nhpar;"], [0, "&parsim;"], [9, { v: "&parsl;", n: 8421, o: "&nparsl;" }], [44343, { n: new Map(/* #__PURE__ */ restoreDiff([[56476, "&Ascr;"], [1, "&Cscr;"], [0, "&Dscr;"], [2, "&Gscr;"], [2, "&Jscr;"], [0, "&Kscr;"], [2, "&Nscr;"], [0, "&Oscr;"], [0, "&Pscr;"], [0, "&Qscr;"], [1, "&Sscr;"], [0, "&Tscr;"], [0, "&Uscr;"], [0, "&Vscr;"], [0, "&Wscr;"], [0, "&Xscr;"], [0, "&Yscr;"], [0, "&Zscr;"], [0, "&ascr;"], [0, "&bscr;"], [0, "&cscr;"], [0, "&dscr;"], [1, "&fscr;"], [1, "&hscr;"], [0, "&iscr;"], [0, "&jscr;"], [0, "&kscr;"], [0, "&lscr;"], [0, "&mscr;"], [0, "&nscr;"], [1, "&pscr;"], [0, "&qscr;"], [0, "&rscr;"], [0, "&sscr;"], [0, "&tscr;"], [0, "&uscr;"], [0, "&vscr;"], [0, "&wscr;"], [0, "&xscr;"], [0, "&yscr;"], [0, "&zscr;"], [52, "&Afr;"], [0, "&Bfr;"], [1, "&Dfr;"], [0, "&Efr;"], [0, "&Ffr;"], [0, "&Gfr;"], [2, "&Jfr;"], [0, "&Kfr;"], [0, "&Lfr;"], [0, "&Mfr;"], [0, "&Nfr;"], [0, "&Ofr;"], [0, "&Pfr;"], [0, "&Qfr;"], [1, "&Sfr;"], [0, "&Tfr;"], [0, "&Ufr;"], [0, "&Vfr;"], [0, "&Wfr;"], [0, "&Xfr;"], [0, "&Yfr;"], [1, "&afr;"], [0, "&bfr;"], [0, "&cfr;"], [0, "&dfr;"], [0, "&efr;"], [0, "&ffr;"], [0, "&gfr;"], [0, "&hfr;"], [0, "&ifr;"], [0, "&jfr;"], [0, "&kfr;"], [0, "&lfr;"], [0, "&mfr;"], [0, "&nfr;"], [0, "&ofr;"], [0, "&pfr;"], [0, "&qfr;"], [0, "&rfr;"], [0, "&sfr;"], [0, "&tfr;"], [0, "&ufr;"], [0, "&vfr;"], [0, "&wfr;"], [0, "&xfr;"], [0, "&yfr;"], [0, "&zfr;"], [0, "&Aopf;"], [0, "&Bopf;"], [1, "&Dopf;"], [0, "&Eopf;"], [0, "&Fopf;"], [0, "&Gopf;"], [1, "&Iopf;"], [0, "&Jopf;"], [0, "&Kopf;"], [0, "&Lopf;"], [0, "&Mopf;"], [1, "&Oopf;"], [3, "&Sopf;"], [0, "&Topf;"], [0, "&Uopf;"], [0, "&Vopf;"], [0, "&Wopf;"], [0, "&Xopf;"], [0, "&Yopf;"], [1, "&aopf;"], [0, "&bopf;"], [0, "&copf;"], [0, "&dopf;"], [0, "&eopf;"], [0, "&fopf;"], [0, "&gopf;"], [0, "&hopf;"], [0, "&iopf;"], [0, "&jopf;"], [0, "&kopf;"], [0, "&lopf;"], [0, "&mopf;"], [0, "&nopf;"], [0, "&oopf;"], [0, "&popf;"], [0, "&qopf;"], [0, "&ropf;"], [0, "&sopf;"], [0, "&topf;"], [0, "&uopf;"], [0, "&vopf;"], [0, "&wopf;"], [0, "&xopf;"], [0, "&yopf;"], [0, "&zopf;"]])) }], [8906, "&fflig;"], [0, "&filig;"], [0, "&fllig;"], [0, "&ffilig;"], [0, "&ffllig;"]])));
 //# sourceMappingURL=encode-html.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/escape.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/escape.js
 const escape_xmlReplacer = /["&'<>$\x80-\uFFFF]/g;
 const xmlCodeMap = new Map([
     [34, "&quot;"],
@@ -21050,7 +21030,7 @@ const escape_escapeText = getEscaper(/[&<>\u00A0]/g, new Map([
     [160, "&nbsp;"],
 ]));
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/encode.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/encode.js
 
 
 const htmlReplacer = /[\t\n!-,./:-@[-`\f{-}$\x80-\uFFFF]/g;
@@ -21120,7 +21100,7 @@ function encodeHTMLTrieRe(regExp, str) {
     return ret + str.substr(lastIdx);
 }
 //# sourceMappingURL=encode.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/entities/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/entities/lib/esm/index.js
 
 
 
@@ -21216,7 +21196,7 @@ function esm_encode(data, options = EntityLevel.XML) {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/dom-serializer/lib/esm/foreignNames.js
+;// CONCATENATED MODULE: ./node_modules/dom-serializer/lib/esm/foreignNames.js
 const elementNames = new Map([
     "altGlyph",
     "altGlyphDef",
@@ -21318,7 +21298,7 @@ const attributeNames = new Map([
     "zoomAndPan",
 ].map((val) => [val.toLowerCase(), val]));
 
-;// CONCATENATED MODULE: ../../main/node_modules/dom-serializer/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/dom-serializer/lib/esm/index.js
 /*
  * Module dependencies
  */
@@ -21510,7 +21490,7 @@ function renderComment(elem) {
     return `<!--${elem.data}-->`;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/stringify.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/stringify.js
 
 
 
@@ -21592,7 +21572,7 @@ function innerText(node) {
     return "";
 }
 //# sourceMappingURL=stringify.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/traversal.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/traversal.js
 
 /**
  * Get a node's children.
@@ -21705,7 +21685,7 @@ function prevElementSibling(elem) {
     return prev;
 }
 //# sourceMappingURL=traversal.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/manipulation.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/manipulation.js
 /**
  * Remove an element from the dom
  *
@@ -21840,7 +21820,7 @@ function prepend(elem, prev) {
     elem.prev = prev;
 }
 //# sourceMappingURL=manipulation.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/querying.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/querying.js
 
 /**
  * Search a node and its children for nodes passing a test function. If `node` is not an array, it will be wrapped in one.
@@ -21983,7 +21963,7 @@ function findAll(test, nodes) {
     }
 }
 //# sourceMappingURL=querying.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/legacy.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/legacy.js
 
 
 /**
@@ -22136,7 +22116,7 @@ function getElementsByTagType(type, nodes, recurse = true, limit = Infinity) {
     return filter(Checks["tag_type"](type), nodes, recurse, limit);
 }
 //# sourceMappingURL=legacy.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/helpers.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/helpers.js
 
 /**
  * Given an array of nodes, remove any member that is contained by another
@@ -22273,7 +22253,7 @@ function uniqueSort(nodes) {
     return nodes;
 }
 //# sourceMappingURL=helpers.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/feeds.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/feeds.js
 
 
 /**
@@ -22457,7 +22437,7 @@ function isValidFeed(value) {
     return value === "rss" || value === "feed" || value === "rdf:RDF";
 }
 //# sourceMappingURL=feeds.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/domutils/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/domutils/lib/esm/index.js
 
 
 
@@ -22468,11 +22448,11 @@ function isValidFeed(value) {
 /** @deprecated Use these methods from `domhandler` directly. */
 
 //# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: ../../main/node_modules/boolbase/index.js
-var boolbase = __nccwpck_require__(8043);
-// EXTERNAL MODULE: ../../main/node_modules/css-what/lib/commonjs/index.js
-var commonjs = __nccwpck_require__(3681);
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/sort.js
+// EXTERNAL MODULE: ./node_modules/boolbase/index.js
+var boolbase = __nccwpck_require__(5265);
+// EXTERNAL MODULE: ./node_modules/css-what/lib/commonjs/index.js
+var commonjs = __nccwpck_require__(5667);
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/sort.js
 
 const procedure = new Map([
     [commonjs.SelectorType.Universal, 50],
@@ -22552,7 +22532,7 @@ function getProcedure(token) {
     return proc;
 }
 //# sourceMappingURL=sort.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/attributes.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/attributes.js
 
 /**
  * All reserved characters in a regex, used for escaping.
@@ -22775,7 +22755,7 @@ const attributeRules = {
     },
 };
 //# sourceMappingURL=attributes.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/nth-check/lib/esm/parse.js
+;// CONCATENATED MODULE: ./node_modules/nth-check/lib/esm/parse.js
 // Following http://www.w3.org/TR/css3-selectors/#nth-child-pseudo
 // Whitespace as per https://www.w3.org/TR/selectors-3/#lex is " \t\r\n\f"
 const whitespace = new Set([9, 10, 12, 13, 32]);
@@ -22849,7 +22829,7 @@ function esm_parse_parse(formula) {
     }
 }
 //# sourceMappingURL=parse.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/nth-check/lib/esm/compile.js
+;// CONCATENATED MODULE: ./node_modules/nth-check/lib/esm/compile.js
 
 /**
  * Returns a function that checks if an elements index matches the given rule
@@ -22963,7 +22943,7 @@ function compile_generate(parsed) {
     return () => a * n++ + b;
 }
 //# sourceMappingURL=compile.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/nth-check/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/nth-check/lib/esm/index.js
 
 
 
@@ -23027,7 +23007,7 @@ function sequence(formula) {
     return generate(parse(formula));
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/pseudo-selectors/filters.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/pseudo-selectors/filters.js
 
 
 function getChildFunc(next, adapter) {
@@ -23171,7 +23151,7 @@ function dynamicStatePseudo(name) {
     };
 }
 //# sourceMappingURL=filters.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/pseudo-selectors/pseudos.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/pseudo-selectors/pseudos.js
 // While filters are precompiled, pseudos get called when they are needed
 const pseudos = {
     empty(elem, { adapter }) {
@@ -23251,7 +23231,7 @@ function verifyPseudoArgs(func, name, subselect, argIndex) {
     }
 }
 //# sourceMappingURL=pseudos.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/pseudo-selectors/aliases.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/pseudo-selectors/aliases.js
 /**
  * Aliases are pseudos that are expressed as selectors.
  */
@@ -23287,7 +23267,7 @@ const aliases = {
     text: "input:is(:not([type!='']), [type=text])",
 };
 //# sourceMappingURL=aliases.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/pseudo-selectors/subselects.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/pseudo-selectors/subselects.js
 
 
 /** Used as a placeholder for :has. Will be replaced with the actual element. */
@@ -23382,7 +23362,7 @@ const subselects = {
     },
 };
 //# sourceMappingURL=subselects.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/pseudo-selectors/index.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/pseudo-selectors/index.js
 
 
 
@@ -23423,7 +23403,7 @@ function compilePseudoSelector(next, selector, options, context, compileToken) {
     throw new Error(`Unknown pseudo-class :${name}`);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/general.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/general.js
 
 
 
@@ -23568,7 +23548,7 @@ function compileGeneralSelector(next, selector, options, context, compileToken) 
     }
 }
 //# sourceMappingURL=general.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/compile.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/compile.js
 
 
 
@@ -23684,7 +23664,7 @@ function reduceRules(a, b) {
     };
 }
 //# sourceMappingURL=compile.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/css-select/lib/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/css-select/lib/esm/index.js
 
 
 
@@ -23800,7 +23780,7 @@ function esm_is(elem, query, options) {
 /** @deprecated Use the `pseudos` option instead. */
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/unicode.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/unicode.js
 const UNDEFINED_CODE_POINTS = new Set([
     65534, 65535, 131070, 131071, 196606, 196607, 262142, 262143, 327678, 327679, 393214,
     393215, 458750, 458751, 524286, 524287, 589822, 589823, 655358, 655359, 720894,
@@ -23864,7 +23844,7 @@ function isUndefinedCodePoint(cp) {
     return (cp >= 64976 && cp <= 65007) || UNDEFINED_CODE_POINTS.has(cp);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/error-codes.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/error-codes.js
 var ERR;
 (function (ERR) {
     ERR["controlCharacterInInputStream"] = "control-character-in-input-stream";
@@ -23929,7 +23909,7 @@ var ERR;
     ERR["eofInElementThatCanContainOnlyText"] = "eof-in-element-that-can-contain-only-text";
 })(ERR || (ERR = {}));
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/tokenizer/preprocessor.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/tokenizer/preprocessor.js
 
 
 //Const
@@ -24127,7 +24107,7 @@ class Preprocessor {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/token.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/token.js
 var TokenType;
 (function (TokenType) {
     TokenType[TokenType["CHARACTER"] = 0] = "CHARACTER";
@@ -24149,7 +24129,7 @@ function getTokenAttr(token, attrName) {
     return null;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/node_modules/entities/dist/esm/generated/decode-data-html.js
+;// CONCATENATED MODULE: ./node_modules/parse5/node_modules/entities/dist/esm/generated/decode-data-html.js
 // Generated using scripts/write-decode-map.ts
 const decode_data_html_htmlDecodeTree = /* #__PURE__ */ new Uint16Array(
 // prettier-ignore
@@ -24157,7 +24137,7 @@ const decode_data_html_htmlDecodeTree = /* #__PURE__ */ new Uint16Array(
     .split("")
     .map((c) => c.charCodeAt(0)));
 //# sourceMappingURL=decode-data-html.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/node_modules/entities/dist/esm/generated/decode-data-xml.js
+;// CONCATENATED MODULE: ./node_modules/parse5/node_modules/entities/dist/esm/generated/decode-data-xml.js
 // Generated using scripts/write-decode-map.ts
 const decode_data_xml_xmlDecodeTree = /* #__PURE__ */ new Uint16Array(
 // prettier-ignore
@@ -24165,7 +24145,7 @@ const decode_data_xml_xmlDecodeTree = /* #__PURE__ */ new Uint16Array(
     .split("")
     .map((c) => c.charCodeAt(0)));
 //# sourceMappingURL=decode-data-xml.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/node_modules/entities/dist/esm/decode-codepoint.js
+;// CONCATENATED MODULE: ./node_modules/parse5/node_modules/entities/dist/esm/decode-codepoint.js
 // Adapted from https://github.com/mathiasbynens/he/blob/36afe179392226cf1b6ccdb16ebbb7a5a844d93a/src/he.js#L106-L134
 var esm_decode_codepoint_a;
 const decode_codepoint_decodeMap = new Map([
@@ -24238,7 +24218,7 @@ function decode_codepoint_decodeCodePoint(codePoint) {
     return esm_decode_codepoint_fromCodePoint(decode_codepoint_replaceCodePoint(codePoint));
 }
 //# sourceMappingURL=decode-codepoint.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/node_modules/entities/dist/esm/decode.js
+;// CONCATENATED MODULE: ./node_modules/parse5/node_modules/entities/dist/esm/decode.js
 
 
 
@@ -24736,7 +24716,7 @@ function esm_decode_decodeXML(xmlString) {
 
 
 //# sourceMappingURL=decode.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/html.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/html.js
 /** All valid namespaces in HTML. */
 var html_NS;
 (function (NS) {
@@ -25261,7 +25241,7 @@ function html_hasUnescapedText(tn, scriptingEnabled) {
     return UNESCAPED_TEXT.has(tn) || (scriptingEnabled && tn === TAG_NAMES.NOSCRIPT);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/tokenizer/index.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/tokenizer/index.js
 
 
 
@@ -27973,7 +27953,7 @@ class Tokenizer {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/parser/open-element-stack.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/open-element-stack.js
 
 //Element utils
 const IMPLICIT_END_TAG_REQUIRED = new Set([TAG_ID.DD, TAG_ID.DT, TAG_ID.LI, TAG_ID.OPTGROUP, TAG_ID.OPTION, TAG_ID.P, TAG_ID.RB, TAG_ID.RP, TAG_ID.RT, TAG_ID.RTC]);
@@ -28299,7 +28279,7 @@ class OpenElementStack {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/parser/formatting-element-list.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/formatting-element-list.js
 //Const
 const NOAH_ARK_CAPACITY = 3;
 var EntryType;
@@ -28411,7 +28391,7 @@ class FormattingElementList {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/tree-adapters/default.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/tree-adapters/default.js
 
 const defaultTreeAdapter = {
     //Node construction
@@ -28586,7 +28566,7 @@ const defaultTreeAdapter = {
     },
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/doctype.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/doctype.js
 
 //Const
 const VALID_DOCTYPE_NAME = 'html';
@@ -28702,7 +28682,7 @@ function getDocumentMode(token) {
     return DOCUMENT_MODE.NO_QUIRKS;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/common/foreign-content.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/foreign-content.js
 
 //MIME types
 const MIME_TYPES = {
@@ -28932,7 +28912,7 @@ function isIntegrationPoint(tn, ns, attrs, foreignNS) {
         ((!foreignNS || foreignNS === html_NS.MATHML) && isMathMLTextIntegrationPoint(tn, ns)));
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/parser/index.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/index.js
 
 
 
@@ -32179,7 +32159,7 @@ function endTagInForeignContent(p, token) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/node_modules/entities/dist/esm/escape.js
+;// CONCATENATED MODULE: ./node_modules/parse5/node_modules/entities/dist/esm/escape.js
 const esm_escape_xmlReplacer = /["$&'<>\u0080-\uFFFF]/g;
 const escape_xmlCodeMap = new Map([
     [34, "&quot;"],
@@ -32297,7 +32277,7 @@ const esm_escape_escapeText = /* #__PURE__ */ escape_getEscaper(/[&<>\u00A0]/g, 
     [160, "&nbsp;"],
 ]));
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/serializer/index.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/serializer/index.js
 
 
 
@@ -32467,7 +32447,7 @@ function serializeDocumentTypeNode(node, { treeAdapter }) {
     return `<!DOCTYPE ${treeAdapter.getDocumentTypeNodeName(node)}>`;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5/dist/index.js
+;// CONCATENATED MODULE: ./node_modules/parse5/dist/index.js
 
 
 
@@ -32511,7 +32491,7 @@ function parseFragment(fragmentContext, html, options) {
     return parser.getFragment();
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/parse5-htmlparser2-tree-adapter/dist/index.js
+;// CONCATENATED MODULE: ./node_modules/parse5-htmlparser2-tree-adapter/dist/index.js
 
 
 function enquoteDoctypeId(id) {
@@ -32995,7 +32975,7 @@ const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ../../main/node_modules/totalist/sync/index.mjs
+;// CONCATENATED MODULE: ./node_modules/totalist/sync/index.mjs
 
 
 
@@ -33014,7 +32994,7 @@ function totalist(dir, callback, pre='') {
 
 ;// CONCATENATED MODULE: external "node:querystring"
 const external_node_querystring_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
-;// CONCATENATED MODULE: ../../main/node_modules/@polka/url/build.mjs
+;// CONCATENATED MODULE: ./node_modules/@polka/url/build.mjs
 
 
 /**
@@ -33063,7 +33043,7 @@ function build_parse(req) {
 	return req._parsedUrl = { pathname, search, query, hash, raw };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/mrmime/index.mjs
+;// CONCATENATED MODULE: ./node_modules/mrmime/index.mjs
 const mimes = {
   "3g2": "video/3gpp2",
   "3gp": "video/3gpp",
@@ -33513,7 +33493,7 @@ function lookup(extn) {
 
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/sirv/build.mjs
+;// CONCATENATED MODULE: ./node_modules/sirv/build.mjs
 
 
 
@@ -33933,6 +33913,16 @@ function scanProblem(pages) {
     }
     return null;
 }
+
+;// CONCATENATED MODULE: ./core/claims/passes.ts
+/**
+ * Passing elements, which a scan sends so that claimed fixes can be answered element by element
+ * (docs/scans.md, "Passing elements"): the bounds the scanner keeps and the service enforces.
+ */
+/** As many passing elements as one page may send. */
+const MAX_PASSES_PER_PAGE = 5000;
+/** As much of a passing element's markup as is kept: its opening tag and a text rule's text. */
+const PASS_HTML_BYTES = 1000;
 
 ;// CONCATENATED MODULE: ./core/matching/element-identity.ts
 
@@ -34719,7 +34709,8 @@ function paired(claim, now) {
  * Answers each claim (a fingerprint) against the issues of the earlier scan (`baseline`: every issue of
  * the claimed pages, so that something new of a claimed rule is told apart from the claimed issue) and
  * the scan after the change. Unknown fingerprints are `unknown`; an element that is gone is `removed`
- * only when nothing new of its rule appeared on its page, else `not_fixed`.
+ * only when nothing new of its rule appeared on its page, else `not_fixed`, and a text rule's only when
+ * the page's passing elements were sent, else `needs_person`.
  */
 function verifyClaims(claims, baseline, rescan) {
     const byFingerprint = new Map();
@@ -34741,6 +34732,7 @@ function verifyClaims(claims, baseline, rescan) {
     // A violation no earlier issue pairs with is something new of its rule on its page.
     const newOn = new Set(head.flatMap((h, i) => h.kind === 'violation' && matching.headToBaseline[i] < 0 ? [`${h.element.rule}|${h.element.page}`] : []));
     const scanned = new Set(rescan.pages);
+    const withPasses = new Set(rescan.passPages);
     return claims.map((fingerprint) => {
         const at = byFingerprint.get(fingerprint);
         if (at === undefined)
@@ -34757,6 +34749,11 @@ function verifyClaims(claims, baseline, rescan) {
             return paired(claim, head[h]);
         if (newOn.has(`${claim.rule}|${claim.page}`))
             return answer(claim, 'not_fixed', `The element is gone, but a new ${claim.rule} issue appeared on the same page.`);
+        if (TEXT_RULES.has(claim.rule) && !withPasses.has(claim.page))
+            return {
+                ...answer(claim, 'needs_person', `${claim.rule} is no longer reported, but the scan sent no passing elements of the page: only a person can tell whether the element is gone or passes on a text nobody read.`),
+                before: elementText(claim.html),
+            };
         return answer(claim, 'removed', `The element is gone and nothing new of ${claim.rule} is on the page.`);
     });
 }
@@ -34766,21 +34763,22 @@ function verifyClaims(claims, baseline, rescan) {
 
 
 
-/** As much of a passing element's markup as the service keeps (api/domain/scans/passes.ts). */
-const PASS_HTML_BYTES = 1000;
+
 /**
  * The passing elements of the rules whose fixes may be claimed: every text rule (a claimed fix of one is
  * shown to a person with its new text) and the rules of `claimedRules` (verified rather than removed). A
- * scan made without `keepPasses` has none to send.
+ * scan made without `keepPasses` has none to send. A page with more than the service takes sends none: without
+ * them a text rule's claim goes to a person, where a cut list would call an element past the cut removed.
  */
 function passesToSend(result, claimedRules) {
-    return result.passes
+    const passes = result.passes
         .filter((r) => TEXT_RULES.has(r.id) || claimedRules.has(r.id))
         .flatMap((r) => r.nodes.map((n) => ({
         rule: r.id,
         selector: axeTargetToSelector(n.target),
         html: truncateUtf8(n.html, PASS_HTML_BYTES).text,
     })));
+    return passes.length > MAX_PASSES_PER_PAGE ? [] : passes;
 }
 /**
  * The scanned pages as the service's axe import takes them: the axe result with its engine version, and of
@@ -35023,7 +35021,7 @@ function parseArgs(argv) {
 const scope = globalThis;
 scope.require ??= /* createRequire() */ undefined;
 
-;// CONCATENATED MODULE: ../../main/node_modules/js-yaml/dist/js-yaml.mjs
+;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
   return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, "default") ? x["default"] : x;
 }
@@ -38091,8 +38089,8 @@ const {
 
 //# sourceMappingURL=js-yaml.mjs.map
 
-// EXTERNAL MODULE: ../../main/node_modules/lilconfig/src/index.js
-var src = __nccwpck_require__(760);
+// EXTERNAL MODULE: ./node_modules/lilconfig/src/index.js
+var src = __nccwpck_require__(9594);
 ;// CONCATENATED MODULE: ./scanner/ignores.ts
 
 /**
@@ -40309,7 +40307,7 @@ function unjudgedReport(run, why, now) {
     return base(run, decision, items, now);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/htm/dist/htm.mjs
+;// CONCATENATED MODULE: ./node_modules/htm/dist/htm.mjs
 var n=function(t,s,r,e){var u;s[0]=0;for(var h=1;h<s.length;h++){var p=s[h++],a=s[h]?(s[0]|=p?1:2,r[s[h++]]):s[++h];3===p?e[0]=a:4===p?e[1]=Object.assign(e[1]||{},a):5===p?(e[1]=e[1]||{})[s[++h]]=a:6===p?e[1][s[++h]]+=a+"":p?(u=t.apply(a,n(t,a,r,["",null])),e.push(u),a[0]?s[0]|=2:(s[h-2]=0,s[h]=u)):e.push(a)}return e},t=new Map;/* harmony default export */ function htm(s){var r=t.get(this);return r||(r=new Map,t.set(this,r)),(r=n(this,r.get(s)||(r.set(s,r=function(n){for(var t,s,r=1,e="",u="",h=[0],p=function(n){1===r&&(n||(e=e.replace(/^\s*\n\s*|\s*\n\s*$/g,"")))?h.push(0,n,e):3===r&&(n||e)?(h.push(3,n,e),r=2):2===r&&"..."===e&&n?h.push(4,n,0):2===r&&e&&!n?h.push(5,0,!0,e):r>=5&&((e||!n&&5===r)&&(h.push(r,0,e,s),r=6),n&&(h.push(r,n,0,s),r=6)),e=""},a=0;a<n.length;a++){a&&(1===r&&p(),p(a));for(var l=0;l<n[a].length;l++)t=n[a][l],1===r?"<"===t?(p(),h=[h],r=3):e+=t:4===r?"--"===e&&">"===t?(r=1,e=""):e=t+e[0]:u?t===u?u="":e+=t:'"'===t||"'"===t?u=t:">"===t?(p(),r=1):r&&("="===t?(r=5,s=e,e=""):"/"===t&&(r<5||">"===n[a][l+1])?(p(),3===r&&(h=h[0]),r=h,(h=h[0]).push(2,0,r),r=0):" "===t||"\t"===t||"\n"===t||"\r"===t?(p(),r=2):e+=t),3===r&&"!--"===e&&(r=4,h=h[0])}return p(),h}(s)),r),arguments,[])).length>1?r:r[0]}
 
 ;// CONCATENATED MODULE: ./core/text/html.ts
@@ -40323,8 +40321,8 @@ var n=function(t,s,r,e){var u;s[0]=0;for(var h=1;h<s.length;h++){var p=s[h++],a=
 const bundled = "function" === 'function';
 const html_load = bundled ? null : /* createRequire() */ undefined;
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { h } = (bundled ? __nccwpck_require__(2651) : html_load('preact'));
-const { render: html_render } = (bundled ? __nccwpck_require__(1521) : html_load('preact-render-to-string'));
+const { h } = (bundled ? __nccwpck_require__(9993) : html_load('preact'));
+const { render: html_render } = (bundled ? __nccwpck_require__(6203) : html_load('preact-render-to-string'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 const bound = htm.bind(h);
 const html_build = bound;
@@ -40785,7 +40783,7 @@ function renderHtmlReport(r) {
 const external_node_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ../../main/node_modules/is-docker/index.js
+;// CONCATENATED MODULE: ./node_modules/is-docker/index.js
 
 
 let isDockerCached;
@@ -40816,7 +40814,7 @@ function isDocker() {
 	return isDockerCached;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-inside-container/index.js
+;// CONCATENATED MODULE: ./node_modules/is-inside-container/index.js
 
 
 
@@ -40841,7 +40839,7 @@ function isInsideContainer() {
 	return cachedResult;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-wsl/index.js
+;// CONCATENATED MODULE: ./node_modules/is-wsl/index.js
 
 
 
@@ -40883,7 +40881,7 @@ const isWsl = () => {
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ../../main/node_modules/powershell-utils/index.js
+;// CONCATENATED MODULE: ./node_modules/powershell-utils/index.js
 
 
 
@@ -40964,7 +40962,7 @@ const executePowerShellSync = (command, options = {}) => {
 	);
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/wsl-utils/utilities.js
+;// CONCATENATED MODULE: ./node_modules/wsl-utils/utilities.js
 function parseMountPointFromConfig(content) {
 	for (const line of content.split('\n')) {
 		// Skip comment lines
@@ -40985,7 +40983,7 @@ function parseMountPointFromConfig(content) {
 	}
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/wsl-utils/index.js
+;// CONCATENATED MODULE: ./node_modules/wsl-utils/index.js
 
 
 
@@ -41113,7 +41111,7 @@ const convertWindowsPathToWsl = async paths => {
 
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/define-lazy-prop/index.js
+;// CONCATENATED MODULE: ./node_modules/define-lazy-prop/index.js
 function defineLazyProperty(object, propertyName, valueGetter) {
 	const define = value => Object.defineProperty(object, propertyName, {value, enumerable: true, writable: true});
 
@@ -41133,7 +41131,7 @@ function defineLazyProperty(object, propertyName, valueGetter) {
 	return object;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/default-browser/windows.js
+;// CONCATENATED MODULE: ./node_modules/default-browser/windows.js
 
 
 
@@ -41194,7 +41192,7 @@ async function defaultBrowser(_execFileAsync = execFileAsync) {
 	return windowsBrowserProgIds[id] ?? windowsBrowserProgIds[baseIdByDot] ?? windowsBrowserProgIds[baseIdByHyphen] ?? {name: id, id};
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/default-browser-id/index.js
+;// CONCATENATED MODULE: ./node_modules/default-browser-id/index.js
 
 
 
@@ -41221,7 +41219,7 @@ async function defaultBrowserId() {
 	return browserId;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/run-applescript/index.js
+;// CONCATENATED MODULE: ./node_modules/run-applescript/index.js
 
 
 
@@ -41260,7 +41258,7 @@ function runAppleScriptSync(script, {humanReadableOutput = true} = {}) {
 	return stdout.trim();
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/bundle-name/index.js
+;// CONCATENATED MODULE: ./node_modules/bundle-name/index.js
 
 
 // Only a double quote can end the AppleScript string literal. A backslash can pre-escape one, and line breaks are rejected as defense in depth.
@@ -41278,7 +41276,7 @@ async function bundleName(bundleId) {
 	return runAppleScript(`tell application "Finder" to set app_path to application file id "${bundleId}" as string\ntell application "System Events" to get value of property list item "CFBundleName" of property list file (app_path & ":Contents:Info.plist")`);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/default-browser/index.js
+;// CONCATENATED MODULE: ./node_modules/default-browser/index.js
 
 
 
@@ -41314,7 +41312,7 @@ async function default_browser_defaultBrowser() {
 	throw new Error('Only macOS, Linux, and Windows are supported');
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-in-ssh/index.js
+;// CONCATENATED MODULE: ./node_modules/is-in-ssh/index.js
 
 
 const isInSsh = Boolean(external_node_process_namespaceObject.env.SSH_CONNECTION
@@ -41323,7 +41321,7 @@ const isInSsh = Boolean(external_node_process_namespaceObject.env.SSH_CONNECTION
 
 /* harmony default export */ const is_in_ssh = (isInSsh);
 
-;// CONCATENATED MODULE: ../../main/node_modules/open/index.js
+;// CONCATENATED MODULE: ./node_modules/open/index.js
 
 
 
@@ -41808,7 +41806,9 @@ function htmlOutput(options, run, log) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/helpers/util.js
+// EXTERNAL MODULE: ./core/package-version.ts
+var package_version = __nccwpck_require__(2233);
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/util.js
 var util_util;
 (function (util) {
     util.assertEqual = (_) => { };
@@ -41943,7 +41943,7 @@ const util_getParsedType = (data) => {
     }
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/ZodError.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/ZodError.js
 
 const ZodIssueCode = util_util.arrayToEnum([
     "invalid_type",
@@ -42088,7 +42088,7 @@ ZodError_ZodError.create = (issues) => {
     return error;
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/locales/en.js
 
 
 const errorMap = (issue, _ctx) => {
@@ -42199,7 +42199,7 @@ const errorMap = (issue, _ctx) => {
 };
 /* harmony default export */ const locales_en = (errorMap);
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/errors.js
 
 let overrideErrorMap = locales_en;
 
@@ -42210,7 +42210,7 @@ function getErrorMap() {
     return overrideErrorMap;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/helpers/errorUtil.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/errorUtil.js
 var errorUtil;
 (function (errorUtil) {
     errorUtil.errToObj = (message) => typeof message === "string" ? { message } : message || {};
@@ -42218,7 +42218,7 @@ var errorUtil;
     errorUtil.toString = (message) => typeof message === "string" ? message : message?.message;
 })(errorUtil || (errorUtil = {}));
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/helpers/parseUtil.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/parseUtil.js
 
 
 const makeIssue = (params) => {
@@ -42329,7 +42329,7 @@ const isDirty = (x) => x.status === "dirty";
 const isValid = (x) => x.status === "valid";
 const isAsync = (x) => typeof Promise !== "undefined" && x instanceof Promise;
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v3/types.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/types.js
 
 
 
@@ -46028,7 +46028,7 @@ const coerce = {
 
 const types_NEVER = (/* unused pure expression or super */ null && (INVALID));
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/mini/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/mini/schemas.js
 
 
 
@@ -47032,7 +47032,7 @@ function schemas_function(params) {
 }
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 // zod-compat.ts
 // ----------------------------------------------------
 // Unified types + helpers to accept Zod v3 and v4 (Mini)
@@ -47261,7 +47261,7 @@ function getLiteralValue(schema) {
     return undefined;
 }
 //# sourceMappingURL=zod-compat.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
 
@@ -47278,7 +47278,7 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 
 const LATEST_PROTOCOL_VERSION = '2025-11-25';
 const DEFAULT_NEGOTIATED_PROTOCOL_VERSION = '2025-03-26';
@@ -49327,7 +49327,7 @@ class UrlElicitationRequiredError extends McpError {
     }
 }
 //# sourceMappingURL=types.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 /**
  * Experimental task interfaces for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -49344,7 +49344,7 @@ function isTerminal(status) {
     return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 //# sourceMappingURL=interfaces.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/Options.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/Options.js
 const ignoreOverride = Symbol("Let zodToJsonSchema decide on which parser to use");
 const jsonDescription = (jsonSchema, def) => {
     if (def.description) {
@@ -49392,7 +49392,7 @@ const getDefaultOptions = (options) => (typeof options === "string"
         ...options,
     });
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/Refs.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/Refs.js
 
 const getRefs = (options) => {
     const _options = getDefaultOptions(options);
@@ -49416,7 +49416,7 @@ const getRefs = (options) => {
     };
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
 const getRelativePath = (pathA, pathB) => {
     let i = 0;
     for (; i < pathA.length && i < pathB.length; i++) {
@@ -49426,7 +49426,7 @@ const getRelativePath = (pathA, pathB) => {
     return [(pathA.length - i).toString(), ...pathB.slice(i)].join("/");
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/any.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/any.js
 
 function parseAnyDef(refs) {
     if (refs.target !== "openAi") {
@@ -49445,7 +49445,7 @@ function parseAnyDef(refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/errorMessages.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/errorMessages.js
 function addErrorMessage(res, key, errorMessage, refs) {
     if (!refs?.errorMessages)
         return;
@@ -49461,7 +49461,7 @@ function setResponseValueAndErrors(res, key, value, errorMessage, refs) {
     addErrorMessage(res, key, errorMessage, refs);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/array.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/array.js
 
 
 
@@ -49489,7 +49489,7 @@ function parseArrayDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
 
 function parseBigintDef(def, refs) {
     const res = {
@@ -49540,26 +49540,26 @@ function parseBigintDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
 function parseBooleanDef() {
     return {
         type: "boolean",
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
 
 function parseBrandedDef(_def, refs) {
     return parseDef(_def.type._def, refs);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
 
 const parseCatchDef = (def, refs) => {
     return parseDef(def.innerType._def, refs);
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/date.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/date.js
 
 function parseDateDef(def, refs, overrideDateStrategy) {
     const strategy = overrideDateStrategy ?? refs.dateStrategy;
@@ -49607,7 +49607,7 @@ const integerDateParser = (def, refs) => {
     return res;
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/default.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/default.js
 
 function parseDefaultDef(_def, refs) {
     return {
@@ -49616,7 +49616,7 @@ function parseDefaultDef(_def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
 
 
 function parseEffectsDef(_def, refs) {
@@ -49625,7 +49625,7 @@ function parseEffectsDef(_def, refs) {
         : parseAnyDef(refs);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
 function parseEnumDef(def) {
     return {
         type: "string",
@@ -49633,7 +49633,7 @@ function parseEnumDef(def) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
 
 const isJsonSchema7AllOfType = (type) => {
     if ("type" in type && type.type === "string")
@@ -49687,7 +49687,7 @@ function parseIntersectionDef(def, refs) {
         : undefined;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
 function parseLiteralDef(def, refs) {
     const parsedType = typeof def.value;
     if (parsedType !== "bigint" &&
@@ -49710,7 +49710,7 @@ function parseLiteralDef(def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 
 let string_emojiRegex = undefined;
 /**
@@ -50064,7 +50064,7 @@ function stringifyRegExpWithFlags(regex, refs) {
     return pattern;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/record.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/record.js
 
 
 
@@ -50127,7 +50127,7 @@ function parseRecordDef(def, refs) {
     return schema;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/map.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/map.js
 
 
 
@@ -50155,7 +50155,7 @@ function parseMapDef(def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
 function parseNativeEnumDef(def) {
     const object = def.values;
     const actualKeys = Object.keys(def.values).filter((key) => {
@@ -50173,7 +50173,7 @@ function parseNativeEnumDef(def) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/never.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/never.js
 
 function parseNeverDef(refs) {
     return refs.target === "openAi"
@@ -50186,7 +50186,7 @@ function parseNeverDef(refs) {
         };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/null.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/null.js
 function parseNullDef(refs) {
     return refs.target === "openApi3"
         ? {
@@ -50198,7 +50198,7 @@ function parseNullDef(refs) {
         };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/union.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/union.js
 
 const primitiveMappings = {
     ZodString: "string",
@@ -50280,7 +50280,7 @@ const asAnyOf = (def, refs) => {
     return anyOf.length ? { anyOf } : undefined;
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
 
 
 function parseNullableDef(def, refs) {
@@ -50315,7 +50315,7 @@ function parseNullableDef(def, refs) {
     return base && { anyOf: [base, { type: "null" }] };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/number.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/number.js
 
 function parseNumberDef(def, refs) {
     const res = {
@@ -50369,7 +50369,7 @@ function parseNumberDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/object.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/object.js
 
 function parseObjectDef(def, refs) {
     const forceOptionalIntoNullable = refs.target === "openAi";
@@ -50443,7 +50443,7 @@ function safeIsOptional(schema) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
 
 
 const parseOptionalDef = (def, refs) => {
@@ -50466,7 +50466,7 @@ const parseOptionalDef = (def, refs) => {
         : parseAnyDef(refs);
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
 
 const parsePipelineDef = (def, refs) => {
     if (refs.pipeStrategy === "input") {
@@ -50488,13 +50488,13 @@ const parsePipelineDef = (def, refs) => {
     };
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
 
 function parsePromiseDef(def, refs) {
     return parseDef(def.type._def, refs);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/set.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/set.js
 
 
 function parseSetDef(def, refs) {
@@ -50516,7 +50516,7 @@ function parseSetDef(def, refs) {
     return schema;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
 
 function parseTupleDef(def, refs) {
     if (def.rest) {
@@ -50550,7 +50550,7 @@ function parseTupleDef(def, refs) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
 
 function parseUndefinedDef(refs) {
     return {
@@ -50558,19 +50558,19 @@ function parseUndefinedDef(refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
 
 function parseUnknownDef(refs) {
     return parseAnyDef(refs);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
 
 const parseReadonlyDef = (def, refs) => {
     return parseDef(def.innerType._def, refs);
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/selectParser.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/selectParser.js
 
 
 
@@ -50677,7 +50677,7 @@ const selectParser = (def, typeName, refs) => {
     }
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/parseDef.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parseDef.js
 
 
 
@@ -50741,7 +50741,7 @@ const addMeta = (def, refs, jsonSchema) => {
     return jsonSchema;
 };
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
 
 
 
@@ -50830,7 +50830,7 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
 };
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/zod-to-json-schema/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/index.js
 
 
 
@@ -50872,7 +50872,7 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
 
 /* harmony default export */ const dist_esm = ((/* unused pure expression or super */ null && (zodToJsonSchema)));
 
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 // zod-json-schema-compat.ts
 // ----------------------------------------------------
 // JSON Schema conversion for both Zod v3 and Zod v4 (Mini)
@@ -50924,7 +50924,7 @@ function parseWithCompat(schema, data) {
     return result.data;
 }
 //# sourceMappingURL=zod-json-schema-compat.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 
 
 
@@ -52062,11 +52062,11 @@ function mergeCapabilities(base, additional) {
     return result;
 }
 //# sourceMappingURL=protocol.js.map
-// EXTERNAL MODULE: ../../main/node_modules/ajv/dist/ajv.js
-var dist_ajv = __nccwpck_require__(9153);
-// EXTERNAL MODULE: ../../main/node_modules/ajv-formats/dist/index.js
-var dist = __nccwpck_require__(6373);
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var dist_ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
+var dist = __nccwpck_require__(2815);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 /**
  * AJV-based JSON Schema validator provider
  */
@@ -52154,7 +52154,7 @@ class AjvJsonSchemaValidator {
     }
 }
 //# sourceMappingURL=ajv-provider.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 /**
  * Experimental server task features for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -52401,7 +52401,7 @@ class ExperimentalServerTasks {
     }
 }
 //# sourceMappingURL=server.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 /**
  * Experimental task capability assertion helpers.
  * WARNING: These APIs are experimental and may change without notice.
@@ -52466,7 +52466,7 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
     }
 }
 //# sourceMappingURL=helpers.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 
 
 
@@ -52896,7 +52896,7 @@ class Server extends Protocol {
     }
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/completable.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/completable.js
 const COMPLETABLE_SYMBOL = Symbol.for('mcp.completable');
 /**
  * Wraps a Zod type to provide autocompletion capabilities. Useful for, e.g., prompt arguments in MCP.
@@ -52938,7 +52938,7 @@ var McpZodTypeKind;
     McpZodTypeKind["Completable"] = "McpCompletable";
 })(McpZodTypeKind || (McpZodTypeKind = {}));
 //# sourceMappingURL=completable.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/toolNameValidation.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/toolNameValidation.js
 /**
  * Tool name validation utilities according to SEP: Specify Format for Tool Names
  *
@@ -53031,7 +53031,7 @@ function validateAndWarnToolName(name) {
     return result.isValid;
 }
 //# sourceMappingURL=toolNameValidation.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/mcp-server.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/mcp-server.js
 /**
  * Experimental McpServer task features for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -53064,7 +53064,7 @@ class ExperimentalMcpServerTasks {
     }
 }
 //# sourceMappingURL=mcp-server.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
 
 
 
@@ -54036,7 +54036,7 @@ const EMPTY_COMPLETION_RESULT = {
     }
 };
 //# sourceMappingURL=mcp.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 
 const STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /**
@@ -54077,7 +54077,7 @@ function serializeMessage(message) {
     return JSON.stringify(message) + '\n';
 }
 //# sourceMappingURL=stdio.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 
 
 /**
@@ -55356,7 +55356,7 @@ async function verify(memory, claims, chromePath) {
         groups.set(memory.scanOf(c), [...(groups.get(memory.scanOf(c)) ?? []), c]);
     for (const [earlier, group] of groups) {
         if (!earlier) {
-            for (const a of verifyClaims(group, [], { pages: [], violations: [], passes: [] }))
+            for (const a of verifyClaims(group, [], { pages: [], violations: [], passes: [], passPages: [] }))
                 answers.set(a.fingerprint, a);
             continue;
         }
@@ -55364,7 +55364,9 @@ async function verify(memory, claims, chromePath) {
         const urls = [...new Set(claimed.map((f) => pageAgain(earlier.target, f.pageUrl)))];
         const run = await runScan({ ...earlier.target, urls }, chromePath, true);
         const pages = run.pages.flatMap((p) => p.ok ? [viewportPageKey(pageKey(normalizeUrl(p.url) ?? p.url), p.viewport)] : []);
-        for (const a of verifyClaims(group, earlier.elements, { pages, ...elementsOf(run.pages) }))
+        // The rescan keeps every page's passing elements.
+        const rescan = { pages, passPages: pages, ...elementsOf(run.pages) };
+        for (const a of verifyClaims(group, earlier.elements, rescan))
             answers.set(a.fingerprint, a);
     }
     return claims.map((c) => answers.get(c));
@@ -55436,6 +55438,7 @@ async function runMcp(options) {
 
 
 
+
 const FLAGS = new Set(['--chrome-path', '--api-url', '--api-key']);
 /**
  * `a11y-gate mcp [--chrome-path PATH] [--api-url URL --api-key KEY]`: serves until the client goes; 2 on a
@@ -55463,7 +55466,7 @@ async function mcpCommand(argv, err) {
     }
     await runMcp({
         chromePath: values.get('--chrome-path') ?? null,
-        version: process.env.npm_package_version ?? '0.1.0',
+        version: (0,package_version/* packageVersion */.T)(import.meta.url),
         service,
         log: (line) => process.stderr.write(`${line}\n`),
     });
@@ -55701,6 +55704,41 @@ async function main(argv) {
 
 /***/ }),
 
+/***/ 2233:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ packageVersion)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
+
+
+
+/**
+ * The version of the package a module belongs to: the nearest package.json above the module (`import.meta.url`)
+ * that has one. The same for the sources, their compiled copies and a bundle, whatever their depth.
+ */
+function packageVersion(moduleUrl) {
+    for (let dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(moduleUrl));; dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir)) {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, 'package.json');
+        const version = node_fs__WEBPACK_IMPORTED_MODULE_0___default().existsSync(file)
+            ? JSON.parse(node_fs__WEBPACK_IMPORTED_MODULE_0___default().readFileSync(file, 'utf8')).version
+            : undefined;
+        if (typeof version === 'string')
+            return version;
+        if (node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(dir) === dir)
+            return 'unknown';
+    }
+}
+
+
+/***/ }),
+
 /***/ 9896:
 /***/ ((module) => {
 
@@ -55750,13 +55788,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 
 /***/ }),
 
-/***/ 7041:
+/***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(563)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(4698)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -56468,12 +56506,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 4698:
+/***/ 5300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(563)
+const { isUUID } = __nccwpck_require__(5077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -56747,7 +56785,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 563:
+/***/ 5077:
 /***/ ((module) => {
 
 
@@ -57553,14 +57591,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9422:
+/***/ 3837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 372:
+/***/ 2079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -57718,6 +57756,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(3867);
+/******/ var __webpack_exports__ = __nccwpck_require__(5698);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
