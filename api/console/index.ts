@@ -24,6 +24,7 @@ import { siteAssessmentAction, sitePage, siteReportAction, siteSettingsAction } 
 import { assessmentPage, assessmentResultsAction } from './pages/assessments/workspace.js';
 import { sitesPage } from './pages/sites/sites.js';
 import { historyPage } from './pages/sites/history.js';
+import { portfolioPage } from './pages/portfolio/portfolio.js';
 import { createStatementAction } from './pages/statement/site-section.js';
 import {
   statementAnswersAction,
@@ -64,6 +65,8 @@ export function consoleRouter(ctx: ApiContext): Router {
     '/sites/:siteId',
     page(ctx, ['read'], sitePage(ctx), (_org, req) => String(req.params.siteId)),
   );
+  // The whole org's figures: a session limited to some sites does not see it (no siteOf).
+  r.get('/portfolio', page(ctx, ['read'], portfolioPage(ctx)));
   r.get(
     '/sites/:siteId/history',
     page(ctx, ['read'], historyPage(ctx), (_org, req) => String(req.params.siteId)),

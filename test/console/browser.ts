@@ -22,6 +22,7 @@ export interface PageElement {
   /** The form a button or field belongs to. */
   form?: { noValidate: boolean } | null;
   scrollHeight: number;
+  scrollWidth: number;
   blur(): void;
   matches(selector: string): boolean;
 }
@@ -69,6 +70,29 @@ export async function axeViolations(page: Page, contrastOnly = false): Promise<s
   return result.violations.flatMap((v) =>
     v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary ?? ''})`),
   );
+}
+
+/**
+ * axe-core in light and (contrast) dark, on a desktop and a 320 px screen, and nothing wider than the screen:
+ * what was found, by screen (empty when nothing). Leaves the page at 1280 px, light.
+ */
+export async function violationsOnEveryScreen(page: Page, state: string): Promise<Record<string, string[]>> {
+  const violations: Record<string, string[]> = {};
+  for (const width of [1280, 320]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const found = await axeViolations(page, scheme === 'dark');
+      if (found.length) violations[`${state} (${width} px, ${scheme})`] = found;
+    }
+    const wide = await page.evaluate(
+      () => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth,
+    );
+    if (wide > width) violations[`${state} (${width} px)`] = [`the page is ${wide} px wide`];
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  return violations;
 }
 
 /** Presses Tab until the focused element matches `selector` (a keyboard user's way there). */

@@ -127,9 +127,12 @@ describe.each(dbKinds)('sign in with GitHub (%s)', (db) => {
     const sites = await c.get('/');
     expect(sites.text).toContain('href="/sites/shop-web"');
     expect(sites.text).not.toContain('href="/sites/docs-web"');
-    // Only the granted site: the other site of the org, reports and another org's deploy are not found.
+    expect(sites.text).not.toContain('href="/portfolio"');
+    // Only the granted site: the other site of the org, the org's page of every site, reports and another
+    // org's deploy are not found.
     for (const path of [
       '/sites/docs-web',
+      '/portfolio',
       `/scans/${docsScanId}`,
       `/reports/${s.reportId}`,
       `/deploys/${s.otherDeployId}`,

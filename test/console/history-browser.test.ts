@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { useHarness } from '../helpers/harness.js';
-import { axeViolations, describeInBrowser, launch, tabTo, type PageGlobals } from './browser.js';
+import { describeInBrowser, launch, tabTo, violationsOnEveryScreen, type PageGlobals } from './browser.js';
 import { dayName, seedHistory, type HistorySeed } from './history-seed.js';
 
 // The site history page in Chromium: the story of test/console/history-seed.ts, every figure by hand.
@@ -28,27 +28,7 @@ describeInBrowser('the site history page in Chromium', () => {
     await browser?.close();
   });
   const h = useHarness();
-  /** axe-core in light and (contrast) dark, on a desktop and a 320 px screen; nothing wider than the screen. */
-  const check = async (state: string) => {
-    const violations: Record<string, string[]> = {};
-    for (const width of [1280, 320]) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const found = await axeViolations(page, scheme === 'dark');
-        if (found.length) violations[`${state} (${width} px, ${scheme})`] = found;
-      }
-      const wide = await page.evaluate(
-        () =>
-          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
-            .documentElement.scrollWidth,
-      );
-      if (wide > width) violations[`${state} (${width} px)`] = [`the page is ${wide} px wide`];
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
-    expect(violations).toEqual({});
-  };
+  const check = async (state: string) => expect(await violationsOnEveryScreen(page, state)).toEqual({});
   const caption = (interval: string, days: number) => {
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);

@@ -41,6 +41,21 @@ function nextStart(start: string, interval: HistoryInterval): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 }
 
+/** The intervals from `from` to `to` (days, inclusive), the first and last clipped to the range. */
+export function intervalsOf(
+  from: string,
+  to: string,
+  interval: HistoryInterval,
+): Array<{ start: string; end: string }> {
+  const out: Array<{ start: string; end: string }> = [];
+  for (let start = from; start <= to;) {
+    const next = nextStart(intervalStart(start, interval), interval);
+    out.push({ start, end: next <= to ? addDays(next, -1) : to });
+    start = next;
+  }
+  return out;
+}
+
 /**
  * The series from `from` to `to` (days, inclusive): `days` are the stored days of the range, oldest
  * first, with `before` the last stored day before it (what was open when the range begins); `spans`
@@ -58,9 +73,7 @@ export function historySeries(
   const due = spans.map((s) => ({ s, due: dueAt(s, deadlines) })).filter((d) => d.due !== null);
   let carried = before?.open ?? { critical: 0, serious: 0, moderate: 0, minor: 0, unknown: 0 };
   let i = 0;
-  for (let start = range.from; start <= range.to;) {
-    const next = nextStart(intervalStart(start, range.interval), range.interval);
-    const end = next <= range.to ? addDays(next, -1) : range.to;
+  for (const { start, end } of intervalsOf(range.from, range.to, range.interval)) {
     const point = { start, end, new: 0, fixed: 0, regressions: 0 };
     for (; i < days.length && days[i].day <= end; i++) {
       point.new += days[i].new;
@@ -75,7 +88,6 @@ export function historySeries(
       openTotal: Object.values(carried).reduce((a, b) => a + b, 0),
       overdue: due.filter((d) => isOverdueAt(d.s, deadlines, at, d.due)).length,
     });
-    start = next;
   }
   return points;
 }

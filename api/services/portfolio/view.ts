@@ -1,5 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { dayEnd } from '../../domain/history/days.js';
+import { intervalsOf, type HistoryInterval, type HistoryPoint } from '../../domain/history/series.js';
 import { effectiveDeadlines } from '../../domain/history/deadlines.js';
 import { domainErrors } from '../../domain/errors.js';
 import { nowIso } from '../../domain/ids.js';
@@ -151,6 +152,47 @@ export async function portfolioView(
       };
     }),
   };
+}
+
+/**
+ * The org's (or a group's) open issues per interval of a range, summed over its sites, with the new, fixed,
+ * regressions and overdue of each: the org page's chart, from the same figures as the view.
+ */
+export async function portfolioSeries(
+  ctx: ApiContext,
+  org: string,
+  query: { group?: string; from: string; to: string; interval: HistoryInterval },
+  now: Date = new Date(),
+): Promise<HistoryPoint[]> {
+  checkRange(query.from, query.to);
+  const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
+  const ids = (await orgSites(ctx.db, org, scope)).map((s) => s.siteId);
+  // The overdue counts cover the org: only the sites in view are summed.
+  const sum = (m: Map<string, number>) => ids.reduce((a, id) => a + (m.get(id) ?? 0), 0);
+  return Promise.all(
+    intervalsOf(query.from, query.to, query.interval).map(async ({ start, end }) => {
+      const at = dayEnd(end) < nowIso(now) ? dayEnd(end) : nowIso(now);
+      const [openEnd, counts, overdue] = await Promise.all([
+        openAtDay(ctx.db, org, scope, end),
+        countsInRange(ctx.db, org, scope, start, end),
+        overdueBySite(ctx, org, ids, at),
+      ]);
+      const open = { ...NO_OPEN };
+      for (const o of openEnd.values())
+        for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += o[k];
+      const c = [...counts.values()];
+      return {
+        start,
+        end,
+        open,
+        openTotal: total(open),
+        new: c.reduce((a, x) => a + x.new, 0),
+        fixed: c.reduce((a, x) => a + x.fixed, 0),
+        regressions: c.reduce((a, x) => a + x.regressions, 0),
+        overdue: sum(overdue),
+      };
+    }),
+  );
 }
 
 /** One row per site in view, for BI tools (tags joined by `;`). */

@@ -56,6 +56,12 @@ export async function sitesPage(
   const shown = rows.slice(0, SITES_PER_PAGE);
   const main = shown.length
     ? markup`<p>${after ? 'More sites' : `Sites of ${visitor.user.org}`}, by name.</p>
+        ${
+          // The org's page shows every site: not for a session limited to some.
+          visitor.user.sites
+            ? null
+            : markup`<p><a href="/portfolio">All sites together</a>: open issues over time, overdue, the fixes that clear the most, Section 508 figures.</p>`
+        }
         <ul class="cards">
           ${shown.map(siteCard)}
         </ul>
