@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Statement } from '../helpers/api-types.js';
 import { useHarness } from '../helpers/harness.js';
 import { COMPLETE_ANSWERS, seedStatementSite, type StatementSeed } from '../helpers/statement-seed.js';
-import { axeViolations, describeInBrowser, launch, tabTo } from './browser.js';
+import { describeInBrowser, launch, tabTo, violationsOnEveryScreen } from './browser.js';
 
 describeInBrowser('the statement in Chromium', () => {
   let s: StatementSeed;
@@ -15,18 +15,9 @@ describeInBrowser('the statement in Chromium', () => {
   });
   const h = useHarness();
   const violations: Record<string, string[]> = {};
-  /** axe-core in light, and for contrast in dark, on a desktop and a 320 px wide screen. */
+  /** axe-core in light and dark, on a desktop and a 320 px wide screen: gathered, and checked at the end. */
   const check = async (state: string) => {
-    for (const width of [1280, 320]) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const found = await axeViolations(page, scheme === 'dark');
-        if (found.length) violations[`${state} (${width} px, ${scheme})`] = found;
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    Object.assign(violations, await violationsOnEveryScreen(page, state));
   };
 
   beforeAll(async () => {

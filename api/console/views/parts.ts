@@ -78,3 +78,16 @@ export function textField(o: TextFieldOptions): Html {
     }
   </div>`;
 }
+
+/** A labelled choice of a GET form (a filter), its options as [value, text] pairs. */
+export function selectField(
+  o: { id: string; name: string; label: string; value: string },
+  options: Array<[string, string]>,
+): Html {
+  return markup`<div class="field">
+    <label for=${o.id}>${o.label}</label>
+    <select id=${o.id} name=${o.name}>
+      ${options.map(([v, text]) => markup`<option value=${v} selected=${v === o.value}>${text}</option>`)}
+    </select>
+  </div>`;
+}

@@ -14,7 +14,7 @@ import type { Visitor } from '../../session.js';
 import { dataTable, num } from '../../views/data-table.js';
 import { externalLink } from '../../views/external-link.js';
 import { historyChart } from '../../views/history-chart.js';
-import { impactBadge, readableCount } from '../../views/parts.js';
+import { impactBadge, readableCount, selectField } from '../../views/parts.js';
 
 /**
  * The organisation's page (docs/portfolio.md): its sites over a range, in all and per group (tag), the sites
@@ -49,36 +49,21 @@ function choiceOf(req: Request, groups: readonly string[], now: Date): Choice {
   };
 }
 
-function select(id: string, label: string, options: Array<[string, string]>, value: string): Html {
-  return markup`<div class="field">
-    <label for=${id}>${label}</label>
-    <select id=${id} name=${id.replace(/^p-/, '')}>
-      ${options.map(([v, text]) => markup`<option value=${v} selected=${v === value}>${text}</option>`)}
-    </select>
-  </div>`;
-}
-
 function choiceForm(c: Choice, groups: readonly string[], now: Date): Html {
   const years = Array.from({ length: 5 }, (_, i) => String(now.getUTCFullYear() - i));
   return markup`<form method="get" action="/portfolio" class="filters">
-    ${select('p-group', 'Sites', [['', 'All sites'], ...groups.map((g): [string, string] => [g, `Group ${g}`])], c.group ?? '')}
-    ${select(
-      'p-days',
-      'Range',
+    ${selectField({ id: 'p-group', name: 'group', label: 'Sites', value: c.group ?? '' }, [['', 'All sites'], ...groups.map((g): [string, string] => [g, `Group ${g}`])])}
+    ${selectField(
+      { id: 'p-days', name: 'days', label: 'Range', value: String(c.days) },
       PORTFOLIO_RANGES.map((d) => [String(d), `Last ${d} days`]),
-      String(c.days),
     )}
-    ${select(
-      'p-interval',
-      'Interval',
+    ${selectField(
+      { id: 'p-interval', name: 'interval', label: 'Interval', value: c.interval },
       INTERVALS.map((i) => [i, INTERVAL_NAMES[i]]),
-      c.interval,
     )}
-    ${select(
-      'p-year',
-      'Section 508 year',
+    ${selectField(
+      { id: 'p-year', name: 'year', label: 'Section 508 year', value: String(c.year) },
       years.map((y) => [y, y]),
-      String(c.year),
     )}
     <div><button type="submit">Show</button></div>
   </form>`;

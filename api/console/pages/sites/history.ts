@@ -12,7 +12,7 @@ import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { dataTable, num } from '../../views/data-table.js';
 import { historyChart } from '../../views/history-chart.js';
-import { impactBadge, readableCount } from '../../views/parts.js';
+import { impactBadge, readableCount, selectField } from '../../views/parts.js';
 
 /** The ranges the page offers, in days; the first interval and range are the API's defaults. */
 export const HISTORY_RANGES = [90, 30, 365] as const;
@@ -53,29 +53,16 @@ function query(c: Choice, extra: Record<string, string> = {}): string {
   return `?${p.toString()}`;
 }
 
-function select(id: string, label: string, options: Array<[string, string]>, value: string): Html {
-  return markup`<div class="field">
-    <label for=${id}>${label}</label>
-    <select id=${id} name=${id.replace(/^h-/, '')}>
-      ${options.map(([v, text]) => markup`<option value=${v} selected=${v === value}>${text}</option>`)}
-    </select>
-  </div>`;
-}
-
 /** A GET form: its choices stay in the address, and it carries the other form's choice along. */
 function rangeForm(c: Choice): Html {
   return markup`<form method="get" action="#chart" class="filters">
-    ${select(
-      'h-interval',
-      'Interval',
+    ${selectField(
+      { id: 'h-interval', name: 'interval', label: 'Interval', value: c.interval },
       INTERVALS.map((i) => [i, INTERVAL_NAMES[i]]),
-      c.interval,
     )}
-    ${select(
-      'h-days',
-      'Range',
+    ${selectField(
+      { id: 'h-days', name: 'days', label: 'Range', value: String(c.days) },
       HISTORY_RANGES.map((d) => [String(d), `Last ${d} days`]),
-      String(c.days),
     )}
     <input type="hidden" name="status" value=${c.status} />
     <div><button type="submit">Show history</button></div>
@@ -84,11 +71,9 @@ function rangeForm(c: Choice): Html {
 
 function statusForm(c: Choice): Html {
   return markup`<form method="get" action="#issues" class="filters">
-    ${select(
-      'h-status',
-      'Issues',
+    ${selectField(
+      { id: 'h-status', name: 'status', label: 'Issues', value: c.status },
       HISTORY_ISSUE_STATUSES.map((s) => [s, STATUS_NAMES[s]]),
-      c.status,
     )}
     <input type="hidden" name="interval" value=${c.interval} />
     <input type="hidden" name="days" value=${String(c.days)} />
