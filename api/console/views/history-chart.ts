@@ -1,4 +1,4 @@
-import type { HistoryPoint } from '../../domain/history/series.js';
+import { INTERVALS, type HistoryPoint } from '../../domain/history/series.js';
 import { markup, type Html } from '../../../core/text/html.js';
 import { IMPACTS, type Impact } from '../../../core/impact.js';
 import { dataTable, num } from './data-table.js';
@@ -9,6 +9,12 @@ import { readableCount } from './parts.js';
  * and marker shape and is named at its end with its last figure, the figure says the trend in a
  * sentence, and the same figures are in a table.
  */
+
+/** The intervals a chart's form offers, as [value, name] pairs. */
+export const INTERVAL_CHOICES: Array<[string, string]> = INTERVALS.map((i) => [
+  i,
+  { day: 'Day', week: 'Week', month: 'Month' }[i],
+]);
 
 // Small units, so that the chart's text stays readable when it shrinks to a 320 px screen.
 const W = 480;

@@ -13,7 +13,7 @@ import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { dataTable, num } from '../../views/data-table.js';
 import { externalLink } from '../../views/external-link.js';
-import { historyChart } from '../../views/history-chart.js';
+import { historyChart, INTERVAL_CHOICES } from '../../views/history-chart.js';
 import { impactBadge, readableCount, selectField } from '../../views/parts.js';
 
 /**
@@ -26,7 +26,6 @@ import { impactBadge, readableCount, selectField } from '../../views/parts.js';
 export const PORTFOLIO_RANGES = [30, 90, 365] as const;
 const DEFAULT_INTERVAL: Record<number, HistoryInterval> = { 30: 'day', 90: 'week', 365: 'month' };
 const TOP_FIXES = 5;
-const INTERVAL_NAMES: Record<HistoryInterval, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
 interface Choice {
   group: string | undefined;
@@ -59,7 +58,7 @@ function choiceForm(c: Choice, groups: readonly string[], now: Date): Html {
     )}
     ${selectField(
       { id: 'p-interval', name: 'interval', label: 'Interval', value: c.interval },
-      INTERVALS.map((i) => [i, INTERVAL_NAMES[i]]),
+      INTERVAL_CHOICES,
     )}
     ${selectField(
       { id: 'p-year', name: 'year', label: 'Section 508 year', value: String(c.year) },

@@ -11,7 +11,7 @@ import { layout } from '../../layout.js';
 import { sendPage } from '../../respond.js';
 import type { Visitor } from '../../session.js';
 import { dataTable, num } from '../../views/data-table.js';
-import { historyChart } from '../../views/history-chart.js';
+import { historyChart, INTERVAL_CHOICES } from '../../views/history-chart.js';
 import { impactBadge, readableCount, selectField } from '../../views/parts.js';
 
 /** The ranges the page offers, in days; the first interval and range are the API's defaults. */
@@ -26,7 +26,6 @@ const STATUS_NAMES: Record<Status, string> = {
   fixed: 'Fixed',
   unscanned: 'No longer scanned',
 };
-const INTERVAL_NAMES: Record<HistoryInterval, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
 interface Choice {
   interval: HistoryInterval;
@@ -58,7 +57,7 @@ function rangeForm(c: Choice): Html {
   return markup`<form method="get" action="#chart" class="filters">
     ${selectField(
       { id: 'h-interval', name: 'interval', label: 'Interval', value: c.interval },
-      INTERVALS.map((i) => [i, INTERVAL_NAMES[i]]),
+      INTERVAL_CHOICES,
     )}
     ${selectField(
       { id: 'h-days', name: 'days', label: 'Range', value: String(c.days) },
