@@ -28,7 +28,9 @@ const grey = (data = deflateSync(Buffer.alloc(4 * 5)), ...before: Buffer[]) =>
 
 /**
  * PNGs whose chunks are all well formed (checksums right, IEND last) but which must not be kept: what each
- * is, the file, and the words of its refusal. The first four and the palette one pngjs cannot read either.
+ * is, the file, and the words of its refusal. `undecodable`: pngjs cannot read it either. pngjs is no judge
+ * of a broken zlib stream: on this Node its synchronous inflate misses zlib's errors and hands back whatever
+ * its output buffer held, so the two zlib cases are checked against zlib itself.
  */
 export function hostilePngs(): Array<{ what: string; png: Buffer; problem: RegExp; undecodable: boolean }> {
   const frames = Buffer.alloc(8);
@@ -41,7 +43,7 @@ export function hostilePngs(): Array<{ what: string; png: Buffer; problem: RegEx
       what: 'image data that is not zlib',
       png: grey(Buffer.from('not zlib')),
       problem: /does not decode/,
-      undecodable: true,
+      undecodable: false,
     },
     {
       what: 'a row filter that does not exist',

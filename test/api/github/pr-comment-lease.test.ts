@@ -56,14 +56,14 @@ describe.each(dbKinds)('pull request comment lease across two instances (%s)', (
 
   test('a lease whose holder stopped is taken over when it runs out', async () => {
     const stuck = { ...key, pullNumber: 8 };
-    // A writer that never finishes (its process "stopped"): its lease is short.
-    void withPullRequestComment(
-      ctx(a),
-      stuck,
-      { leaseMs: 300, waitMs: 1_000 },
-      () => new Promise<{ commentId: number }>(() => undefined),
-    );
-    await new Promise((r) => setTimeout(r, 50));
+    // A writer that never finishes (its process "stopped"): its lease is short. The other instance starts
+    // once this one holds the lease, however slowly the machine runs.
+    let held = false;
+    void withPullRequestComment(ctx(a), stuck, { leaseMs: 300, waitMs: 1_000 }, () => {
+      held = true;
+      return new Promise<{ commentId: number }>(() => undefined);
+    });
+    while (!held) await new Promise((r) => setTimeout(r, 10));
     const seen = await withPullRequestComment(
       ctx(b),
       stuck,

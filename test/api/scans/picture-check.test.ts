@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { checkPicture } from '../../../api/services/scans/picture-check.js';
 import { pngChunk as chunk } from '../../../scanner/png.js';
@@ -6,7 +6,8 @@ import { hostilePngs, pngFile, pngHeader } from '../../helpers/hostile-png.js';
 
 // pngjs, a separate decoder, is the ground truth: what it reads the service takes, and the undecodable
 // pictures the service refuses it cannot read either. Animations, oversize canvases and pictures cut short
-// (which pngjs shows as far as they go) are the service's own rules.
+// (which pngjs shows as far as they go) are the service's own rules. Broken zlib streams are judged by zlib
+// (test/helpers/hostile-png.ts says why).
 
 const pngjsReads = (png: Buffer) => {
   try {
@@ -54,5 +55,18 @@ test('hostile pictures are refused, each with what is wrong with it', async () =
     expect({ what, ok: check.ok }).toEqual({ what, ok: false });
     expect(check.ok ? '' : check.problem).toMatch(problem);
     if (undecodable) expect({ what, pngjs: pngjsReads(png) }).toEqual({ what, pngjs: false });
+  }
+});
+
+test('the image data the service calls undecodable, zlib itself cannot inflate', () => {
+  const zlibCases = hostilePngs().filter(({ problem }) => problem.source === 'does not decode');
+  expect(zlibCases.map(({ what }) => what)).toEqual([
+    'image data that is not zlib',
+    'a zlib stream cut short',
+  ]);
+  for (const { png } of zlibCases) {
+    // The IDAT chunk's data: after the signature (8), IHDR (25) and IDAT's length and type (8).
+    const length = png.readUInt32BE(33);
+    expect(() => inflateSync(png.subarray(41, 41 + length))).toThrow();
   }
 });
