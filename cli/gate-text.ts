@@ -1,4 +1,5 @@
 import { type DeployEvent, type GateIssue } from '../core/gate/deploy-event.js';
+import type { ServedFolderRef } from '../core/gate/served-folder.js';
 import { noBaselineText } from '../core/gate/baseline.js';
 import type { PageCoverage } from '../core/gate/coverage.js';
 import { atViewport, plural } from '../core/text/wording.js';
@@ -11,7 +12,6 @@ import {
   oneLineMessage,
   reproduceCommand,
   sourceText,
-  type ServedFolderRef,
 } from '../core/gate/finding-text.js';
 import { oneLine } from '../core/text/github-markdown.js';
 

@@ -1,6 +1,4 @@
-import path from 'node:path';
 import { ApiError } from '../client/api-client.js';
-import type { ServedFolderRef } from '../core/gate/finding-text.js';
 import { BrowserError } from '../scanner/browser.js';
 import { findingsOf } from '../scanner/findings.js';
 import { toJunit, type JunitGate } from '../scanner/junit.js';
@@ -18,8 +16,9 @@ import { plural } from '../core/text/wording.js';
 import { cliOptions, completeOptions, type CliOptions } from './options.js';
 import { completeShardGroup, sendShard, type ShardResult } from './shards.js';
 import type { DeployEvent } from '../core/gate/deploy-event.js';
+import type { ServedFolderRef } from '../core/gate/served-folder.js';
 import { stderrProgress } from './progress.js';
-import { cliClient, submitAndGate } from './service.js';
+import { cliClient, servedFolder, submitAndGate } from './service.js';
 import { oneLine } from '../core/text/github-markdown.js';
 import { gateText, localGateText } from './gate-text.js';
 import { shown, writeFile } from './files.js';
@@ -30,11 +29,6 @@ export const EXIT = { passed: 0, gateFailed: 1, error: 2 } as const;
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
-/** The folder a run served, named from the working folder as the user would type it again. */
-function servedFolder(run: ScanRun): ServedFolderRef | null {
-  if (!run.served) return null;
-  return { ...run.served, dir: path.relative(process.cwd(), run.served.dir) || '.' };
-}
 const out = (text: string) => process.stdout.write(text);
 
 /** A usage mistake: its one line, and where the options are told (not the whole help). */

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { ApiClient } from '../client/api-client.js';
 import type { ScanCreated, ScanBodyPage, ScanRequest, TriggerRequest } from '../client/wire-types.js';
 import { type DeployEvent } from '../core/gate/deploy-event.js';
+import { SERVED_DIR, type ServedFolderRef } from '../core/gate/served-folder.js';
 import { submitScan } from '../client/scan-submit.js';
 import { screenshotsLine, sendScreenshots } from '../client/screenshots.js';
 import { screenshotsToSend } from '../scanner/scan-body.js';
@@ -64,9 +66,16 @@ export function cliClient(
   });
 }
 
+/** The folder a run served, named from the working folder as the user would type it again. */
+export function servedFolder(run: ScanRun): ServedFolderRef | null {
+  if (!run.served) return null;
+  return { dir: path.relative(process.cwd(), run.served.dir) || '.', spa: run.served.spa };
+}
+
 /** The scan body of the scanned pages: the site is the first listed page's origin. */
 export function scanBody(service: ServiceOptions, run: ScanRun, pages: ScanBodyPage[]): ScanRequest {
   // Without --site-id the service names the site after the host; without --sha the scan has no commit.
+  const served = servedFolder(run);
   return {
     url: run.siteUrl ?? new URL(run.pages[0].url).origin + '/',
     ...(service.siteId ? { siteId: service.siteId } : {}),
@@ -74,6 +83,7 @@ export function scanBody(service: ServiceOptions, run: ScanRun, pages: ScanBodyP
     ...(service.branch ? { branch: service.branch } : {}),
     engine: run.engine,
     ...(run.scope === 'partial' ? { scope: 'partial' } : {}),
+    ...(served && SERVED_DIR.test(served.dir) ? { served } : {}),
     pages,
   } as ScanRequest;
 }

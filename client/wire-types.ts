@@ -54,6 +54,8 @@ export interface ScanRequest {
   run_attempt?: number;
   /** Sent only as `partial`: a scan of some pages only (the service's default is `full`). */
   scope?: 'partial';
+  /** The built folder the CLI served for the scan (`--serve`), as the command names it. */
+  served?: { dir: string; spa: boolean };
   pages: ScanBodyPage[];
 }
 

@@ -2,6 +2,7 @@ import type { ApiContext } from '../context.js';
 import { RetentionSweep } from '../services/retention.js';
 import { removeExpiredOpenScans } from '../services/scans/parts.js';
 import { sweepBreaches } from '../services/history/deadlines.js';
+import { keepQueuedHistory } from '../services/history/keep.js';
 import { sweepReviewsDue } from '../services/statement/review-due.js';
 import { pruneIdempotencyKeys } from '../store/requests/idempotency.js';
 import { intervalJob, type BackgroundJob } from './background-job.js';
@@ -37,6 +38,13 @@ export function statementReviewJob(ctx: ApiContext): BackgroundJob {
   });
 }
 
+/** Keeps the history of the scans queued for it (soon after each completes; a read does it sooner). */
+export function historyJob(ctx: ApiContext): BackgroundJob {
+  return intervalJob(ctx, 'history', 1_000, async () => {
+    await keepQueuedHistory(ctx.db);
+  });
+}
+
 /** Records `sla.breached` for open issues past their due date (once per issue, whichever instance runs it). */
 export function slaBreachJob(ctx: ApiContext): BackgroundJob {
   return intervalJob(ctx, 'sla-breaches', 5 * 60_000, async () => {
@@ -52,6 +60,7 @@ export function backgroundJobs(ctx: ApiContext): BackgroundJob[] {
     openScanExpiryJob(ctx),
     retentionJob(ctx),
     statementReviewJob(ctx),
+    historyJob(ctx),
     slaBreachJob(ctx),
     ...webhookJobs(ctx),
   ];

@@ -82,7 +82,16 @@ export interface FloorFigures {
   scan_ratio_to_axe_floor: number;
   scan_before_pages_per_min?: number;
   scan_before_ratio_to_floor?: number;
-  scan_floor_seconds: { floor: number[]; axe_floor: number[]; scan: number[]; before?: number[] };
+  scan_no_pictures_pages_per_min?: number;
+  /** The scan without element pictures as a share of the axe-core floor. */
+  scan_no_pictures_ratio_to_axe_floor?: number;
+  scan_floor_seconds: {
+    floor: number[];
+    axe_floor: number[];
+    scan: number[];
+    before?: number[];
+    no_pictures?: number[];
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -122,7 +131,11 @@ export async function scanBesideFloor(o: {
     axe: [] as number[],
     scan: [] as number[],
     before: [] as number[],
+    plain: [] as number[],
   };
+  // With BENCH_SCAN_NO_PICTURES=1 the same scan without element pictures (`--no-screenshots`) is measured
+  // in the same rounds too: what the pictures, which no floor takes, cost of the scan.
+  const plain = process.env.BENCH_SCAN_NO_PICTURES === '1';
   for (let r = 0; r < rounds; r++) {
     const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
     seconds.scan.push(
@@ -134,6 +147,10 @@ export async function scanBesideFloor(o: {
     if (before) {
       const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
       seconds.before.push(await run('scan (before)', args, env, o.dir));
+    }
+    if (plain) {
+      const args = [o.cli, 'scan', '--urls-file', o.urlsFile, '--no-screenshots', ...out('plain')];
+      seconds.plain.push(await run('scan (no pictures)', args, env, o.dir));
     }
     console.log(
       `${o.label ? `[${o.label}] ` : ''}scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
@@ -159,11 +176,18 @@ export async function scanBesideFloor(o: {
           scan_before_ratio_to_floor: round(floor / median(seconds.before), 2),
         }
       : {}),
+    ...(plain
+      ? {
+          scan_no_pictures_pages_per_min: perMin(median(seconds.plain)),
+          scan_no_pictures_ratio_to_axe_floor: round(axeFloor / median(seconds.plain), 2),
+        }
+      : {}),
     scan_floor_seconds: {
       floor: seconds.floor.map((s) => round(s, 2)),
       axe_floor: seconds.axe.map((s) => round(s, 2)),
       scan: seconds.scan.map((s) => round(s, 2)),
       ...(before ? { before: seconds.before.map((s) => round(s, 2)) } : {}),
+      ...(plain ? { no_pictures: seconds.plain.map((s) => round(s, 2)) } : {}),
     },
   };
 }

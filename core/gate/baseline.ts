@@ -1,3 +1,4 @@
+import type { ServedFolderRef } from './served-folder.js';
 import { enginesDiffer, engineLabel, type ScanEngine } from './engine.js';
 import type { ScanScope } from './coverage.js';
 
@@ -14,6 +15,8 @@ export interface ScanRef {
   engine?: ScanEngine | null;
   /** Whether it covers the site (`full`, the default) or only the pages it lists (`partial`). */
   scope?: ScanScope;
+  /** The built folder the CLI served for it (`--serve`), or null. */
+  served?: ServedFolderRef | null;
 }
 
 export type BaselineStrategy = 'baseline_sha' | 'base_branch' | 'none';

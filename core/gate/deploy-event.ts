@@ -5,6 +5,7 @@ import type { IssueSource } from '../scans/imported-issue.js';
 import type { MatchKind } from '../matching/matcher.js';
 import type { BaselineStrategy } from './baseline.js';
 import type { PageCoverage } from './coverage.js';
+import type { ServedFolderRef } from './served-folder.js';
 import type { EngineChange } from './engine.js';
 import type { AppliedGateSettings } from './settings.js';
 import type { CategoryCounts, GateReason, ThresholdResult } from './thresholds.js';
@@ -87,6 +88,8 @@ export interface DeployEvent {
   baseline: DeployBaseline | null;
   /** A partial head scan: the pages compared, out of how many; null when the head scan is full. */
   coverage: PageCoverage | null;
+  /** The head scan was of a built folder the CLI served (`--serve`); else null. */
+  served: ServedFolderRef | null;
   settings: AppliedGateSettings;
   counts: DeployCounts;
   thresholds: ThresholdResult[];
@@ -122,5 +125,8 @@ export type GateResult = Pick<
 > &
   // The repository links a located issue to its file at the commit; results built without one show the path.
   Partial<
-    Pick<DeployEvent, 'repository' | 'engine_change' | 'engine_changed_issues' | 'coverage' | 'claims'>
+    Pick<
+      DeployEvent,
+      'repository' | 'engine_change' | 'engine_changed_issues' | 'coverage' | 'served' | 'claims'
+    >
   >;

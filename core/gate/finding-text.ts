@@ -4,6 +4,7 @@
  * and a command that scans the failing pages again. Pure.
  */
 import type { GateIssue } from './deploy-event.js';
+import { isLoopbackUrl, servedPath, type ServedFolderRef } from './served-folder.js';
 import { oneLine } from '../text/github-markdown.js';
 import { truncate } from '../text/truncation.js';
 
@@ -68,27 +69,17 @@ function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A folder the CLI served for its run (`--serve DIR`), at an address that lasted only that run. */
-export interface ServedFolderRef {
-  /** `http://127.0.0.1:PORT`, without a trailing slash. */
-  origin: string;
-  /** The folder as the command names it, from the working folder. */
-  dir: string;
-  spa: boolean;
-}
-
 /**
  * The CLI on just the pages with new issues, at the viewports they were found at, locating findings from
- * the repository's root. Pages of a served folder are named by their path with `--serve DIR`: the port
- * they were served at is gone once the run ends.
+ * the repository's root. Pages of a served folder (on loopback) are named by their path with `--serve DIR`:
+ * the port they were served at is gone once the run ends.
  */
 export function reproduceCommand(
   issues: Array<Pick<GateIssue, 'page_url' | 'viewport'>>,
   served: ServedFolderRef | null = null,
   max = 10,
 ): string | null {
-  const page = (url: string) =>
-    served && url.startsWith(`${served.origin}/`) ? url.slice(served.origin.length) : url;
+  const page = (url: string) => (served && isLoopbackUrl(url) ? servedPath(url) : url);
   const pages = [
     ...new Set(
       issues

@@ -29,7 +29,7 @@ import {
 export function newIssuesTable(result: GateResult, limit = GITHUB_TEXT_LIMIT): string {
   const total = totalNew(result);
   if (total === 0) return 'No new accessibility issues.\n';
-  const command = reproduceCommand(result.new_issues);
+  const command = reproduceCommand(result.new_issues, result.served ?? null);
   const tail = command
     ? `\n\nTo reproduce locally (the CLI on the pages with new issues):\n\n\`\`\`sh\n${oneLine(command)}\n\`\`\`\n`
     : '';

@@ -7312,7 +7312,7 @@ var n,l,t,u,r,i,o,e,f,c,s,a,h,p,v,y,d={},w=[],_=/acit|ex(?:s|g|n|p|$)|rph|grid|o
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _core_package_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2233);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7094);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9883);
 // The CLI's entry point (`a11y-gate`, bundled into dist/cli/index.js); everything else lives in run.ts.
 
 
@@ -7327,7 +7327,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7094:
+/***/ 9883:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7386,9 +7386,6 @@ __nccwpck_require__.d(domutils_lib_esm_namespaceObject, {
   uniqueSort: () => (uniqueSort)
 });
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./client/errors.ts
 class ApiError extends Error {
     kind;
@@ -7767,6 +7764,9 @@ class ApiClient {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: external "playwright-core"
 var x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
@@ -8204,6 +8204,25 @@ const wording_plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : man
 /** A page's address with the viewport it was scanned at, when one was named: `https://…/cart (390x844)`. */
 const atViewport = (url, viewport) => viewport ? `${url} (${viewport})` : url;
 
+;// CONCATENATED MODULE: ./core/gate/served-folder.ts
+/**
+ * A served folder's name that the service keeps and the markdown command can carry: letters, digits and
+ * `_@%+=:,./ -`, not starting with `-` (which would read as an option). Other names stay with the CLI.
+ */
+const SERVED_DIR = /^(?!-)[\p{L}\p{N}\p{M}_@%+=:,./ -]{1,1024}$/u;
+/** An http address on this machine's loopback (where `--serve` serves a folder). */
+function isLoopbackUrl(url) {
+    if (!URL.canParse(url))
+        return false;
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname);
+}
+/** A served page by its path (and query), as `--serve` takes it again. */
+const servedPath = (url) => {
+    const { pathname, search } = new URL(url);
+    return pathname + search;
+};
+
 ;// CONCATENATED MODULE: ./core/text/truncation.ts
 /**
  * Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. Returns the input
@@ -8250,6 +8269,7 @@ function replaceNul(text) {
 }
 
 ;// CONCATENATED MODULE: ./core/gate/finding-text.ts
+
 
 
 /** axe-core's failure summary as steps: "Fix any of the following:\n  a\n  b" → ["a", "b"]. */
@@ -8309,11 +8329,11 @@ function shellQuote(text) {
 }
 /**
  * The CLI on just the pages with new issues, at the viewports they were found at, locating findings from
- * the repository's root. Pages of a served folder are named by their path with `--serve DIR`: the port
- * they were served at is gone once the run ends.
+ * the repository's root. Pages of a served folder (on loopback) are named by their path with `--serve DIR`:
+ * the port they were served at is gone once the run ends.
  */
 function reproduceCommand(issues, served = null, max = 10) {
-    const page = (url) => served && url.startsWith(`${served.origin}/`) ? url.slice(served.origin.length) : url;
+    const page = (url) => (served && isLoopbackUrl(url) ? servedPath(url) : url);
     const pages = [
         ...new Set(issues
             .map((i) => i.page_url)
@@ -39628,6 +39648,8 @@ function screenshotsLine(scanId, sent) {
 
 
 
+
+
 /** One invocation is one run: retries within it reuse their keys, a new invocation scans afresh. */
 const RUN = external_node_crypto_default().randomUUID();
 function keyFor(service, request, body) {
@@ -39666,9 +39688,16 @@ function cliClient(service, log) {
             : {}),
     });
 }
+/** The folder a run served, named from the working folder as the user would type it again. */
+function servedFolder(run) {
+    if (!run.served)
+        return null;
+    return { dir: external_node_path_default().relative(process.cwd(), run.served.dir) || '.', spa: run.served.spa };
+}
 /** The scan body of the scanned pages: the site is the first listed page's origin. */
 function scanBody(service, run, pages) {
     // Without --site-id the service names the site after the host; without --sha the scan has no commit.
+    const served = servedFolder(run);
     return {
         url: run.siteUrl ?? new URL(run.pages[0].url).origin + '/',
         ...(service.siteId ? { siteId: service.siteId } : {}),
@@ -39676,6 +39705,7 @@ function scanBody(service, run, pages) {
         ...(service.branch ? { branch: service.branch } : {}),
         engine: run.engine,
         ...(run.scope === 'partial' ? { scope: 'partial' } : {}),
+        ...(served && SERVED_DIR.test(served.dir) ? { served } : {}),
         pages,
     };
 }
@@ -55506,15 +55536,8 @@ function serviceOf(apiUrl, apiKey) {
 
 
 
-
 const EXIT = { passed: 0, gateFailed: 1, error: 2 };
 const err = (line) => process.stderr.write(`${line}\n`);
-/** The folder a run served, named from the working folder as the user would type it again. */
-function servedFolder(run) {
-    if (!run.served)
-        return null;
-    return { ...run.served, dir: external_node_path_default().relative(process.cwd(), run.served.dir) || '.' };
-}
 const out = (text) => process.stdout.write(text);
 /** A usage mistake: its one line, and where the options are told (not the whole help). */
 function usageError(e) {

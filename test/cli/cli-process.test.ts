@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH } from '../helpers/axe-browser.js';
 import { chromium, describeWith } from '../helpers/requirements.js';
-import type { ScanList } from '../helpers/api-types.js';
+import type { DeployEvent, ScanList } from '../helpers/api-types.js';
+import { buildCheckRun } from '../../app/check-run-payload.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { runNode } from '../scanner/process.js';
 import { startSite, type Site } from '../scanner/site.js';
@@ -84,6 +85,29 @@ describeWith(chromium, 'a11y-gate scan', () => {
     );
     expect(pass.stdout).toMatch(/^Gate passed: /m);
     expect(pass.code).toBe(0);
+  }, 120_000);
+
+  test('a served folder with a service: the check run names its pages by path with --serve, never the port', async () => {
+    const cwd = dir();
+    fs.mkdirSync(path.join(cwd, 'site'));
+    fs.writeFileSync(
+      path.join(cwd, 'site', 'index.html'),
+      '<!doctype html><html lang="en"><title>Home</title><main><img src="a.png"></main></html>\n',
+    );
+    const sha = '3'.repeat(40);
+    const scan = ['scan', '/', '--serve', 'site', '--no-screenshots', '--api-url', h.url, '--api-key', key];
+    const run = await runNode(cli, [...scan, '--site-id', 'served-site', '--sha', sha, '--gate'], env(), cwd);
+    expect(run.stdout).toContain('Reproduce locally: npx a11y-gate scan / --serve site --source-root .\n');
+    expect(run.code).toBe(1);
+    // The service kept the folder with the scan: the deploy event and the check run the App posts from it.
+    const gate = await h.request<DeployEvent>('POST', '/api/v1/deploy/trigger', {
+      key,
+      body: { siteId: 'served-site', sha },
+    });
+    expect(gate.body.served).toEqual({ dir: 'site', spa: false });
+    const text = buildCheckRun(gate.body, { detailsUrl: 'https://a11y.example/d' }).output.text;
+    expect(text).toContain('npx a11y-gate scan / --serve site --source-root .\n');
+    expect(text).not.toMatch(/scan http:\/\/127\.0\.0\.1/);
   }, 120_000);
 
   test('with a gate, JUnit fails a page only for its new issues: those of the baseline are reported, not failed', async () => {

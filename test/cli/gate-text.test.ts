@@ -88,11 +88,12 @@ test('a partial scan says which pages were compared, the first ten of them', () 
 
 // A folder served by --serve lives at a port that is gone once the run ends: the command to scan the pages
 // again names them by path with the folder, and the viewports they failed at.
-const served = { origin: 'http://127.0.0.1:40123', dir: 'site', spa: false };
+const origin = 'http://127.0.0.1:40123';
+const served = { dir: 'site', spa: false };
 const servedIssues = [
-  gateIssue({ rule: 'label', page_url: `${served.origin}/about.html`, viewport: '390x844' }),
-  gateIssue({ rule: 'image-alt', page_url: `${served.origin}/`, viewport: 'iPhone 13' }),
-  gateIssue({ rule: 'button-name', page_url: `${served.origin}/about.html`, viewport: 'iPhone 13' }),
+  gateIssue({ rule: 'label', page_url: `${origin}/about.html`, viewport: '390x844' }),
+  gateIssue({ rule: 'image-alt', page_url: `${origin}/`, viewport: 'iPhone 13' }),
+  gateIssue({ rule: 'button-name', page_url: `${origin}/about.html`, viewport: 'iPhone 13' }),
 ];
 const REPRODUCE =
   "Reproduce locally: npx a11y-gate scan /about.html / --serve site --viewport 390x844 --viewport 'iPhone 13' --source-root .";

@@ -1,3 +1,4 @@
+import type { ServedFolderRef } from '../../../core/gate/served-folder.js';
 import type { ImportedIssue } from '../../../core/scans/imported-issue.js';
 import { defaultSiteId } from '../../../core/url-normalisation.js';
 import type { ScanScope } from '../../../core/gate/coverage.js';
@@ -71,6 +72,8 @@ export interface ScanHead {
   rulesRun: string[] | null;
   /** Fixes the body claims, answered when the gate judges the scan; empty when none. */
   claims?: Claim[];
+  /** The built folder the CLI served for the scan (`--serve`), or null. */
+  served?: ServedFolderRef | null;
 }
 
 export interface PreparationError {

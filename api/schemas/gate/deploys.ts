@@ -6,6 +6,7 @@ import { DeployCountsSchema } from './counts.js';
 import { GateSettings } from './settings.js';
 import { ClaimsInput, DeployClaimsSchema } from './claims.js';
 import { PageCoverageSchema } from './coverage.js';
+import { ServedFolderSchema } from './served-folder.js';
 import { IssueSourceOut } from '../scans/output.js';
 import { z, type OutputIs } from '../zod.js';
 import type * as domain from '../../../core/gate/deploy-event.js';
@@ -214,6 +215,11 @@ export const DeployEventSchema = z
       description:
         'The head scan is partial (`scope: partial`): the pages it compared, out of those and the ' +
         "baseline's other pages, whose issues count neither as fixed nor as existing. Null for a full scan.",
+    }),
+    served: ServedFolderSchema.nullable().openapi({
+      description:
+        'The head scan was of a built folder the CLI served (`--serve`): the check run names its pages by path ' +
+        'with `--serve DIR`. Null otherwise.',
     }),
     settings: AppliedGateSettingsSchema,
     counts: DeployCountsSchema,

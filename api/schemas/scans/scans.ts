@@ -1,3 +1,4 @@
+import { ServedFolderSchema } from '../gate/served-folder.js';
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { CRITERION_ID, MAX_CRITERIA_PER_ISSUE } from '../../../core/scans/wcag-criteria.js';
 import { criteriaFromAxeTags } from '../../../core/scans/wcag-tags.js';
@@ -5,7 +6,7 @@ import { PageQuery, Sha, SiteId, ViewportName } from '../common.js';
 import { ImpactSchema, IssueKindSchema } from './output.js';
 import { SOURCE_METHODS } from '../../../core/scans/imported-issue.js';
 import { z, type OutputFits } from '../zod.js';
-import { Identifier, NullableString } from './fields.js';
+import { branchName, Identifier, NullableString } from './fields.js';
 import { Pa11yInputSchema, Pa11yIssue } from './pa11y.js';
 import { MAX_PASSES_PER_PAGE } from '../../../core/claims/passes.js';
 import { PassingElement } from './passes.js';
@@ -25,16 +26,6 @@ const Url = z.string().min(1).max(4096).refine(isNulFree, NUL_MESSAGE);
 
 /** Integer columns are 32-bit on PostgreSQL: a larger number must be a 422, not a 500. */
 const INT32_MAX = 2_147_483_647;
-
-/**
- * A branch as scans store it: its name. `refs/heads/main` (what `$GITHUB_REF` holds) becomes `main`,
- * so a pipeline that sends the ref still finds its baselines on the site's `base_branch`.
- */
-export function branchName(branch: string): string {
-  return branch.startsWith('refs/heads/') && branch.length > 'refs/heads/'.length
-    ? branch.slice('refs/heads/'.length)
-    : branch;
-}
 
 export const SourceLocation = z
   .object({
@@ -217,6 +208,7 @@ export const CreateScanHead = z.object({
         "gate then compares it on those pages only (the baseline's issues on other pages are neither fixed nor " +
         'existing), and it never becomes a baseline. `full` (the default): the pages that make the site.',
     }),
+  served: ServedFolderSchema.optional(),
   rules_run: z
     .array(Identifier(200))
     .max(5000)

@@ -1,6 +1,6 @@
 import { isNulFree, NUL_MESSAGE } from '../../../core/text/truncation.js';
 import { isHttpUrl } from '../../../core/url-normalisation.js';
-import { branchName } from '../scans/scans.js';
+import { branchName } from '../scans/fields.js';
 import { pageOf, PageQuery, SiteId, Timestamp } from '../common.js';
 import { GateSettings } from '../gate/settings.js';
 import { ClaimPolicySchema } from '../gate/claims.js';

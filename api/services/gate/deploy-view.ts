@@ -148,6 +148,7 @@ export function present(d: DeployRecord): DeployEvent {
         }
       : null,
     coverage: d.coverage,
+    served: d.served,
     // Events recorded before engine changes were told apart had neither field.
     settings: { ...d.settings, engine_upgrade: d.settings.engine_upgrade ?? 'warn' },
     counts: { ...d.counts, engine_changed: d.counts.engine_changed ?? 0 },

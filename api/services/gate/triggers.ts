@@ -145,6 +145,7 @@ function deployRecord(
       reason: baseline.reason,
     },
     coverage: decision.coverage,
+    served: decision.headScan?.served ?? null,
     counts: countsView(evaluation.counts, engineChange ? evaluation.engineChange : null),
     thresholds: evaluation.thresholds,
     newIssues: evaluation.newIssues.map(newView),

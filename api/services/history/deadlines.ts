@@ -1,3 +1,4 @@
+import { keepQueuedHistory } from './keep.js';
 import type { ApiContext } from '../../context.js';
 import {
   dueAt,
@@ -69,6 +70,8 @@ export async function deadlinesOf(ctx: ApiContext, org: string, siteId: string):
 export async function sweepBreaches(ctx: ApiContext, now: Date = new Date(), perSite = 500): Promise<number> {
   const at = nowIso(now);
   let recorded = 0;
+  // Every site's history as of now: a scan still queued may have fixed an issue about to be overdue.
+  await keepQueuedHistory(ctx.db);
   for (const site of await sitesWithOpenIssues(ctx.db)) {
     const days = await deadlinesOf(ctx, site.org, site.siteId);
     for (const span of await overdueUnrecorded(ctx.db, site, days, at, perSite)) {

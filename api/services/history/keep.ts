@@ -1,16 +1,8 @@
 import type { Knex } from 'knex';
-import { viewportPageKey } from '../../../core/matching/fingerprint.js';
-import { pageKey } from '../../../core/url-normalisation.js';
 import { dayOf, historyDays, latestScanDay } from '../../domain/history/days.js';
-import {
-  replayScans,
-  type HistoryScan,
-  type HistorySpan,
-  type ObservedIssue,
-} from '../../domain/history/spans.js';
-import { fixIssueOf, type FixIssue } from '../../domain/portfolio/fixes.js';
-import type { PreparedIssue, PreparedPage } from '../../domain/scans/preparation.js';
-import type { ScanRecord } from '../../store/scans/scans.js';
+import { replayScans, type HistoryScan, type HistorySpan } from '../../domain/history/spans.js';
+import { findScan, type ScanRecord } from '../../store/scans/scans.js';
+import { queuedHistory, queueHistory, takeQueuedHistory } from '../../store/history/queue.js';
 import { addScanToDay, replaceDays } from '../../store/history/days.js';
 import { historyScanDays, historyScansFrom, laterHistoryScan } from '../../store/history/scans.js';
 import {
@@ -23,7 +15,7 @@ import {
   type SiteRef,
 } from '../../store/history/spans.js';
 import { getSite } from '../../store/sites/sites.js';
-import { keepPortfolio, type PreparedForPortfolio } from '../portfolio/keep.js';
+import { keepPortfolio } from '../portfolio/keep.js';
 
 /** Whether a scan counts in its site's history: a full scan of the site's base branch. */
 async function historyBranch(
@@ -36,64 +28,65 @@ async function historyBranch(
 }
 
 /**
- * What the history and the org view read of a scan, gathered as the ingest prepares each page, so that
- * a scan newer than the site's others is kept without reading its issues back.
+ * Queues a completed scan for its site's history (docs/portfolio.md), in the transaction that completes
+ * it: only a full scan of the site's base branch counts. The history job keeps it soon after, or the
+ * first read of the site's history or of its org's figures does, whichever comes first: the ingest pays
+ * one row, and no read sees a history without it.
  */
-export class HistoryScanGatherer implements PreparedForPortfolio {
-  private readonly pageKeys = new Set<string>();
-  private readonly issues = new Map<string, ObservedIssue>();
-  readonly openByPage = new Map<string, number>();
-  readonly fixIssues: FixIssue[] = [];
+export async function queueScanHistory(trx: Knex.Transaction, scan: ScanRecord): Promise<void> {
+  if ((await historyBranch(trx, scan)) === undefined) return;
+  await queueHistory(trx, {
+    org: scan.org,
+    siteId: scan.siteId,
+    scanId: scan.id,
+    at: scan.scannedAt ?? scan.createdAt,
+  });
+}
 
-  /** A gatherer when the scan counts in its site's history (ask after the site exists), else undefined. */
-  static async forScan(
-    trx: Knex.Transaction,
-    scan: { org: string; siteId: string; scope: string | null; branch: string | null },
-  ): Promise<HistoryScanGatherer | undefined> {
-    return (await historyBranch(trx, scan)) === undefined ? undefined : new HistoryScanGatherer();
-  }
+/** How many queued scans one call keeps at most (a read drains its scope in such turns). */
+const QUEUE_TURN = 200;
 
-  add(page: PreparedPage, issues: readonly PreparedIssue[]): void {
-    const address = pageKey(page.normalizedUrl);
-    const key = viewportPageKey(address, page.viewport);
-    this.pageKeys.add(key);
-    const violations = issues.filter((i) => i.kind === 'violation');
-    this.openByPage.set(address, (this.openByPage.get(address) ?? 0) + violations.length);
-    for (const i of violations) this.fixIssues.push(fixIssueOf(page.url, i));
-    // As the read-back does: violations only, the first of an identity.
-    for (const i of issues) {
-      if (i.kind !== 'violation' || this.issues.has(i.fingerprint)) continue;
-      this.issues.set(i.fingerprint, { rule: i.rule, impact: i.impact, pageKey: key });
+/**
+ * Keeps the queued scans of a site, an org or (no scope) every org, oldest in the history first, each in
+ * a transaction of its own that takes it off the queue: one that another instance or read took first is
+ * passed over. Returns how many it kept.
+ */
+export async function keepQueuedHistory(
+  db: Knex,
+  scope: { org?: string; siteId?: string } = {},
+): Promise<number> {
+  let kept = 0;
+  for (;;) {
+    const queued = await queuedHistory(db, scope, QUEUE_TURN);
+    for (const q of queued) {
+      await db.transaction(async (trx) => {
+        await lockSiteHistory(trx, q);
+        if (!(await takeQueuedHistory(trx, q.scanId))) return;
+        // A scan removed since (retention, its site deleted) has nothing to keep.
+        const scan = await findScan(trx, q.org, q.scanId);
+        if (scan) await keepHistory(trx, scan);
+        kept++;
+      });
     }
-  }
-
-  scanAt(at: string): HistoryScan {
-    return { at, pageKeys: this.pageKeys, issues: this.issues };
+    if (queued.length < QUEUE_TURN) return kept;
   }
 }
 
 /**
- * Keeps a site's history as a scan completes, in the transaction that completes it (docs/portfolio.md):
- * only a full scan of the site's base branch counts. A scan newer than every other of the site (the
- * common case) is applied to the open spans alone and its day updated from them; a scan in the past
- * takes the spans back to its time and replays the scans from then on, then draws the figures of its
- * day and every later day with a scan again. `gathered` is the scan as the ingest prepared it, when it
- * did.
- * The org view's figures of the site are kept with it (`keepPortfolio`).
+ * Keeps a site's history with one of its scans: a scan newer than every other of the site (the common
+ * case) is applied to the open spans alone and its day updated from them; a scan in the past takes the
+ * spans back to its time and replays the scans from then on, then draws the figures of its day and every
+ * later day with a scan again. The org view's figures of the site are kept with it (`keepPortfolio`).
  */
-export async function keepHistory(
-  trx: Knex.Transaction,
-  scan: ScanRecord,
-  gathered?: HistoryScanGatherer,
-): Promise<void> {
+async function keepHistory(trx: Knex.Transaction, scan: ScanRecord): Promise<void> {
   const branch = await historyBranch(trx, scan);
   if (branch === undefined) return;
   const ref = { org: scan.org, siteId: scan.siteId };
   await lockSiteHistory(trx, ref);
   const at = scan.scannedAt ?? scan.createdAt;
   const latest = !(await laterHistoryScan(trx, ref, branch, at, scan.id));
-  await keepSpansAndDays(trx, ref, branch, { id: scan.id, at, latest }, gathered);
-  await keepPortfolio(trx, ref, branch, { id: scan.id, sha: scan.sha, at, latest }, gathered);
+  await keepSpansAndDays(trx, ref, branch, { id: scan.id, at, latest });
+  await keepPortfolio(trx, ref, branch, { id: scan.id, at });
 }
 
 async function keepSpansAndDays(
@@ -101,14 +94,13 @@ async function keepSpansAndDays(
   ref: SiteRef,
   branch: string,
   scan: { id: string; at: string; latest: boolean },
-  gathered: HistoryScanGatherer | undefined,
 ): Promise<void> {
   const { at } = scan;
   if (scan.latest) {
     const latest = await openSpans(trx, ref);
     // A span opened from `at` on can only be left by a scan since removed: replay to be safe.
     if ([...latest.values()].every((s) => s.openedAt < at)) {
-      const observed = gathered?.scanAt(at) ?? (await readScan(trx, ref, branch, at, scan.id));
+      const observed = await readScan(trx, ref, branch, at, scan.id);
       await keepLatestScan(trx, ref, latest, observed);
       return;
     }

@@ -1,3 +1,4 @@
+import { keepQueuedHistory } from './keep.js';
 import type { ApiContext } from '../../context.js';
 import { dayEnd } from '../../domain/history/days.js';
 import { ageDays, dueAt } from '../../domain/history/deadlines.js';
@@ -54,6 +55,7 @@ export async function siteHistory(
   now: Date = new Date(),
 ): Promise<{ body: SiteHistory; points: HistoryPoint[] }> {
   const site = await siteOf(ctx, org, siteId);
+  await keepQueuedHistory(ctx.db, { org, siteId });
   const to = query.to ?? nowIso(now).slice(0, 10);
   const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 89 * DAY_MS).toISOString().slice(0, 10);
   if (from > to || daysBetween(from, to) > MAX_HISTORY_DAYS) {
@@ -123,6 +125,7 @@ export async function siteIssueHistory(
   now: Date = new Date(),
 ): Promise<HistoryIssueList> {
   await siteOf(ctx, org, siteId);
+  await keepQueuedHistory(ctx.db, { org, siteId });
   const deadlines = await deadlinesOf(ctx, org, siteId);
   const rows = await listIdentities(
     ctx.db,

@@ -1,3 +1,4 @@
+import { keepQueuedHistory } from '../history/keep.js';
 import type { ApiContext } from '../../context.js';
 import { domainErrors } from '../../domain/errors.js';
 import { FIX_WEIGHTS, fixCodeLink } from '../../domain/portfolio/fixes.js';
@@ -53,6 +54,7 @@ export async function siteTopFixes(
   top: number,
 ): Promise<TopFixList> {
   if (!(await getSite(ctx.db, org, siteId))) throw domainErrors.notFound('site');
+  await keepQueuedHistory(ctx.db, { org, siteId });
   return { weights: FIX_WEIGHTS, data: await topFixes(ctx, org, [siteId], top) };
 }
 
@@ -62,5 +64,6 @@ export async function orgTopFixes(
   query: { group?: string; top: number },
 ): Promise<TopFixList> {
   const sites = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
+  await keepQueuedHistory(ctx.db, { org });
   return { weights: FIX_WEIGHTS, data: await topFixes(ctx, org, sites, query.top) };
 }

@@ -1,3 +1,4 @@
+import { keepQueuedHistory } from '../history/keep.js';
 import type { ApiContext } from '../../context.js';
 import { csvTable } from '../../../core/text/csv.js';
 import { section508Figures, type Section508Figures } from '../../domain/portfolio/section508.js';
@@ -23,6 +24,7 @@ export async function section508(
   now: Date = new Date(),
 ): Promise<Section508> {
   const year = query.year ?? now.getUTCFullYear();
+  await keepQueuedHistory(ctx.db, { org });
   const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
   const [sites, pages, assessed] = await Promise.all([
     orgSites(ctx.db, org, scope),

@@ -1,3 +1,4 @@
+import { keepQueuedHistory } from '../history/keep.js';
 import type { ApiContext } from '../../context.js';
 import { dayEnd } from '../../domain/history/days.js';
 import { intervalsOf, type HistoryInterval, type HistoryPoint } from '../../domain/history/series.js';
@@ -88,6 +89,7 @@ export async function portfolioView(
   const to = query.to ?? nowIso(now).slice(0, 10);
   const from = query.from ?? defaultFrom(to);
   checkRange(from, to);
+  await keepQueuedHistory(ctx.db, { org });
   const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
   const sites = await orgSites(ctx.db, org, scope);
   const ids = sites.map((s) => s.siteId);
@@ -165,6 +167,7 @@ export async function portfolioSeries(
   now: Date = new Date(),
 ): Promise<HistoryPoint[]> {
   checkRange(query.from, query.to);
+  await keepQueuedHistory(ctx.db, { org });
   const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
   const ids = (await orgSites(ctx.db, org, scope)).map((s) => s.siteId);
   // The overdue counts cover the org: only the sites in view are summed.

@@ -20,7 +20,7 @@ import { markScanComplete, updateScanTotals } from '../../store/scans/writes.js'
 import { nextPageIndex, scanSharding, shardsOf } from '../../store/scans/shards.js';
 import { missingShardsText, shardStatus } from '../../../core/scans/shards.js';
 import type { ScanRecord } from '../../store/scans/scans.js';
-import { keepHistory } from '../history/keep.js';
+import { queueScanHistory } from '../history/keep.js';
 import {
   announceScan,
   preparationFailure,
@@ -182,7 +182,7 @@ export async function completeOpenScan(
     rulesRun: open.rulesRun === null && pageLists.length === 0 ? null : [...rules].sort(),
     createdAt: scanCreatedAt(),
   });
-  await keepHistory(trx, done);
+  await queueScanHistory(trx, done);
   await recordEvent(
     trx,
     org,

@@ -37,7 +37,7 @@ import { axeRuleCriteria } from '../vpat/axe-rule-coverage.js';
 import { reserveOrgPlace } from '../../store/access/org-counts.js';
 import { setScanSharding } from '../../store/scans/shards.js';
 import { refreshIssueStatistics } from '../../store/scans/statistics.js';
-import { HistoryScanGatherer, keepHistory } from '../history/keep.js';
+import { queueScanHistory } from '../history/keep.js';
 
 /** The 201 body of POST /scans, which is also the `scan.created` event data. */
 export function presentCreatedScan(s: ScanRecord) {
@@ -109,7 +109,6 @@ export async function storePages(
   builder: ScanBuilder,
   scanId: string,
   pages: PageSource,
-  history?: HistoryScanGatherer,
 ) {
   const writer = scanRowWriter(trx, scanId);
   try {
@@ -117,7 +116,6 @@ export async function storePages(
       const added = builder.addPage(page, index);
       if (!added.ok) throw preparationFailure(added.error);
       if ('repeated' in added) continue;
-      history?.add(added.page, added.issues);
       await addScanRows(writer, added.page, added.issues, added.passes);
     }
     await finishScanRows(writer);
@@ -158,6 +156,7 @@ export function scanHead(body: CreateScanHead): ScanHead {
     scope: body.scope ?? 'full',
     rulesRun: body.rules_run ? [...new Set(body.rules_run)].sort() : null,
     claims: distinctClaims((body.claims ?? []).map(claimOf)),
+    served: body.served ?? null,
   };
 }
 
@@ -200,8 +199,7 @@ export async function ingestScan(
       expiresAt,
     });
     if (head.shards !== undefined) await setScanSharding(trx, id, { group: null, shards: head.shards });
-    const history = open ? undefined : await HistoryScanGatherer.forScan(trx, { org, ...scanHeadRow });
-    await storePages(trx, builder, id, pages, history);
+    await storePages(trx, builder, id, pages);
     const totals = {
       pageCount: builder.pages,
       issueCount: builder.issues,
@@ -215,7 +213,7 @@ export async function ingestScan(
     }
     const done = { warnings: builder.warnings(), rulesRun: builder.rulesRun(), createdAt };
     const scan = await markScanComplete(trx, id, done, totals);
-    await keepHistory(trx, scan, history);
+    await queueScanHistory(trx, scan);
     await recordEvent(
       trx,
       org,

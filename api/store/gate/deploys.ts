@@ -6,6 +6,7 @@ import type {
   GateIssue,
   WaivedGateIssue,
 } from '../../../core/gate/deploy-event.js';
+import type { ServedFolderRef } from '../../../core/gate/served-folder.js';
 import type { EngineChange } from '../../../core/gate/engine.js';
 import type { PageCoverage } from '../../../core/gate/coverage.js';
 import type { AppliedGateSettings } from '../../../core/gate/settings.js';
@@ -41,6 +42,8 @@ export interface DeployRecord {
   baseline: { scanId: string | null; sha: string | null; strategy: BaselineStrategy; reason: string } | null;
   /** A partial head scan's pages compared; null for a full one (and every event recorded before). */
   coverage: PageCoverage | null;
+  /** The head scan's served folder (`--serve`); null otherwise (and for every event recorded before). */
+  served: ServedFolderRef | null;
   counts: DeployCounts;
   thresholds: ThresholdResult[];
   newIssues: StoredGateIssue[];
@@ -75,6 +78,7 @@ interface Row {
   baseline_strategy: BaselineStrategy | null;
   baseline_reason: string | null;
   coverage: string | null;
+  served: string | null;
   counts: string;
   thresholds: string;
   new_issues: string;
@@ -110,6 +114,7 @@ function toRow(d: DeployRecord): Row {
     baseline_strategy: d.baseline?.strategy ?? null,
     baseline_reason: d.baseline?.reason ?? null,
     coverage: d.coverage ? JSON.stringify(d.coverage) : null,
+    served: d.served ? JSON.stringify(d.served) : null,
     counts: JSON.stringify(d.counts),
     thresholds: JSON.stringify(d.thresholds),
     new_issues: JSON.stringify(d.newIssues),
@@ -156,6 +161,7 @@ function fromRow(r: Row): DeployRecord {
         }
       : null,
     coverage: r.coverage ? parsed(r.coverage) : null,
+    served: r.served ? parsed(r.served) : null,
     counts: parsed(r.counts),
     thresholds: parsed(r.thresholds),
     newIssues: parsed(r.new_issues),

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ScanRef } from '../../../core/gate/baseline.js';
 import { enginesDiffer, type ScanEngine } from '../../../core/gate/engine.js';
 import type { ScanScope } from '../../../core/gate/coverage.js';
+import type { ServedFolderRef } from '../../../core/gate/served-folder.js';
 
 /** Which two scans a gate decision compares (the head and its baseline), read from the scans table. */
 
@@ -14,6 +15,7 @@ type ScanRow = {
   engine_name: string | null;
   engine_version: string | null;
   scope: ScanScope | null;
+  served: string | null;
 };
 const SCAN_COLUMNS = [
   'id',
@@ -24,6 +26,7 @@ const SCAN_COLUMNS = [
   'engine_name',
   'engine_version',
   'scope',
+  'served',
 ] as const;
 const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
   r && {
@@ -34,6 +37,7 @@ const toScanRef = (r: ScanRow | undefined): ScanRef | undefined =>
     fingerprintVersion: Number(r.fingerprint_version),
     engine: r.engine_name ? { name: r.engine_name, version: r.engine_version } : null,
     scope: r.scope ?? 'full',
+    served: r.served ? (JSON.parse(r.served) as ServedFolderRef) : null,
   };
 
 const newestFirst = [

@@ -29,6 +29,8 @@ import * as m0029 from './0029_history.js';
 import * as m0030 from './0030_deadlines.js';
 import * as m0031 from './0031_claims.js';
 import * as m0032 from './0032_portfolio.js';
+import * as m0033 from './0033_served_folder.js';
+import * as m0034 from './0034_history_queue.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -64,6 +66,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0030_deadlines': m0030,
   '0031_claims': m0031,
   '0032_portfolio': m0032,
+  '0033_served_folder': m0033,
+  '0034_history_queue': m0034,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

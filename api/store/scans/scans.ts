@@ -1,3 +1,4 @@
+import type { ServedFolderRef } from '../../../core/gate/served-folder.js';
 import type { Knex } from 'knex';
 import { isNulFree } from '../../../core/text/truncation.js';
 import type { Impact } from '../../../core/impact.js';
@@ -35,6 +36,8 @@ export interface ScanRecord {
   createdAt: string;
   /** When the pages were scanned as the body said; null: at `createdAt`. */
   scannedAt: string | null;
+  /** The built folder the CLI served for the scan (`--serve`), or null. */
+  served: ServedFolderRef | null;
 }
 
 /** A stored page as reads return it (its rule lists are read only by the VPAT evidence). */
@@ -64,6 +67,8 @@ export interface ScanRow {
   warnings: string;
   fingerprint_version: number;
   rules_run: string | null;
+  /** JSON of the served folder, or null (and absent from rows written before it was kept). */
+  served?: string | null;
   created_at: string;
   /** `open` while a scan sent in parts is still receiving them; every read below wants `complete`. */
   status?: 'open' | 'complete' | 'deleted';
@@ -121,6 +126,7 @@ export function scanFromRow(r: ScanRow): ScanRecord {
     rulesRun: r.rules_run ? (JSON.parse(r.rules_run) as string[]) : null,
     createdAt: r.created_at,
     scannedAt: r.scanned_at ?? null,
+    served: r.served ? (JSON.parse(r.served) as ServedFolderRef) : null,
   };
 }
 

@@ -54,7 +54,11 @@ export async function insertScanRow(
     expires_at: state.expiresAt,
     html_truncated: 0,
   };
-  await trx('scans').insert({ ...row, claims: head.claims?.length ? JSON.stringify(head.claims) : null });
+  await trx('scans').insert({
+    ...row,
+    claims: head.claims?.length ? JSON.stringify(head.claims) : null,
+    served: head.served ? JSON.stringify(head.served) : null,
+  });
 }
 
 /** Stores the totals of a scan still open (after each of its parts). */

@@ -30,6 +30,7 @@ export async function deleteSiteRecords(
     'site_tags',
     'history_fixes',
     'history_pages',
+    'history_queue',
   ])
     await trx(table).where(where).delete();
   await trx('sites').where(where).delete();
