@@ -26,6 +26,7 @@ import {
   orgSites,
   overdueAt,
 } from '../../store/portfolio/figures.js';
+import { countsByDay, openChangesByDay, overdueStartsAndEnds } from '../../store/portfolio/series.js';
 import { orgTags } from '../../store/sites/tags.js';
 import { groupSites, topFixes } from './fixes.js';
 
@@ -158,7 +159,8 @@ export async function portfolioView(
 
 /**
  * The org's (or a group's) open issues per interval of a range, summed over its sites, with the new, fixed,
- * regressions and overdue of each: the org page's chart, from the same figures as the view.
+ * regressions and overdue of each: the org page's chart, from the same figures as the view, in a fixed
+ * number of queries whatever the number of intervals (a year by day is 365).
  */
 export async function portfolioSeries(
   ctx: ApiContext,
@@ -170,35 +172,75 @@ export async function portfolioSeries(
   await keepQueuedHistory(ctx.db, { org });
   const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
   const ids = (await orgSites(ctx.db, org, scope)).map((s) => s.siteId);
-  // The overdue counts cover the org: only the sites in view are summed.
-  const sum = (m: Map<string, number>) => ids.reduce((a, id) => a + (m.get(id) ?? 0), 0);
-  return Promise.all(
-    intervalsOf(query.from, query.to, query.interval).map(async ({ start, end }) => {
-      const at = dayEnd(end) < nowIso(now) ? dayEnd(end) : nowIso(now);
-      const [openEnd, counts, overdue] = await Promise.all([
-        openAtDay(ctx.db, org, scope, end),
-        countsInRange(ctx.db, org, scope, start, end),
-        overdueBySite(ctx, org, ids, at),
-      ]);
-      const open = { ...NO_OPEN };
-      for (const o of openEnd.values())
-        for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += o[k];
-      const c = [...counts.values()];
-      return {
-        start,
-        end,
-        open,
-        openTotal: total(open),
-        new: c.reduce((a, x) => a + x.new, 0),
-        fixed: c.reduce((a, x) => a + x.fixed, 0),
-        regressions: c.reduce((a, x) => a + x.regressions, 0),
-        overdue: sum(overdue),
-      };
-    }),
+  const intervals = intervalsOf(query.from, query.to, query.interval);
+  const [changes, counts, overdue] = await Promise.all([
+    openChangesByDay(ctx.db, org, scope, query.to),
+    countsByDay(ctx.db, org, scope, query.from, query.to),
+    overdueSeries(ctx, org, { ids, scope }, intervals, nowIso(now)),
+  ]);
+  const countDays = [...counts.keys()].sort();
+  const open = { ...NO_OPEN };
+  let changed = 0;
+  let counted = 0;
+  return intervals.map(({ start, end }, i) => {
+    for (; changed < changes.length && changes[changed].day <= end; changed++)
+      for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += changes[changed].change[k];
+    const c = { new: 0, fixed: 0, regressions: 0 };
+    for (; counted < countDays.length && countDays[counted] <= end; counted++) {
+      const day = counts.get(countDays[counted])!;
+      c.new += day.new;
+      c.fixed += day.fixed;
+      c.regressions += day.regressions;
+    }
+    return { start, end, open: { ...open }, openTotal: total(open), ...c, overdue: overdue[i] };
+  });
+}
+
+const dayNumberOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+
+/**
+ * The overdue open issues of the sites in view at each interval's end (at `now` for one that ends later):
+ * the days spans became overdue and ended under each set of deadlines in force, counted up to each end.
+ */
+async function overdueSeries(
+  ctx: ApiContext,
+  org: string,
+  view: { ids: readonly string[]; scope: readonly string[] | undefined },
+  intervals: Array<{ start: string; end: string }>,
+  now: string,
+): Promise<number[]> {
+  const settings = await orgDeadlineSettings(ctx.db, org);
+  const span = [`${intervals[0].start}T00:00:00.000Z`, dayEnd(intervals[intervals.length - 1].end)] as const;
+  const byOrg =
+    view.scope === undefined
+      ? { except: [...settings.sites.keys()] }
+      : { sites: view.ids.filter((id) => !settings.sites.has(id)) };
+  const sets = [
+    await overdueStartsAndEnds(ctx.db, org, byOrg, effectiveDeadlines(settings.org, undefined), ...span),
+  ];
+  for (const id of view.ids) {
+    const overrides = settings.sites.get(id);
+    if (!overrides) continue;
+    const days = effectiveDeadlines(settings.org, overrides);
+    sets.push(await overdueStartsAndEnds(ctx.db, org, { sites: [id] }, days, ...span));
+  }
+  const upTo = (day: number) =>
+    sets.reduce((sum, set) => {
+      for (const [d, n] of set.starts) if (d <= day) sum += n;
+      for (const [d, n] of set.ends) if (d <= day) sum -= n;
+      return sum;
+    }, 0);
+  // The interval still running is counted at `now`, as the view counts it.
+  const current = intervals.some((i) => dayEnd(i.end) >= now)
+    ? await overdueBySite(ctx, org, view.ids, now)
+    : new Map<string, number>();
+  return intervals.map(({ end }) =>
+    dayEnd(end) >= now
+      ? view.ids.reduce((sum, id) => sum + (current.get(id) ?? 0), 0)
+      : upTo(dayNumberOf(end)),
   );
 }
 
-/** One row per site in view, for BI tools (tags joined by `;`). */
 export function portfolioCsv(p: Portfolio): string {
   return csvTable(
     [

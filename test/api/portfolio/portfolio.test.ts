@@ -1,4 +1,5 @@
-import type { Portfolio, Problem, Section508, TopFixList } from '../../helpers/api-types.js';
+import { portfolioSeries } from '../../../api/services/portfolio/view.js';
+import type { Portfolio, Problem, Section508, SiteHistory, TopFixList } from '../../helpers/api-types.js';
 import { dbKinds, useHarness } from '../../helpers/harness.js';
 
 const DAY_MS = 86_400_000;
@@ -206,6 +207,55 @@ describe.each(dbKinds)('the org view (%s)', (db) => {
       worse: false,
     });
     expect(p.totals).toMatchObject({ open_total: 6, open_before: 3, overdue: 3, worse: ['shop'] });
+  });
+
+  test("the org's series (the console's chart) is every site's history summed, interval by interval", async () => {
+    const ctx = h.server.service.ctx;
+    const today = new Date().toISOString().slice(0, 10);
+    const yearAgo = new Date(Date.now() - 364 * DAY_MS).toISOString().slice(0, 10);
+    const ranges = [
+      [`${lastYear}-03-01`, `${lastYear}-06-30`, 'day', undefined, ['shop', 'blog', 'docs']],
+      [`${lastYear}-03-01`, `${lastYear}-12-31`, 'week', 'retail', ['shop', 'blog']],
+      [yearAgo, today, 'month', undefined, ['shop', 'blog', 'docs']],
+    ] as const;
+    for (const [from, to, interval, group, sites] of ranges) {
+      const series = await portfolioSeries(ctx, 'acme', { from, to, interval, group });
+      const histories = await Promise.all(
+        sites.map(
+          async (id) =>
+            (
+              await h.request<SiteHistory>(
+                'GET',
+                `/api/v1/sites/${id}/history?from=${from}&to=${to}&interval=${interval}`,
+                { key: readOnly },
+              )
+            ).body.points,
+        ),
+      );
+      const summed = histories[0].map((p, i) => {
+        const sum = (f: (x: SiteHistory['points'][number]) => number) =>
+          histories.reduce((a, points) => a + f(points[i]), 0);
+        return [
+          p.start,
+          sum((x) => x.open_total),
+          sum((x) => x.new),
+          sum((x) => x.fixed),
+          sum((x) => x.regressions),
+          sum((x) => x.overdue),
+        ];
+      });
+      expect({
+        interval,
+        points: series.map((p) => [p.start, p.openTotal, p.new, p.fixed, p.regressions, p.overdue]),
+      }).toEqual({ interval, points: summed });
+    }
+    // Not a series of zeros: April's end has the overdue issues worked out above (shop c1 and m1, blog b2).
+    const april = await portfolioSeries(ctx, 'acme', {
+      from: `${lastYear}-04-30`,
+      to: `${lastYear}-04-30`,
+      interval: 'day',
+    });
+    expect(april.map((p) => p.overdue)).toEqual([3]);
   });
 
   test('the top fixes: shared markup and located source ranked by pages weighted by impact, per site, group and org', async () => {
