@@ -154,7 +154,8 @@ export async function scanBesideFloor(o: {
     }
     console.log(
       `${o.label ? `[${o.label}] ` : ''}scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
-        `${seconds.floor[r].toFixed(1)} s, axe-core floor ${seconds.axe[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}`,
+        `${seconds.floor[r].toFixed(1)} s, axe-core floor ${seconds.axe[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}` +
+        `${plain ? `, no pictures ${seconds.plain[r].toFixed(1)} s` : ''}`,
     );
   }
   const perMin = (s: number) => round((o.pages / s) * 60);
