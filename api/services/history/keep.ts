@@ -81,8 +81,8 @@ export async function keepQueuedHistory(
 async function keepHistory(trx: Knex.Transaction, scan: ScanRecord): Promise<void> {
   const branch = await historyBranch(trx, scan);
   if (branch === undefined) return;
+  // Under the site's history lock, which keepQueuedHistory took with the scan off the queue.
   const ref = { org: scan.org, siteId: scan.siteId };
-  await lockSiteHistory(trx, ref);
   const at = scan.scannedAt ?? scan.createdAt;
   const latest = !(await laterHistoryScan(trx, ref, branch, at, scan.id));
   await keepSpansAndDays(trx, ref, branch, { id: scan.id, at, latest });

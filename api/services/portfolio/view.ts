@@ -26,7 +26,7 @@ import {
   orgSites,
   overdueAt,
 } from '../../store/portfolio/figures.js';
-import { countsByDay, openChangesByDay, overdueStartsAndEnds } from '../../store/portfolio/series.js';
+import { openChangesByDay, overdueStartsAndEnds } from '../../store/portfolio/series.js';
 import { orgTags } from '../../store/sites/tags.js';
 import { groupSites, topFixes } from './fixes.js';
 
@@ -98,7 +98,7 @@ export async function portfolioView(
   const [openEnd, openStart, counts, overdue, tags] = await Promise.all([
     openAtDay(ctx.db, org, scope, to),
     openAtDay(ctx.db, org, scope, dayBefore(from)),
-    countsInRange(ctx.db, org, scope, from, to),
+    countsInRange(ctx.db, org, scope, { from, to, by: 'site_id' }),
     overdueBySite(ctx, org, ids, at),
     orgTags(ctx.db, org),
   ]);
@@ -175,7 +175,7 @@ export async function portfolioSeries(
   const intervals = intervalsOf(query.from, query.to, query.interval);
   const [changes, counts, overdue] = await Promise.all([
     openChangesByDay(ctx.db, org, scope, query.to),
-    countsByDay(ctx.db, org, scope, query.from, query.to),
+    countsInRange(ctx.db, org, scope, { from: query.from, to: query.to, by: 'day' }),
     overdueSeries(ctx, org, { ids, scope }, intervals, nowIso(now)),
   ]);
   const countDays = [...counts.keys()].sort();

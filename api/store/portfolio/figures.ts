@@ -8,9 +8,9 @@ import type { DeadlineDays, DeadlineOverrides } from '../../domain/history/deadl
  */
 
 /** Which sites a read covers: all of the org's (undefined) or the given ones. */
-type Sites = readonly string[] | undefined;
+export type Sites = readonly string[] | undefined;
 
-function ofSites<T extends Knex.QueryBuilder>(q: T, column: string, sites: Sites): T {
+export function ofSites<T extends Knex.QueryBuilder>(q: T, column: string, sites: Sites): T {
   if (sites !== undefined) q.whereIn(column, sites.length > 0 ? [...sites] : ['']);
   return q;
 }
@@ -71,28 +71,30 @@ export interface RangeCounts {
   regressions: number;
 }
 
-/** Each site's new, fixed and regressions from `from` to `to` (days, inclusive). */
+/**
+ * The new, fixed and regressions from `from` to `to` (days, inclusive), summed per site (the view) or per
+ * day (the series).
+ */
 export async function countsInRange(
   db: Knex,
   org: string,
   sites: Sites,
-  from: string,
-  to: string,
+  range: { from: string; to: string; by: 'site_id' | 'day' },
 ): Promise<Map<string, RangeCounts>> {
   const rows = await ofSites(
-    db('history_days').where({ org }).andWhere('day', '>=', from).andWhere('day', '<=', to),
+    db('history_days').where({ org }).andWhere('day', '>=', range.from).andWhere('day', '<=', range.to),
     'site_id',
     sites,
   )
-    .groupBy('site_id')
-    .select<Array<{ site_id: string; n: string | number; f: string | number; r: string | number }>>(
-      'site_id',
+    .groupBy(range.by)
+    .select<Array<{ key: string; n: string | number; f: string | number; r: string | number }>>(
+      `${range.by} as key`,
       db.raw('sum(new_count) as n'),
       db.raw('sum(fixed_count) as f'),
       db.raw('sum(regressions) as r'),
     );
   return new Map(
-    rows.map((r) => [r.site_id, { new: Number(r.n), fixed: Number(r.f), regressions: Number(r.r) }]),
+    rows.map((r) => [r.key, { new: Number(r.n), fixed: Number(r.f), regressions: Number(r.r) }]),
   );
 }
 

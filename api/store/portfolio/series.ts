@@ -2,20 +2,13 @@ import type { Knex } from 'knex';
 import { IMPACTS } from '../../../core/impact.js';
 import type { DeadlineDays } from '../../domain/history/deadlines.js';
 import { dialectOf } from '../db.js';
-import type { OpenCounts } from './figures.js';
+import { ofSites, type OpenCounts, type Sites } from './figures.js';
 
 /**
  * The org's series over a range (the console's organisation page), in a fixed number of queries whatever
- * the number of intervals: each day's change of the open issues summed over the sites, each day's new,
- * fixed and regressions, and the days the open spans became overdue and ended.
+ * the number of intervals: each day's change of the open issues summed over the sites (the counts by day
+ * are figures.ts's `countsInRange`), and the days the open spans became overdue and ended.
  */
-
-type Sites = readonly string[] | undefined;
-
-function ofSites<T extends Knex.QueryBuilder>(q: T, sites: Sites): T {
-  if (sites !== undefined) q.whereIn('site_id', sites.length > 0 ? [...sites] : ['']);
-  return q;
-}
 
 const OPEN = ['critical', 'serious', 'moderate', 'minor', 'unknown'] as const;
 
@@ -29,7 +22,11 @@ export async function openChangesByDay(
   sites: Sites,
   to: string,
 ): Promise<Array<{ day: string; change: OpenCounts }>> {
-  const lagged = ofSites(db('history_days').where({ org }).andWhere('day', '<=', to), sites).select(
+  const lagged = ofSites(
+    db('history_days').where({ org }).andWhere('day', '<=', to),
+    'site_id',
+    sites,
+  ).select(
     'day',
     ...OPEN.map((k) => `open_${k}`),
     ...OPEN.map((k) => db.raw(`lag(open_${k}, 1, 0) over (partition by site_id order by day) as prev_${k}`)),
@@ -46,30 +43,6 @@ export async function openChangesByDay(
     day: String(r.day),
     change: Object.fromEntries(OPEN.map((k) => [k, Number(r[k])])) as OpenCounts,
   }));
-}
-
-/** Per day of `from`–`to`, the new, fixed and regressions summed over the sites. */
-export async function countsByDay(
-  db: Knex,
-  org: string,
-  sites: Sites,
-  from: string,
-  to: string,
-): Promise<Map<string, { new: number; fixed: number; regressions: number }>> {
-  const rows = await ofSites(
-    db('history_days').where({ org }).andWhere('day', '>=', from).andWhere('day', '<=', to),
-    sites,
-  )
-    .groupBy('day')
-    .select<Array<{ day: string; n: string | number; f: string | number; r: string | number }>>(
-      'day',
-      db.raw('sum(new_count) as n'),
-      db.raw('sum(fixed_count) as f'),
-      db.raw('sum(regressions) as r'),
-    );
-  return new Map(
-    rows.map((r) => [r.day, { new: Number(r.n), fixed: Number(r.f), regressions: Number(r.r) }]),
-  );
 }
 
 /** A timestamp's day as a number of days since 1970-01-01 (null stays null). */
