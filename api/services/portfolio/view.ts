@@ -20,8 +20,8 @@ import { MAX_HISTORY_DAYS } from '../../schemas/history/history.js';
 import type { TopFix } from '../../schemas/portfolio/fixes.js';
 import type { Portfolio } from '../../schemas/portfolio/view.js';
 import {
-  countsInRange,
-  openAtDay,
+  countsByDay,
+  figuresAt,
   orgDeadlineSettings,
   orgSites,
   overdueAt,
@@ -95,22 +95,24 @@ export async function portfolioView(
   const sites = await orgSites(ctx.db, org, scope);
   const ids = sites.map((s) => s.siteId);
   const at = dayEnd(to) < nowIso(now) ? dayEnd(to) : nowIso(now);
-  const [openEnd, openStart, counts, overdue, tags] = await Promise.all([
-    openAtDay(ctx.db, org, scope, to),
-    openAtDay(ctx.db, org, scope, dayBefore(from)),
-    countsInRange(ctx.db, org, scope, { from, to, by: 'site_id' }),
+  const [kept, overdue, tags] = await Promise.all([
+    figuresAt(ctx.db, org, scope, { start: dayBefore(from), end: to }),
     overdueBySite(ctx, org, ids, at),
     orgTags(ctx.db, org),
   ]);
   const figures: SiteFigures[] = ids.map((siteId) => {
-    const open = openEnd.get(siteId) ?? { ...NO_OPEN };
-    const c = counts.get(siteId) ?? { new: 0, fixed: 0, regressions: 0 };
+    const { start, end } = kept.get(siteId) ?? {};
+    const open = end?.open ?? { ...NO_OPEN };
+    // The range's counts: the totals at its end less those on the day before it.
+    const counted = (k: 'new' | 'fixed' | 'regressions') => (end?.totals[k] ?? 0) - (start?.totals[k] ?? 0);
     return {
       siteId,
       open,
       openTotal: total(open),
-      openBefore: total(openStart.get(siteId) ?? NO_OPEN),
-      ...c,
+      openBefore: total(start?.open ?? NO_OPEN),
+      new: counted('new'),
+      fixed: counted('fixed'),
+      regressions: counted('regressions'),
       overdue: overdue.get(siteId) ?? 0,
     };
   });
@@ -175,7 +177,7 @@ export async function portfolioSeries(
   const intervals = intervalsOf(query.from, query.to, query.interval);
   const [changes, counts, overdue] = await Promise.all([
     openChangesByDay(ctx.db, org, scope, query.to),
-    countsInRange(ctx.db, org, scope, { from: query.from, to: query.to, by: 'day' }),
+    countsByDay(ctx.db, org, scope, { from: query.from, to: query.to }),
     overdueSeries(ctx, org, { ids, scope }, intervals, nowIso(now)),
   ]);
   const countDays = [...counts.keys()].sort();

@@ -19,6 +19,38 @@ interface DayRow {
   unscanned: number;
 }
 
+/** The site's new, fixed and regressions summed over every day up to a day, kept with that day. */
+interface Totals {
+  new_total: number;
+  fixed_total: number;
+  regressions_total: number;
+}
+
+const NO_TOTALS: Totals = { new_total: 0, fixed_total: 0, regressions_total: 0 };
+
+function totalsAfter(before: Totals, d: HistoryDay): Totals {
+  return {
+    new_total: before.new_total + d.new,
+    fixed_total: before.fixed_total + d.fixed,
+    regressions_total: before.regressions_total + d.regressions,
+  };
+}
+
+async function totalsBefore(trx: Knex.Transaction, s: SiteRef, day: string): Promise<Totals> {
+  const row = await trx('history_days')
+    .where({ org: s.org, site_id: s.siteId })
+    .andWhere('day', '<', day)
+    .orderBy('day', 'desc')
+    .first<Totals | undefined>('new_total', 'fixed_total', 'regressions_total');
+  return row
+    ? {
+        new_total: Number(row.new_total),
+        fixed_total: Number(row.fixed_total),
+        regressions_total: Number(row.regressions_total),
+      }
+    : NO_TOTALS;
+}
+
 function dayFromRow(r: DayRow): HistoryDay {
   return {
     day: r.day,
@@ -37,8 +69,9 @@ function dayFromRow(r: DayRow): HistoryDay {
   };
 }
 
-function dayRow(s: SiteRef, d: HistoryDay) {
+function dayRow(s: SiteRef, d: HistoryDay, totals: Totals) {
   return {
+    ...totals,
     org: s.org,
     site_id: s.siteId,
     day: d.day,
@@ -56,13 +89,14 @@ function dayRow(s: SiteRef, d: HistoryDay) {
 }
 
 /**
- * Adds the site's latest scan to its day in one statement (no read): the open figures are replaced by
- * `scan`'s, its counts added to the day's so far.
+ * Adds the site's latest scan to its day: the open figures are replaced by `scan`'s, its counts added to
+ * the day's so far and to the totals (a new day's start from the day before it).
  */
 export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: HistoryDay): Promise<void> {
-  const add = (column: string) => trx.raw('??.?? + excluded.??', ['history_days', column, column]);
+  const add = (column: string, counts = column) =>
+    trx.raw('??.?? + excluded.??', ['history_days', column, counts]);
   await trx('history_days')
-    .insert(dayRow(s, scan))
+    .insert(dayRow(s, scan, totalsAfter(await totalsBefore(trx, s, scan.day), scan)))
     .onConflict(['org', 'site_id', 'day'])
     .merge({
       open_critical: trx.raw('excluded.open_critical'),
@@ -75,10 +109,13 @@ export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: Hist
       fixed_count: add('fixed_count'),
       regressions: add('regressions'),
       unscanned: add('unscanned'),
+      new_total: add('new_total', 'new_count'),
+      fixed_total: add('fixed_total', 'fixed_count'),
+      regressions_total: add('regressions_total', 'regressions'),
     });
 }
 
-/** Replaces the site's days from `from` on with `days`. */
+/** Replaces the site's days from `from` on with `days` (oldest first), their totals counted on from the day before. */
 export async function replaceDays(
   trx: Knex.Transaction,
   s: SiteRef,
@@ -86,10 +123,11 @@ export async function replaceDays(
   days: readonly HistoryDay[],
 ): Promise<void> {
   await trx('history_days').where({ org: s.org, site_id: s.siteId }).andWhere('day', '>=', from).delete();
+  let totals = await totalsBefore(trx, s, from);
   await insertInChunks(
     trx,
     'history_days',
-    days.map((d) => dayRow(s, d)),
+    days.map((d) => dayRow(s, d, (totals = totalsAfter(totals, d)))),
   );
 }
 

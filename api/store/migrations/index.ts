@@ -31,6 +31,7 @@ import * as m0031 from './0031_claims.js';
 import * as m0032 from './0032_portfolio.js';
 import * as m0033 from './0033_served_folder.js';
 import * as m0034 from './0034_history_queue.js';
+import * as m0035 from './0035_history_totals.js';
 
 /**
  * Every schema change is a migration, listed here in order. A static list (instead of knex reading a
@@ -68,6 +69,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0032_portfolio': m0032,
   '0033_served_folder': m0033,
   '0034_history_queue': m0034,
+  '0035_history_totals': m0035,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

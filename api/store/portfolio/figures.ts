@@ -28,41 +28,63 @@ export async function orgSites(
 
 export type OpenCounts = Record<Impact | 'unknown', number>;
 
-/** Each site's open issues by impact at the end of `day`: its last kept day on or before it. */
-export async function openAtDay(
+const OPEN_COLUMNS = ['open_critical', 'open_serious', 'open_moderate', 'open_minor', 'open_unknown'];
+const TOTAL_COLUMNS = ['new_total', 'fixed_total', 'regressions_total'];
+
+/** A site's figures at the end of a day: its open issues by impact, and its counts summed up to then. */
+export interface FiguresAt {
+  open: OpenCounts;
+  totals: RangeCounts;
+}
+
+/**
+ * Each site's figures at the end of `start` and of `end`: its last kept day on or before each, found by
+ * one index look-up per site and day (not by grouping every kept day), none for a site with no day yet.
+ */
+export async function figuresAt(
   db: Knex,
   org: string,
   sites: Sites,
-  day: string,
-): Promise<Map<string, OpenCounts>> {
-  const last = ofSites(db('history_days').where({ org }).andWhere('day', '<=', day), 'site_id', sites)
-    .groupBy('site_id')
-    .select('site_id', db.raw('max(day) as day'));
-  const rows = await db('history_days as d')
-    .join(last.as('m'), (j) => {
-      j.on('d.site_id', '=', 'm.site_id').andOn('d.day', '=', 'm.day');
-    })
-    .where('d.org', org)
-    .select<Array<Record<string, string | number>>>(
-      'd.site_id',
-      'd.open_critical',
-      'd.open_serious',
-      'd.open_moderate',
-      'd.open_minor',
-      'd.open_unknown',
+  days: { start: string; end: string },
+): Promise<Map<string, { start?: FiguresAt; end?: FiguresAt }>> {
+  const lastDay = (day: string) =>
+    db.raw(
+      '(select max(x.day) from history_days x where x.org = s.org and x.site_id = s.site_id and x.day <= ?)',
+      [day],
     );
-  return new Map(
-    rows.map((r) => [
-      String(r.site_id),
-      {
-        critical: Number(r.open_critical),
-        serious: Number(r.open_serious),
-        moderate: Number(r.open_moderate),
-        minor: Number(r.open_minor),
-        unknown: Number(r.open_unknown),
-      },
-    ]),
-  );
+  const q = ofSites(db('sites as s').where('s.org', org), 's.site_id', sites);
+  for (const [alias, day] of [
+    ['a', days.start],
+    ['z', days.end],
+  ] as const)
+    q.leftJoin(`history_days as ${alias}`, (j) => {
+      j.on(`${alias}.org`, '=', 's.org')
+        .andOn(`${alias}.site_id`, '=', 's.site_id')
+        .andOn(`${alias}.day`, '=', lastDay(day));
+    });
+  const columns = [...OPEN_COLUMNS, ...TOTAL_COLUMNS];
+  const rows = await q.select<Array<Record<string, string | number | null>>>([
+    's.site_id',
+    ...['a', 'z'].flatMap((alias) => columns.map((c) => `${alias}.${c} as ${alias}_${c}`)),
+  ]);
+  const at = (r: Record<string, string | number | null>, alias: 'a' | 'z'): FiguresAt | undefined =>
+    r[`${alias}_open_critical`] === null
+      ? undefined
+      : {
+          open: {
+            critical: Number(r[`${alias}_open_critical`]),
+            serious: Number(r[`${alias}_open_serious`]),
+            moderate: Number(r[`${alias}_open_moderate`]),
+            minor: Number(r[`${alias}_open_minor`]),
+            unknown: Number(r[`${alias}_open_unknown`]),
+          },
+          totals: {
+            new: Number(r[`${alias}_new_total`]),
+            fixed: Number(r[`${alias}_fixed_total`]),
+            regressions: Number(r[`${alias}_regressions_total`]),
+          },
+        };
+  return new Map(rows.map((r) => [String(r.site_id), { start: at(r, 'a'), end: at(r, 'z') }]));
 }
 
 export interface RangeCounts {
@@ -71,24 +93,21 @@ export interface RangeCounts {
   regressions: number;
 }
 
-/**
- * The new, fixed and regressions from `from` to `to` (days, inclusive), summed per site (the view) or per
- * day (the series).
- */
-export async function countsInRange(
+/** The new, fixed and regressions of each day from `from` to `to` (inclusive), summed over the sites. */
+export async function countsByDay(
   db: Knex,
   org: string,
   sites: Sites,
-  range: { from: string; to: string; by: 'site_id' | 'day' },
+  range: { from: string; to: string },
 ): Promise<Map<string, RangeCounts>> {
   const rows = await ofSites(
     db('history_days').where({ org }).andWhere('day', '>=', range.from).andWhere('day', '<=', range.to),
     'site_id',
     sites,
   )
-    .groupBy(range.by)
+    .groupBy('day')
     .select<Array<{ key: string; n: string | number; f: string | number; r: string | number }>>(
-      `${range.by} as key`,
+      'day as key',
       db.raw('sum(new_count) as n'),
       db.raw('sum(fixed_count) as f'),
       db.raw('sum(regressions) as r'),
@@ -117,7 +136,8 @@ export async function orgDeadlineSettings(
 
 /**
  * Per site, its issues open at `at` and past their due date then under `days`: each impact's cut-off is
- * one condition on `due_from`. Of the given sites, or all but `except`.
+ * one condition on `due_from`. Of the given sites, or all but `except`. The spans still open and those
+ * ended since `at` are two look-ups of the index that leads with the end (an `or` would read them all).
  */
 export async function overdueAt(
   db: Knex,
@@ -128,13 +148,10 @@ export async function overdueAt(
 ): Promise<Map<string, number>> {
   const limits = IMPACTS.filter((i) => days[i] !== null);
   if (limits.length === 0) return new Map();
-  const q = db('history_spans')
-    .where({ org })
-    .andWhere('opened_at', '<', at)
-    .andWhere((w) => {
-      w.whereNull('ended_at').orWhere('ended_at', '>=', at);
-    })
-    .andWhere((w) => {
+  const count = (ended: (q: Knex.QueryBuilder) => void) => {
+    const q = db('history_spans').where({ org });
+    ended(q);
+    q.andWhere('opened_at', '<', at).andWhere((w) => {
       for (const i of limits) {
         const cutoff = new Date(Date.parse(at) - days[i]! * 86_400_000).toISOString();
         w.orWhere((x) => {
@@ -142,10 +159,21 @@ export async function overdueAt(
         });
       }
     });
-  if ('sites' in scope) q.whereIn('site_id', scope.sites.length > 0 ? [...scope.sites] : ['']);
-  else if (scope.except.length > 0) q.whereNotIn('site_id', [...scope.except]);
-  const rows = await q
-    .groupBy('site_id')
-    .select<Array<{ site_id: string; n: string | number }>>('site_id', db.raw('count(*) as n'));
-  return new Map(rows.map((r) => [r.site_id, Number(r.n)]));
+    if ('sites' in scope) q.whereIn('site_id', scope.sites.length > 0 ? [...scope.sites] : ['']);
+    else if (scope.except.length > 0) q.whereNotIn('site_id', [...scope.except]);
+    return q
+      .groupBy('site_id')
+      .select<Array<{ site_id: string; n: string | number }>>('site_id', db.raw('count(*) as n'));
+  };
+  const [open, endedSince] = await Promise.all([
+    count((q) => {
+      q.whereNull('ended_at');
+    }),
+    count((q) => {
+      q.where('ended_at', '>=', at);
+    }),
+  ]);
+  const out = new Map<string, number>();
+  for (const r of [...open, ...endedSince]) out.set(r.site_id, (out.get(r.site_id) ?? 0) + Number(r.n));
+  return out;
 }

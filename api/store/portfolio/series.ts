@@ -7,7 +7,7 @@ import { ofSites, type OpenCounts, type Sites } from './figures.js';
 /**
  * The org's series over a range (the console's organisation page), in a fixed number of queries whatever
  * the number of intervals: each day's change of the open issues summed over the sites (the counts by day
- * are figures.ts's `countsInRange`), and the days the open spans became overdue and ended.
+ * are figures.ts's `countsByDay`), and the days the open spans became overdue and ended.
  */
 
 const OPEN = ['critical', 'serious', 'moderate', 'minor', 'unknown'] as const;

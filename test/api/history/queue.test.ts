@@ -98,6 +98,35 @@ describe.each(dbKinds)('the history queue (%s)', (db) => {
     ];
     expect(await history('one-by-one')).toEqual(expected);
     expect(await history('all-at-once')).toEqual(expected);
+    // A scan older than the last kept one replays the days from its own on.
+    for (const day of [0, 1, 3, 2]) {
+      await scan(h, 'late', day);
+      await history('late');
+    }
+    expect(await history('late')).toEqual(expected);
+
+    // The org view counts a range from the totals kept with each day: the same as its days summed.
+    const view = async (from: number, to: number) => {
+      const res = await h.request<{
+        sites: Array<{
+          siteId: string;
+          new: number;
+          fixed: number;
+          regressions: number;
+          open_before: number;
+        }>;
+      }>('GET', `/api/v1/portfolio?from=${at(from).slice(0, 10)}&to=${at(to).slice(0, 10)}`, { key: h.key });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(
+        res.body.sites
+          .filter((site) => ['one-by-one', 'all-at-once', 'late'].includes(site.siteId))
+          .map((site) => [site.siteId, [site.open_before, site.new, site.fixed, site.regressions]]),
+      );
+    };
+    const same = (figures: number[]) => ({ 'one-by-one': figures, 'all-at-once': figures, late: figures });
+    expect(await view(0, 3)).toEqual(same([0, 3, 2, 1]));
+    expect(await view(1, 3)).toEqual(same([2, 1, 2, 1]));
+    expect(await view(2, 2)).toEqual(same([1, 1, 1, 0]));
   });
 
   test('the history job keeps a queued scan with no read at all', async () => {
