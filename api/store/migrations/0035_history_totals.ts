@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 
 /**
- * The org view read in two look-ups per site (docs/portfolio.md, "Fast at size"): each kept day also
- * carries the site's new, fixed and regressions summed over every day up to it, so a range's counts are
- * the difference of two days' totals; and an index that leads with the span's end finds the org's open
- * spans (the overdue counts) without reading its ended ones.
+ * The org view read in two look-ups per site (docs/portfolio.md, "The organisation's view"): each kept
+ * day also carries the site's new, fixed and regressions summed over every day up to it, so a range's
+ * counts are the difference of two days' totals; and an index that leads with the span's end finds the
+ * org's open spans (the overdue counts) without reading its ended ones.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('history_days', (t) => {
