@@ -93,6 +93,7 @@ function siteYear(siteId: string, firstDay: number, random: () => number) {
     open.set(span.fingerprint, span);
   };
   const totals = { new_total: 0, fixed_total: 0, regressions_total: 0 };
+  let before = { critical: 0, serious: 0, moderate: 0, minor: 0 };
   const start = `${dayName(firstDay)}T06:00:00.000Z`;
   for (let i = 20 + Math.floor(random() * 60); i > 0; i--) openIssue(start, 'new');
   for (let d = 0; d < DAYS; d++) {
@@ -126,8 +127,12 @@ function siteYear(siteId: string, firstDay: number, random: () => number) {
     totals.new_total += fresh;
     totals.fixed_total += ended;
     totals.regressions_total += back;
+    const change = Object.fromEntries(IMPACTS.map((i) => [`open_${i}_change`, byImpact[i] - before[i]]));
+    before = byImpact;
     days.push({
       ...totals,
+      ...change,
+      open_unknown_change: 0,
       org: ORG,
       site_id: siteId,
       day,

@@ -19,14 +19,8 @@ import {
 import { MAX_HISTORY_DAYS } from '../../schemas/history/history.js';
 import type { TopFix } from '../../schemas/portfolio/fixes.js';
 import type { Portfolio } from '../../schemas/portfolio/view.js';
-import {
-  countsByDay,
-  figuresAt,
-  orgDeadlineSettings,
-  orgSites,
-  overdueAt,
-} from '../../store/portfolio/figures.js';
-import { openChangesByDay, overdueStartsAndEnds } from '../../store/portfolio/series.js';
+import { figuresAt, orgDeadlineSettings, orgSites, overdueAt } from '../../store/portfolio/figures.js';
+import { changesByDay, overdueStartsAndEnds } from '../../store/portfolio/series.js';
 import { orgTags } from '../../store/sites/tags.js';
 import { groupSites, topFixes } from './fixes.js';
 
@@ -175,24 +169,25 @@ export async function portfolioSeries(
   const scope = query.group === undefined ? undefined : await groupSites(ctx, org, query.group);
   const ids = (await orgSites(ctx.db, org, scope)).map((s) => s.siteId);
   const intervals = intervalsOf(query.from, query.to, query.interval);
-  const [changes, counts, overdue] = await Promise.all([
-    openChangesByDay(ctx.db, org, scope, query.to),
-    countsByDay(ctx.db, org, scope, { from: query.from, to: query.to }),
+  const before = dayBefore(query.from);
+  const [atStart, days, overdue] = await Promise.all([
+    figuresAt(ctx.db, org, scope, { start: before, end: before }),
+    changesByDay(ctx.db, org, scope, { from: query.from, to: query.to }),
     overdueSeries(ctx, org, { ids, scope }, intervals, nowIso(now)),
   ]);
-  const countDays = [...counts.keys()].sort();
+  // The open issues at the range's start, then each kept day's change on to each interval's end.
   const open = { ...NO_OPEN };
-  let changed = 0;
-  let counted = 0;
+  for (const site of atStart.values())
+    for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += site.start?.open[k] ?? 0;
+  let next = 0;
   return intervals.map(({ start, end }, i) => {
-    for (; changed < changes.length && changes[changed].day <= end; changed++)
-      for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += changes[changed].change[k];
     const c = { new: 0, fixed: 0, regressions: 0 };
-    for (; counted < countDays.length && countDays[counted] <= end; counted++) {
-      const day = counts.get(countDays[counted])!;
-      c.new += day.new;
-      c.fixed += day.fixed;
-      c.regressions += day.regressions;
+    for (; next < days.length && days[next].day <= end; next++) {
+      const day = days[next];
+      for (const k of Object.keys(open) as Array<keyof typeof open>) open[k] += day.change[k];
+      c.new += day.counts.new;
+      c.fixed += day.counts.fixed;
+      c.regressions += day.counts.regressions;
     }
     return { start, end, open: { ...open }, openTotal: total(open), ...c, overdue: overdue[i] };
   });

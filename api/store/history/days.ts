@@ -19,36 +19,75 @@ interface DayRow {
   unscanned: number;
 }
 
-/** The site's new, fixed and regressions summed over every day up to a day, kept with that day. */
-interface Totals {
+/**
+ * What a kept day carries of the site's days before it: its new, fixed and regressions summed over every
+ * day up to it, and how its open issues changed since the day before it (the org view's and series' reads).
+ */
+interface Carried {
   new_total: number;
   fixed_total: number;
   regressions_total: number;
+  open_critical_change: number;
+  open_serious_change: number;
+  open_moderate_change: number;
+  open_minor_change: number;
+  open_unknown_change: number;
 }
 
-const NO_TOTALS: Totals = { new_total: 0, fixed_total: 0, regressions_total: 0 };
+/** The last kept day before a day: its totals and its open issues. */
+interface Before {
+  totals: { new: number; fixed: number; regressions: number };
+  open: HistoryDay['open'];
+}
 
-function totalsAfter(before: Totals, d: HistoryDay): Totals {
+const IMPACT_KEYS = ['critical', 'serious', 'moderate', 'minor', 'unknown'] as const;
+
+const NOTHING_BEFORE: Before = {
+  totals: { new: 0, fixed: 0, regressions: 0 },
+  open: { critical: 0, serious: 0, moderate: 0, minor: 0, unknown: 0 },
+};
+
+function carried(before: Before, d: HistoryDay): Carried {
   return {
-    new_total: before.new_total + d.new,
-    fixed_total: before.fixed_total + d.fixed,
-    regressions_total: before.regressions_total + d.regressions,
+    new_total: before.totals.new + d.new,
+    fixed_total: before.totals.fixed + d.fixed,
+    regressions_total: before.totals.regressions + d.regressions,
+    open_critical_change: d.open.critical - before.open.critical,
+    open_serious_change: d.open.serious - before.open.serious,
+    open_moderate_change: d.open.moderate - before.open.moderate,
+    open_minor_change: d.open.minor - before.open.minor,
+    open_unknown_change: d.open.unknown - before.open.unknown,
   };
 }
 
-async function totalsBefore(trx: Knex.Transaction, s: SiteRef, day: string): Promise<Totals> {
+/** `d` as the day before the next one. */
+function asBefore(c: Carried, d: HistoryDay): Before {
+  return {
+    totals: { new: c.new_total, fixed: c.fixed_total, regressions: c.regressions_total },
+    open: d.open,
+  };
+}
+
+async function dayBefore(trx: Knex.Transaction, s: SiteRef, day: string): Promise<Before> {
   const row = await trx('history_days')
     .where({ org: s.org, site_id: s.siteId })
     .andWhere('day', '<', day)
     .orderBy('day', 'desc')
-    .first<Totals | undefined>('new_total', 'fixed_total', 'regressions_total');
-  return row
-    ? {
-        new_total: Number(row.new_total),
-        fixed_total: Number(row.fixed_total),
-        regressions_total: Number(row.regressions_total),
-      }
-    : NO_TOTALS;
+    .first<Record<string, number> | undefined>(
+      'new_total',
+      'fixed_total',
+      'regressions_total',
+      ...IMPACT_KEYS.map((k) => `open_${k}`),
+    );
+  if (!row) return NOTHING_BEFORE;
+  return {
+    totals: {
+      new: Number(row.new_total),
+      fixed: Number(row.fixed_total),
+      regressions: Number(row.regressions_total),
+    },
+    open: Object.fromEntries(IMPACT_KEYS.map((k) => [k, Number(row[`open_${k}`])])) as HistoryDay['open'],
+  };
 }
 
 function dayFromRow(r: DayRow): HistoryDay {
@@ -69,9 +108,9 @@ function dayFromRow(r: DayRow): HistoryDay {
   };
 }
 
-function dayRow(s: SiteRef, d: HistoryDay, totals: Totals) {
+function dayRow(s: SiteRef, d: HistoryDay, kept: Carried) {
   return {
-    ...totals,
+    ...kept,
     org: s.org,
     site_id: s.siteId,
     day: d.day,
@@ -89,14 +128,15 @@ function dayRow(s: SiteRef, d: HistoryDay, totals: Totals) {
 }
 
 /**
- * Adds the site's latest scan to its day: the open figures are replaced by `scan`'s, its counts added to
- * the day's so far and to the totals (a new day's start from the day before it).
+ * Adds the site's latest scan to its day: the open figures (and their change since the day before) are
+ * replaced by `scan`'s, its counts added to the day's so far and to the totals (a new day's start from the
+ * day before it).
  */
 export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: HistoryDay): Promise<void> {
   const add = (column: string, counts = column) =>
     trx.raw('??.?? + excluded.??', ['history_days', column, counts]);
   await trx('history_days')
-    .insert(dayRow(s, scan, totalsAfter(await totalsBefore(trx, s, scan.day), scan)))
+    .insert(dayRow(s, scan, carried(await dayBefore(trx, s, scan.day), scan)))
     .onConflict(['org', 'site_id', 'day'])
     .merge({
       open_critical: trx.raw('excluded.open_critical'),
@@ -105,6 +145,11 @@ export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: Hist
       open_minor: trx.raw('excluded.open_minor'),
       open_unknown: trx.raw('excluded.open_unknown'),
       open_by_rule: trx.raw('excluded.open_by_rule'),
+      open_critical_change: trx.raw('excluded.open_critical_change'),
+      open_serious_change: trx.raw('excluded.open_serious_change'),
+      open_moderate_change: trx.raw('excluded.open_moderate_change'),
+      open_minor_change: trx.raw('excluded.open_minor_change'),
+      open_unknown_change: trx.raw('excluded.open_unknown_change'),
       new_count: add('new_count'),
       fixed_count: add('fixed_count'),
       regressions: add('regressions'),
@@ -115,7 +160,7 @@ export async function addScanToDay(trx: Knex.Transaction, s: SiteRef, scan: Hist
     });
 }
 
-/** Replaces the site's days from `from` on with `days` (oldest first), their totals counted on from the day before. */
+/** Replaces the site's days from `from` on with `days` (oldest first), carried on from the day before. */
 export async function replaceDays(
   trx: Knex.Transaction,
   s: SiteRef,
@@ -123,11 +168,15 @@ export async function replaceDays(
   days: readonly HistoryDay[],
 ): Promise<void> {
   await trx('history_days').where({ org: s.org, site_id: s.siteId }).andWhere('day', '>=', from).delete();
-  let totals = await totalsBefore(trx, s, from);
+  let before = await dayBefore(trx, s, from);
   await insertInChunks(
     trx,
     'history_days',
-    days.map((d) => dayRow(s, d, (totals = totalsAfter(totals, d)))),
+    days.map((d) => {
+      const kept = carried(before, d);
+      before = asBefore(kept, d);
+      return dayRow(s, d, kept);
+    }),
   );
 }
 

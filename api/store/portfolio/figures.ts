@@ -93,30 +93,6 @@ export interface RangeCounts {
   regressions: number;
 }
 
-/** The new, fixed and regressions of each day from `from` to `to` (inclusive), summed over the sites. */
-export async function countsByDay(
-  db: Knex,
-  org: string,
-  sites: Sites,
-  range: { from: string; to: string },
-): Promise<Map<string, RangeCounts>> {
-  const rows = await ofSites(
-    db('history_days').where({ org }).andWhere('day', '>=', range.from).andWhere('day', '<=', range.to),
-    'site_id',
-    sites,
-  )
-    .groupBy('day')
-    .select<Array<{ key: string; n: string | number; f: string | number; r: string | number }>>(
-      'day as key',
-      db.raw('sum(new_count) as n'),
-      db.raw('sum(fixed_count) as f'),
-      db.raw('sum(regressions) as r'),
-    );
-  return new Map(
-    rows.map((r) => [r.key, { new: Number(r.n), fixed: Number(r.f), regressions: Number(r.r) }]),
-  );
-}
-
 /** The org's deadline days and every site's overrides. */
 export async function orgDeadlineSettings(
   db: Knex,

@@ -2,46 +2,49 @@ import type { Knex } from 'knex';
 import { IMPACTS } from '../../../core/impact.js';
 import type { DeadlineDays } from '../../domain/history/deadlines.js';
 import { dialectOf } from '../db.js';
-import { ofSites, type OpenCounts, type Sites } from './figures.js';
+import { ofSites, type OpenCounts, type RangeCounts, type Sites } from './figures.js';
 
 /**
  * The org's series over a range (the console's organisation page), in a fixed number of queries whatever
- * the number of intervals: each day's change of the open issues summed over the sites (the counts by day
- * are figures.ts's `countsByDay`), and the days the open spans became overdue and ended.
+ * the number of intervals: each day's change of the open issues and its counts summed over the sites (the
+ * open issues at the range's start are figures.ts's `figuresAt`), and the days the open spans became
+ * overdue and ended.
  */
 
 const OPEN = ['critical', 'serious', 'moderate', 'minor', 'unknown'] as const;
 
-/**
- * Per day up to `to`, how much the open issues of the sites changed (each site's day figures less its
- * previous day's): summed from the first day, the org's open issues at any day's end.
- */
-export async function openChangesByDay(
+export interface DayChange {
+  day: string;
+  /** How the sites' open issues changed since each one's kept day before. */
+  change: OpenCounts;
+  counts: RangeCounts;
+}
+
+/** Per kept day from `from` to `to` (inclusive), oldest first: the sites' changes and counts summed. */
+export async function changesByDay(
   db: Knex,
   org: string,
   sites: Sites,
-  to: string,
-): Promise<Array<{ day: string; change: OpenCounts }>> {
-  const lagged = ofSites(
-    db('history_days').where({ org }).andWhere('day', '<=', to),
+  range: { from: string; to: string },
+): Promise<DayChange[]> {
+  const rows = await ofSites(
+    db('history_days').where({ org }).andWhere('day', '>=', range.from).andWhere('day', '<=', range.to),
     'site_id',
     sites,
-  ).select(
-    'day',
-    ...OPEN.map((k) => `open_${k}`),
-    ...OPEN.map((k) => db.raw(`lag(open_${k}, 1, 0) over (partition by site_id order by day) as prev_${k}`)),
-  );
-  const rows = await db
-    .from(lagged.as('d'))
+  )
     .groupBy('day')
     .orderBy('day')
     .select<Array<Record<string, string | number>>>(
       'day',
-      ...OPEN.map((k) => db.raw(`sum(open_${k} - prev_${k}) as ${k}`)),
+      ...OPEN.map((k) => db.raw(`sum(open_${k}_change) as ${k}`)),
+      db.raw('sum(new_count) as n'),
+      db.raw('sum(fixed_count) as f'),
+      db.raw('sum(regressions) as r'),
     );
   return rows.map((r) => ({
     day: String(r.day),
     change: Object.fromEntries(OPEN.map((k) => [k, Number(r[k])])) as OpenCounts,
+    counts: { new: Number(r.n), fixed: Number(r.f), regressions: Number(r.r) },
   }));
 }
 
@@ -70,36 +73,45 @@ export async function overdueStartsAndEnds(
   const out = { starts: new Map<number, number>(), ends: new Map<number, number>() };
   if (limits.length === 0) return out;
   const allowed = `case impact ${limits.map(() => 'when ? then cast(? as integer)').join(' ')} end`;
-  const spans = db('history_spans')
-    .where({ org })
-    .whereIn('impact', limits)
-    .andWhere('opened_at', '<=', toEnd)
-    .andWhere((w) => {
-      w.whereNull('ended_at').orWhere('ended_at', '>=', fromStart);
-    });
-  if ('sites' in scope) spans.whereIn('site_id', scope.sites.length > 0 ? [...scope.sites] : ['']);
-  else if (scope.except.length > 0) spans.whereNotIn('site_id', [...scope.except]);
-  spans.select(
-    db.raw(`${dayNumber(db, 'opened_at')} as o`),
-    db.raw(
-      `${dayNumber(db, 'due_from')} + ${allowed} as d`,
-      limits.flatMap((i) => [i, days[i]!]),
-    ),
-    db.raw(`${dayNumber(db, 'ended_at')} as e`),
+  // The spans still open and those ended since `fromStart`: two look-ups of the index that leads with the
+  // end, where an `or` would read every span of the org.
+  const spansEnded = (ended: (q: Knex.QueryBuilder) => void) => {
+    const q = db('history_spans').where({ org });
+    ended(q);
+    q.whereIn('impact', limits).andWhere('opened_at', '<=', toEnd);
+    if ('sites' in scope) q.whereIn('site_id', scope.sites.length > 0 ? [...scope.sites] : ['']);
+    else if (scope.except.length > 0) q.whereNotIn('site_id', [...scope.except]);
+    return q.select(
+      db.raw(`${dayNumber(db, 'opened_at')} as o`),
+      db.raw(
+        `${dayNumber(db, 'due_from')} + ${allowed} as d`,
+        limits.flatMap((i) => [i, days[i]!]),
+      ),
+      db.raw(`${dayNumber(db, 'ended_at')} as e`),
+    );
+  };
+  const spans = spansEnded((q) => {
+    q.whereNull('ended_at');
+  }).unionAll(
+    spansEnded((q) => {
+      q.where('ended_at', '>=', fromStart);
+    }),
   );
-  // Overdue from the later of its opening day and its due day; counted until the day it ended.
-  const counted = () =>
-    db
-      .from(
-        db.from(spans.clone().as('sp')).select(db.raw('case when o > d then o else d end as s'), 'e').as('b'),
-      )
-      .whereRaw('(e is null or s < e)');
-  type Row = { day: string | number; n: string | number };
-  const [starts, ends] = await Promise.all([
-    counted().groupBy('s').select<Row[]>(db.raw('s as day'), db.raw('count(*) as n')),
-    counted().whereNotNull('e').groupBy('e').select<Row[]>(db.raw('e as day'), db.raw('count(*) as n')),
-  ]);
-  for (const r of starts) out.starts.set(Number(r.day), Number(r.n));
-  for (const r of ends) out.ends.set(Number(r.day), Number(r.n));
+  // Overdue from the later of its opening day and its due day; counted until the day it ended. One
+  // pass: the spans counted by the day they became overdue and the day they ended (none while open).
+  const rows = await db
+    .from(db.from(spans.as('sp')).select(db.raw('case when o > d then o else d end as s'), 'e').as('b'))
+    .whereRaw('(e is null or s < e)')
+    .groupBy('s', 'e')
+    .select<Array<{ s: string | number; e: string | number | null; n: string | number }>>(
+      's',
+      'e',
+      db.raw('count(*) as n'),
+    );
+  const add = (map: Map<number, number>, day: number, n: number) => map.set(day, (map.get(day) ?? 0) + n);
+  for (const r of rows) {
+    add(out.starts, Number(r.s), Number(r.n));
+    if (r.e !== null) add(out.ends, Number(r.e), Number(r.n));
+  }
   return out;
 }
