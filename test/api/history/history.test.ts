@@ -13,9 +13,13 @@ import { dbKinds, useHarness } from '../../helpers/harness.js';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.js';
 
 const DAY_MS = 86_400_000;
-/** Day 0 of the story: 90 days ago, at 10:00 UTC; every scan is taken on a day of it. */
-const today = new Date().toISOString().slice(0, 10);
-const D0 = Date.parse(`${today}T10:00:00Z`) - 90 * DAY_MS;
+/**
+ * Day 0 of the story: 90 days before the latest 10:00 UTC that has passed (yesterday's before 10:00), so
+ * day 90 is never in the future and the open issues' ages are whole at any hour; every scan is taken on a day
+ * of it.
+ */
+const lastTen = new Date(Date.now() - 10 * 3_600_000).toISOString().slice(0, 10);
+const D0 = Date.parse(`${lastTen}T10:00:00Z`) - 90 * DAY_MS;
 const at = (day: number) => new Date(D0 + day * DAY_MS).toISOString();
 const dayOf = (day: number) => at(day).slice(0, 10);
 
