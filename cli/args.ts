@@ -63,7 +63,7 @@ Source (findings located in the repository, see docs/cli.md):
   --source-root DIR        the repository's folder; paths are relative to it
   --source-map "PREFIX => DIR"   pages under PREFIX are the files of DIR (repeatable)
   --source-attribute NAME  your build's own path:line[:column] attribute
-Screenshots (of violating elements, sent with the scan):
+Screenshots (of violating elements, for the service and the HTML report; none without either):
   --no-screenshots         take none
   --screenshots-per-page N --screenshots-per-scan N --screenshot-max-kb N   (default 20, 500, 100)
 Reports:

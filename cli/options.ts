@@ -178,6 +178,10 @@ export function cliOptions(
   );
   const svc = service(cl, env, scan.shard !== null);
   const open = cl.values.get('open') === 'true';
+  const html = cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null);
+  // Pictures only where they are shown: the service keeps them with its pages, the HTML report embeds
+  // them. A run with neither would take them (a capture of the screen each) and throw them away.
+  if (!svc && !html) scan.screenshots.enabled = false;
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(
       'the baseline file is for a run without --api-url: the service keeps its own baseline',
@@ -189,7 +193,7 @@ export function cliOptions(
     out: cl.values.get('out') ?? null,
     junit: cl.values.get('junit') ?? null,
     sarif: cl.values.get('sarif') ?? null,
-    html: cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null),
+    html,
     open,
   };
 }

@@ -34913,7 +34913,7 @@ Source (findings located in the repository, see docs/cli.md):
   --source-root DIR        the repository's folder; paths are relative to it
   --source-map "PREFIX => DIR"   pages under PREFIX are the files of DIR (repeatable)
   --source-attribute NAME  your build's own path:line[:column] attribute
-Screenshots (of violating elements, sent with the scan):
+Screenshots (of violating elements, for the service and the HTML report; none without either):
   --no-screenshots         take none
   --screenshots-per-page N --screenshots-per-scan N --screenshot-max-kb N   (default 20, 500, 100)
 Reports:
@@ -39565,6 +39565,11 @@ function cliOptions(cl, env = process.env, config = {
     scan.urlSettings = parseUrlSettings(config.pages, (i, key, problem) => new UsageError(`${config.configFile ?? 'pages'}: "pages[${i}].${key}" ${problem}`));
     const svc = service(cl, env, scan.shard !== null);
     const open = cl.values.get('open') === 'true';
+    const html = cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null);
+    // Pictures only where they are shown: the service keeps them with its pages, the HTML report embeds
+    // them. A run with neither would take them (a capture of the screen each) and throw them away.
+    if (!svc && !html)
+        scan.screenshots.enabled = false;
     if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
         throw new UsageError('the baseline file is for a run without --api-url: the service keeps its own baseline');
     return {
@@ -39574,7 +39579,7 @@ function cliOptions(cl, env = process.env, config = {
         out: cl.values.get('out') ?? null,
         junit: cl.values.get('junit') ?? null,
         sarif: cl.values.get('sarif') ?? null,
-        html: cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null),
+        html,
         open,
     };
 }
