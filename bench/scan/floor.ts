@@ -13,7 +13,8 @@ import { measure, type Measured } from './measure.js';
  * any scanner that runs axe-core's rules can cost, so the share of the scan that is the scanner's own is
  * seen apart from axe-core's. All are separate processes timed from start to exit, so all pay Node's start
  * and the browser's launch. Rounds alternate (scan, floor, axe-core floor, and an earlier build of the CLI
- * when one is named) so a machine that gets busier slows all alike; the medians are reported.
+ * when one is named), each starting one step later than the one before, so a machine that gets busier slows
+ * all alike and none always runs right after the same one; the medians are reported.
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -137,23 +138,36 @@ export async function scanBesideFloor(o: {
   // scan writing the HTML report (`--html`), which embeds them, is measured in the same rounds too: what the
   // pictures, which no floor takes, cost.
   const pictures = process.env.BENCH_SCAN_PICTURES === '1';
+  const floorArgs = [script, o.urlsFile, String(concurrency), o.chromium];
   for (let r = 0; r < rounds; r++) {
     const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
-    seconds.scan.push(
-      await run('scan', [o.cli, 'scan', '--urls-file', o.urlsFile, ...out('full')], env, o.dir),
-    );
-    const floorArgs = [script, o.urlsFile, String(concurrency), o.chromium];
-    seconds.floor.push(await run('floor', floorArgs, {}, o.dir));
-    seconds.axe.push(await run('axe-core floor', [...floorArgs, DEFAULT_AXE_TAGS.join(',')], {}, o.dir));
+    const steps: Array<() => Promise<void>> = [
+      async () => {
+        const args = [o.cli, 'scan', '--urls-file', o.urlsFile, ...out('full')];
+        seconds.scan.push(await run('scan', args, env, o.dir));
+      },
+      async () => void seconds.floor.push(await run('floor', floorArgs, {}, o.dir)),
+      async () => {
+        const args = [...floorArgs, DEFAULT_AXE_TAGS.join(',')];
+        seconds.axe.push(await run('axe-core floor', args, {}, o.dir));
+      },
+    ];
     if (before) {
-      const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
-      seconds.before.push(await run('scan (before)', args, env, o.dir));
+      steps.push(async () => {
+        const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
+        seconds.before.push(await run('scan (before)', args, env, o.dir));
+      });
     }
     if (pictures) {
-      const report = ['--html', path.join(o.dir, `report-${r}.html`)];
-      const args = [o.cli, 'scan', '--urls-file', o.urlsFile, ...report, ...out('pictures')];
-      seconds.pictures.push(await run('scan (pictures)', args, env, o.dir));
+      steps.push(async () => {
+        const report = ['--html', path.join(o.dir, `report-${r}.html`)];
+        const args = [o.cli, 'scan', '--urls-file', o.urlsFile, ...report, ...out('pictures')];
+        seconds.pictures.push(await run('scan (pictures)', args, env, o.dir));
+      });
     }
+    // Each round starts one step later: a process that runs right after another (whose browser may still
+    // be closing) is not always the same one.
+    for (let k = 0; k < steps.length; k++) await steps[(r + k) % steps.length]();
     console.log(
       `${o.label ? `[${o.label}] ` : ''}scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
         `${seconds.floor[r].toFixed(1)} s, axe-core floor ${seconds.axe[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}` +
