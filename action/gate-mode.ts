@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
 import type { ScanOptions } from '../scanner/options.js';
+import { picturesWhereShown } from '../scanner/screenshots.js';
 import type { GitHubEvent } from './github-event.js';
 
 /**
@@ -74,7 +75,9 @@ export function fitLocalInputs(
       'is empty, so the step gates without a service: give pages to scan ("urls", "sitemap" or "urls-file") or "results" to judge',
     );
   }
-  if (given.scan) given.scan.screenshots.enabled = false;
+  if (given.scan) {
+    given.scan.screenshots = picturesWhereShown(given.scan.screenshots, { service: false, report: false });
+  }
 }
 
 /** Where the gate without a service finds its baseline, and whether this run records the next one. */

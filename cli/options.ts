@@ -6,6 +6,7 @@ import { keyOf } from './config.js';
 import type { LocalGateSettings } from '../scanner/local-gate.js';
 import { DEFAULT_BASELINE } from '../scanner/baseline-file.js';
 import { parseUrlSettings, type PageSettings } from '../scanner/url-settings.js';
+import { picturesWhereShown } from '../scanner/screenshots.js';
 
 /** Where `--open` without `--html` writes the HTML report. */
 export const DEFAULT_HTML_REPORT = '.a11y-gate/report.html';
@@ -179,9 +180,7 @@ export function cliOptions(
   const svc = service(cl, env, scan.shard !== null);
   const open = cl.values.get('open') === 'true';
   const html = cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null);
-  // Pictures only where they are shown: the service keeps them with its pages, the HTML report embeds
-  // them. A run with neither would take them (a capture of the screen each) and throw them away.
-  if (!svc && !html) scan.screenshots.enabled = false;
+  scan.screenshots = picturesWhereShown(scan.screenshots, { service: svc !== null, report: html !== null });
   if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
     throw new UsageError(
       'the baseline file is for a run without --api-url: the service keeps its own baseline',

@@ -36,6 +36,17 @@ export function defaultScreenshotLimits(): ScreenshotLimits {
   };
 }
 
+/**
+ * Pictures only where something shows them: the service keeps them with its pages, the HTML report embeds
+ * them. A run with neither would take them (a capture of the screen each) and throw them away.
+ */
+export function picturesWhereShown(
+  limits: ScreenshotLimits,
+  shown: { service: boolean; report: boolean },
+): ScreenshotLimits {
+  return { ...limits, enabled: limits.enabled && (shown.service || shown.report) };
+}
+
 /** Pictures the whole scan may still take: shared by the workers, so the scan stays under its limit. */
 export interface ShotBudget {
   left: number;

@@ -13,6 +13,7 @@ import type { PageOutcome, ScannedPage } from '../../scanner/page-scan.js';
 import { fingerprintOf } from '../../scanner/sarif.js';
 import { scan, type ScanRun } from '../../scanner/scan.js';
 import { parseViewports } from '../../scanner/viewports.js';
+import { picturesWhereShown } from '../../scanner/screenshots.js';
 
 /** What the agent asks to scan. */
 export interface ScanTarget {
@@ -78,7 +79,7 @@ export function elementsOf(pages: PageOutcome[]): { violations: ScannedElement[]
   };
 }
 
-/** Scan options for a target: no pictures, the browser from `chromePath` or the environment. */
+/** Scan options for a target: no pictures (nothing shows them), the browser from `chromePath` or the environment. */
 function optionsFor(target: ScanTarget, chromePath: string | null, keepPasses: boolean): ScanOptions {
   const base = defaultScanOptions();
   const serveDir = target.serve ? path.resolve(target.serve) : null;
@@ -90,7 +91,7 @@ function optionsFor(target: ScanTarget, chromePath: string | null, keepPasses: b
     chromePath,
     viewports: parseViewports(target.viewports, (problem) => new ScanError(problem)),
     sourceRoot,
-    screenshots: { ...base.screenshots, enabled: false },
+    screenshots: picturesWhereShown(base.screenshots, { service: false, report: false }),
     concurrency: Math.min(base.concurrency, 2),
     keepPasses,
   };

@@ -9287,6 +9287,13 @@ function defaultScreenshotLimits() {
     };
 }
 /**
+ * Pictures only where something shows them: the service keeps them with its pages, the HTML report embeds
+ * them. A run with neither would take them (a capture of the screen each) and throw them away.
+ */
+function picturesWhereShown(limits, shown) {
+    return { ...limits, enabled: limits.enabled && (shown.service || shown.report) };
+}
+/**
  * The element of an axe target: frames by their selectors, then the element, through open shadow roots
  * by chaining (Playwright's CSS reaches into them). Null for a frame inside a shadow root.
  */
@@ -39449,6 +39456,7 @@ function waitingText(shards) {
 
 
 
+
 /** Where `--open` without `--html` writes the HTML report. */
 const DEFAULT_HTML_REPORT = '.a11y-gate/report.html';
 /** The scanner's setting names whose flag is named otherwise. */
@@ -39566,10 +39574,7 @@ function cliOptions(cl, env = process.env, config = {
     const svc = service(cl, env, scan.shard !== null);
     const open = cl.values.get('open') === 'true';
     const html = cl.values.get('html') ?? (open ? DEFAULT_HTML_REPORT : null);
-    // Pictures only where they are shown: the service keeps them with its pages, the HTML report embeds
-    // them. A run with neither would take them (a capture of the screen each) and throw them away.
-    if (!svc && !html)
-        scan.screenshots.enabled = false;
+    scan.screenshots = picturesWhereShown(scan.screenshots, { service: svc !== null, report: html !== null });
     if (svc && (cl.command === 'baseline' || cl.values.get('update-baseline') === 'true'))
         throw new UsageError('the baseline file is for a run without --api-url: the service keeps its own baseline');
     return {
@@ -55257,6 +55262,7 @@ const VerifyOutput = {
 
 
 
+
 class ScanError extends Error {
 }
 const pageOf = (f) => viewportPageKey(pageKey(normalizeUrl(f.pageUrl) ?? f.pageUrl), f.viewport);
@@ -55286,7 +55292,7 @@ function elementsOf(pages) {
         passes: scanned.flatMap((p) => axeFindings(p.url, { violations: p.axe.passes, incomplete: [] }, p.viewport).map(scans_element)),
     };
 }
-/** Scan options for a target: no pictures, the browser from `chromePath` or the environment. */
+/** Scan options for a target: no pictures (nothing shows them), the browser from `chromePath` or the environment. */
 function optionsFor(target, chromePath, keepPasses) {
     const base = defaultScanOptions();
     const serveDir = target.serve ? external_node_path_default().resolve(target.serve) : null;
@@ -55298,7 +55304,7 @@ function optionsFor(target, chromePath, keepPasses) {
         chromePath,
         viewports: parseViewports(target.viewports, (problem) => new ScanError(problem)),
         sourceRoot,
-        screenshots: { ...base.screenshots, enabled: false },
+        screenshots: picturesWhereShown(base.screenshots, { service: false, report: false }),
         concurrency: Math.min(base.concurrency, 2),
         keepPasses,
     };
