@@ -250,7 +250,9 @@ async function measureSet(set: PageSet, cli: string, dir: string) {
   );
   const floor = await scanBesideFloor({ cli, urlsFile, pages, chromium: CHROMIUM, dir, label: set.name });
   if (floor.scan_ratio_to_floor < 0.7) missed.push('under 0.7 of the floor');
-  if (floor.scan_ratio_to_axe_floor < 0.95) missed.push('under 0.95 of the axe-core floor');
+  // Judged round by round: each round's scan beside that round's axe-core floor, so the machine's drift
+  // between rounds (larger than the scan's own cost) does not decide it.
+  if (floor.scan_ratio_to_axe_floor_median_of_rounds < 0.95) missed.push('under 0.95 of the axe-core floor');
   return { figures: { ...figures, ...floor }, missed: missed.map((m) => `${set.name} pages: ${m}`) };
 }
 
@@ -297,6 +299,8 @@ const suite: BenchSuite = {
               heavy_scan_ratio_to_floor: h.figures.scan_ratio_to_floor,
               heavy_scan_axe_floor_ratio_to_floor: h.figures.scan_axe_floor_ratio_to_floor,
               heavy_scan_ratio_to_axe_floor: h.figures.scan_ratio_to_axe_floor,
+              heavy_scan_ratio_to_axe_floor_median_of_rounds:
+                h.figures.scan_ratio_to_axe_floor_median_of_rounds,
               heavy_ratio_to_pa11y_ci: h.figures.ratio_to_pa11y_ci,
               heavy_ratio_to_axe_cli: h.figures.ratio_to_axe_cli,
             }
