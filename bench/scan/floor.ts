@@ -146,47 +146,42 @@ export async function scanBesideFloor(o: {
   // pictures, which no floor takes, cost.
   const pictures = process.env.BENCH_SCAN_PICTURES === '1';
   const floorArgs = [script, o.urlsFile, String(concurrency), o.chromium];
+  const byRound: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const out = (name: string) => ['--out', path.join(o.dir, `${name}-${r}`)];
+    /** A run of a CLI build (`cli`) on the page set, its `--out` kept apart per round. */
+    const scanStep = (label: string, cli: string, name: string, into: number[], extra: string[] = []) => {
+      const out = ['--out', path.join(o.dir, `${name}-${r}`)];
+      const args = [cli, 'scan', '--urls-file', o.urlsFile, ...extra, ...out];
+      return async () => void into.push(await run(label, args, env, o.dir));
+    };
     const steps: Array<() => Promise<void>> = [
-      async () => {
-        const args = [o.cli, 'scan', '--urls-file', o.urlsFile, ...out('full')];
-        seconds.scan.push(await run('scan', args, env, o.dir));
-      },
+      scanStep('scan', o.cli, 'full', seconds.scan),
       async () => void seconds.floor.push(await run('floor', floorArgs, {}, o.dir)),
       async () => {
         const args = [...floorArgs, DEFAULT_AXE_TAGS.join(',')];
         seconds.axe.push(await run('axe-core floor', args, {}, o.dir));
       },
     ];
-    if (before) {
-      steps.push(async () => {
-        const args = [before, 'scan', '--urls-file', o.urlsFile, ...out('before')];
-        seconds.before.push(await run('scan (before)', args, env, o.dir));
-      });
-    }
+    if (before) steps.push(scanStep('scan (before)', before, 'before', seconds.before));
     if (pictures) {
-      steps.push(async () => {
-        const report = ['--html', path.join(o.dir, `report-${r}.html`)];
-        const args = [o.cli, 'scan', '--urls-file', o.urlsFile, ...report, ...out('pictures')];
-        seconds.pictures.push(await run('scan (pictures)', args, env, o.dir));
-      });
+      const report = ['--html', path.join(o.dir, `report-${r}.html`)];
+      steps.push(scanStep('scan (pictures)', o.cli, 'pictures', seconds.pictures, report));
     }
     // Each round starts one step later: a process that runs right after another (whose browser may still
     // be closing) is not always the same one.
     for (let k = 0; k < steps.length; k++) await steps[(r + k) % steps.length]();
+    byRound.push(round(seconds.axe[r] / seconds.scan[r], 2));
     console.log(
       `${o.label ? `[${o.label}] ` : ''}scan beside its floor, round ${r + 1}: scan ${seconds.scan[r].toFixed(1)} s, floor ` +
         `${seconds.floor[r].toFixed(1)} s, axe-core floor ${seconds.axe[r].toFixed(1)} s${before ? `, before ${seconds.before[r].toFixed(1)} s` : ''}` +
         `${pictures ? `, with pictures and the HTML report ${seconds.pictures[r].toFixed(1)} s` : ''}` +
-        ` (scan / axe-core floor ${(seconds.axe[r] / seconds.scan[r]).toFixed(2)})`,
+        ` (scan / axe-core floor ${byRound[r].toFixed(2)})`,
     );
   }
   const perMin = (s: number) => round((o.pages / s) * 60);
   const floor = median(seconds.floor);
   const scan = median(seconds.scan);
   const axeFloor = median(seconds.axe);
-  const byRound = seconds.scan.map((s, r) => round(seconds.axe[r] / s, 2));
   return {
     scan_floor_concurrency: concurrency,
     scan_floor_rounds: rounds,
